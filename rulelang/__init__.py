@@ -1,0 +1,120 @@
+"""rulelang: a declarative rules language for board and card games.
+
+>>> import rulelang
+>>> game = rulelang.load_game(rulelang.BUNDLED / "spline.rule")
+>>> state = game.new_initial_state(seed=0)
+>>> state.action_to_string(state.legal_actions()[0])
+'place 0a1'
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from . import ast
+from .checker import Program, check
+from .engine import TERMINAL, Game, State
+from .errors import (Diagnostic, IllegalActionError, RecordError, RulebookError,
+                     RuleRuntimeError, RulelangError)
+from .loader import Loaded, load
+from .parser import GRAMMAR_VERSION, parse
+from .runtime import Runtime
+from .source import Source
+
+COMPILER_VERSION = 1
+BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"
+_PROGRAMS: dict[str, Program] = {}
+_RUNTIMES: dict[tuple, Runtime] = {}
+
+__all__ = ["load_game", "parse", "check", "compile_rulebook", "Game", "State", "TERMINAL",
+           "RulelangError", "RulebookError", "RuleRuntimeError", "IllegalActionError",
+           "RecordError", "Diagnostic", "Source", "BUNDLED"]
+
+
+def source_hash(loaded: Loaded) -> str:
+    h = hashlib.sha256()
+    for path, src in sorted(loaded.sources.items()):
+        h.update(path.encode() + b"\0" + src.text.encode() + b"\0")
+    return h.hexdigest()
+
+
+def load_game(path: str | Path, options: dict[str, Any] | None = None,
+              mode: str = "compiled") -> Game:
+    """Read, check and compile a rulebook; RulebookError lists every mistake."""
+    if mode not in ("compiled", "interpreted"):
+        raise RulelangError(f"unknown mode '{mode}' (use 'compiled' or 'interpreted')")
+    loaded = load(path)
+    digest = source_hash(loaded)
+    program = _PROGRAMS.get(digest)
+    if program is None:
+        program = _PROGRAMS[digest] = check(loaded)
+    chosen = resolve_options(program, options or {})
+    runtime = compile_rulebook(program, chosen, mode, digest)
+    return Game(runtime, str(path), digest)
+
+
+def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "compiled",
+                     digest: str | None = None) -> Runtime:
+    """The runtime for one set of options, cached by source hash, versions, mode and options."""
+    key = (digest or source_hash(program.loaded), GRAMMAR_VERSION, COMPILER_VERSION, mode,
+           tuple(sorted(options.items())))
+    runtime = _RUNTIMES.get(key)
+    if runtime is None:
+        try:
+            runtime = _RUNTIMES[key] = Runtime(program, options, mode)
+        except RulelangError as err:
+            err.sources = program.loaded.sources
+            raise
+    return runtime
+
+
+def resolve_options(program: Program, given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults completed by the given values; an impossible value is a positioned error."""
+    diags: list[Diagnostic] = []
+    players = program.players
+    chosen: dict[str, Any] = {"players": players.lo if not players.names else len(players.names)}
+    for name, opt in program.options.items():
+        chosen[name] = opt.default
+    for name, value in given.items():
+        if name == "players":
+            n = _as_int(value)
+            if n is None or not players.lo <= n <= players.hi:
+                diags.append(Diagnostic("R205", f"impossible option: players={value} (this game "
+                                        f"has {_count_text(players.lo, players.hi)})",
+                                        players.span))
+            else:
+                chosen["players"] = n
+        elif name not in program.options:
+            known = ", ".join(["players", *program.options]) or "players"
+            diags.append(Diagnostic("R205", f"unknown option '{name}' (options: {known})", None))
+        else:
+            value = _check_option(program.options[name], value, diags)
+            chosen[name] = value
+    if diags:
+        raise RulebookError(diags, program.loaded.sources)
+    return chosen
+
+
+def _check_option(opt: ast.Option, value: Any, diags: list[Diagnostic]) -> Any:
+    if opt.choices:
+        if str(value) not in opt.choices:
+            diags.append(Diagnostic("R205", f"impossible option: {opt.name}={value} (choose "
+                                    f"{', '.join(opt.choices)})", opt.span))
+        return str(value)
+    n = _as_int(value)
+    if n is None or not opt.lo <= n <= opt.hi:
+        diags.append(Diagnostic("R205", f"impossible option: {opt.name}={value} (from "
+                                f"{opt.lo} to {opt.hi})", opt.span))
+    return n
+
+
+def _as_int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _count_text(lo: int, hi: int) -> str:
+    return f"{lo} players" if lo == hi else f"{lo} to {hi} players"

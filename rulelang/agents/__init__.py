@@ -1,0 +1,41 @@
+"""Agents that play a State: human seats, uniform random, and UCT Monte-Carlo tree search.
+
+`make_agent(name, seed)` turns a command-line name into an agent: "human", "random", "mcts" or
+"mcts:N" (N playouts per move).
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic, RulelangError, render
+from .base import Agent, HumanAgent, QuitGame, StateLike
+from .mcts import DEFAULT_ITERATIONS, MCTSAgent
+from .random import RandomAgent
+
+__all__ = ["Agent", "AGENT_NAMES", "DEFAULT_ITERATIONS", "HumanAgent", "MCTSAgent",
+           "QuitGame", "RandomAgent", "StateLike", "make_agent"]
+
+AGENT_NAMES = ("human", "random", "mcts", "mcts:N")
+
+
+def make_agent(name: str, seed: int = 0) -> HumanAgent | RandomAgent | MCTSAgent:
+    """The agent called `name`; an unknown name is a RulelangError naming the choices."""
+    kind, _, budget = name.strip().lower().partition(":")
+    if kind == "human" and not budget:
+        return HumanAgent()
+    if kind == "random" and not budget:
+        return RandomAgent(seed)
+    if kind == "mcts":
+        return MCTSAgent(_iterations(name, budget), seed, name=name.strip().lower())
+    raise _error(f"unknown agent '{name}'")
+
+
+def _iterations(name: str, budget: str) -> int:
+    if not budget:
+        return DEFAULT_ITERATIONS
+    if budget.isdigit() and int(budget) > 0:
+        return int(budget)
+    raise _error(f"bad agent '{name}': the playout budget must be a positive whole number")
+
+
+def _error(message: str) -> RulelangError:
+    help_ = f"agents are {', '.join(AGENT_NAMES)}"
+    return RulelangError(render(Diagnostic("R412", message, None, help_)))

@@ -1,0 +1,409 @@
+"""The rulebook AST: frozen dataclasses only, each with the Span it came from.
+
+Class names are the CamelCase twins of grammar rules. Equality ignores positions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .source import Span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Node:
+    span: Span = field(repr=False, kw_only=True)
+
+
+# ---- expressions -------------------------------------------------------------
+class Expr(Node):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Const(Expr):
+    value: object  # int, str, bool or None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call(Expr):
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Of(Expr):
+    """`left of right`: the thing named left that belongs to player right."""
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BinOp(Expr):
+    op: str  # + - * // %
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Compare(Expr):
+    op: str  # == != < <= > >= in not in
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoolOp(Expr):
+    op: str  # and | or
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Neg(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TupleExpr(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ListExpr(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Generator(Node):
+    var: str
+    domain: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ListComp(Expr):
+    item: Expr
+    generators: tuple[Generator, ...]
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Range(Expr):
+    """`lo..hi`, both ends included."""
+    lo: Expr
+    hi: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Quant(Expr):
+    """`all|any|count|first|max|min|sum|each var in domain [where cond] [: body]`."""
+    kind: str
+    var: str
+    domain: Expr
+    cond: Expr | None
+    body: Expr | None
+
+
+# ---- statements --------------------------------------------------------------
+class Stmt(Node):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Block(Node):
+    stmts: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Let(Stmt):
+    bindings: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Require(Stmt):
+    cond: Expr
+    message: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Choose(Stmt):
+    kind: str | None  # the optional kind word: site, piece, player, number, option
+    var: str
+    domain: Expr
+    cond: Expr | None
+    mode: str  # "mover" | "by" | "secret" | "random"
+    chooser: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Put(Stmt):
+    piece: Expr
+    source: Expr | None  # `from zone`
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(Stmt):
+    piece: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Remove(Stmt):
+    piece: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Set(Stmt):
+    target: Expr
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Increase(Stmt):
+    target: Expr
+    amount: Expr
+    sign: int  # +1 increase, -1 decrease
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...]
+    orelse: Block | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ForEach(Stmt):
+    var: str
+    domain: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class While(Stmt):
+    cond: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Do(Stmt):
+    """One decision of the mover among the named actions."""
+    actions: tuple[str, ...]
+    spans: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CallStmt(Stmt):
+    call: Call
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reveal(Stmt):
+    var: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Return(Stmt):
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Result(Stmt):
+    """winner X | winners X | draw | highest score wins: ends the game."""
+    kind: str
+    value: Expr | None
+
+
+# ---- geometry ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoSites(Node):
+    pattern: tuple[str, ...]
+    generators: tuple[Generator, ...]
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoName(Node):
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoRelation(Node):
+    name: str
+    pattern: tuple[str, ...]
+    targets: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoAlias(Node):
+    name: str
+    parts: tuple[tuple[bool, str], ...]  # (reversed?, relation name)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoRegion(Node):
+    name: str
+    pattern: tuple[str, ...]
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GeoLines(Node):
+    name: str
+    expr: Expr
+
+
+# ---- declarations --------------------------------------------------------------
+class Decl(Node):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Use(Decl):
+    module: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Game(Decl):
+    name: str
+    extends: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Players(Decl):
+    names: tuple[str, ...]  # empty when given as a range
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Option(Decl):
+    name: str
+    choices: tuple[str, ...]  # empty for a numeric range
+    lo: int
+    hi: int
+    default: object
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Board(Decl):
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Piece(Decl):
+    name: str
+    attrs: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Zone(Decl):
+    name: str
+    each: bool
+    ordered: bool
+    visible: str  # everyone | owner | nobody
+    contents: tuple[tuple[int, str, Span], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Counter(Decl):
+    name: str
+    each: bool
+    lo: Expr | None
+    hi: Expr | None
+    init: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Var(Decl):
+    name: str
+    each: bool
+    secret: bool
+    init: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Def(Decl):
+    name: str
+    params: tuple[str, ...] | None  # None: a constant (no parentheses)
+    body: Expr | Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Effect(Decl):
+    name: str
+    params: tuple[str, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Action(Decl):
+    name: str
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Section(Decl):
+    """setup, turn or end: a named block of statements."""
+    kind: str
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Score(Decl):
+    name: str
+    param: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Geometry(Decl):
+    name: str
+    params: tuple[str, ...]
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rulebook(Node):
+    path: str
+    decls: tuple[Decl, ...]

@@ -1,0 +1,408 @@
+"""lark.Tree -> ast.Rulebook: one short method per grammar rule; only this module knows the tree."""
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
+from lark.tree import Meta
+
+from . import ast
+from .errors import Diagnostic, RulebookError, RulelangError
+from .source import Source, Span
+
+_KIND_WORDS = ("site", "piece", "player", "number", "option")
+
+
+@v_args(meta=True)
+class Builder(Transformer[Token, Any]):
+    def __init__(self, source: Source) -> None:
+        super().__init__()
+        self._path = source.path
+        self.diagnostics: list[Diagnostic] = []
+
+    def _span(self, m: Meta | Token) -> Span:
+        if isinstance(m, Token):
+            return Span(self._path, m.line or 1, m.column or 1,
+                        m.end_line or m.line or 1, m.end_column or (m.column or 1) + 1)
+        if getattr(m, "empty", True):
+            return Span(self._path, 1, 1, 1, 2)
+        return Span(self._path, m.line, m.column, m.end_line, m.end_column)
+
+    # ---- module level
+    def start(self, m: Meta, c: list) -> list:
+        return c
+
+    def use(self, m: Meta, c: list) -> ast.Use:
+        return ast.Use(str(c[0]), span=self._span(m))
+
+    def game(self, m: Meta, c: list) -> ast.Game:
+        return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 else None,
+                        span=self._span(m))
+
+    def players_named(self, m: Meta, c: list) -> ast.Players:
+        names = tuple(c[0])
+        return ast.Players(names, len(names), len(names), span=self._span(m))
+
+    def players_range(self, m: Meta, c: list) -> ast.Players:
+        return ast.Players((), int(c[0]), int(c[1]), span=self._span(m))
+
+    def name_list(self, m: Meta, c: list) -> list[str]:
+        return [str(t) for t in c]
+
+    def option_range(self, m: Meta, c: list) -> ast.Option:
+        return ast.Option(str(c[0]), (), int(c[1]), int(c[2]), int(c[3]), span=self._span(m))
+
+    def option_choice(self, m: Meta, c: list) -> ast.Option:
+        return ast.Option(str(c[0]), tuple(c[1]), 0, 0, str(c[2]), span=self._span(m))
+
+    def board(self, m: Meta, c: list) -> ast.Board:
+        return ast.Board(c[0], span=self._span(m))
+
+    def piece(self, m: Meta, c: list) -> ast.Piece:
+        return ast.Piece(str(c[0]), tuple(c[1:]), span=self._span(m))
+
+    def attr_default(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+        return (str(c[0]), c[1])
+
+    def zone(self, m: Meta, c: list) -> ast.Zone:
+        flags = [x for x in c[1:] if isinstance(x, tuple) and x[0] == "flag"]
+        contents = tuple(x for x in c[1:] if isinstance(x, tuple) and x[0] != "flag")
+        each = any(f[1] == "each" for f in flags)
+        ordered = any(f[1] == "ordered" for f in flags)
+        visible = next((f[2] for f in flags if f[1] == "visible"), "everyone")
+        return ast.Zone(str(c[0]), each, ordered, visible, contents, span=self._span(m))
+
+    def zone_each(self, m: Meta, c: list) -> tuple:
+        return ("flag", "each")
+
+    def zone_ordered(self, m: Meta, c: list) -> tuple:
+        return ("flag", "ordered")
+
+    def zone_visible(self, m: Meta, c: list) -> tuple:
+        word = str(c[0])
+        if word not in ("everyone", "owner", "nobody"):
+            self._error("R204", f"unknown visibility '{word}'", c[0],
+                        "use 'everyone', 'owner' or 'nobody'")
+        return ("flag", "visible", word)
+
+    def content(self, m: Meta, c: list) -> tuple[int, str, Span]:
+        return (int(c[0]), str(c[1]), self._span(c[1]))
+
+    def counter(self, m: Meta, c: list) -> ast.Counter:
+        each = any(x == "each" for x in c[1:])
+        rng = next((x for x in c[1:] if isinstance(x, tuple)), (None, None))
+        init = next((x for x in c[1:] if isinstance(x, ast.Expr)), None)
+        return ast.Counter(str(c[0]), each, rng[0], rng[1], init, span=self._span(m))
+
+    def range(self, m: Meta, c: list) -> tuple:
+        return (c[0], c[1])
+
+    def each_player(self, m: Meta, c: list) -> str:
+        return "each"
+
+    def secret(self, m: Meta, c: list) -> str:
+        return "secret"
+
+    def var(self, m: Meta, c: list) -> ast.Var:
+        return ast.Var(str(c[0]), "each" in c[1:-1], "secret" in c[1:-1], c[-1],
+                       span=self._span(m))
+
+    # ---- geometry
+    def geometry(self, m: Meta, c: list) -> ast.Geometry:
+        params = tuple(c[1]) if isinstance(c[1], list) else ()
+        items = tuple(x for x in c[1:] if isinstance(x, ast.Node))
+        return ast.Geometry(str(c[0]), params, items, span=self._span(m))
+
+    def geo_sites(self, m: Meta, c: list) -> ast.GeoSites:
+        return ast.GeoSites(tuple(c[0]), tuple(c[1]), c[2] if len(c) > 2 else None,
+                            span=self._span(m))
+
+    def geo_name(self, m: Meta, c: list) -> ast.GeoName:
+        return ast.GeoName(c[0], span=self._span(m))
+
+    def geo_relation(self, m: Meta, c: list) -> ast.GeoRelation:
+        return ast.GeoRelation(str(c[0]), tuple(c[1]), tuple(c[2:]), span=self._span(m))
+
+    def geo_alias(self, m: Meta, c: list) -> ast.GeoAlias:
+        return ast.GeoAlias(str(c[0]), tuple(c[1]), span=self._span(m))
+
+    def rel_expr(self, m: Meta, c: list) -> list:
+        return c
+
+    def rel_name(self, m: Meta, c: list) -> tuple[bool, str]:
+        return (False, str(c[0]))
+
+    def rel_reverse(self, m: Meta, c: list) -> tuple[bool, str]:
+        return (True, str(c[0]))
+
+    def geo_region(self, m: Meta, c: list) -> ast.GeoRegion:
+        return ast.GeoRegion(str(c[0]), tuple(c[1]), c[2], span=self._span(m))
+
+    def geo_lines(self, m: Meta, c: list) -> ast.GeoLines:
+        return ast.GeoLines(str(c[0]), c[1], span=self._span(m))
+
+    def pattern(self, m: Meta, c: list) -> list[str]:
+        return [str(t) for t in c]
+
+    def generators(self, m: Meta, c: list) -> list:
+        return c
+
+    def generator(self, m: Meta, c: list) -> ast.Generator:
+        return ast.Generator(str(c[0]), c[1], span=self._span(m))
+
+    # ---- rules
+    def def_expr(self, m: Meta, c: list) -> ast.Def:
+        params = tuple(c[1]) if len(c) == 3 else (() if self._has_parens(m) else None)
+        return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
+
+    def _has_parens(self, m: Meta) -> bool:
+        return False  # `def f() = e` and `def f = e` both mean a constant-like rule
+
+    def def_block(self, m: Meta, c: list) -> ast.Def:
+        params = tuple(c[1]) if len(c) == 3 else ()
+        return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
+
+    def effect(self, m: Meta, c: list) -> ast.Effect:
+        params = tuple(c[1]) if len(c) == 3 else ()
+        return ast.Effect(str(c[0]), params, c[-1], span=self._span(m))
+
+    def action(self, m: Meta, c: list) -> ast.Action:
+        return ast.Action(str(c[0]), c[1], span=self._span(m))
+
+    def setup(self, m: Meta, c: list) -> ast.Section:
+        return ast.Section("setup", c[0], span=self._span(m))
+
+    def turn(self, m: Meta, c: list) -> ast.Section:
+        return ast.Section("turn", c[0], span=self._span(m))
+
+    def end(self, m: Meta, c: list) -> ast.Section:
+        return ast.Section("end", c[0], span=self._span(m))
+
+    def score(self, m: Meta, c: list) -> ast.Score:
+        return ast.Score(str(c[0]), str(c[1]), c[2], span=self._span(m))
+
+    def params(self, m: Meta, c: list) -> list[str]:
+        return [str(t) for t in c]
+
+    def block(self, m: Meta, c: list) -> ast.Block:
+        return ast.Block(tuple(c), span=self._span(m))
+
+    # ---- statements
+    def let(self, m: Meta, c: list) -> ast.Let:
+        return ast.Let(tuple(c), span=self._span(m))
+
+    def binding(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+        return (str(c[0]), c[1])
+
+    def require(self, m: Meta, c: list) -> ast.Require:
+        return ast.Require(c[0], _unquote(c[1]) if len(c) > 1 else None, span=self._span(m))
+
+    def choose(self, m: Meta, c: list) -> ast.Choose:
+        names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
+        rest = [x for x in c if not (isinstance(x, Token) and x.type == "NAME")]
+        kind = str(names[0]) if len(names) == 2 else None
+        if kind is not None and kind not in _KIND_WORDS:
+            self._error("R204", f"unknown kind word '{kind}'", names[0],
+                        "write one of " + ", ".join(_KIND_WORDS) + " or nothing")
+        mode, chooser = "mover", None
+        if rest and isinstance(rest[-1], tuple):
+            mode, chooser = rest.pop()
+        cond = rest[1] if len(rest) > 1 else None
+        return ast.Choose(kind, str(names[-1]), rest[0], cond, mode, chooser, span=self._span(m))
+
+    def chooser_by(self, m: Meta, c: list) -> tuple:
+        return ("by", c[0])
+
+    def chooser_secret(self, m: Meta, c: list) -> tuple:
+        return ("secret", c[0])
+
+    def chooser_random(self, m: Meta, c: list) -> tuple:
+        return ("random", None)
+
+    def put(self, m: Meta, c: list) -> ast.Put:
+        return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1], span=self._span(m))
+
+    def move(self, m: Meta, c: list) -> ast.Move:
+        return ast.Move(c[0], c[1], span=self._span(m))
+
+    def remove(self, m: Meta, c: list) -> ast.Remove:
+        return ast.Remove(c[0], span=self._span(m))
+
+    def set(self, m: Meta, c: list) -> ast.Set:
+        return ast.Set(c[0], c[1], span=self._span(m))
+
+    def increase(self, m: Meta, c: list) -> ast.Increase:
+        return ast.Increase(c[0], c[1], 1, span=self._span(m))
+
+    def decrease(self, m: Meta, c: list) -> ast.Increase:
+        return ast.Increase(c[0], c[1], -1, span=self._span(m))
+
+    def if_stmt(self, m: Meta, c: list) -> ast.If:
+        branches = [(c[0], c[1])] + [x for x in c[2:] if isinstance(x, tuple)]
+        orelse = next((x for x in c[2:] if isinstance(x, ast.Block)), None)
+        return ast.If(tuple(branches), orelse, span=self._span(m))
+
+    def elif_clause(self, m: Meta, c: list) -> tuple:
+        return (c[0], c[1])
+
+    def else_clause(self, m: Meta, c: list) -> ast.Block:
+        return c[0]
+
+    def for_each(self, m: Meta, c: list) -> ast.ForEach:
+        return ast.ForEach(str(c[0]), c[1], c[2], span=self._span(m))
+
+    def repeat(self, m: Meta, c: list) -> ast.Repeat:
+        return ast.Repeat(c[0], c[1], span=self._span(m))
+
+    def while_stmt(self, m: Meta, c: list) -> ast.While:
+        return ast.While(c[0], c[1], span=self._span(m))
+
+    def do_menu(self, m: Meta, c: list) -> ast.Do:
+        return ast.Do(tuple(str(t) for t in c), tuple(self._span(t) for t in c),
+                      span=self._span(m))
+
+    def call_stmt(self, m: Meta, c: list) -> ast.CallStmt:
+        args, kwargs = c[1] if len(c) > 1 else ((), ())
+        return ast.CallStmt(ast.Call(c[0], args, kwargs, span=self._span(m)), span=self._span(m))
+
+    def call_bare(self, m: Meta, c: list) -> ast.CallStmt:
+        return ast.CallStmt(ast.Call(c[0], (), (), span=self._span(m)), span=self._span(m))
+
+    def dotted(self, m: Meta, c: list) -> ast.Expr:
+        expr: ast.Expr = ast.Name(str(c[0]), span=self._span(c[0]))
+        for t in c[1:]:
+            expr = ast.Attr(expr, str(t), span=self._span(m))
+        return expr
+
+    def shuffle(self, m: Meta, c: list) -> ast.Shuffle:
+        return ast.Shuffle(c[0], span=self._span(m))
+
+    def reveal(self, m: Meta, c: list) -> ast.Reveal:
+        return ast.Reveal(str(c[0]), span=self._span(m))
+
+    def return_stmt(self, m: Meta, c: list) -> ast.Return:
+        return ast.Return(c[0], span=self._span(m))
+
+    def winner(self, m: Meta, c: list) -> ast.Result:
+        return ast.Result("winner", c[0], span=self._span(m))
+
+    def winners(self, m: Meta, c: list) -> ast.Result:
+        return ast.Result("winners", c[0], span=self._span(m))
+
+    def draw(self, m: Meta, c: list) -> ast.Result:
+        return ast.Result("draw", None, span=self._span(m))
+
+    def highest_score(self, m: Meta, c: list) -> ast.Result:
+        return ast.Result("highest score", None, span=self._span(m))
+
+    # ---- expressions
+    def quantifier(self, m: Meta, c: list) -> ast.Quant:
+        cond = next((x[1] for x in c[3:] if x[0] == "where"), None)
+        body = next((x[1] for x in c[3:] if x[0] == "body"), None)
+        return ast.Quant(str(c[0]), str(c[1]), c[2], cond, body, span=self._span(m))
+
+    def quant_where(self, m: Meta, c: list) -> tuple:
+        return ("where", c[0])
+
+    def quant_body(self, m: Meta, c: list) -> tuple:
+        return ("body", c[0])
+
+    def quant_call(self, m: Meta, c: list) -> ast.Call:
+        args, kwargs = c[1] if len(c) > 1 else ((), ())
+        func = ast.Name(str(c[0]), span=self._span(c[0]))
+        return ast.Call(func, args, kwargs, span=self._span(m))
+
+    def if_expr(self, m: Meta, c: list) -> ast.IfExpr:
+        return ast.IfExpr(c[1], c[0], c[2], span=self._span(m))
+
+    def or_(self, m: Meta, c: list) -> ast.BoolOp:
+        return ast.BoolOp("or", c[0], c[1], span=self._span(m))
+
+    def and_(self, m: Meta, c: list) -> ast.BoolOp:
+        return ast.BoolOp("and", c[0], c[1], span=self._span(m))
+
+    def not_(self, m: Meta, c: list) -> ast.Not:
+        return ast.Not(c[0], span=self._span(m))
+
+    def compare(self, m: Meta, c: list) -> ast.Compare:
+        op = " ".join(str(c[1]).split())
+        return ast.Compare(op, c[0], c[2], span=self._span(m))
+
+    def binop(self, m: Meta, c: list) -> ast.BinOp:
+        return ast.BinOp(str(c[1]), c[0], c[2], span=self._span(m))
+
+    def neg(self, m: Meta, c: list) -> ast.Neg:
+        return ast.Neg(c[0], span=self._span(m))
+
+    def of(self, m: Meta, c: list) -> ast.Of:
+        return ast.Of(c[0], c[1], span=self._span(m))
+
+    def attr(self, m: Meta, c: list) -> ast.Attr:
+        return ast.Attr(c[0], str(c[1]), span=self._span(m))
+
+    def call(self, m: Meta, c: list) -> ast.Call:
+        args, kwargs = c[1] if len(c) > 1 else ((), ())
+        return ast.Call(c[0], args, kwargs, span=self._span(m))
+
+    def args(self, m: Meta, c: list) -> tuple:
+        pos = tuple(x for x in c if not isinstance(x, tuple))
+        kws = tuple(x for x in c if isinstance(x, tuple))
+        return (pos, kws)
+
+    def kwarg(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+        return (str(c[0]), c[1])
+
+    def index(self, m: Meta, c: list) -> ast.Index:
+        return ast.Index(c[0], c[1], span=self._span(m))
+
+    def int_(self, m: Meta, c: list) -> ast.Const:
+        return ast.Const(int(c[0]), span=self._span(m))
+
+    def string(self, m: Meta, c: list) -> ast.Const:
+        return ast.Const(_unquote(c[0]), span=self._span(m))
+
+    def name(self, m: Meta, c: list) -> ast.Name:
+        return ast.Name(str(c[0]), span=self._span(m))
+
+    def true(self, m: Meta, c: list) -> ast.Const:
+        return ast.Const(True, span=self._span(m))
+
+    def false(self, m: Meta, c: list) -> ast.Const:
+        return ast.Const(False, span=self._span(m))
+
+    def none(self, m: Meta, c: list) -> ast.Const:
+        return ast.Const(None, span=self._span(m))
+
+    def tuple_(self, m: Meta, c: list) -> ast.TupleExpr:
+        return ast.TupleExpr(tuple(c), span=self._span(m))
+
+    def list_(self, m: Meta, c: list) -> ast.ListExpr:
+        return ast.ListExpr(tuple(c), span=self._span(m))
+
+    def listcomp(self, m: Meta, c: list) -> ast.ListComp:
+        return ast.ListComp(c[0], tuple(c[1]), c[2] if len(c) > 2 else None, span=self._span(m))
+
+    def range_(self, m: Meta, c: list) -> ast.Range:
+        lo = ast.Const(int(c[0]), span=self._span(c[0])) if isinstance(c[0], Token) else c[0]
+        return ast.Range(lo, c[1], span=self._span(m))
+
+    def _error(self, code: str, message: str, at: Token, help: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, self._span(at), help))
+
+
+def _unquote(tok: Token | str) -> str:
+    return str(tok)[1:-1]
+
+
+def build(tree: Tree, source: Source) -> ast.Rulebook:
+    builder = Builder(source)
+    try:
+        decls = builder.transform(tree)
+    except VisitError as exc:  # Lark wraps every callback exception
+        if isinstance(exc.orig_exc, RulelangError):
+            raise exc.orig_exc from None
+        raise
+    if builder.diagnostics:
+        raise RulebookError(builder.diagnostics, {source.path: source})
+    return ast.Rulebook(source.path, tuple(decls), span=Span(source.path, 1, 1, 1, 2))

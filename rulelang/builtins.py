@@ -1,0 +1,250 @@
+"""The builtin registry: name -> arity, implementation, doc and example.
+
+Functions receive the evaluation context first (its .data is the GameData, its .game the
+static Runtime). The checker reads arities from here; docs/language.md is generated from it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    lo: int  # arity; -1 for a constant (used without parentheses)
+    hi: int
+    impl: Callable[..., Any]
+    doc: str
+    example: str = ""
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable:
+    def register(fn: Callable) -> Callable:
+        name = fn.__name__.rstrip("_")
+        BUILTINS[name] = Builtin(name, lo, lo if hi is None else hi, fn,
+                                 (fn.__doc__ or "").strip(), example)
+        return fn
+    return register
+
+
+def constant(example: str = "") -> Callable:
+    return builtin(-1, -1, example)
+
+
+# ---- constants -----------------------------------------------------------------
+@constant("owner(s) == mover")
+def mover(c: Any) -> Player:
+    """The player whose turn it is."""
+    return c.game.players[c.data.mover]
+
+
+@constant("winner opponent")
+def opponent(c: Any) -> Player:
+    """The next player after the mover (the opponent in a two-player game)."""
+    return c.game.players[(c.data.mover + 1) % len(c.game.players)]
+
+
+@constant("for each p in players")
+def players(c: Any) -> tuple[Player, ...]:
+    """All players in seat order."""
+    return c.game.players
+
+
+@constant("for each p in others")
+def others(c: Any) -> tuple[Player, ...]:
+    """The other players, clockwise from the mover."""
+    n, m = len(c.game.players), c.data.mover
+    return tuple(c.game.players[(m + i) % n] for i in range(1, n))
+
+
+@constant("each s in sites where empty(s)")
+def sites(c: Any) -> tuple[Site, ...]:
+    """Every site of the board, in board order."""
+    return c.game.board.sites
+
+
+@constant("last.site")
+def last(c: Any) -> dict[str, Any]:
+    """The last action: last.action (its name), last.player, last.site, last.piece."""
+    return c.data.last
+
+
+@constant("turn > 10")
+def turn(c: Any) -> int:
+    """The number of the current turn, from 1."""
+    return c.data.turn
+
+
+# ---- sites and pieces ------------------------------------------------------------
+@builtin(1, example="occupied(s)")
+def occupied(c: Any, s: Site) -> bool:
+    """Some piece is on site s."""
+    return bool(c.data.at[s.index])
+
+
+@builtin(1, example="empty(s)")
+def empty(c: Any, s: Site) -> bool:
+    """No piece is on site s."""
+    return not c.data.at[s.index]
+
+
+@builtin(1, example="top(s)")
+def top(c: Any, s: Site) -> Piece | None:
+    """The topmost piece on site s, or none."""
+    stack = c.data.at[s.index]
+    return stack[-1] if stack else None
+
+
+@builtin(1, example="pieces(s)")
+def pieces(c: Any, where: Site | ZoneRef) -> tuple[Piece, ...]:
+    """The pieces on a site (bottom first) or in a zone."""
+    if isinstance(where, Site):
+        return c.data.at[where.index]
+    return tuple(c.data.zones[where])
+
+
+@builtin(1, example="owner(s) == mover")
+def owner(c: Any, x: Site | Piece | None) -> Player | None:
+    """The owner of a piece, or of the top piece on a site; none if nobody owns it."""
+    if isinstance(x, Site):
+        stack = c.data.at[x.index]
+        if not stack:
+            return None
+        x = stack[-1]
+    if x is None:
+        return None
+    o = c.data.owner[x.id]
+    return None if o is None else c.game.players[o]
+
+
+@builtin(1, example="site(p)")
+def site(c: Any, p: Piece) -> Site | None:
+    """The site a piece is on, or none."""
+    where = c.data.loc[p.id]
+    return where if isinstance(where, Site) else None
+
+
+@builtin(1, example='kind(p) == "ball"')
+def kind(c: Any, p: Piece) -> str:
+    """The kind of a piece."""
+    return p.kind
+
+
+@builtin(2, example="group(s, touching)")
+def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
+    """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
+    at, owners = c.data.at, c.data.owner
+    stack = at[s.index]
+    if not stack:
+        return ()
+    who = owners[stack[-1].id]
+    table, seen, todo = rel.table, {s}, [s]
+    while todo:
+        for t in table[todo.pop().index]:
+            if t not in seen:
+                st = at[t.index]
+                if st and owners[st[-1].id] == who:
+                    seen.add(t)
+                    todo.append(t)
+    return tuple(sorted(seen))
+
+
+@builtin(2, example="through(rows, last.site)")
+def through(c: Any, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
+    """The lines of a line set that pass through site s."""
+    return lines.through[s.index]
+
+
+@builtin(1, example="repeated(3)")
+def repeated(c: Any, n: int) -> bool:
+    """The current position (board, zones, counters, player to move) occurred n times."""
+    return c.game.position_count(c.data) >= n
+
+
+# ---- values ------------------------------------------------------------------------
+@builtin(1, example="size(l)")
+def size(c: Any, x: Any) -> int:
+    """The number of items in a collection or pieces in a zone."""
+    if isinstance(x, ZoneRef):
+        return len(c.data.zones[x])
+    return len(x)
+
+
+@builtin(1, example="str(r + 1)")
+def str_(c: Any, x: Any) -> str:
+    """A value as text."""
+    from .model.values import show
+    return show(x)
+
+
+@builtin(1, example="letter(0)")
+def letter(c: Any, i: int) -> str:
+    """The i-th letter of the alphabet, from 0: a, b, c …"""
+    return "abcdefghijklmnopqrstuvwxyz"[i]
+
+
+@builtin(1, example="abs(r - c)")
+def abs_(c: Any, x: int) -> int:
+    """The absolute value."""
+    return abs(x)
+
+
+def _items(args: tuple) -> Any:
+    return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+
+
+@builtin(1, 99, example="max(a, b)")
+def max_(c: Any, *args: Any) -> Any:
+    """The largest of the arguments (or of one collection); 0 for none."""
+    items = _items(args)
+    return max(items) if items else 0
+
+
+@builtin(1, 99, example="min(a, b)")
+def min_(c: Any, *args: Any) -> Any:
+    """The smallest of the arguments (or of one collection); 0 for none."""
+    items = _items(args)
+    return min(items) if items else 0
+
+
+@builtin(1, example="sum(points)")
+def sum_(c: Any, xs: Any) -> int:
+    """The sum of a collection of numbers."""
+    return sum(xs)
+
+
+@builtin(1, example="count(playable)")
+def count(c: Any, xs: Any) -> int:
+    """The number of items in a collection."""
+    return size(c, xs)
+
+
+@builtin(1, example="any(flags)")
+def any_(c: Any, xs: Any) -> bool:
+    """Some item of the collection is true."""
+    return any(xs)
+
+
+@builtin(1, example="all(flags)")
+def all_(c: Any, xs: Any) -> bool:
+    """Every item of the collection is true."""
+    return all(xs)
+
+
+@builtin(1, example="first(playable)")
+def first(c: Any, xs: Any) -> Any:
+    """The first item of a collection, or none."""
+    return next(iter(xs), None)
+
+
+@builtin(1, example="each(playable)")
+def each(c: Any, xs: Any) -> tuple:
+    """The items of a collection, as a tuple."""
+    return tuple(xs)

@@ -1,0 +1,554 @@
+"""Names, kinds, arity, options and reachability: Loaded -> Program, or every diagnostic.
+
+Every name in every module is resolved once here; the interpreter and the compiler read the
+result from Program.refs (keyed by node identity) and never resolve names themselves.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast
+from .builtins import BUILTINS
+from .errors import Diagnostic, RulebookError
+from .loader import Loaded, Module
+from .source import Span
+
+Ref = tuple[str, str]  # (category, key)
+
+
+@dataclass
+class Program:
+    """A checked rulebook: its declarations by name and the resolution of every name."""
+    loaded: Loaded
+    game: ast.Game
+    players: ast.Players
+    options: dict[str, ast.Option]
+    board: ast.Board | None
+    pieces: dict[str, ast.Piece]
+    zones: dict[str, ast.Zone]
+    counters: dict[str, ast.Counter]
+    vars: dict[str, ast.Var]
+    defs: dict[str, ast.Def] = field(default_factory=dict)  # key: "module.name" or "name"
+    effects: dict[str, ast.Effect] = field(default_factory=dict)
+    geometries: dict[str, ast.Geometry] = field(default_factory=dict)
+    actions: dict[str, ast.Action] = field(default_factory=dict)
+    sections: dict[str, ast.Block] = field(default_factory=dict)
+    scores: list[ast.Score] = field(default_factory=list)
+    refs: dict[int, Ref] = field(default_factory=dict)
+    uses_repetition: bool = False
+
+
+_GAME_KINDS = {ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
+               ast.Option: "option", ast.Action: "action"}
+_MODULE_KINDS = {ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
+_RESERVED = {"players"}
+
+
+def _qual(module: str, name: str) -> str:
+    return f"{module}.{name}" if module else name
+
+
+class Checker:
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.diags: list[Diagnostic] = []
+        self.refs: dict[int, Ref] = {}
+        self.namespaces: dict[str, dict[str, Ref]] = {}
+        self.arity: dict[Ref, tuple[int, int]] = {}
+        self.used_actions: set[str] = set()
+        self.uses_repetition = False
+
+    def error(self, code: str, msg: str, span: Span | None, help: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, msg, span, help))
+
+    # ---- namespaces
+    def declare(self, ns: dict[str, Ref], name: str, ref: Ref, span: Span,
+                seen: dict[str, Span]) -> None:
+        if name in seen:
+            prev = seen[name]
+            self.error("R202", f"'{name}' is defined twice", span,
+                       f"first defined at {prev.path}:{prev.line}:{prev.column}")
+            return
+        seen[name] = span
+        ns[name] = ref
+
+    def module_namespace(self, key: str, module: Module) -> dict[str, Ref]:
+        ns: dict[str, Ref] = {}
+        seen: dict[str, Span] = {}
+        for use, target in module.uses.items():
+            ns[use] = ("module", target)
+        for d in module.decls:
+            self._declare_decl(ns, seen, key, d)
+        return ns
+
+    def _declare_decl(self, ns: dict[str, Ref], seen: dict[str, Span], key: str,
+                      d: ast.Decl) -> None:
+        for cls, cat in _MODULE_KINDS.items():
+            if isinstance(d, cls):
+                ref = (cat, _qual(key, d.name))
+                self.declare(ns, d.name, ref, d.span, seen)
+                params = d.params
+                if isinstance(d, ast.Def) and params is None:
+                    self.arity[ref] = (-1, -1)
+                else:
+                    self.arity[ref] = (len(params or ()), len(params or ()))
+        if isinstance(d, ast.Geometry):
+            for item in d.items:
+                name = getattr(item, "name", None)
+                if isinstance(item, (ast.GeoRelation, ast.GeoAlias)):
+                    ns.setdefault(name, ("relation", name))
+                elif isinstance(item, ast.GeoRegion):
+                    ns.setdefault(name, ("region", name))
+                elif isinstance(item, ast.GeoLines):
+                    ns.setdefault(name, ("lines", name))
+        if key == "":
+            for cls, cat in _GAME_KINDS.items():
+                if isinstance(d, cls):
+                    self.declare(ns, d.name, (cat, d.name), d.span, seen)
+
+    # ---- resolution
+    def lookup(self, name: str, scope: list[set[str]], ns: dict[str, Ref]) -> Ref | None:
+        if any(name in s for s in scope):
+            return ("local", name)
+        if name in ns:
+            return ns[name]
+        if name in BUILTINS:
+            return ("builtin", name)
+        return None
+
+    def unknown(self, name: str, span: Span, scope: list[set[str]], ns: dict[str, Ref],
+                what: str = "name") -> None:
+        pool = set().union(*scope) | set(ns) | set(BUILTINS)
+        close = difflib.get_close_matches(name, sorted(pool), n=1)
+        self.error("R201", f"unknown {what} '{name}'", span,
+                   f"did you mean '{close[0]}'?" if close else None)
+
+
+class Walker:
+    """Resolves the names of one module's rules, checking arity and kinds on the way."""
+
+    def __init__(self, ck: Checker, ns: dict[str, Ref], module: str) -> None:
+        self.ck, self.ns, self.module = ck, ns, module
+        self.scope: list[set[str]] = [set()]
+
+    def bind(self, *names: str) -> None:
+        self.scope[-1].update(names)
+
+    def push(self, *names: str) -> None:
+        self.scope.append(set(names))
+
+    def pop(self) -> None:
+        self.scope.pop()
+
+    # ---- expressions
+    def expr(self, e: ast.Expr | None, call_arity: int | None = None) -> Ref | None:
+        if e is None:
+            return None
+        method = getattr(self, f"visit_{type(e).__name__}", None)
+        if method is None:
+            raise NotImplementedError(type(e).__name__)
+        return method(e, call_arity) if isinstance(e, (ast.Name, ast.Attr)) else method(e)
+
+    def visit_Const(self, e: ast.Const) -> None:
+        return None
+
+    def visit_Name(self, e: ast.Name, call_arity: int | None) -> Ref | None:
+        ref = self.ck.lookup(e.id, self.scope, self.ns)
+        if ref is None:
+            self.ck.unknown(e.id, e.span, self.scope, self.ns)
+            return None
+        return self._use(e, ref, call_arity)
+
+    def visit_Attr(self, e: ast.Attr, call_arity: int | None) -> Ref | None:
+        if isinstance(e.obj, ast.Name) and self.ck.lookup(e.obj.id, self.scope, self.ns) \
+                and self.ck.lookup(e.obj.id, self.scope, self.ns)[0] == "module":
+            target = self.ck.lookup(e.obj.id, self.scope, self.ns)[1]
+            ns = self.ck.namespaces.get(target, {})
+            ref = ns.get(e.name)
+            if ref is None or ref[0] == "module":
+                close = difflib.get_close_matches(e.name, sorted(ns), n=1)
+                self.ck.error("R201", f"module '{e.obj.id}' has no '{e.name}'", e.span,
+                              f"did you mean '{close[0]}'?" if close else None)
+                return None
+            return self._use(e, ref, call_arity)
+        self.expr(e.obj)
+        return None
+
+    def _use(self, e: ast.Expr, ref: Ref, call_arity: int | None) -> Ref:
+        self.ck.refs[id(e)] = ref
+        if ref[0] == "action":
+            self.ck.error("R204", f"'{ref[1]}' is an action, not a value", e.span,
+                          f"write \"{ref[1]}\" to compare with last.action")
+        elif ref[0] == "effect" and call_arity is None:
+            self.ck.error("R204", f"effect '{ref[1]}' is not a value", e.span)
+        elif ref == ("builtin", "repeated"):
+            self.ck.uses_repetition = True
+        self._check_arity(e, ref, call_arity)
+        return ref
+
+    def _check_arity(self, e: ast.Expr, ref: Ref, call_arity: int | None) -> None:
+        if ref[0] == "builtin":
+            b = BUILTINS[ref[1]]
+            lo, hi = b.lo, b.hi
+        elif ref in self.ck.arity:
+            lo, hi = self.ck.arity[ref]
+        elif ref[0] == "relation":
+            lo, hi = (1, 1) if call_arity is not None else (-1, -1)
+        else:
+            lo = hi = -1
+        name = ref[1].split(".")[-1]
+        if call_arity is None and lo >= 0 and ref[0] != "relation":
+            self.ck.error("R203", f"'{name}' needs {_n_args(lo, hi)}", e.span,
+                          f"call it as {name}(…)")
+        elif call_arity is not None and lo < 0 and ref[0] not in ("local",):
+            self.ck.error("R203", f"'{name}' takes no arguments", e.span,
+                          f"write {name} without parentheses")
+        elif call_arity is not None and lo >= 0 and not lo <= call_arity <= hi:
+            self.ck.error("R203", f"'{name}' takes {_n_args(lo, hi)}, got {call_arity}", e.span)
+
+    def visit_Call(self, e: ast.Call) -> None:
+        if isinstance(e.func, (ast.Name, ast.Attr)):
+            self.expr(e.func, call_arity=len(e.args) + len(e.kwargs))
+        else:
+            self.expr(e.func)
+        for a in e.args:
+            self.expr(a)
+        for _, a in e.kwargs:
+            self.expr(a)
+
+    def visit_Index(self, e: ast.Index) -> None:
+        self.expr(e.obj)
+        self.expr(e.index)
+
+    def visit_Of(self, e: ast.Of) -> None:
+        ref = self.expr(e.left)
+        if ref is not None and ref[0] not in ("kind", "zone", "counter", "var", "local"):
+            self.ck.error("R204", f"'of' needs a kind, zone, counter or variable on its left",
+                          e.left.span)
+        self.expr(e.right)
+
+    def visit_BinOp(self, e: ast.BinOp) -> None:
+        self.expr(e.left)
+        self.expr(e.right)
+
+    visit_Compare = visit_BoolOp = visit_BinOp
+
+    def visit_Not(self, e: ast.Not) -> None:
+        self.expr(e.operand)
+
+    visit_Neg = visit_Not
+
+    def visit_IfExpr(self, e: ast.IfExpr) -> None:
+        for x in (e.cond, e.then, e.orelse):
+            self.expr(x)
+
+    def visit_TupleExpr(self, e: ast.TupleExpr) -> None:
+        for x in e.items:
+            self.expr(x)
+
+    visit_ListExpr = visit_TupleExpr
+
+    def visit_ListComp(self, e: ast.ListComp) -> None:
+        self.push()
+        for g in e.generators:
+            self.expr(g.domain)
+            self.bind(g.var)
+        self.expr(e.cond)
+        self.expr(e.item)
+        self.pop()
+
+    def visit_Range(self, e: ast.Range) -> None:
+        self.expr(e.lo)
+        self.expr(e.hi)
+
+    def visit_Quant(self, e: ast.Quant) -> None:
+        self.expr(e.domain)
+        self.push(e.var)
+        self.expr(e.cond)
+        self.expr(e.body)
+        self.pop()
+
+    # ---- statements
+    def block(self, b: ast.Block | None, new_scope: bool = True) -> None:
+        if b is None:
+            return
+        if new_scope:
+            self.push()
+        for s in b.stmts:
+            method = getattr(self, f"visit_{type(s).__name__}", None)
+            if method is None:
+                raise NotImplementedError(type(s).__name__)
+            method(s)
+        if new_scope:
+            self.pop()
+
+    def visit_Let(self, s: ast.Let) -> None:
+        for name, value in s.bindings:
+            self.expr(value)
+            self.bind(name)
+
+    def visit_Require(self, s: ast.Require) -> None:
+        self.expr(s.cond)
+
+    def visit_Choose(self, s: ast.Choose) -> None:
+        self.expr(s.domain)
+        self.expr(s.chooser)
+        self.bind(s.var)
+        self.expr(s.cond)
+
+    def visit_Put(self, s: ast.Put) -> None:
+        self.expr(s.piece)
+        self.expr(s.source)
+        self.expr(s.target)
+
+    def visit_Move(self, s: ast.Move) -> None:
+        self.expr(s.piece)
+        self.expr(s.target)
+
+    def visit_Remove(self, s: ast.Remove) -> None:
+        self.expr(s.piece)
+
+    def visit_Set(self, s: ast.Set) -> None:
+        self._target(s.target)
+        self.expr(s.value)
+
+    def visit_Increase(self, s: ast.Increase) -> None:
+        self._target(s.target)
+        self.expr(s.amount)
+
+    def _target(self, t: ast.Expr) -> None:
+        ref = self.expr(t.left if isinstance(t, ast.Of) else t)
+        if isinstance(t, ast.Of):
+            self.expr(t.right)
+        if ref is not None and ref[0] not in ("counter", "var"):
+            self.ck.error("R204", "only a counter or a variable can be changed", t.span)
+
+    def visit_If(self, s: ast.If) -> None:
+        for cond, body in s.branches:
+            self.expr(cond)
+            self.block(body)
+        self.block(s.orelse)
+
+    def visit_ForEach(self, s: ast.ForEach) -> None:
+        self.expr(s.domain)
+        self.push(s.var)
+        self.block(s.body, new_scope=False)
+        self.pop()
+
+    def visit_Repeat(self, s: ast.Repeat) -> None:
+        self.expr(s.count)
+        self.block(s.body)
+
+    def visit_While(self, s: ast.While) -> None:
+        self.expr(s.cond)
+        self.block(s.body)
+
+    def visit_Do(self, s: ast.Do) -> None:
+        for name, span in zip(s.actions, s.spans, strict=True):
+            ref = self.ns.get(name)
+            if ref is None or ref[0] != "action":
+                pool = [k for k, v in self.ns.items() if v[0] == "action"]
+                close = difflib.get_close_matches(name, pool, n=1)
+                self.ck.error("R201", f"unknown action '{name}'", span,
+                              f"did you mean '{close[0]}'?" if close else None)
+            else:
+                self.ck.used_actions.add(name)
+
+    def visit_CallStmt(self, s: ast.CallStmt) -> None:
+        call = s.call
+        ref = self.expr(call.func, call_arity=len(call.args) + len(call.kwargs))
+        if ref is not None and ref[0] != "effect":
+            self.ck.error("R204", "only an effect can stand alone as a statement", call.span,
+                          "declare it with 'effect', or use its value in a rule")
+        for a in call.args:
+            self.expr(a)
+
+    def visit_Shuffle(self, s: ast.Shuffle) -> None:
+        self.expr(s.zone)
+
+    def visit_Reveal(self, s: ast.Reveal) -> None:
+        if self.ns.get(s.var, ("", ""))[0] != "var":
+            self.ck.error("R201", f"unknown variable '{s.var}'", s.span)
+
+    def visit_Return(self, s: ast.Return) -> None:
+        self.expr(s.value)
+
+    def visit_Result(self, s: ast.Result) -> None:
+        self.expr(s.value)
+
+
+def _n_args(lo: int, hi: int) -> str:
+    n = str(lo) if lo == hi else f"{lo} to {hi}"
+    return f"{n} argument" + ("" if n == "1" else "s")
+
+
+def check(loaded: Loaded) -> Program:
+    ck = Checker(loaded)
+    for key, module in loaded.modules.items():
+        ck.namespaces[key] = ck.module_namespace(key, module)
+    ck.namespaces[""] = ck.module_namespace("", loaded.game)
+    program = _collect(ck, loaded)
+    for key, module in [("", loaded.game), *loaded.modules.items()]:
+        _walk_module(ck, key, module)
+    _check_game(ck, program)
+    program.refs = ck.refs
+    program.uses_repetition = ck.uses_repetition
+    if ck.diags:
+        raise RulebookError(ck.diags, loaded.sources)
+    return program
+
+
+def _collect(ck: Checker, loaded: Loaded) -> Program:
+    decls = loaded.game.decls
+    first = {t: next((d for d in decls if isinstance(d, t)), None)
+             for t in (ast.Game, ast.Players, ast.Board)}
+    span = loaded.game.source.span_at_end()
+    span = ast.Span(span.path, 1, 1, 1, 2) if span else None  # type: ignore[attr-defined]
+    game = first[ast.Game] or ast.Game("untitled", None, span=span)
+    players = first[ast.Players] or ast.Players(("Player1", "Player2"), 2, 2, span=span)
+    for t, what in ((ast.Game, "game \"Name\""), (ast.Players, "players A, B")):
+        if first[t] is None:
+            ck.error("R209", f"the rulebook has no '{what.split()[0]}' line", span,
+                     f"add a line such as: {what}")
+    p = Program(loaded, game, players, _by_name(decls, ast.Option), first[ast.Board],
+                _by_name(decls, ast.Piece), _by_name(decls, ast.Zone),
+                _by_name(decls, ast.Counter), _by_name(decls, ast.Var))
+    for key, module in [("", loaded.game), *loaded.modules.items()]:
+        for d in module.decls:
+            _collect_decl(p, key, d)
+    return p
+
+
+def _by_name(decls: tuple[ast.Decl, ...], cls: type) -> dict[str, Any]:
+    return {d.name: d for d in decls if isinstance(d, cls)}
+
+
+def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
+    if isinstance(d, ast.Def):
+        p.defs[_qual(key, d.name)] = d
+    elif isinstance(d, ast.Effect):
+        p.effects[_qual(key, d.name)] = d
+    elif isinstance(d, ast.Geometry):
+        p.geometries[_qual(key, d.name)] = d
+    elif key == "" and isinstance(d, ast.Action):
+        p.actions[d.name] = d
+    elif key == "" and isinstance(d, ast.Section):
+        p.sections[d.kind] = d.body
+    elif key == "" and isinstance(d, ast.Score):
+        p.scores.append(d)
+
+
+def _walk_module(ck: Checker, key: str, module: Module) -> None:
+    ns = dict(ck.namespaces[key])
+    if key == "":
+        ns.update(_player_refs(module))
+    for d in module.decls:
+        w = Walker(ck, ns, key)
+        _walk_decl(w, d)
+
+
+def _player_refs(module: Module) -> dict[str, Ref]:
+    players = next((d for d in module.decls if isinstance(d, ast.Players)), None)
+    return {n: ("player", str(i)) for i, n in enumerate(players.names)} if players else {}
+
+
+def _walk_decl(w: Walker, d: ast.Decl) -> None:
+    if isinstance(d, ast.Def):
+        w.push(*(d.params or ()))
+        if isinstance(d.body, ast.Block):
+            w.block(d.body, new_scope=False)
+        else:
+            w.expr(d.body)
+        w.pop()
+    elif isinstance(d, ast.Effect):
+        w.push(*d.params)
+        w.block(d.body, new_scope=False)
+        w.pop()
+    elif isinstance(d, (ast.Action, ast.Section)):
+        w.block(d.body)
+    elif isinstance(d, ast.Score):
+        w.push(d.param)
+        w.expr(d.expr)
+        w.pop()
+    elif isinstance(d, ast.Board):
+        w.expr(d.expr)
+    elif isinstance(d, ast.Geometry):
+        _walk_geometry(w, d)
+    elif isinstance(d, (ast.Counter, ast.Var, ast.Piece)):
+        _walk_component(w, d)
+    elif isinstance(d, ast.Zone):
+        for _, kind, span in d.contents:
+            if w.ns.get(kind, ("", ""))[0] != "kind":
+                w.ck.unknown(kind, span, w.scope, {k: v for k, v in w.ns.items()
+                                                   if v[0] == "kind"}, "piece kind")
+
+
+def _walk_component(w: Walker, d: ast.Decl) -> None:
+    if isinstance(d, ast.Counter):
+        for e in (d.lo, d.hi, d.init):
+            w.expr(e)
+    elif isinstance(d, ast.Var):
+        w.expr(d.init)
+    elif isinstance(d, ast.Piece):
+        for _, e in d.attrs:
+            w.expr(e)
+
+
+def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
+    w.push(*g.params)
+    names: set[str] = set()
+    for item in g.items:
+        if isinstance(item, ast.GeoSites):
+            w.push()
+            for gen in item.generators:
+                w.expr(gen.domain)
+                w.bind(gen.var)
+            w.expr(item.cond)
+            w.pop()
+            coords = item.pattern
+        elif isinstance(item, (ast.GeoName, ast.GeoRelation, ast.GeoRegion)):
+            w.push(*(getattr(item, "pattern", None) or coords))
+            for e in (getattr(item, "expr", None), getattr(item, "cond", None),
+                      *getattr(item, "targets", ())):
+                w.expr(e)
+            w.pop()
+        elif isinstance(item, ast.GeoAlias):
+            for _, part in item.parts:
+                if part not in names:
+                    w.ck.error("R201", f"unknown relation '{part}'", item.span,
+                               "a relation must be declared before it is used")
+        elif isinstance(item, ast.GeoLines):
+            w.push(*names)
+            w.expr(item.expr)
+            w.pop()
+        name = getattr(item, "name", None)
+        if isinstance(name, str):
+            names.add(name)
+    w.pop()
+
+
+def _check_game(ck: Checker, p: Program) -> None:
+    span = p.game.span
+    if "turn" not in p.sections:
+        ck.error("R209", "the rulebook has no 'turn' section", span,
+                 "add a 'turn' block saying what a player does")
+    if p.board is None and p.game.span is not None and any(True for _ in ()):
+        pass
+    for name, action in p.actions.items():
+        if name not in ck.used_actions:
+            ck.error("R206", f"action '{name}' is never offered", action.span,
+                     f"name it in a 'do' line of the turn, e.g. 'do {name}'")
+    for opt in p.options.values():
+        _check_option_default(ck, opt)
+    if p.players.lo < 1 or p.players.hi < p.players.lo:
+        ck.error("R205", "impossible player count", p.players.span)
+
+
+def _check_option_default(ck: Checker, opt: ast.Option) -> None:
+    if opt.choices and opt.default not in opt.choices:
+        ck.error("R205", f"default '{opt.default}' is not one of the choices of '{opt.name}'",
+                 opt.span)
+    elif not opt.choices and not opt.lo <= int(opt.default) <= opt.hi:  # type: ignore[call-overload]
+        ck.error("R205", f"default {opt.default} is outside {opt.lo}..{opt.hi}", opt.span)

@@ -1,0 +1,379 @@
+"""The `rulelang` command: check, play, replay and list rulebooks.
+
+`main(argv) -> exit code`.  Every user mistake ends in a clear message and exit code 1 (argparse
+usage errors: 2), never a traceback: RulelangError is caught here and printed with render().
+Command-line codes are R41x; record codes R40x live in record.py.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import rulelang
+
+from .agents import HumanAgent, QuitGame, make_agent
+from .errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
+from .record import record_game, replay, write_record
+from .render import render_moves, render_observation
+
+_MODES = ("compiled", "interpreted")
+_RECAP = 12  # at most this many earlier moves are recalled at the start of a human's turn
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # usage errors (2) and --help (0) end here, not the caller
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        return int(args.run(args))
+    except RulelangError as exc:
+        _err(exc.render())
+    except KeyboardInterrupt:
+        _err("interrupted")
+    except OSError as exc:
+        _err(render(Diagnostic("R410", f"{exc.strerror or exc}: '{exc.filename}'", None)))
+    return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="rulelang", description="declarative rules for games")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = sub.add_parser("check", help="check rulebooks and report every error")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.set_defaults(run=cmd_check)
+    _play_parser(sub.add_parser("play", help="play a rulebook in the terminal"))
+    rep = sub.add_parser("replay", help="replay a game record and check it reproduces")
+    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("--mode", choices=_MODES, default="compiled")
+    rep.set_defaults(run=cmd_replay)
+    sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
+    return ap
+
+
+def _play_parser(play: argparse.ArgumentParser) -> None:
+    play.add_argument("path", nargs="?", metavar="PATH", help="rulebook (default: ask)")
+    play.add_argument("--players", type=int, metavar="N")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--seed", type=int, default=0, metavar="N")
+    play.add_argument("--agents", metavar="A,B,...",
+                      help="one per seat: human, random, mcts, mcts:N (default human,mcts)")
+    play.add_argument("--record", metavar="FILE", help="write the game record here")
+    play.add_argument("--mode", choices=_MODES, default="compiled")
+    play.set_defaults(run=cmd_play)
+
+
+# --- shared helpers ----------------------------------------------------------------------
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _user_error(code: str, message: str, help: str | None = None) -> RulelangError:
+    return RulelangError(render(Diagnostic(code, message, None, help)))
+
+
+def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled") -> Any:
+    """rulelang.load_game, with a missing file reported as a user mistake."""
+    if not Path(path).is_file():
+        raise _user_error("R410", f"no such rulebook '{path}'")
+    return rulelang.load_game(path, options, mode=mode)
+
+
+def bundled_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "rulebooks"
+
+
+def bundled() -> list[Path]:
+    return sorted(bundled_dir().glob("*.rule"))
+
+
+def _shown(path: Path) -> str:
+    rel = os.path.relpath(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def result_lines(game: Any, state: Any) -> list[str]:
+    names, winners = game.player_names, state.winners()
+    if not winners:
+        lines = ["result: draw"]
+    elif len(winners) == 1:
+        lines = [f"result: {names[winners[0]]} wins"]
+    else:
+        lines = ["result: " + " and ".join(names[w] for w in winners) + " win"]
+    scores = list(state.scores())
+    if any(scores):
+        lines.append("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores,
+                                                                         strict=False)))
+    return lines
+
+
+# --- check -------------------------------------------------------------------------------
+
+def cmd_check(args: argparse.Namespace) -> int:
+    results = [_check_one(path) for path in args.paths]
+    return 0 if all(results) else 1
+
+
+def _check_one(path: str) -> bool:
+    try:
+        load(path)
+    except RulelangError as exc:
+        _err(exc.render())
+        return False
+    print(f"{path}: ok")
+    return True
+
+
+# --- list --------------------------------------------------------------------------------
+
+def cmd_list(args: argparse.Namespace) -> int:
+    books = bundled()
+    if not books:
+        print(f"no bundled rulebooks in {bundled_dir()}")
+    results = [_describe(path) for path in books]
+    return 0 if all(results) else 1
+
+
+def _describe(path: Path) -> bool:
+    try:
+        game = load(str(path))
+    except RulelangError as exc:
+        _err(f"{_shown(path)}: does not load\n{exc.render()}")
+        return False
+    print(f"{_shown(path)}: {game.name}, {_players(game)}")
+    for line in option_lines(game):
+        print(f"    {line}")
+    return True
+
+
+def _players(game: Any) -> str:
+    low, high = game.player_range
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
+def option_lines(game: Any) -> list[str]:
+    specs = {k: v for k, v in game.option_specs.items() if k != "players"}
+    return [f"--option {k}={v.get('default')}" + _choices(v) for k, v in specs.items()]
+
+
+def _choices(spec: dict[str, Any]) -> str:
+    choices = spec.get("choices")
+    return f"  (one of {', '.join(map(str, choices))})" if choices else ""
+
+
+# --- replay ------------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        done = replay(args.file, mode=args.mode)
+    except RecordError as exc:
+        _err(exc.render())
+        return 1
+    moves = len(done.record.actions)
+    if not done.record.finished:
+        print(f"{args.file}: {moves} moves reproduce; the game was stopped before its end")
+        return 0
+    print(f"{args.file}: {moves} moves reproduce")
+    print("\n".join(result_lines(done.game, done.state)))
+    return 0
+
+
+# --- play --------------------------------------------------------------------------------
+
+def cmd_play(args: argparse.Namespace) -> int:
+    path = args.path or _choose_bundled()
+    if path is None:
+        return 1
+    game = load(path, parse_options(args.option, args.players), args.mode)
+    match = Match(game, make_agents(args.agents, game.num_players, args.seed), args.seed)
+    match.run()
+    if args.record:
+        write_record(args.record, record_game(game, match.state, args.seed, rulebook=path))
+        print(f"record written to {args.record}")
+    return 0
+
+
+def parse_options(items: list[str], players: int | None) -> dict[str, Any] | None:
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise _user_error("R411", f"bad option '{item}'", help="write --option KEY=VALUE")
+        options[key.strip()] = _option_value(value.strip())
+    if players is not None:
+        options["players"] = players
+    return options or None
+
+
+def _option_value(text: str) -> int | str:
+    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+
+
+def make_agents(spec: str | None, players: int, seed: int) -> list[Any]:
+    default = ["human"] + ["mcts"] * (players - 1)
+    names = [s.strip() for s in spec.split(",")] if spec else default
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise _user_error("R413", f"{len(names)} agents given for {players} players",
+                          help="give one agent per seat, e.g. --agents human,mcts")
+    return [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
+
+
+def _choose_bundled() -> str | None:
+    books = bundled()
+    if not books:
+        _err(render(Diagnostic("R414", f"no bundled rulebooks in {bundled_dir()}", None,
+                               "name a rulebook: rulelang play PATH")))
+        return None
+    for i, path in enumerate(books, start=1):
+        print(f"{i}. {_shown(path)}")
+    return _ask_number("which rulebook? ", books)
+
+
+def _ask_number(prompt: str, books: list[Path]) -> str | None:
+    while True:
+        try:
+            text = input(prompt).strip()
+        except EOFError:
+            _err("no rulebook chosen")
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(books):
+            return _shown(books[int(text) - 1])
+        if text.lower() in ("q", "quit"):
+            return None
+        print(f"type a number from 1 to {len(books)}, or q")
+
+
+class Match:
+    """One game at the terminal: agents move, humans see only their own observation."""
+
+    def __init__(self, game: Any, agents: list[Any], seed: int) -> None:
+        self.game, self.agents = game, agents
+        self.names: list[str] = list(game.player_names)
+        self.state = game.new_initial_state(seed=seed)
+        self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
+        for i in self.humans:
+            agents[i].ask = self._human_turn
+        self.movers: list[int] = []
+        self.seen: dict[int, int] = {}
+        self.last_human: int | None = None
+        self.quit = False
+
+    def run(self) -> bool:
+        """Play to the end (True), or until a human quits (False)."""
+        if not self.humans:
+            print(f"{self.game.name}: " + ", ".join(
+                f"{n} ({a.name})" for n, a in zip(self.names, self.agents, strict=True)))
+        try:
+            while not self.state.is_terminal():
+                self._move(self.state.current_player())
+        except QuitGame:
+            self.quit = True
+            print("game stopped")
+            return False
+        self._finish()
+        return True
+
+    def _move(self, player: int) -> None:
+        action = self.agents[player].choose(self.state)
+        text = self.state.action_to_string(action)
+        self.state.apply_action(action)
+        self.movers.append(player)
+        if not self.humans:
+            print(f"{len(self.movers)}. {self.names[player]}: {text}")
+        elif player in self.humans:
+            self.seen[player] = len(self.state.observation(player)["history"])
+
+    def _finish(self) -> None:
+        lines = result_lines(self.game, self.state)
+        if len(self.humans) == 1:
+            human = self.humans[0]
+            obs = self.state.observation(human)
+            print("\n" + render_observation(obs) + self._recap(human, obs["history"]))
+            lines = lines[:1] if obs.get("scores") is not None else lines
+        print("\n".join(lines))
+
+    # -- a human's turn -------------------------------------------------------------------
+    def _human_turn(self, state: Any) -> int:
+        player = state.current_player()
+        self._hand_over(player)
+        obs = state.observation(player)
+        print("\n" + render_observation(obs) + self._recap(player, obs["history"]))
+        print("\nyour moves (type a number or a move, q to quit):\n" + render_moves(state))
+        return self._prompt(state, player)
+
+    def _hand_over(self, player: int) -> None:
+        previous, self.last_human = self.last_human, player
+        if len(self.humans) < 2 or previous in (None, player):
+            return
+        _clear_screen()
+        try:
+            input(f"pass the device to {self.names[player]} — press Enter ")
+        except EOFError:
+            raise QuitGame from None
+        _clear_screen()
+
+    def _recap(self, player: int, history: list[str]) -> str:
+        start = self.seen.get(player, 0)
+        self.seen[player] = len(history)
+        lines = [self._history_line(i, history) for i in range(start, len(history))]
+        if not lines:
+            return ""
+        skipped = ["  ..."] if len(lines) > _RECAP else []
+        return "\n\nlast moves:\n" + "\n".join(skipped + lines[-_RECAP:])
+
+    def _history_line(self, i: int, history: list[str]) -> str:
+        if len(history) == len(self.movers):
+            return f"  {i + 1}. {self.names[self.movers[i]]}: {history[i]}"
+        return f"  {i + 1}. {history[i]}"
+
+    def _prompt(self, state: Any, player: int) -> int:
+        legal = state.legal_actions()
+        while True:
+            try:
+                text = input(f"{self.names[player]}> ").strip()
+            except EOFError:
+                raise QuitGame from None
+            action = _parse_choice(state, text, legal)
+            if action is not None:
+                return action
+
+
+def _parse_choice(state: Any, text: str, legal: list[int]) -> int | None:
+    """A move number or action string typed by a human; None (after saying why) if neither."""
+    if text.lower() in ("q", "quit"):
+        raise QuitGame
+    if not text:
+        print(render_moves(state))
+        return None
+    if text.isdigit():
+        if 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        print(f"there is no move {text}: type 1 to {len(legal)}, a move, or q to quit")
+        return None
+    return _parse_action(state, text, legal)
+
+
+def _parse_action(state: Any, text: str, legal: list[int]) -> int | None:
+    try:
+        action = int(state.string_to_action(text))
+    except IllegalActionError as exc:
+        print(f"illegal move: {exc}")
+        return None
+    if action not in legal:
+        print(f"illegal move: '{text}' is not legal now")
+        return None
+    return action
+
+
+def _clear_screen() -> None:
+    if sys.stdout.isatty():
+        print("\033[2J\033[H", end="", flush=True)
+    else:
+        print("\n" + "-" * 40)

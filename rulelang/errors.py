@@ -1,0 +1,93 @@
+"""The error tree and the one renderer used for syntax, check and runtime errors.
+
+Codes are stable: R1xx syntax, R2xx check, R3xx runtime, R4xx records and command line.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .source import Source, Span
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span | None
+    help: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        s = self.span
+        return (s.path, s.line, s.column, self.code) if s else ("", 0, 0, self.code)
+
+
+def render(d: Diagnostic, sources: Mapping[str, Source] | None = None) -> str:
+    """gcc-style header, the source line and a caret under the span, an optional help line."""
+    s = d.span
+    if s is None:
+        out = [f"error[{d.code}]: {d.message}"]
+        if d.help:
+            out.append(f"  = help: {d.help}")
+        return "\n".join(out)
+    head = f"{s.path}:{s.line}:{s.column}: error[{d.code}]: {d.message}"
+    src = (sources or {}).get(s.path)
+    if src is None:
+        return head + (f"\n  = help: {d.help}" if d.help else "")
+    raw = src.line(s.line)
+    end = s.end_column if s.end_line == s.line else len(raw) + 1
+    pad = len(raw[: s.column - 1].expandtabs())
+    g = " " * len(str(s.line))
+    out = [head, f"{g} |", f"{s.line} | {raw.expandtabs()}",
+           f"{g} | {' ' * pad}{'^' * max(1, end - s.column)}"]
+    if d.help:
+        out.append(f"{g} = help: {d.help}")
+    return "\n".join(out)
+
+
+class RulelangError(Exception):
+    """Base of every error rulelang raises on purpose; any other exception is a bug."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.sources: dict[str, Source] = {}
+
+    def render(self) -> str:
+        return str(self)
+
+
+class RulebookError(RulelangError):
+    """A rulebook that does not parse or check: carries every diagnostic, sorted by position."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic],
+                 sources: Mapping[str, Source] | None = None) -> None:
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        super().__init__("\n".join(d.message for d in self.diagnostics))
+        self.sources = dict(sources or {})
+
+    def render(self) -> str:
+        return "\n".join(render(d, self.sources) for d in self.diagnostics)
+
+
+class RuleRuntimeError(RulelangError):
+    """A rule failed while the game was played (R3xx)."""
+
+    def __init__(self, message: str, span: Span | None, code: str = "R301") -> None:
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, message, span)
+
+    def render(self) -> str:
+        return render(self.diagnostic, self.sources)
+
+
+class IllegalActionError(RulelangError):
+    """An action that is not legal now; the message says why."""
+
+
+class RecordError(RulelangError):
+    """A game record that cannot be read or does not replay (R4xx)."""
+
+
+def diagnostic_error(code: str, message: str, span: Span | None,
+                     help: str | None = None) -> RulebookError:
+    return RulebookError([Diagnostic(code, message, span, help)])

@@ -1,0 +1,451 @@
+"""Statements: effects change the GameData; decisions suspend the run.
+
+A block runs as a generator that yields a Decision whenever some player must choose and is
+sent back the chosen Option. A `do` offers every complete way of taking one of its actions
+as one option: the chooses of the action are enumerated together (with effects between them
+tried on a scratch copy), up to the first statement that needs another player or chance.
+"""
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from . import ast
+from .errors import RuleRuntimeError, RulelangError
+from .interpreter import Ctx, iterate
+from .model.values import Piece, PieceSource, Player, Site, ZoneRef, show
+
+Run = Generator["Decision", "Option", None]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    label: str
+    action: str | None  # the action name, for options of a `do`
+    values: tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class Decision:
+    player: int
+    options: list[Option]
+    secret: bool = False
+    menu: ast.Do | None = None
+    choose: ast.Choose | None = None
+
+
+class GameOver(Exception):
+    def __init__(self, winners: list[int]) -> None:
+        self.winners = winners
+
+
+class Executor:
+    def __init__(self, runtime: Any) -> None:
+        self.rt = runtime
+        self.program = runtime.program
+        self._decides: dict[int, bool] = {}
+        self._tail: dict[int, tuple[bool, ...]] = {}
+
+    # ---- static analysis
+    def decides(self, s: ast.Node) -> bool:
+        """May this statement ask a player (or chance) to decide?"""
+        key = id(s)
+        if key not in self._decides:
+            self._decides[key] = False  # recursion guard
+            self._decides[key] = self._analyse(s)
+        return self._decides[key]
+
+    def _analyse(self, s: ast.Node) -> bool:
+        if isinstance(s, ast.Choose):
+            return s.mode != "random"
+        if isinstance(s, ast.Do):
+            return True
+        if isinstance(s, ast.Block):
+            return any(self.decides(x) for x in s.stmts)
+        if isinstance(s, ast.If):
+            return any(self.decides(b) for _, b in s.branches) or (
+                s.orelse is not None and self.decides(s.orelse))
+        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
+            return self.decides(s.body)
+        if isinstance(s, ast.CallStmt):
+            return self.decides(self._effect(s).body)
+        return False
+
+    def _effect(self, s: ast.CallStmt) -> ast.Effect:
+        return self.program.effects[self.program.refs[id(s.call.func)][1]]
+
+    def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
+        """For each statement index: does a choose or require follow (at top level)?"""
+        key = id(body)
+        if key not in self._tail:
+            flags, later = [], False
+            for s in reversed(body.stmts):
+                later = later or isinstance(s, (ast.Choose, ast.Require))
+                flags.append(later)
+            self._tail[key] = tuple(reversed(flags))
+        return self._tail[key]
+
+    # ---- running blocks
+    def run(self, block: ast.Block, c: Ctx, e: dict) -> Run:
+        for s in block.stmts:
+            if self.decides(s):
+                yield from getattr(self, f"gen_{type(s).__name__}")(s, c, e)
+            else:
+                self.execute(s, c, e)
+
+    def execute(self, s: ast.Stmt, c: Ctx, e: dict) -> None:
+        method = getattr(self, f"exec_{type(s).__name__}", None)
+        if method is None:
+            raise NotImplementedError(type(s).__name__)
+        method(s, c, e)
+
+    def value(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
+        return self.rt.fn(node)(c, e)
+
+    def exec_Let(self, s: ast.Let, c: Ctx, e: dict) -> None:
+        for name, value in s.bindings:
+            e[name] = self.value(value, c, e)
+
+    def exec_Require(self, s: ast.Require, c: Ctx, e: dict) -> None:
+        if not self.value(s.cond, c, e):
+            raise RuleRuntimeError(f"requirement failed: {s.message or self.text(s.cond)}",
+                                   s.span)
+
+    def exec_Choose(self, s: ast.Choose, c: Ctx, e: dict) -> None:  # chance only
+        values = self.choices(s, c, e)
+        if not values:
+            raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
+        e[s.var] = values[c.data.rng.randrange(len(values))]
+
+    def exec_Put(self, s: ast.Put, c: Ctx, e: dict) -> None:
+        piece = self.piece_of(s, c, e)
+        self.place(piece, self.value(s.target, c, e), c, s)
+
+    def exec_Move(self, s: ast.Move, c: Ctx, e: dict) -> None:
+        piece = self.value(s.piece, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
+        self.place(piece, self.value(s.target, c, e), c, s)
+
+    def exec_Remove(self, s: ast.Remove, c: Ctx, e: dict) -> None:
+        piece = self.value(s.piece, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
+        c.data.lift(piece)
+
+    def piece_of(self, s: ast.Put, c: Ctx, e: dict) -> Piece:
+        what = self.value(s.piece, c, e)
+        if isinstance(what, Piece):
+            return what
+        if s.source is not None:
+            zone = self.value(s.source, c, e)
+            what = PieceSource(what if isinstance(what, str) else None, zone)
+        if isinstance(what, PieceSource) and isinstance(what.zone, ZoneRef):
+            if what.zone not in c.data.zones:
+                raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player",
+                                       s.piece.span)
+            piece = c.data.take_from(what.zone, what.kind)
+            if piece is None:
+                raise RuleRuntimeError(f"no {what.kind or 'piece'} left in "
+                                       f"{self.zone_text(what.zone)}", s.piece.span)
+            return piece
+        raise RuleRuntimeError(f"'put' needs a piece, not {show(what)}", s.piece.span)
+
+    def put_possible(self, s: ast.Put, c: Ctx, e: dict) -> bool:
+        try:
+            self.piece_of(s, c, e)
+            return True
+        except RuleRuntimeError:
+            return False
+
+    def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
+        if isinstance(target, Site):
+            c.data.put(piece, target)
+            c.data.last["site"] = target
+        elif isinstance(target, ZoneRef):
+            c.data.to_zone(piece, target)
+        else:
+            raise RuleRuntimeError(f"a piece can go to a site or a zone, not {show(target)}",
+                                   s.span)
+        c.data.last["piece"] = piece
+
+    def zone_text(self, z: ZoneRef) -> str:
+        return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
+
+    def exec_Set(self, s: ast.Set, c: Ctx, e: dict) -> None:
+        table, key = self.slot(s.target, c, e)
+        value = self.value(s.value, c, e)
+        table[key] = self.clamp(key, value, c) if table is c.data.counters else value
+
+    def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict) -> None:
+        table, key = self.slot(s.target, c, e)
+        new = table[key] + s.sign * self.value(s.amount, c, e)
+        table[key] = self.clamp(key, new, c) if table is c.data.counters else new
+
+    def slot(self, t: ast.Expr, c: Ctx, e: dict) -> tuple[dict, tuple]:
+        name_node = t.left if isinstance(t, ast.Of) else t
+        cat, name = self.program.refs[id(name_node)]
+        owner = None
+        if isinstance(t, ast.Of):
+            player = self.value(t.right, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"'of' needs a player, not {show(player)}", t.span)
+            owner = player.index
+        table = c.data.counters if cat == "counter" else c.data.vars
+        if (name, owner) not in table:
+            raise RuleRuntimeError(f"'{name}' belongs to each player: write '{name} of "
+                                   "<player>'", t.span)
+        return table, (name, owner)
+
+    def clamp(self, key: tuple, value: int, c: Ctx) -> int:
+        lo, hi = self.rt.counter_bounds(key[0], c)
+        if hi is not None and value > hi:
+            value = hi
+        if lo is not None and value < lo:
+            value = lo
+        return value
+
+    def exec_If(self, s: ast.If, c: Ctx, e: dict) -> None:
+        block = self.branch(s, c, e)
+        if block is not None:
+            for x in block.stmts:
+                self.execute(x, c, e)
+
+    def branch(self, s: ast.If, c: Ctx, e: dict) -> ast.Block | None:
+        for cond, body in s.branches:
+            if self.value(cond, c, e):
+                return body
+        return s.orelse
+
+    def loop_items(self, s: ast.Stmt, c: Ctx, e: dict) -> Iterator[None]:
+        if isinstance(s, ast.ForEach):
+            for v in tuple(iterate(c, self.value(s.domain, c, e))):
+                c.tick(s.span)
+                e[s.var] = v
+                yield None
+        elif isinstance(s, ast.Repeat):
+            for _ in range(self.value(s.count, c, e)):
+                c.tick(s.span)
+                yield None
+        else:
+            while self.value(s.cond, c, e):  # type: ignore[attr-defined]
+                c.tick(s.span)
+                yield None
+
+    def exec_ForEach(self, s: ast.Stmt, c: Ctx, e: dict) -> None:
+        for _ in self.loop_items(s, c, e):
+            for x in s.body.stmts:  # type: ignore[attr-defined]
+                self.execute(x, c, e)
+
+    exec_Repeat = exec_While = exec_ForEach
+
+    def exec_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict) -> None:
+        effect, env = self.effect_env(s, c, e)
+        for x in effect.body.stmts:
+            self.execute(x, c, env)
+
+    def effect_env(self, s: ast.CallStmt, c: Ctx, e: dict) -> tuple[ast.Effect, dict]:
+        effect = self._effect(s)
+        c.tick(s.span)
+        args = [self.value(a, c, e) for a in s.call.args]
+        return effect, dict(zip(effect.params, args, strict=True))
+
+    def exec_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict) -> None:
+        zone = self.value(s.zone, c, e)
+        if not isinstance(zone, ZoneRef):
+            raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
+        c.data.rng.shuffle(c.data.zones[zone])
+
+    def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict) -> None:
+        c.data.revealed.add(s.var)
+
+    def exec_Return(self, s: ast.Return, c: Ctx, e: dict) -> None:
+        raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
+
+    def exec_Result(self, s: ast.Result, c: Ctx, e: dict) -> None:
+        raise GameOver(self.winners(s, c, e))
+
+    def winners(self, s: ast.Result, c: Ctx, e: dict) -> list[int]:
+        if s.kind == "draw":
+            return []
+        if s.kind == "highest score":
+            totals = self.rt.totals(c)
+            best = max(totals)
+            return [i for i, t in enumerate(totals) if t == best]
+        value = self.value(s.value, c, e)  # type: ignore[arg-type]
+        players = [value] if s.kind == "winner" else list(iterate(c, value))
+        if not all(isinstance(p, Player) for p in players):
+            raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", s.span)
+        return sorted({p.index for p in players})
+
+    # ---- statements that decide
+    def gen_Block(self, s: ast.Block, c: Ctx, e: dict) -> Run:
+        yield from self.run(s, c, e)
+
+    def gen_If(self, s: ast.If, c: Ctx, e: dict) -> Run:
+        block = self.branch(s, c, e)
+        if block is not None:
+            yield from self.run(block, c, e)
+
+    def gen_ForEach(self, s: ast.Stmt, c: Ctx, e: dict) -> Run:
+        for _ in self.loop_items(s, c, e):
+            yield from self.run(s.body, c, e)  # type: ignore[attr-defined]
+
+    gen_Repeat = gen_While = gen_ForEach
+
+    def gen_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict) -> Run:
+        effect, env = self.effect_env(s, c, e)
+        yield from self.run(effect.body, c, env)
+
+    def gen_Choose(self, s: ast.Choose, c: Ctx, e: dict) -> Run:
+        forced = e.get("\0forced")
+        if forced:
+            e[s.var] = forced.pop(0)
+            return
+        values = self.choices(s, c, e)
+        if not values:
+            raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
+        who = c.data.mover
+        if s.chooser is not None:
+            player = self.value(s.chooser, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}",
+                                       s.chooser.span)
+            who = player.index
+        options = _unique([Option(show(v), None, (v,)) for v in values])
+        option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
+        e[s.var] = option.values[0]
+
+    def choices(self, s: ast.Choose, c: Ctx, e: dict) -> list[Any]:
+        domain = list(iterate(c, self.value(s.domain, c, e)))
+        if s.cond is None:
+            return domain
+        cond, out = self.rt.fn(s.cond), []
+        for v in domain:
+            e[s.var] = v
+            if cond(c, e):
+                out.append(v)
+        return out
+
+    def gen_Do(self, s: ast.Do, c: Ctx, e: dict) -> Run:
+        options = self.menu(s, c)
+        if not options:
+            return
+        option = yield Decision(c.data.mover, options, menu=s)
+        yield from self.perform(option, c)
+
+    def perform(self, option: Option, c: Ctx) -> Run:
+        action = self.program.actions[option.action]
+        env: dict = {"\0forced": list(option.values)}
+        yield from self.run(action.body, c, env)
+        c.data.last["action"] = action.name  # while the action runs, `last` is the one before
+        c.data.last["player"] = self.rt.players[c.data.mover]
+
+    # ---- enumerating a menu
+    def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
+        out: list[Option] = []
+        for name in s.actions:
+            action = self.program.actions[name]
+            paths: list[tuple] = []
+            self.walk(action.body, 0, c, {}, (), paths)
+            out.extend(Option(" ".join((name, *map(show, p))), name, p) for p in paths)
+        return _unique(out)
+
+    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
+             out: list[tuple]) -> None:
+        stmts = body.stmts
+        if i == len(stmts) or not self.needs_walk(body)[i]:
+            if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
+                    not self.put_possible(stmts[i], c, e):
+                return
+            out.append(values)
+            return
+        s = stmts[i]
+        if isinstance(s, ast.Choose) and s.mode == "mover":
+            for v in self.choices(s, c, e):
+                e[s.var] = v
+                self.walk(body, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Require):
+            if self.value(s.cond, c, e):
+                self.walk(body, i + 1, c, e, values, out)
+        elif isinstance(s, ast.Let):
+            self.exec_Let(s, c, e)
+            self.walk(body, i + 1, c, e, values, out)
+        elif self.decides(s) or isinstance(s, ast.Choose):
+            out.append(values)  # another player or chance decides next: the option ends here
+        else:
+            self.try_effect(body, i, c, e, values, out)
+
+    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
+                   out: list[tuple]) -> None:
+        saved = c.data
+        c.data = saved.copy()
+        try:
+            self.execute(body.stmts[i], c, e)
+            self.walk(body, i + 1, c, e, values, out)
+        except RuleRuntimeError:
+            pass  # an effect that cannot happen makes this way of acting illegal
+        finally:
+            c.data = saved
+
+    # ---- explaining
+    def text(self, node: ast.Node) -> str:
+        span = node.span
+        src = self.program.loaded.sources.get(span.path)
+        if src is None or span.line != span.end_line:
+            return "a condition"
+        return src.line(span.line)[span.column - 1: span.end_column - 1]
+
+    def explain(self, d: Decision, text: str, c: Ctx) -> str:
+        """Why `text` is not among the options of decision d."""
+        words = text.split()
+        if d.menu is None:
+            return f"'{text}' is not one of the choices for '{d.choose.var}'"  # type: ignore
+        names = d.menu.actions
+        if not words or words[0] not in names:
+            return f"'{words[0] if words else text}' is not an action now (actions: " \
+                   f"{', '.join(names)})"
+        action = self.program.actions[words[0]]
+        if not any(o.action == words[0] for o in d.options):
+            return f"'{words[0]}' is not possible now: {self.first_failure(action, c)}"
+        return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
+
+    def first_failure(self, action: ast.Action, c: Ctx) -> str:
+        e: dict = {}
+        for s in action.body.stmts:
+            if isinstance(s, ast.Require):
+                try:
+                    ok = self.value(s.cond, c, e)
+                except RulelangError:
+                    ok = False
+                if not ok:
+                    return s.message or f"requires {self.text(s.cond)}"
+            elif isinstance(s, ast.Let):
+                self.exec_Let(s, c, e)
+            else:
+                break
+        return "no choice satisfies its conditions"
+
+    def bad_value(self, action: ast.Action, words: list[str], d: Decision) -> str:
+        chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
+        labels = [o.label.split() for o in d.options if o.action == action.name]
+        for k, s in enumerate(chooses):
+            prefix = words[: k + 2]
+            if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
+                got = words[k + 1] if k + 1 < len(words) else "nothing"
+                cond = f" where {self.text(s.cond)}" if s.cond is not None else ""
+                return f"'{got}' is not a choice for '{s.var}' (from {self.text(s.domain)}" \
+                       f"{cond})"
+        return "too many values"
+
+
+def _unique(options: list[Option]) -> list[Option]:
+    """Labels must be unique among the options: number repeated ones."""
+    seen: dict[str, int] = {}
+    out = []
+    for o in options:
+        n = seen.get(o.label, 0) + 1
+        seen[o.label] = n
+        out.append(o if n == 1 else Option(f"{o.label} #{n}", o.action, o.values))
+    return out

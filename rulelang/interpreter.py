@@ -1,0 +1,253 @@
+"""The reference evaluator: walks expression trees. It is the specification of what every
+expression means; compiler.py produces closures that the tests prove equivalent."""
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import ast
+from .builtins import BUILTINS
+from .errors import RuleRuntimeError, RulelangError
+from .model.values import LineSet, Piece, PieceSource, Player, Site, ZoneRef, show
+
+Fn = Callable[[Any, dict], Any]  # (context, locals) -> value
+STEP_BUDGET = 2_000_000
+
+BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod,
+}
+COMPARES: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+class Ctx:
+    """What an expression sees: the static game (Runtime) and the state's data."""
+    __slots__ = ("game", "data", "steps")
+
+    def __init__(self, game: Any, data: Any) -> None:
+        self.game, self.data, self.steps = game, data, 0
+
+    def tick(self, span: Any, n: int = 1) -> None:
+        self.steps += n
+        if self.steps > STEP_BUDGET:
+            raise RuleRuntimeError(f"step budget of {STEP_BUDGET} exceeded: does a rule loop "
+                                   "forever?", span, "R302")
+
+
+class ReturnValue(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+# ---- helpers shared with the compiler ------------------------------------------
+def iterate(c: Ctx, x: Any) -> Iterable[Any]:
+    if isinstance(x, ZoneRef):
+        return tuple(c.data.zones[x])
+    if x is None:
+        return ()
+    return x
+
+
+def get_attr(c: Ctx, obj: Any, name: str, coord: dict[str, int]) -> Any:
+    if isinstance(obj, Site):
+        if name in coord:
+            return obj.coords[coord[name]]
+        if name == "name":
+            return obj.name
+    elif isinstance(obj, dict) and name in obj:
+        return obj[name]
+    elif isinstance(obj, Player) and name in ("name", "index"):
+        return getattr(obj, name)
+    elif isinstance(obj, Piece):
+        if name == "kind":
+            return obj.kind
+        column = c.data.attrs.get(name)
+        if column is not None:
+            return column[obj.id]
+    raise RulelangError(f"{show(obj)} has no '{name}'")
+
+
+def of_value(c: Ctx, category: str, key: str, player: Any) -> Any:
+    if not isinstance(player, Player):
+        raise RulelangError(f"'of' needs a player on its right, not {show(player)}")
+    p = player.index
+    if category == "kind":
+        return PieceSource(key, ZoneRef("supply", p))
+    if category == "zone":
+        return ZoneRef(key, p)
+    if category == "counter":
+        return c.data.counters[(key, p)]
+    if category == "var":
+        return _secret_guard(c, key, p, c.data.vars[(key, p)])
+    raise RulelangError(f"'{key}' cannot be used with 'of'")
+
+
+def _secret_guard(c: Ctx, key: str, p: int, value: Any) -> Any:
+    return value
+
+
+def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict, var: str,
+          cond: Fn | None, body: Fn | None) -> Any:
+    """all | any | count | first | max | min | sum | each over items, binding var in e."""
+    old = e.get(var, _MISSING)
+    try:
+        values = _quant_values(items, c, e, var, cond, body)
+        return _FOLD[kind](values)
+    finally:
+        if old is _MISSING:
+            e.pop(var, None)
+        else:
+            e[var] = old
+
+
+_MISSING = object()
+
+
+def _quant_values(items: Iterable[Any], c: Ctx, e: dict, var: str,
+                  cond: Fn | None, body: Fn | None) -> Iterable[Any]:
+    for item in items:
+        e[var] = item
+        if cond is None or cond(c, e):
+            yield item if body is None else body(c, e)
+
+
+def _first(values: Iterable[Any]) -> Any:
+    return next(iter(values), None)
+
+
+_FOLD: dict[str, Callable[[Iterable[Any]], Any]] = {
+    "all": all, "any": any, "count": lambda vs: sum(1 for v in vs if v),
+    "first": _first, "max": lambda vs: max(vs, default=0), "min": lambda vs: min(vs, default=0),
+    "sum": sum, "each": tuple,
+}
+
+
+def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
+    if isinstance(exc, RuleRuntimeError):
+        return exc
+    return RuleRuntimeError(f"{what} failed: {exc}", span)
+
+
+class Interpreter:
+    """Evaluates expressions by walking the tree (visit_<Node>)."""
+
+    def __init__(self, runtime: Any) -> None:
+        self.rt = runtime
+        self.refs = runtime.program.refs
+
+    def expr(self, node: ast.Expr) -> Fn:
+        return lambda c, e: self.eval(node, c, e)
+
+    def eval(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise NotImplementedError(type(node).__name__)
+        return method(node, c, e)
+
+    def visit_Const(self, n: ast.Const, c: Ctx, e: dict) -> Any:
+        return n.value
+
+    def visit_Name(self, n: ast.Name, c: Ctx, e: dict) -> Any:
+        return self.rt.ref_value(self.refs.get(id(n), ("local", n.id)), c, e, n)
+
+    def visit_Attr(self, n: ast.Attr, c: Ctx, e: dict) -> Any:
+        ref = self.refs.get(id(n))
+        if ref is not None:
+            return self.rt.ref_value(ref, c, e, n)
+        obj = self.eval(n.obj, c, e)
+        try:
+            return get_attr(c, obj, n.name, self.rt.coord_index)
+        except RulelangError as exc:
+            raise RuleRuntimeError(str(exc), n.span) from None
+
+    def visit_Call(self, n: ast.Call, c: Ctx, e: dict) -> Any:
+        ref = self.refs.get(id(n.func))
+        args = [self.eval(a, c, e) for a in n.args]
+        return self.rt.call(ref, args, c, n)
+
+    def visit_Index(self, n: ast.Index, c: Ctx, e: dict) -> Any:
+        obj, i = self.eval(n.obj, c, e), self.eval(n.index, c, e)
+        try:
+            return obj[i]
+        except (IndexError, KeyError, TypeError) as exc:
+            raise runtime_error(exc, n.span, "indexing") from None
+
+    def visit_Of(self, n: ast.Of, c: Ctx, e: dict) -> Any:
+        cat, key = self.refs.get(id(n.left), ("local", ""))
+        try:
+            return of_value(c, cat, key, self.eval(n.right, c, e))
+        except (RulelangError, KeyError) as exc:
+            raise RuleRuntimeError(str(exc), n.span) from None
+
+    def visit_BinOp(self, n: ast.BinOp, c: Ctx, e: dict) -> Any:
+        left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
+        try:
+            return BINOPS[n.op](left, right)
+        except (TypeError, ZeroDivisionError) as exc:
+            raise RuleRuntimeError(f"cannot compute {show(left)} {n.op} {show(right)}: "
+                                   f"{exc}", n.span) from None
+
+    def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict) -> Any:
+        left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
+        if n.op in ("in", "not in"):
+            right = iterate(c, right)
+        try:
+            return COMPARES[n.op](left, right)
+        except TypeError:
+            raise RuleRuntimeError(f"cannot compare {show(left)} {n.op} {show(right)}",
+                                   n.span) from None
+
+    def visit_BoolOp(self, n: ast.BoolOp, c: Ctx, e: dict) -> Any:
+        left = bool(self.eval(n.left, c, e))
+        if (n.op == "and") != left:
+            return left
+        return bool(self.eval(n.right, c, e))
+
+    def visit_Not(self, n: ast.Not, c: Ctx, e: dict) -> Any:
+        return not self.eval(n.operand, c, e)
+
+    def visit_Neg(self, n: ast.Neg, c: Ctx, e: dict) -> Any:
+        return -self.eval(n.operand, c, e)
+
+    def visit_IfExpr(self, n: ast.IfExpr, c: Ctx, e: dict) -> Any:
+        return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)
+
+    def visit_TupleExpr(self, n: ast.TupleExpr, c: Ctx, e: dict) -> Any:
+        return tuple(self.eval(x, c, e) for x in n.items)
+
+    visit_ListExpr = visit_TupleExpr
+
+    def visit_ListComp(self, n: ast.ListComp, c: Ctx, e: dict) -> Any:
+        out: list[Any] = []
+        self._comp(n, 0, c, dict(e), out)
+        return tuple(out)
+
+    def _comp(self, n: ast.ListComp, i: int, c: Ctx, e: dict, out: list) -> None:
+        if i == len(n.generators):
+            if n.cond is None or self.eval(n.cond, c, e):
+                out.append(self.eval(n.item, c, e))
+            return
+        g = n.generators[i]
+        for v in iterate(c, self.eval(g.domain, c, e)):
+            c.tick(n.span)
+            e[g.var] = v
+            self._comp(n, i + 1, c, e, out)
+
+    def visit_Range(self, n: ast.Range, c: Ctx, e: dict) -> Any:
+        return range(self.eval(n.lo, c, e), self.eval(n.hi, c, e) + 1)
+
+    def visit_Quant(self, n: ast.Quant, c: Ctx, e: dict) -> Any:
+        items = iterate(c, self.eval(n.domain, c, e))
+        cond = self.expr(n.cond) if n.cond is not None else None
+        body = self.expr(n.body) if n.body is not None else None
+        c.tick(n.span)
+        return quant(n.kind, items, c, e, n.var, cond, body)
+
+
+def builtin_impl(name: str) -> Callable[..., Any]:
+    return BUILTINS[name].impl

@@ -1,0 +1,157 @@
+"""Reading rulebooks: `use` of stdlib or sibling modules, `extends` of a parent rulebook.
+
+File access happens only here, only for the main file, the stdlib folder and files next to
+the file that names them. Cycles are reported with the chain that closes them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ast
+from .builder import build
+from .errors import Diagnostic, RulebookError
+from .parser import parse
+from .source import Source, Span
+
+STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+EXTENSION = ".rule"
+
+
+@dataclass
+class Module:
+    name: str  # "" for the game itself
+    source: Source
+    decls: tuple[ast.Decl, ...]
+    uses: dict[str, str] = field(default_factory=dict)  # local name -> module key
+
+
+@dataclass
+class Loaded:
+    game: Module
+    modules: dict[str, Module]  # key: module name
+    sources: dict[str, Source]
+
+    @property
+    def text_closure(self) -> list[str]:
+        return [s.text for _, s in sorted(self.sources.items())]
+
+
+def load_source(path: str | Path) -> Source:
+    p = Path(path)
+    try:
+        return Source(str(path), p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RulebookError([Diagnostic("R104", f"cannot read '{path}': {reason.lower()}",
+                                        None)]) from None
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.sources: dict[str, Source] = {}
+        self.modules: dict[str, Module] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
+        self.sources[source.path] = source
+        try:
+            return build(parse(source), source).decls
+        except RulebookError as err:
+            self.diagnostics.extend(err.diagnostics)
+            return None
+
+    def load_game(self, path: str | Path) -> Module:
+        source = load_source(path)
+        decls = self.parse_file(source) or ()
+        decls = self._extend(decls, source, [str(Path(path).resolve())])
+        module = Module("", source, decls)
+        self._load_uses(module, Path(path).parent, [])
+        return module
+
+    def _extend(self, decls: tuple[ast.Decl, ...], source: Source,
+                chain: list[str]) -> tuple[ast.Decl, ...]:
+        game = next((d for d in decls if isinstance(d, ast.Game)), None)
+        if game is None or game.extends is None:
+            return decls
+        parent_path = Path(source.path).parent / game.extends
+        key = str(parent_path.resolve())
+        if key in chain:
+            self._error("R208", f"'{game.extends}' extends itself through a cycle", game.span)
+            return decls
+        if not parent_path.is_file():
+            self._error("R207", f"cannot find the rulebook '{game.extends}' to extend",
+                        game.span, f"looked for {parent_path}")
+            return decls
+        parent = load_source(parent_path)
+        parent_decls = self._extend(self.parse_file(parent) or (), parent, chain + [key])
+        return merge(parent_decls, decls)
+
+    def _load_uses(self, module: Module, folder: Path, chain: list[str]) -> None:
+        for decl in module.decls:
+            if isinstance(decl, ast.Use):
+                module.uses[decl.module] = self._load_module(decl, folder, chain)
+
+    def _load_module(self, use: ast.Use, folder: Path, chain: list[str]) -> str:
+        name = use.module
+        if name in chain:
+            cycle = " -> ".join(chain[chain.index(name):] + [name])
+            self._error("R208", f"modules use each other in a cycle: {cycle}", use.span)
+            return name
+        if name in self.modules:
+            return name
+        path = _find_module(name, folder)
+        if path is None:
+            self._error("R207", f"unknown module '{name}'", use.span,
+                        f"no {name}{EXTENSION} next to the rulebook or in the standard library")
+            return name
+        source = Source(_display_path(path), path.read_text(encoding="utf-8"))
+        module = Module(name, source, self.parse_file(source) or ())
+        self.modules[name] = module
+        self._load_uses(module, path.parent, chain + [name])
+        return name
+
+    def _error(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, help))
+
+
+def _find_module(name: str, folder: Path) -> Path | None:
+    for base in (folder, STDLIB):
+        candidate = base / f"{name}{EXTENSION}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _key(decl: ast.Decl) -> tuple[str, str] | None:
+    """Declarations a variant replaces by name; the rest accumulate."""
+    if isinstance(decl, ast.Section):
+        return ("section", decl.kind)
+    if isinstance(decl, (ast.Game, ast.Players, ast.Board)):
+        return (type(decl).__name__, "")
+    name = getattr(decl, "name", None)
+    return (type(decl).__name__, name) if isinstance(name, str) else None
+
+
+def merge(parent: tuple[ast.Decl, ...], child: tuple[ast.Decl, ...]) -> tuple[ast.Decl, ...]:
+    """The child's declarations replace the parent's of the same kind and name."""
+    replaced = {_key(d) for d in child if _key(d) is not None}
+    kept = [d for d in parent if _key(d) is None or _key(d) not in replaced]
+    uses = {d.module for d in kept if isinstance(d, ast.Use)}
+    return tuple(kept) + tuple(d for d in child
+                               if not (isinstance(d, ast.Use) and d.module in uses))
+
+
+def load(path: str | Path) -> Loaded:
+    loader = _Loader()
+    game = loader.load_game(path)
+    if loader.diagnostics:
+        raise RulebookError(loader.diagnostics, loader.sources)
+    return Loaded(game, loader.modules, loader.sources)

@@ -1,0 +1,1 @@
+"""The generic model the language talks about: sites and relations, pieces, zones, counters."""

@@ -1,0 +1,88 @@
+"""The mutable data of one game state, laid out for cheap copies: lists indexed by site index
+or piece id, one list per zone. Effects change it only through these methods."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .values import Piece, Site, ZoneRef
+
+
+class GameData:
+    __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
+                 "turn", "result", "history", "positions", "rng", "revealed", "idle")
+
+    def __init__(self, n_sites: int, seed: int) -> None:
+        self.at: list[tuple[Piece, ...]] = [()] * n_sites
+        self.loc: list[Site | ZoneRef | None] = []
+        self.zones: dict[ZoneRef, list[Piece]] = {}
+        self.owner: list[int | None] = []
+        self.attrs: dict[str, list[Any]] = {}
+        self.counters: dict[tuple[str, int | None], int] = {}
+        self.vars: dict[tuple[str, int | None], Any] = {}
+        self.last: dict[str, Any] = {"action": None, "player": None, "site": None, "piece": None}
+        self.mover = 0
+        self.turn = 0
+        self.result: list[int] | None = None  # winners, once the game is over
+        self.history: list[tuple[int, str, bool]] = []  # (player, action string, secret)
+        self.positions: dict[Any, int] = {}
+        self.rng = random.Random(seed)
+        self.revealed: set[str] = set()
+        self.idle = 0  # consecutive turns in which nobody could decide
+
+    def copy(self) -> GameData:
+        new = GameData.__new__(GameData)
+        new.at = self.at.copy()
+        new.loc = self.loc.copy()
+        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        new.owner = self.owner.copy()
+        new.attrs = {k: v.copy() for k, v in self.attrs.items()}
+        new.counters = self.counters.copy()
+        new.vars = self.vars.copy()
+        new.last = self.last.copy()
+        new.mover, new.turn, new.result = self.mover, self.turn, self.result
+        new.history = self.history.copy()
+        new.positions = self.positions.copy()
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.revealed = self.revealed.copy()
+        new.idle = self.idle
+        return new
+
+    # ---- pieces
+    def new_piece(self, piece: Piece, owner: int | None, attrs: dict[str, Any]) -> None:
+        assert piece.id == len(self.loc)
+        self.loc.append(None)
+        self.owner.append(owner)
+        for name, value in attrs.items():
+            self.attrs.setdefault(name, [None] * piece.id).append(value)
+        for name, column in self.attrs.items():
+            if len(column) <= piece.id:
+                column.append(None)
+
+    def lift(self, piece: Piece) -> None:
+        """Take a piece from wherever it is; it is then nowhere until put somewhere."""
+        where = self.loc[piece.id]
+        if isinstance(where, Site):
+            stack = self.at[where.index]
+            self.at[where.index] = tuple(p for p in stack if p is not piece)
+        elif isinstance(where, ZoneRef):
+            self.zones[where].remove(piece)
+        self.loc[piece.id] = None
+
+    def put(self, piece: Piece, site: Site) -> None:
+        self.lift(piece)
+        self.at[site.index] = self.at[site.index] + (piece,)
+        self.loc[piece.id] = site
+
+    def to_zone(self, piece: Piece, zone: ZoneRef) -> None:
+        self.lift(piece)
+        self.zones[zone].append(piece)
+        self.loc[piece.id] = zone
+
+    def take_from(self, zone: ZoneRef, kind: str | None) -> Piece | None:
+        """The last piece of a kind in a zone (the top of a pile), or None."""
+        for piece in reversed(self.zones[zone]):
+            if kind is None or piece.kind == kind:
+                return piece
+        return None

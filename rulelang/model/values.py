@@ -1,0 +1,103 @@
+"""Runtime values shared by every state of a game: sites, players, pieces, relations, lines.
+
+They are immutable and interned per game, so identity comparison and hashing are cheap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Site:
+    __slots__ = ("index", "name", "coords")
+
+    def __init__(self, index: int, name: str, coords: tuple[int, ...]) -> None:
+        self.index, self.name, self.coords = index, name, coords
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: Site) -> bool:
+        return self.index < other.index
+
+
+class Player:
+    __slots__ = ("index", "name")
+
+    def __init__(self, index: int, name: str) -> None:
+        self.index, self.name = index, name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: Player) -> bool:
+        return self.index < other.index
+
+
+class Piece:
+    """A component: its kind and static data; where it is and its changing attributes live
+    in the game state."""
+
+    __slots__ = ("id", "kind")
+
+    def __init__(self, id: int, kind: str) -> None:
+        self.id, self.kind = id, kind
+
+    def __repr__(self) -> str:
+        return f"{self.kind}#{self.id}"
+
+    def __lt__(self, other: Piece) -> bool:
+        return self.id < other.id
+
+
+@dataclass(frozen=True, eq=False)
+class Relation:
+    """A named relation between sites, frozen into a table: site index -> related sites."""
+    name: str
+    table: tuple[tuple[Site, ...], ...]
+
+    def __repr__(self) -> str:
+        return f"relation {self.name}"
+
+
+@dataclass(frozen=True, eq=False)
+class LineSet:
+    """Lines of sites (rows, diagonals …) with an index of the lines through each site."""
+    name: str
+    lines: tuple[tuple[Site, ...], ...]
+    through: tuple[tuple[tuple[Site, ...], ...], ...] = field(repr=False)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+@dataclass(frozen=True)
+class ZoneRef:
+    """One zone instance: a shared zone (owner None) or one player's."""
+    name: str
+    owner: int | None
+
+    def __repr__(self) -> str:
+        return self.name if self.owner is None else f"{self.name} of player {self.owner}"
+
+
+@dataclass(frozen=True)
+class PieceSource:
+    """`ball of mover` / `ball from reds`: any piece of a kind taken from a zone."""
+    kind: str
+    zone: ZoneRef
+
+
+def show(value: object) -> str:
+    """How a value appears in action strings and messages."""
+    if isinstance(value, (Site, Player)):
+        return value.name
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(show(v) for v in value) + ")"
+    if value is None:
+        return "none"
+    return str(value)

@@ -1,0 +1,88 @@
+"""The parse boundary: source text -> lark.Tree, syntax errors -> RulebookError (R1xx)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from .errors import Diagnostic, RulebookError
+from .source import Source, Span
+
+GRAMMAR_VERSION = 1
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@functools.cache
+def _lark() -> Lark:
+    text = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=False)
+
+
+def parse(source: Source) -> Tree:
+    text = source.text if source.text.endswith("\n") else source.text + "\n"
+    try:
+        return _lark().parse(text)
+    except UnexpectedInput as exc:
+        raise RulebookError([_syntax_diagnostic(exc, source)], {source.path: source}) from None
+    except DedentError as exc:  # inconsistent dedent
+        span = source.span_at_end()
+        raise RulebookError([Diagnostic("R103", f"bad indentation: {exc}", span)],
+                            {source.path: source}) from None
+
+
+# Friendly names for the terminals Lark reports as expected.
+_TOKEN_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
+    "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='",
+    "$END": "end of file", "COMP_OP": "a comparison", "QUANT": "a quantifier",
+}
+
+
+def _describe(tok: Token | str) -> str:
+    name = tok.type if isinstance(tok, Token) else tok
+    if name in _TOKEN_NAMES:
+        return _TOKEN_NAMES[name]
+    return f"'{name.lower()}'" if name.isalpha() else name
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
+    if isinstance(exc, UnexpectedCharacters):
+        span = Span(source.path, exc.line, exc.column, exc.line, exc.column + 1)
+        char = source.line(exc.line)[exc.column - 1: exc.column]
+        return Diagnostic("R101", f"unexpected character '{char}'", span)
+    assert isinstance(exc, UnexpectedToken)
+    tok = exc.token
+    if tok.type == "$END" or tok.line is None:
+        return Diagnostic("R102", "unexpected end of file", source.span_at_end(),
+                          _expected_help(exc))
+    if tok.type in ("_INDENT", "_DEDENT"):
+        line = tok.line or 1
+        col = len(source.line(line)) - len(source.line(line).lstrip()) + 1
+        span = Span(source.path, line, col, line, col + 1)
+        what = "unexpected indentation" if tok.type == "_INDENT" else "block ends too early"
+        return Diagnostic("R103", what, span, _expected_help(exc))
+    end = tok.end_column if tok.end_line == tok.line and tok.end_column else tok.column + 1
+    span = Span(source.path, tok.line, tok.column, tok.line, end)
+    if tok.type == "_NL":
+        return Diagnostic("R102", "unexpected end of line", span, _expected_help(exc))
+    return Diagnostic("R101", f"unexpected {_describe(tok)} '{tok}'", span, _expected_help(exc))
+
+
+def _expected_help(exc: UnexpectedToken) -> str | None:
+    expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
+    if not expected or len(expected) > 6:
+        return None
+    return "expected " + ", ".join(expected[:-1]) + (" or " if len(expected) > 1 else "") + expected[-1]

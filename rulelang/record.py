@@ -1,0 +1,217 @@
+"""Game records (DESIGN.md section 5): write them, read them back, and replay them.
+
+A record names the rulebook as it was given, the sha256 of the rulebook and everything it
+uses, the options, the seed, the action strings and the result.  `result` is null for a game
+that was stopped before its end.  Replaying refuses a rulebook whose hash changed (R401).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import rulelang
+
+from .errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
+
+VERSION = 1
+_KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")
+
+
+@dataclass
+class GameRecord:
+    rulebook: str
+    sha256: str
+    options: dict[str, Any]
+    seed: int
+    actions: list[str]
+    winners: list[int] | None = None  # None: the game was stopped before its end
+    scores: list[Any] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.winners is not None
+
+
+def record_game(game: Any, state: Any, seed: int, rulebook: str | None = None) -> GameRecord:
+    """The record of `state`, a game of `game` started with `seed`."""
+    rec = GameRecord(rulebook or str(game.path), game.source_hash, dict(game.options), seed,
+                     list(state.history()))
+    if state.is_terminal():
+        rec.winners, rec.scores = list(state.winners()), list(state.scores())
+    return rec
+
+
+def dump_record(rec: GameRecord) -> str:
+    result = {"winners": rec.winners, "scores": rec.scores} if rec.finished else None
+    data = {"rulelang": VERSION, "rulebook": rec.rulebook, "sha256": rec.sha256,
+            "options": rec.options, "seed": rec.seed, "actions": rec.actions, "result": result}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+
+
+def write_record(path: str | Path, rec: GameRecord) -> None:
+    Path(path).write_text(dump_record(rec), encoding="utf-8")
+
+
+def read_record(path: str | Path) -> GameRecord:
+    """Parse and validate a record file; every problem is a RecordError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _error("R402", f"cannot read record '{path}': {exc.strerror or exc}") from None
+    return parse_record(text, str(path))
+
+
+def parse_record(text: str, path: str = "<record>") -> GameRecord:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise _error("R402", f"record '{path}' is not valid YAML: {_yaml_reason(exc)}") from None
+    return _from_data(data, path)
+
+
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or "syntax error"
+    return f"{problem} at line {mark.line + 1}" if mark is not None else str(problem)
+
+
+def _from_data(data: Any, path: str) -> GameRecord:
+    if not isinstance(data, dict):
+        raise _error("R402", f"record '{path}' is not a mapping of {', '.join(_KEYS)}")
+    missing = [k for k in _KEYS if k not in data]
+    if missing:
+        raise _error("R402", f"record '{path}' lacks {_quoted(missing)}")
+    if data["rulelang"] != VERSION:
+        raise _error("R402", f"record '{path}' has unsupported version "
+                     f"'{data['rulelang']}'", help=f"this rulelang reads version {VERSION}")
+    _expect(path, "rulebook", data["rulebook"], str)
+    _expect(path, "sha256", data["sha256"], str)
+    _expect(path, "options", data["options"], dict)
+    _expect(path, "seed", data["seed"], int)
+    _expect_list(path, "actions", data["actions"], str)
+    rec = GameRecord(data["rulebook"], data["sha256"], data["options"], data["seed"],
+                     data["actions"])
+    _read_result(rec, data["result"], path)
+    return rec
+
+
+def _read_result(rec: GameRecord, result: Any, path: str) -> None:
+    if result is None:
+        return
+    _expect(path, "result", result, dict)
+    for key in ("winners", "scores"):
+        if key not in result:
+            raise _error("R402", f"record '{path}' lacks 'result.{key}'")
+    _expect_list(path, "result.winners", result["winners"], int)
+    _expect_list(path, "result.scores", result["scores"], (int, float))
+    rec.winners, rec.scores = result["winners"], result["scores"]
+
+
+def _expect(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise _error("R402", f"record '{path}': '{key}' must be {_kind_name(kind)}")
+
+
+def _expect_list(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
+    ok = isinstance(value, list) and all(
+        isinstance(v, kind) and not isinstance(v, bool) for v in value)
+    if not ok:
+        raise _error("R402", f"record '{path}': '{key}' must be a list of {_kind_name(kind, True)}")
+
+
+_KIND_NAMES = {str: ("a string", "strings"), dict: ("a mapping", "mappings"),
+               int: ("a whole number", "whole numbers")}
+
+
+def _kind_name(kind: type | tuple[type, ...], plural: bool = False) -> str:
+    one, many = ("a number", "numbers") if isinstance(kind, tuple) else _KIND_NAMES[kind]
+    return many if plural else one
+
+
+def _quoted(keys: list[str]) -> str:
+    return ", ".join(f"'{k}'" for k in keys)
+
+
+# --- replay -------------------------------------------------------------------------------
+
+@dataclass
+class Replay:
+    record: GameRecord
+    game: Any
+    state: Any
+
+
+def replay(record_path: str | Path, mode: str = "compiled") -> Replay:
+    """Replay a record; RecordError unless it reproduces exactly (moves, winners, scores)."""
+    rec = read_record(record_path)
+    game = _load(rec, Path(record_path), mode)
+    state = game.new_initial_state(seed=rec.seed)
+    for number, text in enumerate(rec.actions, start=1):
+        _apply(state, number, text, str(record_path))
+    _check_result(rec, state, str(record_path))
+    return Replay(rec, game, state)
+
+
+def resolve_rulebook(rulebook: str, record_path: Path) -> Path:
+    """The rulebook as given (relative to the working folder), else beside the record."""
+    given = Path(rulebook)
+    if given.is_file() or given.is_absolute():
+        return given
+    beside = record_path.parent / given
+    return beside if beside.is_file() else given
+
+
+def _load(rec: GameRecord, record_path: Path, mode: str) -> Any:
+    path = resolve_rulebook(rec.rulebook, record_path)
+    if not path.is_file():
+        raise _error("R405", f"record '{record_path}' names rulebook '{rec.rulebook}', "
+                     "which does not exist")
+    try:
+        game = rulelang.load_game(str(path), dict(rec.options), mode=mode)
+    except RulebookError as exc:
+        raise RecordError(render(Diagnostic(
+            "R401", f"rulebook '{rec.rulebook}' no longer loads with the recorded options",
+            None)) + "\n" + exc.render()) from None
+    _check_hash(rec, game, str(record_path))
+    return game
+
+
+def _check_hash(rec: GameRecord, game: Any, path: str) -> None:
+    if game.source_hash != rec.sha256:
+        raise _error("R401", f"record '{path}' was made with a different version of "
+                     f"'{rec.rulebook}' (sha256 {rec.sha256[:12]}…, now "
+                     f"{game.source_hash[:12]}…)",
+                     help="the rulebook or a file it uses changed since; replay refused")
+
+
+def _apply(state: Any, number: int, text: str, path: str) -> None:
+    if state.is_terminal():
+        raise _error("R403", f"record '{path}': move {number} '{text}' comes after the end "
+                     "of the game")
+    try:
+        state.apply_action(text)
+    except IllegalActionError as exc:
+        raise _error("R403", f"record '{path}': move {number} '{text}' is illegal: "
+                     f"{exc}") from None
+
+
+def _check_result(rec: GameRecord, state: Any, path: str) -> None:
+    if not rec.finished:
+        if state.is_terminal():
+            raise _error("R404", f"record '{path}' says the game was unfinished, but it ends")
+        return
+    if not state.is_terminal():
+        raise _error("R404", f"record '{path}' ends before the game does "
+                     f"({len(rec.actions)} moves)")
+    got = (list(state.winners()), list(state.scores()))
+    if got != (rec.winners, rec.scores):
+        raise _error("R404", f"record '{path}' does not reproduce: it says winners "
+                     f"{rec.winners} scores {rec.scores}, replay gives winners {got[0]} "
+                     f"scores {got[1]}")
+
+
+def _error(code: str, message: str, help: str | None = None) -> RecordError:
+    return RecordError(render(Diagnostic(code, message, None, help)))

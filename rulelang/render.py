@@ -1,0 +1,226 @@
+"""A terminal picture of one player's observation, built from the observation alone.
+
+Sites with three coordinates (z, r, c) are drawn as one grid per level, bottom level first;
+sites with two coordinates as one grid; any others as a list.  A cell shows its pieces bottom
+to top: the first letter of the owner's name (uppercase; another letter of the name when two
+players share one) or, for a piece without owner, the first letter of its kind in lowercase.
+A stack of more than three pieces shows as its height and top glyph ("5W"); an empty site is
+'.', and a blank means there is no site there.  When site names are short, a key grid of
+names follows the pictures so a player can find the sites that the moves mention.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+Obs = dict[str, Any]
+Block = list[str]
+_WIDTH = 78
+_GAP = 4
+_MAX_KEY_NAME = 6  # longer site names make the key grid too wide to help
+
+
+def render_state(state: Any, player: int) -> str:
+    """The observation of `player` and, when it is that player's turn, the numbered moves."""
+    text = render_observation(state.observation(player))
+    if not state.is_terminal() and state.current_player() == player:
+        text += "\n\nyour moves:\n" + render_moves(state)
+    return text
+
+
+def render_moves(state: Any, width: int = _WIDTH) -> str:
+    """The legal moves numbered from 1, in columns."""
+    items = [f"{i}. {state.action_to_string(a)}"
+             for i, a in enumerate(state.legal_actions(), start=1)]
+    return "\n".join(_columns(items, width))
+
+
+def render_observation(obs: Obs, width: int = _WIDTH) -> str:
+    glyphs = owner_glyphs(obs["players"])
+    lines = [_header(obs), _legend(obs, glyphs), *_board(obs["board"], glyphs, width),
+             *_zones(obs["zones"]), *_counters(obs["counters"]), *_scores(obs)]
+    return "\n".join(lines)
+
+
+# --- glyphs ------------------------------------------------------------------------------
+
+def owner_glyphs(players: list[str]) -> dict[str, str]:
+    """One distinct uppercase letter per player: the first letter of the name if free."""
+    taken: dict[str, str] = {}
+    for i, name in enumerate(players):
+        free = [ch for ch in name.upper() if ch.isalnum() and ch not in taken.values()]
+        taken[name] = free[0] if free else str(i + 1)
+    return taken
+
+
+def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:
+    owner = piece.get("owner")
+    if owner is not None:
+        return glyphs.get(owner) or (str(owner)[:1].upper() or "?")
+    return (str(piece.get("kind", "")).lower() or "?")[:1]
+
+
+def cell_text(pieces: list[Obs], glyphs: dict[str, str]) -> str:
+    marks = [piece_glyph(p, glyphs) for p in pieces]
+    if not marks:
+        return "."
+    return "".join(marks) if len(marks) <= 3 else f"{len(marks)}{marks[-1]}"
+
+
+# --- header and legend -------------------------------------------------------------------
+
+def _header(obs: Obs) -> str:
+    players, me, now = obs["players"], obs["player"], obs["current_player"]
+    status = "game over" if obs["terminal"] else f"{_name(players, now)} to move"
+    you = f" (you are {players[me]})" if 0 <= me < len(players) else ""
+    return f"{obs['game']}: {status}{you}"
+
+
+def _name(players: list[str], index: int) -> str:
+    return players[index] if 0 <= index < len(players) else f"player {index}"
+
+
+def _legend(obs: Obs, glyphs: dict[str, str]) -> str:
+    kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]
+                    if p.get("owner") is None})
+    marks = [f"{g} {name}" for name, g in glyphs.items()]
+    marks += [f"{piece_glyph({'kind': k}, glyphs)} {k}" for k in kinds]
+    return "pieces: " + ", ".join(marks)
+
+
+# --- board -------------------------------------------------------------------------------
+
+def _board(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+    by_dims: dict[int, list[Obs]] = {}
+    for site in sites:
+        by_dims.setdefault(len(site["coords"]), []).append(site)
+    out: list[str] = []
+    for dims in sorted(by_dims, reverse=True):
+        group = by_dims[dims]
+        out += _grids(group, glyphs, width) if dims in (2, 3) else _site_list(group, glyphs, width)
+    return out
+
+
+def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+    levels: dict[int, list[Obs]] = {}
+    for site in sites:
+        z = site["coords"][0] if len(site["coords"]) == 3 else 0
+        levels.setdefault(z, []).append(site)
+    layered = len(sites[0]["coords"]) == 3
+    titles = {z: f"level {z}" if layered else "board" for z in levels}
+    order = sorted(levels)
+    pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs) for s in levels[z]})
+                for z in order]
+    if any(len(s["site"]) > _MAX_KEY_NAME for s in sites):
+        return [""] + _flow(pictures, width)
+    keys = [_grid(f"{titles[z] if layered else 'site'} names",
+                  {_rc(s): s["site"] for s in levels[z]}) for z in order]
+    if not layered:
+        return [""] + _flow(pictures + keys, width)
+    return [""] + _flow(pictures, width) + [""] + _flow(keys, width)
+
+
+def _rc(site: Obs) -> tuple[int, int]:
+    r, c = site["coords"][-2:]
+    return int(r), int(c)
+
+
+def _grid(title: str, cells: dict[tuple[int, int], str]) -> Block:
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
+    w = max([len(t) for t in cells.values()] + [len(str(c)) for c in cols])
+    rw = max(len(str(r)) for r in rows)
+    head = " " * rw + "  " + " ".join(str(c).rjust(w) for c in cols)
+    body = [str(r).rjust(rw) + "  " + " ".join(cells.get((r, c), "").rjust(w) for c in cols)
+            for r in rows]
+    return [title, head.rstrip()] + [line.rstrip() for line in body]
+
+
+def _site_list(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+    items = [f"{s['site']}: {cell_text(s['pieces'], glyphs)}" for s in sites]
+    return ["", "sites:"] + _wrap(items, width, indent="  ")
+
+
+# --- zones, counters, scores -------------------------------------------------------------
+
+def _zones(zones: list[Obs]) -> list[str]:
+    return ["", "zones:"] + [f"  {_zone(z)}" for z in zones] if zones else []
+
+
+def _zone(zone: Obs) -> str:
+    label = zone["zone"] + (f" ({zone['owner']})" if zone.get("owner") else "")
+    if zone.get("pieces") is None:
+        return f"{label}: {zone['count']} hidden"
+    if not zone["pieces"]:
+        return f"{label}: empty"
+    counts = Counter(_piece_label(p) for p in zone["pieces"])
+    return f"{label}: " + ", ".join(k if n == 1 else f"{n} {k}" for k, n in counts.items())
+
+
+def _piece_label(piece: Obs) -> str:
+    attrs = piece.get("attrs") or {}
+    inner = ", ".join(f"{k}={v}" for k, v in attrs.items())
+    return f"{piece['kind']}({inner})" if inner else str(piece["kind"])
+
+
+def _counters(counters: list[Obs]) -> list[str]:
+    if not counters:
+        return []
+    items = [c["counter"] + (f" ({c['owner']})" if c.get("owner") else "") + f" {c['value']}"
+             for c in counters]
+    return ["", "counters: " + ", ".join(items)]
+
+
+def _scores(obs: Obs) -> list[str]:
+    scores = obs.get("scores")
+    if scores is None:
+        return []
+    pairs = zip(obs["players"], scores, strict=False)
+    return ["", "scores: " + ", ".join(f"{n} {s}" for n, s in pairs)]
+
+
+# --- layout ------------------------------------------------------------------------------
+
+def _flow(blocks: list[Block], width: int) -> list[str]:
+    """Blocks side by side, starting a new band when the next one would pass `width`."""
+    out: list[str] = []
+    band: list[Block] = []
+    for block in blocks:
+        if band and _band_width(band + [block]) > width:
+            out += _beside(band) + [""]
+            band = []
+        band.append(block)
+    return out + _beside(band)
+
+
+def _band_width(band: list[Block]) -> int:
+    return sum(max(map(len, b)) for b in band) + _GAP * (len(band) - 1)
+
+
+def _beside(band: list[Block]) -> list[str]:
+    widths = [max(map(len, b)) for b in band]
+    height = max(len(b) for b in band)
+    rows = [[(b[i] if i < len(b) else "").ljust(w) for b, w in zip(band, widths, strict=True)]
+            for i in range(height)]
+    return [(" " * _GAP).join(row).rstrip() for row in rows]
+
+
+def _wrap(items: list[str], width: int, indent: str = "") -> list[str]:
+    lines, line = [], indent
+    for item in items:
+        if line.strip() and len(line) + 2 + len(item) > width:
+            lines.append(line.rstrip())
+            line = indent
+        line += item + "  "
+    return lines + ([line.rstrip()] if line.strip() else [])
+
+
+def _columns(items: list[str], width: int) -> list[str]:
+    """Items in as many columns as fit, read down each column."""
+    if not items:
+        return []
+    colw = max(map(len, items)) + 2
+    ncols = max(1, width // colw)
+    nrows = -(-len(items) // ncols)
+    rows = [items[r::nrows] for r in range(nrows)]
+    return ["".join(item.ljust(colw) for item in row).rstrip() for row in rows]

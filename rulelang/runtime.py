@@ -1,0 +1,255 @@
+"""The static side of one game: players, the board, pieces, options and the evaluation of
+names. Built once per (rulebook, options, mode); shared by every state of that game."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .builtins import BUILTINS
+from .checker import Program
+from .errors import RuleRuntimeError, RulelangError
+from .interpreter import Ctx, Interpreter, ReturnValue, iterate
+from .model.state import GameData
+from .model.topology import Board, BoardBuilder
+from .model.values import Piece, Player, ZoneRef, show
+
+Fn = Callable[[Ctx, dict], Any]
+
+
+class Runtime:
+    def __init__(self, program: Program, options: dict[str, Any], mode: str) -> None:
+        self.program = program
+        self.options = options
+        self.mode = mode
+        names = program.players.names or tuple(f"Player{i + 1}"
+                                                for i in range(options["players"]))
+        self.players = tuple(Player(i, n) for i, n in enumerate(names))
+        self.coord_index: dict[str, int] = {}
+        self._fns: dict[int, Fn] = {}
+        self._def_cache: dict[str, Fn] = {}
+        self.interp = Interpreter(self)
+        if mode == "compiled":
+            from .compiler import Compiler
+            self.evaluator: Any = Compiler(self)
+        else:
+            self.evaluator = self.interp
+        self.board = self._build_board()
+        self.template = self._initial_data()
+
+    # ---- expressions
+    def fn(self, node: ast.Expr) -> Fn:
+        """The evaluator's closure for an expression, made once per node."""
+        f = self._fns.get(id(node))
+        if f is None:
+            f = self._fns[id(node)] = self.evaluator.expr(node)
+        return f
+
+    def ref_value(self, ref: tuple[str, str], c: Ctx, e: dict, node: ast.Node) -> Any:
+        cat, key = ref
+        if cat == "local":
+            try:
+                return e[key]
+            except KeyError:
+                raise RuleRuntimeError(f"'{key}' has no value here", node.span) from None
+        if cat == "builtin":
+            return BUILTINS[key].impl(c)
+        if cat == "def":
+            return self.call(ref, [], c, node)
+        member = self.board.member(key) if cat in ("relation", "region", "lines") else None
+        if member is not None:
+            return member
+        return self._component_value(cat, key, c, node)
+
+    def _component_value(self, cat: str, key: str, c: Ctx, node: ast.Node) -> Any:
+        if cat == "player":
+            return self.players[int(key)]
+        if cat == "option":
+            return self.options[key]
+        if cat == "kind":
+            return key
+        zone = self.program.zones.get(key)
+        if cat == "zone" and zone is not None and not zone.each:
+            return ZoneRef(key, None)
+        if cat == "counter" and not self.program.counters[key].each:
+            return c.data.counters[(key, None)]
+        if cat == "var" and not self.program.vars[key].each:
+            return c.data.vars[(key, None)]
+        if cat in ("zone", "counter", "var"):
+            raise RuleRuntimeError(f"'{key}' belongs to each player: write '{key} of <player>'",
+                                   node.span)
+        raise RuleRuntimeError(f"'{key}' is not a value (it is a {cat})", node.span)
+
+    def call(self, ref: tuple[str, str] | None, args: list[Any], c: Ctx, node: ast.Call | Any
+             ) -> Any:
+        cat, key = ref or ("", "")
+        if cat == "builtin":
+            try:
+                return BUILTINS[key].impl(c, *args)
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), node.span) from None
+            except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
+                raise RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}",
+                                       node.span) from exc
+        if cat == "def":
+            return self.call_def(key, args, c, node)
+        if cat == "relation":
+            rel = self.board.relations.get(key)
+            if rel is None:
+                raise RuleRuntimeError(f"the board has no relation '{key}'", node.span)
+            return rel.table[args[0].index]
+        raise RuleRuntimeError(f"'{key or '?'}' cannot be called here", node.span)
+
+    def call_def(self, key: str, args: list[Any], c: Ctx, node: Any) -> Any:
+        d = self.program.defs[key]
+        c.tick(node.span)
+        env = dict(zip(d.params or (), args, strict=True))
+        if isinstance(d.body, ast.Block):
+            return self.run_pure_block(d.body, c, env)
+        return self.fn(d.body)(c, env)
+
+    def run_pure_block(self, block: ast.Block, c: Ctx, e: dict) -> Any:
+        """A function body of let / if / return statements."""
+        try:
+            self._pure(block, c, e)
+        except ReturnValue as r:
+            return r.value
+        return None
+
+    def _pure(self, block: ast.Block, c: Ctx, e: dict) -> None:
+        for s in block.stmts:
+            if isinstance(s, ast.Let):
+                for name, value in s.bindings:
+                    e[name] = self.fn(value)(c, e)
+            elif isinstance(s, ast.Return):
+                raise ReturnValue(self.fn(s.value)(c, e))
+            elif isinstance(s, ast.If):
+                for cond, body in s.branches:
+                    if self.fn(cond)(c, e):
+                        self._pure(body, c, e)
+                        break
+                else:
+                    if s.orelse is not None:
+                        self._pure(s.orelse, c, e)
+            else:
+                raise RuleRuntimeError("a function may only use let, if and return", s.span)
+
+    # ---- board
+    def _build_board(self) -> Board:
+        decl = self.program.board
+        if decl is None:
+            return BoardBuilder().freeze()
+        call = decl.expr
+        ref = self.program.refs.get(id(call.func)) if isinstance(call, ast.Call) else None
+        if ref is None or ref[0] != "geometry":
+            raise RuleRuntimeError("'board' needs a geometry, e.g. board square(8, 8)", decl.span)
+        c = Ctx(self, GameData(0, 0))
+        args = [self.interp.eval(a, c, {}) for a in call.args]
+        return self._geometry(self.program.geometries[ref[1]], args, c)
+
+    def _geometry(self, g: ast.Geometry, args: list[Any], c: Ctx) -> Board:
+        if len(args) != len(g.params):
+            raise RuleRuntimeError(f"geometry '{g.name}' takes {len(g.params)} arguments",
+                                   g.span)
+        env = dict(zip(g.params, args, strict=True))
+        b = BoardBuilder()
+        ev = self.interp.eval
+        pattern: tuple[str, ...] = ()
+        for item in g.items:
+            if isinstance(item, ast.GeoSites):
+                pattern = item.pattern
+                self.coord_index = {n: i for i, n in enumerate(pattern)}
+                for coords in self._generate(item, c, env):
+                    b.add_site(coords, ",".join(map(str, coords)))
+            elif isinstance(item, ast.GeoName):
+                b.names = [show(ev(item.expr, c, {**env, **dict(zip(pattern, k, strict=True))}))
+                           for k in b.coords]
+            elif isinstance(item, ast.GeoRelation):
+                b.add_relation(item.name, self._edges(item, c, env))
+            elif isinstance(item, ast.GeoAlias):
+                b.add_alias(item.name, item.parts)
+            elif isinstance(item, ast.GeoRegion):
+                b.regions[item.name] = [k for k in b.coords if ev(
+                    item.cond, c, {**env, **dict(zip(item.pattern, k, strict=True))})]
+            elif isinstance(item, ast.GeoLines):
+                lines = ev(item.expr, c, {**env, **b.lines})
+                b.lines[item.name] = [[tuple(x) for x in ln] for ln in lines]
+        return b.freeze()
+
+    def _generate(self, item: ast.GeoSites, c: Ctx, env: dict) -> list[tuple[int, ...]]:
+        out: list[tuple[int, ...]] = []
+
+        def gen(i: int, e: dict) -> None:
+            if i == len(item.generators):
+                if item.cond is None or self.interp.eval(item.cond, c, e):
+                    out.append(tuple(e[n] for n in item.pattern))
+                return
+            g = item.generators[i]
+            for v in iterate(c, self.interp.eval(g.domain, c, e)):
+                gen(i + 1, {**e, g.var: v})
+        gen(0, dict(env))
+        return out
+
+    def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict) -> Callable:
+        def edges(coords: tuple[int, ...]) -> list[tuple]:
+            e = {**env, **dict(zip(item.pattern, coords, strict=True))}
+            return [tuple(self.interp.eval(t, c, e)) for t in item.targets]
+        return edges
+
+    # ---- pieces and the initial data
+    def _initial_data(self) -> GameData:
+        data = GameData(len(self.board.sites), 0)
+        c = Ctx(self, data)
+        self.pieces: list[Piece] = []
+        for zone in self.program.zones.values():
+            owners = [p.index for p in self.players] if zone.each else [None]
+            for owner in owners:
+                ref = ZoneRef(zone.name, owner)
+                data.zones[ref] = []
+                for count, kind, _ in zone.contents:
+                    for _ in range(count):
+                        self._new_piece(data, c, kind, owner, ref)
+        for counter in self.program.counters.values():
+            self._init_scoped(data.counters, counter, counter.init, c)
+        for var in self.program.vars.values():
+            self._init_scoped(data.vars, var, var.init, c)
+        return data
+
+    def _new_piece(self, data: GameData, c: Ctx, kind: str, owner: int | None,
+                   zone: ZoneRef) -> None:
+        piece = Piece(len(self.pieces), kind)
+        self.pieces.append(piece)
+        decl = self.program.pieces[kind]
+        attrs = {name: self.interp.eval(e, c, {}) for name, e in decl.attrs}
+        data.new_piece(piece, owner, attrs)
+        data.to_zone(piece, zone)
+
+    def _init_scoped(self, table: dict, decl: Any, init: ast.Expr | None, c: Ctx) -> None:
+        value = self.interp.eval(init, c, {}) if init is not None else 0
+        for owner in ([p.index for p in self.players] if decl.each else [None]):
+            table[(decl.name, owner)] = value
+
+    def counter_bounds(self, name: str, c: Ctx) -> tuple[int | None, int | None]:
+        d = self.program.counters[name]
+        lo = self.fn(d.lo)(c, {}) if d.lo is not None else None
+        hi = self.fn(d.hi)(c, {}) if d.hi is not None else None
+        return lo, hi
+
+    # ---- scores
+    def breakdown(self, c: Ctx, player: int) -> dict[str, float]:
+        who = self.players[player]
+        return {s.name: self.fn(s.expr)(c, {s.param: who}) for s in self.program.scores}
+
+    def totals(self, c: Ctx) -> list[float]:
+        return [sum(self.breakdown(c, p.index).values()) for p in self.players]
+
+    # ---- positions (for repetition rules)
+    def position_key(self, data: GameData, to_move: int) -> tuple:
+        board = tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)
+        zones = tuple(len(v) for v in data.zones.values())
+        return (board, zones, tuple(data.counters.values()), to_move)
+
+    def position_count(self, data: GameData) -> int:
+        key = self.position_key(data, (data.mover + 1) % len(self.players))
+        return data.positions.get(key, 0)
+

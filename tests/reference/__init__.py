@@ -1,0 +1,1 @@
+"""Independent pure-Python reference implementations used to cross-check rulebooks."""
