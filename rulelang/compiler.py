@@ -1,0 +1,387 @@
+"""Expressions compiled to closures `fn(ctx, locals)`; the tests prove them equal to the
+interpreter. Hot shapes are specialised: builtins that read the board inline their table
+access, relation calls index frozen tables, quantifiers run plain loops, calls of rules
+bind their parameters without a generic frame."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .builtins import BUILTINS
+from .errors import RuleRuntimeError, RulelangError
+from .interpreter import (BINOPS, COMPARES, STEP_BUDGET, Ctx, get_attr, iterate, of_value,
+                          runtime_error)
+from .model.values import show
+
+Fn = Callable[[Ctx, dict], Any]
+
+
+class Compiler:
+    def __init__(self, runtime: Any) -> None:
+        self.rt = runtime
+        self.refs = runtime.program.refs
+        self._defs: dict[str, Fn] = {}
+
+    def expr(self, node: ast.Expr) -> Fn:
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise NotImplementedError(type(node).__name__)
+        return method(node)
+
+    def visit_Const(self, n: ast.Const) -> Fn:
+        value = n.value
+        return lambda c, e: value
+
+    # ---- names
+    def visit_Name(self, n: ast.Name) -> Fn:
+        return self._ref(self.refs.get(id(n), ("local", n.id)), n)
+
+    def _ref(self, ref: tuple[str, str], n: ast.Node) -> Fn:
+        cat, key = ref
+        if cat == "local":
+            def local(c: Ctx, e: dict) -> Any:
+                try:
+                    return e[key]
+                except KeyError:
+                    raise RuleRuntimeError(f"'{key}' has no value here", n.span) from None
+            return local
+        if cat == "builtin":
+            return self._constant(key)
+        if cat == "def":
+            return self._call_def(key, [], n)
+        if cat in ("relation", "region", "lines", "player", "option", "kind"):
+            try:
+                value = self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)
+            except RuleRuntimeError:
+                return lambda c, e: self.rt.ref_value(ref, c, e, n)
+            return lambda c, e: value
+        return lambda c, e: self.rt.ref_value(ref, c, e, n)
+
+    def _constant(self, key: str) -> Fn:
+        players = self.rt.players
+        if key == "mover":
+            return lambda c, e: players[c.data.mover]
+        if key == "opponent":
+            n = len(players)
+            return lambda c, e: players[(c.data.mover + 1) % n]
+        if key == "sites":
+            sites = self.rt.board.sites
+            return lambda c, e: sites
+        impl = BUILTINS[key].impl
+        return lambda c, e: impl(c)
+
+    def visit_Attr(self, n: ast.Attr) -> Fn:
+        ref = self.refs.get(id(n))
+        if ref is not None:
+            return self._ref(ref, n)
+        if isinstance(n.obj, ast.Name) and self.refs.get(id(n.obj)) == ("builtin", "last"):
+            name = n.name
+            return lambda c, e: c.data.last[name]
+        obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
+
+        def attr(c: Ctx, e: dict) -> Any:
+            try:
+                return get_attr(c, obj(c, e), name, coord)
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+        return attr
+
+    # ---- calls
+    def visit_Call(self, n: ast.Call) -> Fn:
+        cat, key = self.refs.get(id(n.func), ("", ""))
+        args = [self.expr(a) for a in n.args]
+        if cat == "relation":
+            rel = self.rt.board.relations.get(key)
+            if rel is not None:
+                table, arg = rel.table, args[0]
+                return lambda c, e: table[arg(c, e).index]
+        if cat == "builtin":
+            return self._builtin(key, args, n)
+        if cat == "def":
+            return self._call_def(key, args, n)
+        rt = self.rt
+        return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
+
+    def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
+        special = _INLINE.get(key)
+        if special is not None and len(args) == 1:
+            return special(args[0], self.rt)
+        impl, rt = BUILTINS[key].impl, self.rt
+        if len(args) == 1:
+            a0 = args[0]
+
+            def call1(c: Ctx, e: dict) -> Any:
+                try:
+                    return impl(c, a0(c, e))
+                except RulelangError:
+                    raise
+                except Exception:  # noqa: BLE001 - reported with the call's position
+                    return rt.call(("builtin", key), [a0(c, e)], c, n)
+            return call1
+
+        def call(c: Ctx, e: dict) -> Any:
+            values = [a(c, e) for a in args]
+            try:
+                return impl(c, *values)
+            except RulelangError:
+                raise
+            except Exception:  # noqa: BLE001
+                return rt.call(("builtin", key), values, c, n)
+        return call
+
+    def _call_def(self, key: str, args: list[Fn], n: ast.Node) -> Fn:
+        d = self.rt.program.defs[key]
+        params = d.params or ()
+        body = self._def_body(key)
+        span = n.span
+        if len(params) == 1:
+            p0, a0 = params[0], args[0]
+
+            def call1(c: Ctx, e: dict) -> Any:
+                c.steps += 1
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                return body[0](c, {p0: a0(c, e)})
+            return call1
+
+        def call(c: Ctx, e: dict) -> Any:
+            c.steps += 1
+            if c.steps > STEP_BUDGET:
+                c.tick(span)
+            return body[0](c, {p: a(c, e) for p, a in zip(params, args, strict=True)})
+        return call
+
+    def _def_body(self, key: str) -> list[Fn]:
+        """A one-cell box, so that recursive rules compile: filled after the first call."""
+        box = self._defs.get(key)
+        if box is None:
+            box = self._defs[key] = [lambda c, e: None]  # type: ignore[assignment]
+            d = self.rt.program.defs[key]
+            if isinstance(d.body, ast.Block):
+                block, rt = d.body, self.rt
+                box[0] = lambda c, e: rt.run_pure_block(block, c, e)
+            else:
+                box[0] = self.expr(d.body)
+        return box  # type: ignore[return-value]
+
+    # ---- operators
+    def visit_Index(self, n: ast.Index) -> Fn:
+        obj, index = self.expr(n.obj), self.expr(n.index)
+
+        def idx(c: Ctx, e: dict) -> Any:
+            try:
+                return obj(c, e)[index(c, e)]
+            except (IndexError, KeyError, TypeError) as exc:
+                raise runtime_error(exc, n.span, "indexing") from None
+        return idx
+
+    def visit_Of(self, n: ast.Of) -> Fn:
+        cat, key = self.refs.get(id(n.left), ("local", ""))
+        right = self.expr(n.right)
+
+        def of(c: Ctx, e: dict) -> Any:
+            try:
+                return of_value(c, cat, key, right(c, e))
+            except (RulelangError, KeyError) as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+        return of
+
+    def visit_BinOp(self, n: ast.BinOp) -> Fn:
+        op, left, right = BINOPS[n.op], self.expr(n.left), self.expr(n.right)
+
+        def binop(c: Ctx, e: dict) -> Any:
+            a, b = left(c, e), right(c, e)
+            try:
+                return op(a, b)
+            except (TypeError, ZeroDivisionError) as exc:
+                raise RuleRuntimeError(f"cannot compute {show(a)} {n.op} {show(b)}: {exc}",
+                                       n.span) from None
+        return binop
+
+    def visit_Compare(self, n: ast.Compare) -> Fn:
+        left, right = self.expr(n.left), self.expr(n.right)
+        if n.op == "==":
+            return lambda c, e: left(c, e) == right(c, e)
+        if n.op == "!=":
+            return lambda c, e: left(c, e) != right(c, e)
+        if n.op in ("in", "not in"):
+            negate = n.op == "not in"
+            return lambda c, e: (left(c, e) in iterate(c, right(c, e))) != negate
+        op = COMPARES[n.op]
+
+        def compare(c: Ctx, e: dict) -> Any:
+            a, b = left(c, e), right(c, e)
+            try:
+                return op(a, b)
+            except TypeError:
+                raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
+                                       n.span) from None
+        return compare
+
+    def visit_BoolOp(self, n: ast.BoolOp) -> Fn:
+        left, right = self.expr(n.left), self.expr(n.right)
+        if n.op == "and":
+            return lambda c, e: bool(left(c, e)) and bool(right(c, e))
+        return lambda c, e: bool(left(c, e)) or bool(right(c, e))
+
+    def visit_Not(self, n: ast.Not) -> Fn:
+        operand = self.expr(n.operand)
+        return lambda c, e: not operand(c, e)
+
+    def visit_Neg(self, n: ast.Neg) -> Fn:
+        operand = self.expr(n.operand)
+        return lambda c, e: -operand(c, e)
+
+    def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
+        cond, then, orelse = self.expr(n.cond), self.expr(n.then), self.expr(n.orelse)
+        return lambda c, e: then(c, e) if cond(c, e) else orelse(c, e)
+
+    def visit_TupleExpr(self, n: ast.TupleExpr) -> Fn:
+        items = [self.expr(x) for x in n.items]
+        return lambda c, e: tuple(f(c, e) for f in items)
+
+    visit_ListExpr = visit_TupleExpr
+
+    def visit_ListComp(self, n: ast.ListComp) -> Fn:
+        interp = self.rt.interp
+        return lambda c, e: interp.visit_ListComp(n, c, e)
+
+    def visit_Range(self, n: ast.Range) -> Fn:
+        lo, hi = self.expr(n.lo), self.expr(n.hi)
+        return lambda c, e: range(lo(c, e), hi(c, e) + 1)
+
+    # ---- quantifiers: plain loops
+    def visit_Quant(self, n: ast.Quant) -> Fn:
+        domain = self.expr(n.domain)
+        cond = self.expr(n.cond) if n.cond is not None else None
+        body = self.expr(n.body) if n.body is not None else None
+        return _QUANTS[n.kind](domain, n.var, cond, body)
+
+
+# ---- inlined builtins (same meaning as builtins.py, proven by the conformance tests)
+def _occupied(a: Fn, rt: Any) -> Fn:
+    return lambda c, e: bool(c.data.at[a(c, e).index])
+
+
+def _empty(a: Fn, rt: Any) -> Fn:
+    return lambda c, e: not c.data.at[a(c, e).index]
+
+
+def _owner(a: Fn, rt: Any) -> Fn:
+    players = rt.players
+    impl = BUILTINS["owner"].impl
+    from .model.values import Site
+
+    def owner(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            if not stack:
+                return None
+            o = c.data.owner[stack[-1].id]
+            return None if o is None else players[o]
+        return impl(c, x)
+    return owner
+
+
+def _top(a: Fn, rt: Any) -> Fn:
+    def top(c: Ctx, e: dict) -> Any:
+        stack = c.data.at[a(c, e).index]
+        return stack[-1] if stack else None
+    return top
+
+
+def _size(a: Fn, rt: Any) -> Fn:
+    impl = BUILTINS["size"].impl
+    return lambda c, e: impl(c, a(c, e))
+
+
+_INLINE: dict[str, Callable[[Fn, Any], Fn]] = {
+    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top, "size": _size,
+}
+
+
+def _restore(e: dict, var: str, old: Any) -> None:
+    if old is _MISSING:
+        e.pop(var, None)
+    else:
+        e[var] = old
+
+
+_MISSING = object()
+
+
+def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    test = body
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        result = True
+        for x in iterate(c, domain(c, e)):
+            e[var] = x
+            if cond is not None and not cond(c, e):
+                continue
+            if not (test(c, e) if test is not None else x):
+                result = False
+                break
+        _restore(e, var, old)
+        return result
+    return q
+
+
+def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        result = False
+        for x in iterate(c, domain(c, e)):
+            e[var] = x
+            if cond is not None and not cond(c, e):
+                continue
+            if body(c, e) if body is not None else x:
+                result = True
+                break
+        _restore(e, var, old)
+        return result
+    return q
+
+
+def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        out = []
+        for x in iterate(c, domain(c, e)):
+            e[var] = x
+            if cond is None or cond(c, e):
+                out.append(body(c, e) if body is not None else x)
+        _restore(e, var, old)
+        return tuple(out)
+    return q
+
+
+def _q_fold(fold: Callable[[list], Any]) -> Callable[..., Fn]:
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+        collect = _q_each(domain, var, cond, body)
+        return lambda c, e: fold(collect(c, e))
+    return make
+
+
+def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        result = None
+        for x in iterate(c, domain(c, e)):
+            e[var] = x
+            if cond is None or cond(c, e):
+                result = body(c, e) if body is not None else x
+                break
+        _restore(e, var, old)
+        return result
+    return q
+
+
+_QUANTS: dict[str, Callable[..., Fn]] = {
+    "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
+    "count": _q_fold(lambda vs: sum(1 for v in vs if v)),
+    "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
+    "sum": _q_fold(sum),
+}
