@@ -10,6 +10,7 @@ from typing import Any
 from . import ast
 from .builtins import BUILTINS
 from .errors import RuleRuntimeError, RulelangError
+from .incremental import dependents, incremental_filter, local_reads
 from .interpreter import (BINOPS, COMPARES, STEP_BUDGET, Ctx, get_attr, iterate, of_value,
                           runtime_error)
 from .model.values import show
@@ -22,6 +23,8 @@ class Compiler:
         self.rt = runtime
         self.refs = runtime.program.refs
         self._defs: dict[str, Fn] = {}
+        self._subst: dict[str, Fn] = {}  # parameters of the rule being inlined
+        self._inline_depth = 0
 
     def expr(self, node: ast.Expr) -> Fn:
         method = getattr(self, f"visit_{type(node).__name__}", None)
@@ -35,7 +38,10 @@ class Compiler:
 
     # ---- names
     def visit_Name(self, n: ast.Name) -> Fn:
-        return self._ref(self.refs.get(id(n), ("local", n.id)), n)
+        ref = self.refs.get(id(n), ("local", n.id))
+        if ref[0] == "local" and n.id in self._subst:
+            return self._subst[n.id]
+        return self._ref(ref, n)
 
     def _ref(self, ref: tuple[str, str], n: ast.Node) -> Fn:
         cat, key = ref
@@ -49,7 +55,8 @@ class Compiler:
         if cat == "builtin":
             return self._constant(key)
         if cat == "def":
-            return self._call_def(key, [], n)
+            inlined = self._inline(key, (), [])
+            return inlined if inlined is not None else self._call_def(key, [], n)
         if cat in ("relation", "region", "lines", "player", "option", "kind"):
             try:
                 value = self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)
@@ -99,7 +106,8 @@ class Compiler:
         if cat == "builtin":
             return self._builtin(key, args, n)
         if cat == "def":
-            return self._call_def(key, args, n)
+            inlined = self._inline(key, n.args, args)
+            return inlined if inlined is not None else self._call_def(key, args, n)
         rt = self.rt
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
 
@@ -130,6 +138,38 @@ class Compiler:
                 return rt.call(("builtin", key), values, c, n)
         return call
 
+    def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
+        """Compile a rule's body in place when its arguments are cheap and cannot be captured
+        by the names the body binds: no frame, no call."""
+        d = self.rt.program.defs[key]
+        if isinstance(d.body, ast.Block) or self._inline_depth >= 8:
+            return None
+        if not all(self._cheap(a) for a in nodes):
+            return None
+        read = set().union(*(_local_names(a, self.refs) for a in nodes)) if nodes else set()
+        if read & _bound_names(d.body):
+            return None
+        saved = self._subst
+        self._subst = dict(zip(d.params or (), args, strict=True))
+        self._inline_depth += 1
+        try:
+            return self.expr(d.body)
+        finally:
+            self._subst = saved
+            self._inline_depth -= 1
+
+    def _cheap(self, a: ast.Expr) -> bool:
+        if isinstance(a, ast.Const):
+            return True
+        ref = self.refs.get(id(a))
+        if isinstance(a, ast.Name):
+            ref = ref or ("local", a.id)
+            return ref[0] != "def" and (ref[0] != "builtin" or ref[1] in _CHEAP_CONSTANTS)
+        if isinstance(a, ast.Attr):
+            return (ref is not None and ref[0] in ("region", "lines", "relation", "player")) \
+                or (isinstance(a.obj, ast.Name) and self.refs.get(id(a.obj)) == ("builtin", "last"))
+        return False
+
     def _call_def(self, key: str, args: list[Fn], n: ast.Node) -> Fn:
         d = self.rt.program.defs[key]
         params = d.params or ()
@@ -159,11 +199,56 @@ class Compiler:
             box = self._defs[key] = [lambda c, e: None]  # type: ignore[assignment]
             d = self.rt.program.defs[key]
             if isinstance(d.body, ast.Block):
-                block, rt = d.body, self.rt
-                box[0] = lambda c, e: rt.run_pure_block(block, c, e)
+                run = self._pure_block(d.body)
+                box[0] = lambda c, e: run(c, e)[1]
             else:
                 box[0] = self.expr(d.body)
         return box  # type: ignore[return-value]
+
+    def _pure_block(self, block: ast.Block) -> Callable[[Ctx, dict], tuple[bool, Any]]:
+        """A function body (let / if / return) -> fn returning (returned?, value)."""
+        steps: list[Callable[[Ctx, dict], tuple[bool, Any] | None]] = []
+        for s in block.stmts:
+            steps.append(self._pure_step(s))
+
+        def run(c: Ctx, e: dict) -> tuple[bool, Any]:
+            for step in steps:
+                out = step(c, e)
+                if out is not None:
+                    return out
+            return (False, None)
+        return run
+
+    def _pure_step(self, s: ast.Stmt) -> Callable[[Ctx, dict], tuple[bool, Any] | None]:
+        if isinstance(s, ast.Let):
+            pairs = [(name, self.expr(value)) for name, value in s.bindings]
+
+            def let(c: Ctx, e: dict) -> None:
+                for name, f in pairs:
+                    e[name] = f(c, e)
+            return let
+        if isinstance(s, ast.Return):
+            value = self.expr(s.value)
+            return lambda c, e: (True, value(c, e))
+        if isinstance(s, ast.If):
+            branches = [(self.expr(cond), self._pure_block(body)) for cond, body in s.branches]
+            orelse = self._pure_block(s.orelse) if s.orelse is not None else None
+
+            def if_(c: Ctx, e: dict) -> tuple[bool, Any] | None:
+                for cond, body in branches:
+                    if cond(c, e):
+                        out = body(c, e)
+                        return out if out[0] else None
+                if orelse is not None:
+                    out = orelse(c, e)
+                    return out if out[0] else None
+                return None
+            return if_
+        span = s.span
+
+        def bad(c: Ctx, e: dict) -> None:
+            raise RuleRuntimeError("a function may only use let, if and return", span)
+        return bad
 
     # ---- operators
     def visit_Index(self, n: ast.Index) -> Fn:
@@ -244,6 +329,14 @@ class Compiler:
     visit_ListExpr = visit_TupleExpr
 
     def visit_ListComp(self, n: ast.ListComp) -> Fn:
+        if self._subst:  # the interpreter knows nothing of inlined parameters
+            values = dict(self._subst)
+            interp = self.rt.interp
+
+            def comp(c: Ctx, e: dict) -> Any:
+                return interp.visit_ListComp(n, c, {**e, **{k: f(c, e) for k, f in
+                                                             values.items()}})
+            return comp
         interp = self.rt.interp
         return lambda c, e: interp.visit_ListComp(n, c, e)
 
@@ -254,9 +347,48 @@ class Compiler:
     # ---- quantifiers: plain loops
     def visit_Quant(self, n: ast.Quant) -> Fn:
         domain = self.expr(n.domain)
-        cond = self.expr(n.cond) if n.cond is not None else None
-        body = self.expr(n.body) if n.body is not None else None
+        saved = self._subst
+        self._subst = {k: v for k, v in saved.items() if k != n.var}
+        try:
+            cond = self.expr(n.cond) if n.cond is not None else None
+            body = self.expr(n.body) if n.body is not None else None
+        finally:
+            self._subst = saved
+        if n.kind == "each" and cond is not None and body is None and \
+                self.refs.get(id(n.domain)) == ("builtin", "sites"):
+            paths = local_reads(self.rt.program, n.cond, n.var)  # type: ignore[arg-type]
+            if paths is not None:
+                board = self.rt.board
+                deps = dependents(board, paths)
+                return incremental_filter(id(n), board.sites, deps, n.var, cond)
         return _QUANTS[n.kind](domain, n.var, cond, body)
+
+
+_CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
+
+
+def _local_names(node: Any, refs: dict) -> set[str]:
+    if isinstance(node, ast.Name):
+        return {node.id} if refs.get(id(node), ("local",))[0] == "local" else set()
+    out: set[str] = set()
+    for f in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, f)
+        for item in child if isinstance(child, tuple) else (child,):
+            if isinstance(item, ast.Node):
+                out |= _local_names(item, refs)
+    return out
+
+
+def _bound_names(node: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(node, (ast.Quant, ast.Generator)):
+        out.add(node.var)
+    for f in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, f)
+        for item in child if isinstance(child, tuple) else (child,):
+            if isinstance(item, ast.Node):
+                out |= _bound_names(item)
+    return out
 
 
 # ---- inlined builtins (same meaning as builtins.py, proven by the conformance tests)

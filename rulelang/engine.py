@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import IllegalActionError, RuleRuntimeError, RulelangError
+from . import ast
 from .executor import Decision, Executor, GameOver, Run
 from .interpreter import Ctx
 from .model.state import GameData
@@ -35,6 +36,7 @@ class Game:
         self.has_chance = _has_chance(program)
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
+        self.simple = self.executor.single_decision_turns()
 
     def new_initial_state(self, seed: int = 0) -> State:
         data = self.runtime.template.copy()
@@ -43,6 +45,7 @@ class Game:
         state._start(self._setup)
         return state
 
+    # ---- segments of play: setup, then turns
     def _setup(self, c: Ctx) -> Run:
         block = self.runtime.program.sections.get("setup")
         if block is not None:
@@ -52,20 +55,47 @@ class Game:
             c.data.positions[key] = 1
 
     def _turn(self, c: Ctx) -> Run:
-        data = c.data
-        data.turn += 1
-        decisions_before = len(data.history)
+        """The general turn: any number of decisions, by anyone."""
+        before = len(c.data.history)
         yield from self.executor.run(self.runtime.program.sections["turn"], c, {})
-        if self.runtime.program.uses_repetition:
-            key = self.runtime.position_key(data, (data.mover + 1) % self.num_players)
-            data.positions[key] = data.positions.get(key, 0) + 1
+        self._record_position(c)
         end = self.runtime.program.sections.get("end")
         if end is not None:
             yield from self.executor.run(end, c, {})
-        data.idle = data.idle + 1 if len(data.history) == decisions_before else 0
+        self._next_turn(c, len(c.data.history) > before)
+
+    def _simple_decision(self, c: Ctx) -> Decision | None:
+        """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
+        e: dict = {}
+        for s in self.runtime.program.sections["turn"].stmts:
+            if isinstance(s, ast.Do):
+                options = self.executor.menu(s, c)
+                return Decision(c.data.mover, options, menu=s) if options else None
+            self.executor.execute(s, c, e)
+        return None
+
+    def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
+        self._record_position(c)
+        end = self.runtime.program.sections.get("end")
+        if end is not None:
+            e: dict = {}
+            for s in end.stmts:
+                self.executor.execute(s, c, e)
+        self._next_turn(c, decided)
+
+    def _record_position(self, c: Ctx) -> None:
+        if self.runtime.program.uses_repetition:
+            data = c.data
+            key = self.runtime.position_key(data, (data.mover + 1) % self.num_players)
+            data.positions[key] = data.positions.get(key, 0) + 1
+
+    def _next_turn(self, c: Ctx, decided: bool) -> None:
+        data = c.data
+        data.idle = 0 if decided else data.idle + 1
         if data.idle >= self.num_players:
-            raise GameOver([])
+            raise GameOver([])  # nobody could do anything for a whole round
         data.mover = (data.mover + 1) % self.num_players
+        data.turn += 1
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} players={self.num_players}>"
@@ -78,7 +108,6 @@ def _spec(o: Any) -> dict[str, Any]:
 
 
 def _has_chance(program: Any) -> bool:
-    from . import ast
     found = False
 
     def visit(node: Any) -> None:
@@ -106,14 +135,19 @@ def _walk_stmts(node: Any, visit: Any) -> None:
 
 
 class State:
-    """One game in progress. Its generator is rebuilt from a checkpoint on clone()."""
+    """One game in progress.
+
+    Single-decision turns (the common case) run without a generator: the state holds the
+    decision and applies the chosen option directly. Otherwise a generator runs the segment
+    (setup or one turn) and clone() replays the segment's choices from its checkpoint.
+    """
 
     def __init__(self, game: Game, data: GameData) -> None:
         self.game = game
         self.ctx = Ctx(game.runtime, data)
         self._gen: Run | None = None
         self._decision: Decision | None = None
-        self._labels: dict[str, int] | None = None
+        self._index: dict[str, int] | None = None
         self._checkpoint: GameData | None = None  # data where the current segment began
         self._trail: list[int] = []
         self._segment: Any = None
@@ -122,35 +156,63 @@ class State:
     def data(self) -> GameData:
         return self.ctx.data
 
-    # ---- the run loop
+    # ---- running
     def _start(self, segment: Any) -> None:
         self._segment = segment
         self._checkpoint = self.ctx.data.copy()
         self._trail = []
         self._gen = segment(self.ctx)
-        self._advance(None)
+        self._guard(self._advance, None)
+
+    def _guard(self, step: Any, arg: Any) -> None:
+        """Ends the game on a result; attaches sources to rule errors."""
+        self.ctx.steps = 0
+        try:
+            step(arg)
+        except GameOver as over:
+            self.ctx.data.result = over.winners
+            self._decision, self._gen, self._index = None, None, None
+        except RecursionError:
+            err = RuleRuntimeError("rules call each other too deeply (endless recursion?)", None,
+                                   "R302")
+            err.sources = self.game.runtime.program.loaded.sources
+            raise err from None
+        except RulelangError as err:
+            err.sources = self.game.runtime.program.loaded.sources
+            raise
 
     def _advance(self, sent: Any) -> None:
-        self.ctx.steps = 0
-        while True:
+        """Run the current generator segment, then the next ones, until a decision."""
+        while self._gen is not None:
             try:
-                self._decision = self._gen.send(sent)  # type: ignore[union-attr]
-                self._labels = None
+                self._decision = self._gen.send(sent)
+                self._index = None
                 return
             except StopIteration:
                 pass
-            except GameOver as over:
-                self.ctx.data.result = over.winners
-                self._decision, self._gen = None, None
-                return
-            except RulelangError as err:
-                err.sources = self.game.runtime.program.loaded.sources
-                raise
             sent = None
+            if self.game.simple:
+                self._gen = None
+                self._simple_next()
+                return
             self._segment = self.game._turn
             self._checkpoint = self.ctx.data.copy()
             self._trail = []
             self._gen = self._segment(self.ctx)
+
+    def _simple_next(self, _: Any = None) -> None:
+        c = self.ctx
+        while True:
+            d = self.game._simple_decision(c)
+            if d is not None:
+                self._decision, self._index = d, None
+                return
+            self.game._finish_simple_turn(c, decided=False)
+
+    def _apply_simple(self, option: Any) -> None:
+        self.game.executor.perform_plain(option, self.ctx)
+        self.game._finish_simple_turn(self.ctx, decided=True)
+        self._simple_next()
 
     # ---- OpenSpiel-shaped API
     def current_player(self) -> int:
@@ -166,19 +228,19 @@ class State:
 
     def action_to_string(self, action: int) -> str:
         d = self._decision
-        if d is None or not 0 <= action < len(d.options):
+        if d is None or not isinstance(action, int) or not 0 <= action < len(d.options):
             raise IllegalActionError(f"{action} is not a legal action now")
-        return d.options[action].label
+        return d.labels()[action]
 
     def string_to_action(self, text: str) -> int:
         d = self._decision
         if d is None:
             raise IllegalActionError("the game is over")
-        if self._labels is None:
-            self._labels = {o.label: i for i, o in enumerate(d.options)}
+        if self._index is None:
+            self._index = {lab: i for i, lab in enumerate(d.labels())}
         key = " ".join(str(text).split())
-        if key in self._labels:
-            return self._labels[key]
+        if key in self._index:
+            return self._index[key]
         raise IllegalActionError(self.game.executor.explain(d, key, self.ctx))
 
     def apply_action(self, action: int | str) -> None:
@@ -190,10 +252,12 @@ class State:
         if not isinstance(action, int) or not 0 <= action < len(d.options):
             raise IllegalActionError(f"{action} is not a legal action now "
                                      f"(legal: 0..{len(d.options) - 1})")
-        option = d.options[action]
-        self.ctx.data.history.append((d.player, option.label, d.secret))
-        self._trail.append(action)
-        self._advance(option)
+        self.ctx.data.history.append((d, action))
+        if self._gen is None:
+            self._guard(self._apply_simple, d.options[action])
+        else:
+            self._trail.append(action)
+            self._guard(self._advance, d.options[action])
 
     def returns(self) -> list[float]:
         n = self.game.num_players
@@ -216,39 +280,26 @@ class State:
         return self.game.runtime.breakdown(self.ctx, player)
 
     def history(self) -> list[str]:
-        return [label for _, label, _ in self.ctx.data.history]
+        return [d.labels()[i] for d, i in self.ctx.data.history]
 
     def clone(self) -> State:
         new = State.__new__(State)
-        new.game = self.game
-        new._labels = None
-        if self._gen is None:
+        new.game, new._index, new._segment = self.game, None, self._segment
+        if self._gen is None:  # terminal, or waiting in a single-decision turn
             new.ctx = Ctx(self.game.runtime, self.ctx.data.copy())
-            new._gen, new._decision, new._checkpoint = None, None, None
-            new._trail, new._segment = [], None
+            new._gen, new._decision, new._checkpoint, new._trail = None, self._decision, None, []
             return new
         assert self._checkpoint is not None
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
-        new._segment, new._checkpoint, new._trail = self._segment, self._checkpoint, []
+        new._checkpoint, new._trail = self._checkpoint, []
         new._gen = self._segment(new.ctx)
-        new._decision = None
-        history = new.ctx.data.history
-        new._advance_replay(self._trail, history)
+        new._decision = new._gen.send(None)
+        for action in self._trail:
+            d = new._decision
+            new.ctx.data.history.append((d, action))
+            new._trail.append(action)
+            new._decision = new._gen.send(d.options[action])
         return new
-
-    def _advance_replay(self, trail: list[int], history: list) -> None:
-        self._trail = []
-        first = True
-        self.ctx.steps = 0
-        self._decision = self._gen.send(None)  # type: ignore[union-attr]
-        for action in trail:
-            first = False
-            d = self._decision
-            assert d is not None
-            self.ctx.data.history.append((d.player, d.options[action].label, d.secret))
-            self._trail.append(action)
-            self._decision = self._gen.send(d.options[action])  # type: ignore[union-attr]
-        del first, history
 
     def observation(self, player: int) -> dict[str, Any]:
         return observe(self, player)
@@ -280,8 +331,8 @@ def observe(state: State, player: int) -> dict[str, Any]:
                       "pieces": [piece_view(p) for p in pieces] if seen else None})
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
-    history = [label if not secret or who == player else f"{names[who]}: (secret choice)"
-               for who, label, secret in data.history]
+    history = [d.labels()[i] if not d.secret or d.player == player
+               else f"{names[d.player]}: (secret choice)" for d, i in data.history]
     return {"game": state.game.name, "player": player, "players": names,
             "current_player": state.current_player(), "terminal": state.is_terminal(),
             "turn": data.turn, "board": board, "zones": zones, "counters": counters,

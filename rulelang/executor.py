@@ -14,25 +14,33 @@ from typing import Any
 from . import ast
 from .errors import RuleRuntimeError, RulelangError
 from .interpreter import Ctx, iterate
-from .model.values import Piece, PieceSource, Player, Site, ZoneRef, show
+from .model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
 Run = Generator["Decision", "Option", None]
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    label: str
-    action: str | None  # the action name, for options of a `do`
-    values: tuple[Any, ...]
+Option = tuple  # (action name or None, chosen values): one way to decide
 
 
 @dataclass(slots=True)
 class Decision:
+    """Someone must choose among options; the strings are made only when asked for."""
     player: int
     options: list[Option]
     secret: bool = False
     menu: ast.Do | None = None
     choose: ast.Choose | None = None
+    _labels: list[str] | None = None
+
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = _unique([label(o) for o in self.options])
+        return self._labels
+
+
+def label(option: Option) -> str:
+    action, values = option
+    words = [] if action is None else [action]
+    words.extend(show(v) for v in values)
+    return " ".join(words)
 
 
 class GameOver(Exception):
@@ -46,6 +54,10 @@ class Executor:
         self.program = runtime.program
         self._decides: dict[int, bool] = {}
         self._tail: dict[int, tuple[bool, ...]] = {}
+        self._hoisted: dict[int, tuple[ast.Put, ...]] = {}
+        self._hoisted_puts: set[ast.Put] = set()
+        self._exec: dict[type, Any] = {}
+        self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
     # ---- static analysis
     def decides(self, s: ast.Node) -> bool:
@@ -94,14 +106,25 @@ class Executor:
             else:
                 self.execute(s, c, e)
 
+    def run_plain(self, block: ast.Block, c: Ctx, e: dict) -> None:
+        """A block known not to decide."""
+        for s in block.stmts:
+            self.execute(s, c, e)
+
     def execute(self, s: ast.Stmt, c: Ctx, e: dict) -> None:
-        method = getattr(self, f"exec_{type(s).__name__}", None)
+        method = self._exec.get(type(s))
         if method is None:
-            raise NotImplementedError(type(s).__name__)
+            method = getattr(self, f"exec_{type(s).__name__}", None)
+            if method is None:
+                raise NotImplementedError(type(s).__name__)
+            self._exec[type(s)] = method
         method(s, c, e)
 
     def value(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
-        return self.rt.fn(node)(c, e)
+        f = self._fns.get(id(node))
+        if f is None:
+            f = self.rt.fn(node)
+        return f(c, e)
 
     def exec_Let(self, s: ast.Let, c: Ctx, e: dict) -> None:
         for name, value in s.bindings:
@@ -140,7 +163,7 @@ class Executor:
             return what
         if s.source is not None:
             zone = self.value(s.source, c, e)
-            what = PieceSource(what if isinstance(what, str) else None, zone)
+            what = piece_source(what if isinstance(what, str) else None, zone)
         if isinstance(what, PieceSource) and isinstance(what.zone, ZoneRef):
             if what.zone not in c.data.zones:
                 raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player",
@@ -313,9 +336,9 @@ class Executor:
                 raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}",
                                        s.chooser.span)
             who = player.index
-        options = _unique([Option(show(v), None, (v,)) for v in values])
+        options = [(None, (v,)) for v in values]
         option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
-        e[s.var] = option.values[0]
+        e[s.var] = option[1][0]
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict) -> list[Any]:
         domain = list(iterate(c, self.value(s.domain, c, e)))
@@ -336,33 +359,90 @@ class Executor:
         yield from self.perform(option, c)
 
     def perform(self, option: Option, c: Ctx) -> Run:
-        action = self.program.actions[option.action]
-        env: dict = {"\0forced": list(option.values)}
+        action = self.program.actions[option[0]]
+        env: dict = {"\0forced": list(option[1])}
         yield from self.run(action.body, c, env)
+        self.after_action(action, c)
+
+    def after_action(self, action: ast.Action, c: Ctx) -> None:
         c.data.last["action"] = action.name  # while the action runs, `last` is the one before
         c.data.last["player"] = self.rt.players[c.data.mover]
+
+    def perform_plain(self, option: Option, c: Ctx) -> None:
+        """An action whose only decision was its own menu option: no generator needed."""
+        action = self.program.actions[option[0]]
+        values, k, e = option[1], 0, {}
+        for s in action.body.stmts:
+            if isinstance(s, ast.Choose):
+                e[s.var] = values[k]
+                k += 1
+            else:
+                self.execute(s, c, e)
+        self.after_action(action, c)
+
+    def single_decision_turns(self) -> bool:
+        """Does every turn ask exactly one `do`, before any change, and nothing else?"""
+        turn, end = self.program.sections["turn"], self.program.sections.get("end")
+        deciding = [s for s in turn.stmts if self.decides(s)]
+        if len(deciding) != 1 or not isinstance(deciding[0], ast.Do):
+            return False
+        prefix = turn.stmts[: turn.stmts.index(deciding[0])]
+        if not all(isinstance(s, (ast.Let, ast.Require)) for s in prefix):
+            return False
+        if end is not None and self.decides(end):
+            return False
+        return all(self._plain_action(self.program.actions[a]) for a in deciding[0].actions)
+
+    def _plain_action(self, action: ast.Action) -> bool:
+        return all(not self.decides(s) or (isinstance(s, ast.Choose) and s.mode == "mover")
+                   for s in action.body.stmts)
 
     # ---- enumerating a menu
     def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
         out: list[Option] = []
         for name in s.actions:
             action = self.program.actions[name]
+            if not self.hoisted_puts_possible(action, c):
+                continue
             paths: list[tuple] = []
             self.walk(action.body, 0, c, {}, (), paths)
-            out.extend(Option(" ".join((name, *map(show, p))), name, p) for p in paths)
-        return _unique(out)
+            out.extend((name, p) for p in paths)
+        return out
+
+    def hoisted_puts_possible(self, action: ast.Action, c: Ctx) -> bool:
+        """A put whose piece does not depend on the action's choices is checked once."""
+        puts = self._hoisted.get(id(action))
+        if puts is None:
+            puts = self._hoisted[id(action)] = self._independent_tail_puts(action.body)
+            self._hoisted_puts.update(puts)
+        return all(self.put_possible(p, c, {}) for p in puts)
+
+    def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:
+        flags = self.needs_walk(body)
+        bound: set[str] = set()
+        for i, s in enumerate(body.stmts):
+            if not flags[i]:
+                if isinstance(s, ast.Put) and not (free_names(s.piece) | free_names(s.source)) \
+                        & bound:
+                    return (s,)
+                return ()
+            bound.update(bound_names(s))
+        return ()
 
     def walk(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
              out: list[tuple]) -> None:
         stmts = body.stmts
         if i == len(stmts) or not self.needs_walk(body)[i]:
             if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
-                    not self.put_possible(stmts[i], c, e):
+                    stmts[i] not in self._hoisted_puts and not self.put_possible(stmts[i], c, e):
                 return
             out.append(values)
             return
         s = stmts[i]
         if isinstance(s, ast.Choose) and s.mode == "mover":
+            if self._last_choice(stmts, i + 1):
+                out.extend([values + (v,) for v in self.choices(s, c, e)])
+                return
             for v in self.choices(s, c, e):
                 e[s.var] = v
                 self.walk(body, i + 1, c, e, values + (v,), out)
@@ -376,6 +456,17 @@ class Executor:
             out.append(values)  # another player or chance decides next: the option ends here
         else:
             self.try_effect(body, i, c, e, values, out)
+
+    def _last_choice(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        """Nothing after position j can refuse a value (the common `choose; put` shape)."""
+        if j == len(stmts):
+            return True
+        nxt = stmts[j]
+        return not self.needs_walk_at(stmts, j) and not (
+            isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
+
+    def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
 
     def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
                    out: list[tuple]) -> None:
@@ -407,7 +498,7 @@ class Executor:
             return f"'{words[0] if words else text}' is not an action now (actions: " \
                    f"{', '.join(names)})"
         action = self.program.actions[words[0]]
-        if not any(o.action == words[0] for o in d.options):
+        if not any(o[0] == words[0] for o in d.options):
             return f"'{words[0]}' is not possible now: {self.first_failure(action, c)}"
         return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
 
@@ -429,7 +520,8 @@ class Executor:
 
     def bad_value(self, action: ast.Action, words: list[str], d: Decision) -> str:
         chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
-        labels = [o.label.split() for o in d.options if o.action == action.name]
+        labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
+                  if o[0] == action.name]
         for k, s in enumerate(chooses):
             prefix = words[: k + 2]
             if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
@@ -440,12 +532,35 @@ class Executor:
         return "too many values"
 
 
-def _unique(options: list[Option]) -> list[Option]:
+def _unique(labels: list[str]) -> list[str]:
     """Labels must be unique among the options: number repeated ones."""
     seen: dict[str, int] = {}
     out = []
-    for o in options:
-        n = seen.get(o.label, 0) + 1
-        seen[o.label] = n
-        out.append(o if n == 1 else Option(f"{o.label} #{n}", o.action, o.values))
+    for lab in labels:
+        n = seen.get(lab, 0) + 1
+        seen[lab] = n
+        out.append(lab if n == 1 else f"{lab} #{n}")
     return out
+
+
+def free_names(node: Any) -> set[str]:
+    """Every name an expression mentions (a superset of the locals it reads)."""
+    if node is None:
+        return set()
+    if isinstance(node, ast.Name):
+        return {node.id}
+    out: set[str] = set()
+    for f in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, f)
+        for item in child if isinstance(child, tuple) else (child,):
+            if isinstance(item, ast.Node):
+                out |= free_names(item)
+    return out
+
+
+def bound_names(s: ast.Stmt) -> set[str]:
+    if isinstance(s, ast.Let):
+        return {name for name, _ in s.bindings}
+    if isinstance(s, ast.Choose):
+        return {s.var}
+    return set()

@@ -9,7 +9,7 @@ from typing import Any
 from . import ast
 from .builtins import BUILTINS
 from .errors import RuleRuntimeError, RulelangError
-from .model.values import LineSet, Piece, PieceSource, Player, Site, ZoneRef, show
+from .model.values import Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
 
 Fn = Callable[[Any, dict], Any]  # (context, locals) -> value
 STEP_BUDGET = 2_000_000
@@ -77,9 +77,9 @@ def of_value(c: Ctx, category: str, key: str, player: Any) -> Any:
         raise RulelangError(f"'of' needs a player on its right, not {show(player)}")
     p = player.index
     if category == "kind":
-        return PieceSource(key, ZoneRef("supply", p))
+        return piece_source(key, zone_ref("supply", p))
     if category == "zone":
-        return ZoneRef(key, p)
+        return zone_ref(key, p)
     if category == "counter":
         return c.data.counters[(key, p)]
     if category == "var":

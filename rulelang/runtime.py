@@ -12,7 +12,7 @@ from .errors import RuleRuntimeError, RulelangError
 from .interpreter import Ctx, Interpreter, ReturnValue, iterate
 from .model.state import GameData
 from .model.topology import Board, BoardBuilder
-from .model.values import Piece, Player, ZoneRef, show
+from .model.values import Piece, Player, ZoneRef, show, zone_ref
 
 Fn = Callable[[Ctx, dict], Any]
 
@@ -70,7 +70,7 @@ class Runtime:
             return key
         zone = self.program.zones.get(key)
         if cat == "zone" and zone is not None and not zone.each:
-            return ZoneRef(key, None)
+            return zone_ref(key, None)
         if cat == "counter" and not self.program.counters[key].each:
             return c.data.counters[(key, None)]
         if cat == "var" and not self.program.vars[key].each:
@@ -204,7 +204,7 @@ class Runtime:
         for zone in self.program.zones.values():
             owners = [p.index for p in self.players] if zone.each else [None]
             for owner in owners:
-                ref = ZoneRef(zone.name, owner)
+                ref = zone_ref(zone.name, owner)
                 data.zones[ref] = []
                 for count, kind, _ in zone.contents:
                     for _ in range(count):

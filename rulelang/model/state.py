@@ -2,15 +2,16 @@
 or piece id, one list per zone. Effects change it only through these methods."""
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from .rng import Rng
 from .values import Piece, Site, ZoneRef
 
 
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
-                 "turn", "result", "history", "positions", "rng", "revealed", "idle")
+                 "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
+                 "cache")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -22,13 +23,15 @@ class GameData:
         self.vars: dict[tuple[str, int | None], Any] = {}
         self.last: dict[str, Any] = {"action": None, "player": None, "site": None, "piece": None}
         self.mover = 0
-        self.turn = 0
+        self.turn = 1
         self.result: list[int] | None = None  # winners, once the game is over
-        self.history: list[tuple[int, str, bool]] = []  # (player, action string, secret)
+        self.history: list[tuple[Any, int]] = []  # (decision, index of the chosen option)
         self.positions: dict[Any, int] = {}
-        self.rng = random.Random(seed)
+        self.rng = Rng(seed)
         self.revealed: set[str] = set()
         self.idle = 0  # consecutive turns in which nobody could decide
+        self.changes: list[int] = []  # indices of the sites changed so far, in order
+        self.cache: dict[int, Any] = {}  # incremental queries: id -> immutable entry
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -43,10 +46,11 @@ class GameData:
         new.mover, new.turn, new.result = self.mover, self.turn, self.result
         new.history = self.history.copy()
         new.positions = self.positions.copy()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = self.rng.copy()
         new.revealed = self.revealed.copy()
         new.idle = self.idle
+        new.changes = self.changes.copy()
+        new.cache = self.cache.copy()
         return new
 
     # ---- pieces
@@ -66,6 +70,7 @@ class GameData:
         if isinstance(where, Site):
             stack = self.at[where.index]
             self.at[where.index] = tuple(p for p in stack if p is not piece)
+            self.changes.append(where.index)
         elif isinstance(where, ZoneRef):
             self.zones[where].remove(piece)
         self.loc[piece.id] = None
@@ -74,6 +79,7 @@ class GameData:
         self.lift(piece)
         self.at[site.index] = self.at[site.index] + (piece,)
         self.loc[piece.id] = site
+        self.changes.append(site.index)
 
     def to_zone(self, piece: Piece, zone: ZoneRef) -> None:
         self.lift(piece)

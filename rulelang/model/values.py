@@ -73,21 +73,50 @@ class LineSet:
         return len(self.lines)
 
 
-@dataclass(frozen=True)
 class ZoneRef:
-    """One zone instance: a shared zone (owner None) or one player's."""
-    name: str
-    owner: int | None
+    """One zone instance: a shared zone (owner None) or one player's. Interned by zone_ref()."""
+
+    __slots__ = ("name", "owner", "_hash")
+
+    def __init__(self, name: str, owner: int | None) -> None:
+        self.name, self.owner, self._hash = name, owner, hash((name, owner))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, ZoneRef) and self.name == other.name
+                                 and self.owner == other.owner)
 
     def __repr__(self) -> str:
         return self.name if self.owner is None else f"{self.name} of player {self.owner}"
 
 
-@dataclass(frozen=True)
 class PieceSource:
     """`ball of mover` / `ball from reds`: any piece of a kind taken from a zone."""
-    kind: str
-    zone: ZoneRef
+
+    __slots__ = ("kind", "zone")
+
+    def __init__(self, kind: str | None, zone: ZoneRef) -> None:
+        self.kind, self.zone = kind, zone
+
+
+_ZONES: dict[tuple[str, int | None], ZoneRef] = {}
+_SOURCES: dict[tuple[str | None, ZoneRef], PieceSource] = {}
+
+
+def zone_ref(name: str, owner: int | None) -> ZoneRef:
+    ref = _ZONES.get((name, owner))
+    if ref is None:
+        ref = _ZONES[(name, owner)] = ZoneRef(name, owner)
+    return ref
+
+
+def piece_source(kind: str | None, zone: ZoneRef) -> PieceSource:
+    src = _SOURCES.get((kind, zone))
+    if src is None:
+        src = _SOURCES[(kind, zone)] = PieceSource(kind, zone)
+    return src
 
 
 def show(value: object) -> str:

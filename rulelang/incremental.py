@@ -1,0 +1,206 @@
+"""Incremental site queries: `each s in sites where P(s)` kept up to date from the sites
+that changed, instead of testing P on every site after every move.
+
+It applies when P(s) is *local*: it reads the board only at s and at sites reached from s
+through relations (base(s), neighbours(s) …), and reads no other changing state (mover,
+counters, variables, zones, last). Then a change at site t can only alter P at t and at the
+sites that reach t through those relations: a table built once per game from the board.
+Every change of the board goes through GameData.put/lift, which log the changed site.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import compress
+from typing import Any
+
+from . import ast
+
+Path = tuple[str, ...]  # relations followed from the subject site
+_BOARD_READS = {"occupied", "empty", "owner", "top", "pieces"}
+_PURE_BUILTINS = {"size", "str", "letter", "abs", "max", "min", "sum", "count", "any", "all",
+                  "first", "each", "kind"}
+_IMMUTABLE = {"relation", "region", "lines", "player", "option", "kind"}
+
+
+class NotLocal(Exception):
+    pass
+
+
+class LocalAnalysis:
+    """Collects the relation paths along which a predicate reads the board."""
+
+    def __init__(self, program: Any) -> None:
+        self.program = program
+        self.refs = program.refs
+        self.reads: set[Path] = set()
+        self._depth = 0
+
+    def run(self, node: ast.Expr, env: dict[str, Path | None]) -> Path | None:
+        """Analyse node; return the path of its elements when it is a site collection."""
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise NotLocal(type(node).__name__)
+        return method(node, env)
+
+    def visit_Const(self, n: ast.Const, env: dict) -> None:
+        return None
+
+    def visit_Name(self, n: ast.Name, env: dict) -> Path | None:
+        cat, key = self.refs.get(id(n), ("local", n.id))
+        if cat == "local":
+            if n.id not in env:
+                raise NotLocal(n.id)
+            return None
+        if cat in _IMMUTABLE:
+            return None
+        if cat == "def":
+            return self._def(key, [], env)
+        raise NotLocal(key)
+
+    def visit_Attr(self, n: ast.Attr, env: dict) -> None:
+        ref = self.refs.get(id(n))
+        if ref is not None:
+            if ref[0] in _IMMUTABLE:
+                return None
+            if ref[0] == "def":
+                return self._def(ref[1], [], env)
+            raise NotLocal(ref[1])
+        if isinstance(n.obj, ast.Name) and n.obj.id in env:
+            return None  # coordinates and names of sites never change
+        raise NotLocal(n.name)
+
+    def visit_Call(self, n: ast.Call, env: dict) -> Path | None:
+        cat, key = self.refs.get(id(n.func), ("", ""))
+        if cat == "builtin" and key in _BOARD_READS:
+            self.reads.add(self._site_path(n.args[0], env))
+            return None
+        if cat == "relation":
+            return self._site_path(n.args[0], env) + (key,)
+        if cat == "builtin" and key in _PURE_BUILTINS:
+            for a in n.args:
+                self.run(a, env)
+            return None
+        if cat == "def":
+            return self._def(key, list(n.args), env)
+        raise NotLocal(key)
+
+    def _site_path(self, arg: ast.Expr, env: dict) -> Path:
+        if isinstance(arg, ast.Name) and env.get(arg.id) is not None:
+            return env[arg.id]
+        raise NotLocal("a site that is not reached from the subject")
+
+    def _def(self, key: str, args: list[ast.Expr], env: dict) -> Path | None:
+        d = self.program.defs[key]
+        if isinstance(d.body, ast.Block) or self._depth > 20:
+            raise NotLocal(key)
+        inner: dict[str, Path | None] = {}
+        for param, arg in zip(d.params or (), args, strict=True):
+            if isinstance(arg, ast.Name) and arg.id in env:
+                inner[param] = env[arg.id]
+            else:
+                self.run(arg, env)
+                inner[param] = None
+        self._depth += 1
+        try:
+            return self.run(d.body, inner)
+        finally:
+            self._depth -= 1
+
+    def visit_Quant(self, n: ast.Quant, env: dict) -> None:
+        elem = self.run(n.domain, env)
+        inner = {**env, n.var: elem}
+        for part in (n.cond, n.body):
+            if part is not None:
+                self.run(part, inner)
+        return None
+
+    def _all(self, env: dict, *parts: ast.Expr) -> None:
+        for p in parts:
+            self.run(p, env)
+        return None
+
+    def visit_Compare(self, n: Any, env: dict) -> None:
+        return self._all(env, n.left, n.right)
+
+    visit_BoolOp = visit_BinOp = visit_Compare
+
+    def visit_Not(self, n: Any, env: dict) -> None:
+        return self._all(env, n.operand)
+
+    visit_Neg = visit_Not
+
+    def visit_IfExpr(self, n: ast.IfExpr, env: dict) -> None:
+        return self._all(env, n.cond, n.then, n.orelse)
+
+    def visit_TupleExpr(self, n: Any, env: dict) -> None:
+        return self._all(env, *n.items)
+
+    visit_ListExpr = visit_TupleExpr
+
+
+def local_reads(program: Any, cond: ast.Expr, var: str) -> set[Path] | None:
+    """The relation paths along which cond(var) reads the board, or None if not local."""
+    analysis = LocalAnalysis(program)
+    try:
+        analysis.run(cond, {var: ()})
+    except (NotLocal, KeyError, ValueError):
+        return None
+    return analysis.reads
+
+
+def dependents(board: Any, paths: set[Path]) -> tuple[tuple[Any, ...], ...]:
+    """For each site t: the sites s whose predicate may change when t changes."""
+    sites = board.sites
+    reverse = {name: _reverse(rel.table, len(sites)) for name, rel in board.relations.items()}
+    out = []
+    for t in sites:
+        found = {t.index}
+        for path in paths:
+            frontier = {t.index}
+            for name in reversed(path):
+                frontier = {s for x in frontier for s in reverse[name][x]}
+            found |= frontier
+        out.append(tuple(sites[i] for i in sorted(found)))
+    return tuple(out)
+
+
+def _reverse(table: tuple, n: int) -> list[list[int]]:
+    rev: list[list[int]] = [[] for _ in range(n)]
+    for s, targets in enumerate(table):
+        for t in targets:
+            rev[t.index].append(s)
+    return rev
+
+
+def incremental_filter(qid: int, sites: tuple, deps: tuple, var: str,
+                       cond: Callable[[Any, dict], Any]) -> Callable[[Any, dict], Any]:
+    """A closure computing `each var in sites where cond`, updated from the change log."""
+    def query(c: Any, e: dict) -> tuple:
+        data = c.data
+        entry = data.cache.get(qid)
+        changes = data.changes
+        if entry is not None and entry[1] == len(changes):
+            return entry[2]
+        old = e.get(var, _MISSING)
+        if entry is None:
+            member = []
+            for s in sites:
+                e[var] = s
+                member.append(bool(cond(c, e)))
+        else:
+            member = entry[0].copy()
+            for t in set(changes[entry[1]:]):
+                for s in deps[t]:
+                    e[var] = s
+                    member[s.index] = bool(cond(c, e))
+        if old is _MISSING:
+            e.pop(var, None)
+        else:
+            e[var] = old
+        result = tuple(compress(sites, member))
+        data.cache[qid] = (member, len(changes), result)
+        return result
+    return query
+
+
+_MISSING = object()
