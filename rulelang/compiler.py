@@ -434,29 +434,40 @@ _INLINE: dict[str, Callable[[Fn, Any], Fn]] = {
 }
 
 
-def _restore(e: dict, var: str, old: Any) -> None:
-    if old is _MISSING:
-        e.pop(var, None)
-    else:
-        e[var] = old
-
-
 _MISSING = object()
 
 
+def _items(c: Ctx, xs: Any) -> Any:
+    return xs if type(xs) is tuple else iterate(c, xs)
+
+
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    test = body
+    if cond is None and body is not None:
+        def all_(c: Ctx, e: dict) -> Any:
+            old = e.get(var, _MISSING)
+            result = True
+            for x in _items(c, domain(c, e)):
+                e[var] = x
+                if not body(c, e):
+                    result = False
+                    break
+            if old is not _MISSING:
+                e[var] = old
+            return result
+        return all_
+
     def q(c: Ctx, e: dict) -> Any:
         old = e.get(var, _MISSING)
         result = True
-        for x in iterate(c, domain(c, e)):
+        for x in _items(c, domain(c, e)):
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
-            if not (test(c, e) if test is not None else x):
+            if not (body(c, e) if body is not None else x):
                 result = False
                 break
-        _restore(e, var, old)
+        if old is not _MISSING:
+            e[var] = old
         return result
     return q
 
@@ -465,14 +476,15 @@ def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     def q(c: Ctx, e: dict) -> Any:
         old = e.get(var, _MISSING)
         result = False
-        for x in iterate(c, domain(c, e)):
+        for x in _items(c, domain(c, e)):
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
             if body(c, e) if body is not None else x:
                 result = True
                 break
-        _restore(e, var, old)
+        if old is not _MISSING:
+            e[var] = old
         return result
     return q
 
@@ -481,11 +493,12 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     def q(c: Ctx, e: dict) -> Any:
         old = e.get(var, _MISSING)
         out = []
-        for x in iterate(c, domain(c, e)):
+        for x in _items(c, domain(c, e)):
             e[var] = x
             if cond is None or cond(c, e):
                 out.append(body(c, e) if body is not None else x)
-        _restore(e, var, old)
+        if old is not _MISSING:
+            e[var] = old
         return tuple(out)
     return q
 
@@ -501,12 +514,13 @@ def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     def q(c: Ctx, e: dict) -> Any:
         old = e.get(var, _MISSING)
         result = None
-        for x in iterate(c, domain(c, e)):
+        for x in _items(c, domain(c, e)):
             e[var] = x
             if cond is None or cond(c, e):
                 result = body(c, e) if body is not None else x
                 break
-        _restore(e, var, old)
+        if old is not _MISSING:
+            e[var] = old
         return result
     return q
 

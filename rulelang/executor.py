@@ -54,7 +54,7 @@ class Executor:
         self.program = runtime.program
         self._decides: dict[int, bool] = {}
         self._tail: dict[int, tuple[bool, ...]] = {}
-        self._hoisted: dict[int, tuple[ast.Put, ...]] = {}
+        self._plans: dict[str, tuple[tuple[ast.Put, ...], ast.Choose | None]] = {}
         self._hoisted_puts: set[ast.Put] = set()
         self._exec: dict[type, Any] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
@@ -401,21 +401,30 @@ class Executor:
     def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
         out: list[Option] = []
         for name in s.actions:
-            action = self.program.actions[name]
-            if not self.hoisted_puts_possible(action, c):
+            puts, single = self.plan(name)
+            if puts and not all(self.put_possible(p, c, {}) for p in puts):
+                continue
+            if single is not None:  # `choose x in X where …` then effects: one value each
+                out.extend([(name, (v,)) for v in self.choices(single, c, {})])
                 continue
             paths: list[tuple] = []
-            self.walk(action.body, 0, c, {}, (), paths)
-            out.extend((name, p) for p in paths)
+            self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+            out.extend([(name, p) for p in paths])
         return out
 
-    def hoisted_puts_possible(self, action: ast.Action, c: Ctx) -> bool:
-        """A put whose piece does not depend on the action's choices is checked once."""
-        puts = self._hoisted.get(id(action))
-        if puts is None:
-            puts = self._hoisted[id(action)] = self._independent_tail_puts(action.body)
+    def plan(self, name: str) -> tuple[tuple[ast.Put, ...], ast.Choose | None]:
+        """Per action, once: the puts checked before enumerating, and the lone choose of the
+        common one-choice shape (None when the action needs the general walk)."""
+        found = self._plans.get(name)
+        if found is None:
+            body = self.program.actions[name].body
+            puts = self._independent_tail_puts(body)
             self._hoisted_puts.update(puts)
-        return all(self.put_possible(p, c, {}) for p in puts)
+            first = body.stmts[0] if body.stmts else None
+            single = first if isinstance(first, ast.Choose) and first.mode == "mover" and \
+                self._last_choice(body.stmts, 1) else None
+            found = self._plans[name] = (puts, single)
+        return found
 
     def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:
         flags = self.needs_walk(body)
