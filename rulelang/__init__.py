@@ -1,10 +1,14 @@
 """rulelang: a declarative rules language for board and card games.
 
->>> import rulelang
->>> game = rulelang.load_game(rulelang.BUNDLED / "spline.rule")
+>>> import random, rulelang
+>>> path = sorted(rulelang.BUNDLED.glob("*.rule"))[0]
+>>> game = rulelang.load_game(path)
 >>> state = game.new_initial_state(seed=0)
->>> state.action_to_string(state.legal_actions()[0])
-'place 0a1'
+>>> rng = random.Random(0)
+>>> while not state.is_terminal():
+...     state.apply_action(rng.choice(state.legal_actions()))
+>>> sum(state.returns()) <= 0
+True
 """
 from __future__ import annotations
 

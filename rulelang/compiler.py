@@ -13,7 +13,7 @@ from .errors import RuleRuntimeError, RulelangError
 from .incremental import dependents, incremental_filter, local_reads
 from .interpreter import (BINOPS, COMPARES, STEP_BUDGET, Ctx, get_attr, iterate, of_value,
                           runtime_error)
-from .model.values import show
+from .model.values import Player, show
 
 Fn = Callable[[Ctx, dict], Any]
 
@@ -264,6 +264,16 @@ class Compiler:
     def visit_Of(self, n: ast.Of) -> Fn:
         cat, key = self.refs.get(id(n.left), ("local", ""))
         right = self.expr(n.right)
+        if cat in ("kind", "zone"):  # one value per player, made once
+            table = [of_value(Ctx(self.rt, None), cat, key, p) for p in self.rt.players]
+
+            def of_player(c: Ctx, e: dict) -> Any:
+                p = right(c, e)
+                if type(p) is Player:
+                    return table[p.index]
+                raise RuleRuntimeError(f"'of' needs a player on its right, not {show(p)}",
+                                       n.span)
+            return of_player
 
         def of(c: Ctx, e: dict) -> Any:
             try:

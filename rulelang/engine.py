@@ -331,14 +331,29 @@ def observe(state: State, player: int) -> dict[str, Any]:
                       "pieces": [piece_view(p) for p in pieces] if seen else None})
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
+    variables = [{"var": k, "owner": None if o is None else names[o],
+                  "value": _public(v) if _may_see(program.vars[k], k, o, player, data) else None}
+                 for (k, o), v in data.vars.items()]
     history = [d.labels()[i] if not d.secret or d.player == player
                else f"{names[d.player]}: (secret choice)" for d, i in data.history]
     return {"game": state.game.name, "player": player, "players": names,
             "current_player": state.current_player(), "terminal": state.is_terminal(),
-            "turn": data.turn, "board": board, "zones": zones, "counters": counters,
+            "turn": data.turn, "board": board, "zones": zones, "counters": counters, "vars": variables,
             "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
+
+
+def _may_see(decl: Any, name: str, owner: int | None, player: int, data: GameData) -> bool:
+    return not decl.secret or owner == player or name in data.revealed
+
+
+def _public(value: Any) -> Any:
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_public(v) for v in value]
+    return show(value)
 
 
 __all__ = ["Game", "State", "TERMINAL", "RuleRuntimeError", "Site", "ZoneRef"]

@@ -31,15 +31,42 @@ def _lark() -> Lark:
 
 
 def parse(source: Source) -> Tree:
-    text = source.text if source.text.endswith("\n") else source.text + "\n"
-    try:
-        return _lark().parse(text)
-    except UnexpectedInput as exc:
-        raise RulebookError([_syntax_diagnostic(exc, source)], {source.path: source}) from None
-    except DedentError as exc:  # inconsistent dedent
-        span = source.span_at_end()
-        raise RulebookError([Diagnostic("R103", f"bad indentation: {exc}", span)],
-                            {source.path: source}) from None
+    """Parse a rulebook. After a syntax error the declaration holding it is blanked out and
+    the rest is parsed again, so that every syntax error of the file is reported at once."""
+    lines = source.text.splitlines()
+    diagnostics: list[Diagnostic] = []
+    for _ in range(50):
+        try:
+            tree = _lark().parse("\n".join(lines) + "\n")
+        except UnexpectedInput as exc:
+            diagnostics.append(_syntax_diagnostic(exc, source))
+            line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)
+        except DedentError as exc:  # inconsistent dedent
+            span = source.span_at_end()
+            diagnostics.append(Diagnostic("R103", f"bad indentation: {exc}", span))
+            break
+        else:
+            if not diagnostics:
+                return tree
+            break
+        if not _blank_declaration(lines, line):
+            break
+    raise RulebookError(diagnostics, {source.path: source})
+
+
+def _blank_declaration(lines: list[str], line: int) -> bool:
+    """Blank the top-level declaration around 1-based `line`; False when nothing is left."""
+    def top(i: int) -> bool:
+        text = lines[i]
+        return bool(text.strip()) and not text[0].isspace() and not text.startswith("#")
+    i = min(line, len(lines)) - 1
+    start = next((k for k in range(i, -1, -1) if top(k)), 0)
+    end = next((k for k in range(i + 1, len(lines)) if top(k)), len(lines))
+    if all(not lines[k].strip() for k in range(start, end)):
+        return False
+    for k in range(start, end):
+        lines[k] = ""
+    return end < len(lines)
 
 
 # Friendly names for the terminals Lark reports as expected.
@@ -78,7 +105,17 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
     span = Span(source.path, tok.line, tok.column, tok.line, end)
     if tok.type == "_NL":
         return Diagnostic("R102", "unexpected end of line", span, _expected_help(exc))
-    return Diagnostic("R101", f"unexpected {_describe(tok)} '{tok}'", span, _expected_help(exc))
+    return Diagnostic("R101", f"unexpected {_token_text(tok)}", span, _expected_help(exc))
+
+
+def _token_text(tok: Token) -> str:
+    if tok.type == "NAME":
+        return f"name '{tok}'"
+    if tok.type == "INT":
+        return f"number {tok}"
+    if tok.type == "STRING":
+        return f"string {tok}"
+    return f"'{tok}'"
 
 
 def _expected_help(exc: UnexpectedToken) -> str | None:

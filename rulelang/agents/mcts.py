@@ -7,7 +7,7 @@ the full state (clones keep hidden information), so it plays hidden-information 
 could see everything.
 
 Budget: `DEFAULT_ITERATIONS` = 400 playouts per move.  At the 1,000-3,000 random playouts per
-second expected of a small abstract game such as Spline that is about 0.13-0.4 s per move;
+second of a small abstract board game that is about 0.13-0.4 s per move;
 ask for more with the agent name `mcts:N`.
 """
 from __future__ import annotations
