@@ -139,24 +139,51 @@ class Compiler:
         return call
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
-        """Compile a rule's body in place when its arguments are cheap and cannot be captured
-        by the names the body binds: no frame, no call."""
+        """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
+        constants) are substituted; the others are evaluated once into fresh local names, as
+        are the body's own `let`s. A cheap argument that the body's quantifiers could capture
+        prevents inlining."""
         d = self.rt.program.defs[key]
-        if isinstance(d.body, ast.Block) or self._inline_depth >= 8:
+        if self._inline_depth >= 8:
             return None
-        if not all(self._cheap(a) for a in nodes):
-            return None
-        read = set().union(*(_local_names(a, self.refs) for a in nodes)) if nodes else set()
+        cheap = [self._cheap(a) for a in nodes]
+        read = set().union(*(_local_names(a, self.refs) for a, ch in zip(nodes, cheap,
+                                                                          strict=True) if ch))
         if read & _bound_names(d.body):
             return None
+        subst: dict[str, Fn] = {}
+        pre: list[tuple[str, Fn]] = []
+        for param, arg, ch in zip(d.params or (), args, cheap, strict=True):
+            if ch:
+                subst[param] = arg
+            else:
+                fresh = self._fresh()
+                pre.append((fresh, arg))
+                subst[param] = _reader(fresh)
         saved = self._subst
-        self._subst = dict(zip(d.params or (), args, strict=True))
+        self._subst = subst
         self._inline_depth += 1
         try:
-            return self.expr(d.body)
+            if isinstance(d.body, ast.Block):
+                run = self._pure_block(d.body, rename=True)
+                body: Fn = lambda c, e: run(c, e)[1]  # noqa: E731
+            else:
+                body = self.expr(d.body)
         finally:
             self._subst = saved
             self._inline_depth -= 1
+        if not pre:
+            return body
+
+        def inlined(c: Ctx, e: dict) -> Any:
+            for name, f in pre:
+                e[name] = f(c, e)
+            return body(c, e)
+        return inlined
+
+    def _fresh(self) -> str:
+        self._fresh_count = getattr(self, "_fresh_count", 0) + 1
+        return f"\0{self._fresh_count}"
 
     def _cheap(self, a: ast.Expr) -> bool:
         if isinstance(a, ast.Const):
@@ -205,11 +232,15 @@ class Compiler:
                 box[0] = self.expr(d.body)
         return box  # type: ignore[return-value]
 
-    def _pure_block(self, block: ast.Block) -> Callable[[Ctx, dict], tuple[bool, Any]]:
-        """A function body (let / if / return) -> fn returning (returned?, value)."""
+    def _pure_block(self, block: ast.Block, rename: bool = False
+                    ) -> Callable[[Ctx, dict], tuple[bool, Any]]:
+        """A function body (let / if / return) -> fn returning (returned?, value).
+        Inlined (rename=True), its `let`s write fresh names instead of the caller's."""
         steps: list[Callable[[Ctx, dict], tuple[bool, Any] | None]] = []
+        scope = dict(self._subst)  # a block's lets end with the block
         for s in block.stmts:
-            steps.append(self._pure_step(s))
+            steps.append(self._pure_step(s, rename))
+        self._subst = scope
 
         def run(c: Ctx, e: dict) -> tuple[bool, Any]:
             for step in steps:
@@ -219,9 +250,17 @@ class Compiler:
             return (False, None)
         return run
 
-    def _pure_step(self, s: ast.Stmt) -> Callable[[Ctx, dict], tuple[bool, Any] | None]:
+    def _pure_step(self, s: ast.Stmt, rename: bool
+                   ) -> Callable[[Ctx, dict], tuple[bool, Any] | None]:
         if isinstance(s, ast.Let):
-            pairs = [(name, self.expr(value)) for name, value in s.bindings]
+            pairs = []
+            for name, value in s.bindings:
+                f = self.expr(value)
+                if rename:
+                    fresh = self._fresh()
+                    self._subst[name] = _reader(fresh)
+                    name = fresh
+                pairs.append((name, f))
 
             def let(c: Ctx, e: dict) -> None:
                 for name, f in pairs:
@@ -231,8 +270,9 @@ class Compiler:
             value = self.expr(s.value)
             return lambda c, e: (True, value(c, e))
         if isinstance(s, ast.If):
-            branches = [(self.expr(cond), self._pure_block(body)) for cond, body in s.branches]
-            orelse = self._pure_block(s.orelse) if s.orelse is not None else None
+            branches = [(self.expr(cond), self._pure_block(body, rename))
+                        for cond, body in s.branches]
+            orelse = self._pure_block(s.orelse, rename) if s.orelse is not None else None
 
             def if_(c: Ctx, e: dict) -> tuple[bool, Any] | None:
                 for cond, body in branches:
@@ -316,9 +356,9 @@ class Compiler:
 
     def visit_BoolOp(self, n: ast.BoolOp) -> Fn:
         left, right = self.expr(n.left), self.expr(n.right)
-        if n.op == "and":
-            return lambda c, e: bool(left(c, e)) and bool(right(c, e))
-        return lambda c, e: bool(left(c, e)) or bool(right(c, e))
+        if n.op == "and":  # `not` twice: a bool without calling bool()
+            return lambda c, e: not (not left(c, e) or not right(c, e))
+        return lambda c, e: not (not left(c, e) and not right(c, e))
 
     def visit_Not(self, n: ast.Not) -> Fn:
         operand = self.expr(n.operand)
@@ -354,6 +394,40 @@ class Compiler:
         lo, hi = self.expr(n.lo), self.expr(n.hi)
         return lambda c, e: range(lo(c, e), hi(c, e) + 1)
 
+    def _site_test_quant(self, n: ast.Quant, domain: Fn) -> Fn | None:
+        """`all|any v in SITES: occupied(v)` / `empty(v)` / `owner(v) == P` (P not using v):
+        a loop over site indices reading the board lists, no closure call per site."""
+        body, var = n.body, n.var
+        test: str | None = None
+        other: ast.Expr | None = None
+        if isinstance(body, ast.Call) and len(body.args) == 1 and _is_var(body.args[0], var):
+            test = {("builtin", "occupied"): "occupied", ("builtin", "empty"): "empty"}.get(
+                self.refs.get(id(body.func)))  # type: ignore[arg-type]
+        elif isinstance(body, ast.Compare) and body.op == "==" and isinstance(body.left, ast.Call):
+            call = body.left
+            if self.refs.get(id(call.func)) == ("builtin", "owner") and len(call.args) == 1 \
+                    and _is_var(call.args[0], var) and var not in _local_names(body.right,
+                                                                              self.refs):
+                test, other = "owner", body.right
+        elif isinstance(body, ast.Compare) and body.op in ("in", "not in") and \
+                _is_var(body.left, var) and var not in _local_names(body.right, self.refs):
+            test, other = body.op, body.right
+        if test is None:
+            return None
+        if test in ("in", "not in"):
+            fast = _member_loop(n.kind == "all", test == "in", domain, self.expr(other))
+        else:
+            fast = _site_loop(n.kind == "all", test, domain,
+                              self.expr(other) if other is not None else None)
+        general = _QUANTS[n.kind](domain, var, None, self.expr(body))
+
+        def quant(c: Ctx, e: dict) -> Any:
+            try:
+                return fast(c, e)
+            except (AttributeError, TypeError):  # not sites: the general loop says why
+                return general(c, e)
+        return quant
+
     # ---- quantifiers: plain loops
     def visit_Quant(self, n: ast.Quant) -> Fn:
         domain = self.expr(n.domain)
@@ -364,6 +438,10 @@ class Compiler:
             body = self.expr(n.body) if n.body is not None else None
         finally:
             self._subst = saved
+        if n.kind in ("all", "any") and cond is None and body is not None:
+            fast = self._site_test_quant(n, domain)
+            if fast is not None:
+                return fast
         if n.kind == "each" and cond is not None and body is None and \
                 self.refs.get(id(n.domain)) == ("builtin", "sites"):
             paths = local_reads(self.rt.program, n.cond, n.var)  # type: ignore[arg-type]
@@ -372,6 +450,60 @@ class Compiler:
                 deps = dependents(board, paths)
                 return incremental_filter(id(n), board.sites, deps, n.var, cond)
         return _QUANTS[n.kind](domain, n.var, cond, body)
+
+
+def _reader(name: str) -> Fn:
+    return lambda c, e: e[name]
+
+
+def _is_var(node: ast.Expr, var: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == var
+
+
+def _member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn:
+    """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
+    def loop(c: Ctx, e: dict) -> bool:
+        b = collection(c, e)
+        if type(b) is not tuple:
+            b = tuple(iterate(c, b))
+        for x in domain(c, e):
+            if (x in b) is inside:
+                if not want_all:
+                    return True
+            elif want_all:
+                return False
+        return want_all
+    return loop
+
+
+def _site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None) -> Fn:
+    """all/any over sites of a board test, reading GameData lists directly."""
+    if test == "owner":
+        assert other is not None
+
+        def owner_loop(c: Ctx, e: dict) -> bool:
+            p = other(c, e)
+            who = p.index if type(p) is Player else p
+            at, owners = c.data.at, c.data.owner
+            for s in domain(c, e):
+                stack = at[s.index]
+                hit = (owners[stack[-1].id] == who) if stack else who is None
+                if hit != want_all:
+                    return not want_all
+            return want_all
+        return owner_loop
+    empty = test == "empty"
+
+    def loop(c: Ctx, e: dict) -> bool:
+        at = c.data.at
+        for s in domain(c, e):
+            if (not at[s.index]) is empty:
+                if not want_all:
+                    return True
+            elif want_all:
+                return False
+        return want_all
+    return loop
 
 
 _CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}

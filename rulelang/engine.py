@@ -37,6 +37,10 @@ class Game:
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
         self.simple = self.executor.single_decision_turns()
+        self._turn_stmts = program.sections["turn"].stmts
+        end = program.sections.get("end")
+        self._end_fns = self.executor.block_fns(end.stmts) if end is not None else ()
+        self._uses_repetition = program.uses_repetition
 
     def new_initial_state(self, seed: int = 0) -> State:
         data = self.runtime.template.copy()
@@ -67,24 +71,25 @@ class Game:
     def _simple_decision(self, c: Ctx) -> Decision | None:
         """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
         e: dict = {}
-        for s in self.runtime.program.sections["turn"].stmts:
-            if isinstance(s, ast.Do):
+        execute = self.executor.execute
+        for s in self._turn_stmts:
+            if type(s) is ast.Do:
                 options = self.executor.menu(s, c)
                 return Decision(c.data.mover, options, menu=s) if options else None
-            self.executor.execute(s, c, e)
+            execute(s, c, e)
         return None
 
     def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
-        self._record_position(c)
-        end = self.runtime.program.sections.get("end")
-        if end is not None:
+        if self._uses_repetition:
+            self._record_position(c)
+        if self._end_fns:
             e: dict = {}
-            for s in end.stmts:
-                self.executor.execute(s, c, e)
+            for f in self._end_fns:
+                f(c, e)
         self._next_turn(c, decided)
 
     def _record_position(self, c: Ctx) -> None:
-        if self.runtime.program.uses_repetition:
+        if self._uses_repetition:
             data = c.data
             key = self.runtime.position_key(data, (data.mover + 1) % self.num_players)
             data.positions[key] = data.positions.get(key, 0) + 1

@@ -54,9 +54,11 @@ class Executor:
         self.program = runtime.program
         self._decides: dict[int, bool] = {}
         self._tail: dict[int, tuple[bool, ...]] = {}
-        self._plans: dict[str, tuple[tuple[ast.Put, ...], ast.Choose | None]] = {}
+        self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
         self._hoisted_puts: set[ast.Put] = set()
         self._exec: dict[type, Any] = {}
+        self._stmt_fns: dict[int, Any] = {}
+        self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
     # ---- static analysis
@@ -120,6 +122,72 @@ class Executor:
             self._exec[type(s)] = method
         method(s, c, e)
 
+    # ---- statements as closures (the executed form of plain statements on hot paths)
+    def stmt_fn(self, s: ast.Stmt) -> Any:
+        f = self._stmt_fns.get(id(s))
+        if f is None:
+            make = getattr(self, f"fn_{type(s).__name__}", None)
+            f = make(s) if make is not None else self._generic_fn(s)
+            self._stmt_fns[id(s)] = f
+        return f
+
+    def block_fns(self, stmts: tuple[ast.Stmt, ...]) -> tuple[Any, ...]:
+        return tuple(self.stmt_fn(s) for s in stmts)
+
+    def _generic_fn(self, s: ast.Stmt) -> Any:
+        method = getattr(self, f"exec_{type(s).__name__}")
+        return lambda c, e: method(s, c, e)
+
+    def fn_Let(self, s: ast.Let) -> Any:
+        pairs = [(name, self.rt.fn(value)) for name, value in s.bindings]
+
+        def let(c: Ctx, e: dict) -> None:
+            for name, f in pairs:
+                e[name] = f(c, e)
+        return let
+
+    def fn_Put(self, s: ast.Put) -> Any:
+        piece_f, target_f = self.rt.fn(s.piece), self.rt.fn(s.target)
+        slow = self.exec_Put
+        if s.source is not None:
+            return lambda c, e: slow(s, c, e)
+
+        def put(c: Ctx, e: dict) -> None:
+            what = piece_f(c, e)
+            if type(what) is PieceSource:
+                data = c.data
+                piece = data.take_from(what.zone, what.kind)
+                target = target_f(c, e)
+                if piece is not None and type(target) is Site:
+                    data.put(piece, target)
+                    data.last["site"] = target
+                    data.last["piece"] = piece
+                    return
+            slow(s, c, e)  # anything else, and every error message
+        return put
+
+    def fn_If(self, s: ast.If) -> Any:
+        branches = [(self.rt.fn(cond), self.block_fns(body.stmts)) for cond, body in s.branches]
+        orelse = self.block_fns(s.orelse.stmts) if s.orelse is not None else ()
+
+        def if_(c: Ctx, e: dict) -> None:
+            for cond, body in branches:
+                if cond(c, e):
+                    for f in body:
+                        f(c, e)
+                    return
+            for f in orelse:
+                f(c, e)
+        return if_
+
+    def fn_Require(self, s: ast.Require) -> Any:
+        cond, slow = self.rt.fn(s.cond), self.exec_Require
+
+        def require(c: Ctx, e: dict) -> None:
+            if not cond(c, e):
+                slow(s, c, e)
+        return require
+
     def value(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
         f = self._fns.get(id(node))
         if f is None:
@@ -159,6 +227,10 @@ class Executor:
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict) -> Piece:
         what = self.value(s.piece, c, e)
+        if type(what) is PieceSource and s.source is None:  # the common `ball of mover`
+            piece = c.data.take_from(what.zone, what.kind)
+            if piece is not None:
+                return piece
         if isinstance(what, Piece):
             return what
         if s.source is not None:
@@ -183,7 +255,7 @@ class Executor:
             return False
 
     def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
-        if isinstance(target, Site):
+        if type(target) is Site:
             c.data.put(piece, target)
             c.data.last["site"] = target
         elif isinstance(target, ZoneRef):
@@ -371,14 +443,20 @@ class Executor:
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
         action = self.program.actions[option[0]]
+        steps = self._plain_steps.get(action.name)
+        if steps is None:
+            steps = self._plain_steps[action.name] = tuple(
+                s.var if type(s) is ast.Choose else self.stmt_fn(s) for s in action.body.stmts)
         values, k, e = option[1], 0, {}
-        for s in action.body.stmts:
-            if isinstance(s, ast.Choose):
-                e[s.var] = values[k]
+        for step in steps:
+            if type(step) is str:  # a choose: its value comes from the option
+                e[step] = values[k]
                 k += 1
             else:
-                self.execute(s, c, e)
-        self.after_action(action, c)
+                step(c, e)
+        last = c.data.last
+        last["action"] = action.name
+        last["player"] = self.rt.players[c.data.mover]
 
     def single_decision_turns(self) -> bool:
         """Does every turn ask exactly one `do`, before any change, and nothing else?"""
@@ -401,29 +479,45 @@ class Executor:
     def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
         out: list[Option] = []
         for name in s.actions:
-            puts, single = self.plan(name)
+            puts, requires, shape = self.plan(name)
             if puts and not all(self.put_possible(p, c, {}) for p in puts):
                 continue
-            if single is not None:  # `choose x in X where …` then effects: one value each
-                out.extend([(name, (v,)) for v in self.choices(single, c, {})])
+            if requires and not all(r(c, {}) for r in requires):
                 continue
-            paths: list[tuple] = []
-            self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
-            out.extend([(name, p) for p in paths])
+            if shape is None:  # no choice: the action itself is the option
+                out.append((name, ()))
+            elif shape is not True:  # one choose then effects: one option per value
+                out.extend([(name, (v,)) for v in self.choices(shape, c, {})])
+            else:
+                paths: list[tuple] = []
+                self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+                out.extend([(name, p) for p in paths])
         return out
 
-    def plan(self, name: str) -> tuple[tuple[ast.Put, ...], ast.Choose | None]:
-        """Per action, once: the puts checked before enumerating, and the lone choose of the
-        common one-choice shape (None when the action needs the general walk)."""
+    def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
+        """Per action, once: the puts and leading requires checked before enumerating, and
+        the shape: None (no choice), the lone Choose (one choice, then effects), or True
+        (the general walk)."""
         found = self._plans.get(name)
         if found is None:
             body = self.program.actions[name].body
             puts = self._independent_tail_puts(body)
             self._hoisted_puts.update(puts)
-            first = body.stmts[0] if body.stmts else None
-            single = first if isinstance(first, ast.Choose) and first.mode == "mover" and \
-                self._last_choice(body.stmts, 1) else None
-            found = self._plans[name] = (puts, single)
+            stmts = body.stmts
+            k = 0
+            while k < len(stmts) and isinstance(stmts[k], ast.Require):
+                k += 1
+            requires = tuple(self.rt.fn(r.cond) for r in stmts[:k])
+            rest = stmts[k:]
+            shape: Any = True
+            if self._last_choice(stmts, k):
+                shape = None
+            elif rest and isinstance(rest[0], ast.Choose) and rest[0].mode == "mover" and \
+                    self._last_choice(stmts, k + 1):
+                shape = rest[0]
+            if shape is True:
+                requires = ()  # the walk checks them in order
+            found = self._plans[name] = (puts, requires, shape)
         return found
 
     def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:

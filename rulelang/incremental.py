@@ -179,26 +179,27 @@ def incremental_filter(qid: int, sites: tuple, deps: tuple, var: str,
         data = c.data
         entry = data.cache.get(qid)
         changes = data.changes
-        if entry is not None and entry[1] == len(changes):
+        n = len(changes)
+        if entry is not None and entry[1] == n:
             return entry[2]
         old = e.get(var, _MISSING)
         if entry is None:
             member = []
             for s in sites:
                 e[var] = s
-                member.append(bool(cond(c, e)))
+                member.append(not not cond(c, e))
         else:
             member = entry[0].copy()
-            for t in set(changes[entry[1]:]):
-                for s in deps[t]:
-                    e[var] = s
-                    member[s.index] = bool(cond(c, e))
-        if old is _MISSING:
-            e.pop(var, None)
-        else:
+            seen = entry[1]
+            touched = deps[changes[seen]] if n - seen == 1 else \
+                {s for t in changes[seen:] for s in deps[t]}
+            for s in touched:
+                e[var] = s
+                member[s.index] = not not cond(c, e)
+        if old is not _MISSING:
             e[var] = old
         result = tuple(compress(sites, member))
-        data.cache[qid] = (member, len(changes), result)
+        data.cache[qid] = (member, n, result)
         return result
     return query
 

@@ -67,12 +67,18 @@ class GameData:
     def lift(self, piece: Piece) -> None:
         """Take a piece from wherever it is; it is then nowhere until put somewhere."""
         where = self.loc[piece.id]
-        if isinstance(where, Site):
+        if where is None:
+            return
+        if type(where) is Site:
             stack = self.at[where.index]
             self.at[where.index] = tuple(p for p in stack if p is not piece)
             self.changes.append(where.index)
         elif isinstance(where, ZoneRef):
-            self.zones[where].remove(piece)
+            pile = self.zones[where]
+            if pile and pile[-1] is piece:
+                pile.pop()
+            else:
+                pile.remove(piece)
         self.loc[piece.id] = None
 
     def put(self, piece: Piece, site: Site) -> None:
@@ -88,7 +94,12 @@ class GameData:
 
     def take_from(self, zone: ZoneRef, kind: str | None) -> Piece | None:
         """The last piece of a kind in a zone (the top of a pile), or None."""
-        for piece in reversed(self.zones[zone]):
+        pile = self.zones.get(zone)
+        if not pile:
+            return None
+        if kind is None or pile[-1].kind == kind:
+            return pile[-1]
+        for piece in reversed(pile):
             if kind is None or piece.kind == kind:
                 return piece
         return None
