@@ -19,8 +19,14 @@ from typing import Any
 from . import ast
 from .checker import Program, check
 from .engine import TERMINAL, Game, State
-from .errors import (Diagnostic, IllegalActionError, RecordError, RulebookError,
-                     RuleRuntimeError, RulelangError)
+from .errors import (
+    Diagnostic,
+    IllegalActionError,
+    RecordError,
+    RulebookError,
+    RulelangError,
+    RuleRuntimeError,
+)
 from .loader import Loaded, load
 from .parser import GRAMMAR_VERSION, parse
 from .runtime import Runtime

@@ -96,9 +96,10 @@ def empty(c: Any, s: Site) -> bool:
 
 
 @builtin(1, example="top(s)")
-def top(c: Any, s: Site) -> Piece | None:
-    """The topmost piece on site s, or none."""
-    stack = c.data.at[s.index]
+def top(c: Any, where: Site | ZoneRef) -> Piece | None:
+    """The topmost piece on a site, or the top of a zone's pile (its last piece); none if
+    there is none."""
+    stack = c.data.at[where.index] if isinstance(where, Site) else c.data.zones[where]
     return stack[-1] if stack else None
 
 

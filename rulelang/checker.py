@@ -6,39 +6,13 @@ result from Program.refs (keyed by node identity) and never resolve names themse
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast
 from .builtins import BUILTINS
 from .errors import Diagnostic, RulebookError
-from .loader import Loaded, Module
+from .program import Loaded, Module, Program, Ref
 from .source import Span
-
-Ref = tuple[str, str]  # (category, key)
-
-
-@dataclass
-class Program:
-    """A checked rulebook: its declarations by name and the resolution of every name."""
-    loaded: Loaded
-    game: ast.Game
-    players: ast.Players
-    options: dict[str, ast.Option]
-    board: ast.Board | None
-    pieces: dict[str, ast.Piece]
-    zones: dict[str, ast.Zone]
-    counters: dict[str, ast.Counter]
-    vars: dict[str, ast.Var]
-    defs: dict[str, ast.Def] = field(default_factory=dict)  # key: "module.name" or "name"
-    effects: dict[str, ast.Effect] = field(default_factory=dict)
-    geometries: dict[str, ast.Geometry] = field(default_factory=dict)
-    actions: dict[str, ast.Action] = field(default_factory=dict)
-    sections: dict[str, ast.Block] = field(default_factory=dict)
-    scores: list[ast.Score] = field(default_factory=list)
-    refs: dict[int, Ref] = field(default_factory=dict)
-    uses_repetition: bool = False
-
 
 _GAME_KINDS = {ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
                ast.Option: "option", ast.Action: "action"}
@@ -209,6 +183,9 @@ class Walker:
             self.ck.error("R203", f"'{name}' takes {_n_args(lo, hi)}, got {call_arity}", e.span)
 
     def visit_Call(self, e: ast.Call) -> None:
+        if e.kwargs:
+            self.ck.error("R203", f"named argument '{e.kwargs[0][0]}' is not accepted here",
+                          e.kwargs[0][1].span, "pass the arguments in order")
         if isinstance(e.func, (ast.Name, ast.Attr)):
             self.expr(e.func, call_arity=len(e.args) + len(e.kwargs))
         else:
@@ -225,7 +202,7 @@ class Walker:
     def visit_Of(self, e: ast.Of) -> None:
         ref = self.expr(e.left)
         if ref is not None and ref[0] not in ("kind", "zone", "counter", "var", "local"):
-            self.ck.error("R204", f"'of' needs a kind, zone, counter or variable on its left",
+            self.ck.error("R204", "'of' needs a kind, zone, counter or variable on its left",
                           e.left.span)
         self.expr(e.right)
 
@@ -311,19 +288,25 @@ class Walker:
         self.expr(s.piece)
 
     def visit_Set(self, s: ast.Set) -> None:
-        self._target(s.target)
+        self._target(s.target, pieces_too=True)
         self.expr(s.value)
 
     def visit_Increase(self, s: ast.Increase) -> None:
-        self._target(s.target)
+        self._target(s.target, pieces_too=False)
         self.expr(s.amount)
 
-    def _target(self, t: ast.Expr) -> None:
+    def _target(self, t: ast.Expr, pieces_too: bool) -> None:
+        """A counter or variable (`x`, `x of p`); for `set`, also a piece's `p.attr`."""
         ref = self.expr(t.left if isinstance(t, ast.Of) else t)
         if isinstance(t, ast.Of):
             self.expr(t.right)
-        if ref is not None and ref[0] not in ("counter", "var"):
-            self.ck.error("R204", "only a counter or a variable can be changed", t.span)
+        what = "a counter, a variable or a piece's attribute" if pieces_too else \
+            "a counter or a variable"
+        if isinstance(t, ast.Attr) and ref is None:
+            if not pieces_too:
+                self.ck.error("R204", f"only {what} can be changed", t.span)
+        elif ref is not None and ref[0] not in ("counter", "var"):
+            self.ck.error("R204", f"only {what} can be changed", t.span)
 
     def visit_If(self, s: ast.If) -> None:
         for cond, body in s.branches:

@@ -9,11 +9,19 @@ from typing import Any
 
 from . import ast
 from .builtins import BUILTINS
-from .errors import RuleRuntimeError, RulelangError
+from .errors import RulelangError, RuleRuntimeError
 from .incremental import dependents, incremental_filter, local_reads
-from .interpreter import (BINOPS, COMPARES, STEP_BUDGET, Ctx, get_attr, iterate, of_value,
-                          runtime_error)
-from .model.values import Player, show
+from .interpreter import (
+    BINOPS,
+    COMPARES,
+    STEP_BUDGET,
+    Ctx,
+    get_attr,
+    iterate,
+    of_value,
+    runtime_error,
+)
+from .model.values import Player, Site, show
 
 Fn = Callable[[Ctx, dict], Any]
 
@@ -114,7 +122,8 @@ class Compiler:
     def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
         special = _INLINE.get(key)
         if special is not None and len(args) == 1:
-            return special(args[0], self.rt)
+            rt = self.rt
+            return special(args[0], rt, lambda c, x: rt.call(("builtin", key), [x], c, n))
         impl, rt = BUILTINS[key].impl, self.rt
         if len(args) == 1:
             a0 = args[0]
@@ -533,19 +542,27 @@ def _bound_names(node: Any) -> set[str]:
     return out
 
 
-# ---- inlined builtins (same meaning as builtins.py, proven by the conformance tests)
-def _occupied(a: Fn, rt: Any) -> Fn:
-    return lambda c, e: bool(c.data.at[a(c, e).index])
+# ---- inlined builtins: the site case reads the board lists; anything else goes through
+# the builtin itself (same meaning, positioned errors), as the conformance tests prove
+General = Callable[[Ctx, Any], Any]
 
 
-def _empty(a: Fn, rt: Any) -> Fn:
-    return lambda c, e: not c.data.at[a(c, e).index]
+def _occupied(a: Fn, rt: Any, general: General) -> Fn:
+    def occupied(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        return bool(c.data.at[x.index]) if type(x) is Site else general(c, x)
+    return occupied
 
 
-def _owner(a: Fn, rt: Any) -> Fn:
+def _empty(a: Fn, rt: Any, general: General) -> Fn:
+    def empty(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        return not c.data.at[x.index] if type(x) is Site else general(c, x)
+    return empty
+
+
+def _owner(a: Fn, rt: Any, general: General) -> Fn:
     players = rt.players
-    impl = BUILTINS["owner"].impl
-    from .model.values import Site
 
     def owner(c: Ctx, e: dict) -> Any:
         x = a(c, e)
@@ -555,24 +572,22 @@ def _owner(a: Fn, rt: Any) -> Fn:
                 return None
             o = c.data.owner[stack[-1].id]
             return None if o is None else players[o]
-        return impl(c, x)
+        return general(c, x)
     return owner
 
 
-def _top(a: Fn, rt: Any) -> Fn:
+def _top(a: Fn, rt: Any, general: General) -> Fn:
     def top(c: Ctx, e: dict) -> Any:
-        stack = c.data.at[a(c, e).index]
-        return stack[-1] if stack else None
+        x = a(c, e)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            return stack[-1] if stack else None
+        return general(c, x)
     return top
 
 
-def _size(a: Fn, rt: Any) -> Fn:
-    impl = BUILTINS["size"].impl
-    return lambda c, e: impl(c, a(c, e))
-
-
-_INLINE: dict[str, Callable[[Fn, Any], Fn]] = {
-    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top, "size": _size,
+_INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
+    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top,
 }
 
 
@@ -667,9 +682,16 @@ def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     return q
 
 
+def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    collect = _q_each(domain, var, cond, body)
+    if body is None:
+        return lambda c, e: len(collect(c, e))
+    return lambda c, e: sum(1 for v in collect(c, e) if v)
+
+
 _QUANTS: dict[str, Callable[..., Fn]] = {
     "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
-    "count": _q_fold(lambda vs: sum(1 for v in vs if v)),
+    "count": _q_count,
     "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
     "sum": _q_fold(sum),
 }

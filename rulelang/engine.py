@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import IllegalActionError, RuleRuntimeError, RulelangError
 from . import ast
+from .errors import IllegalActionError, RulelangError, RuleRuntimeError
 from .executor import Decision, Executor, GameOver, Run
 from .interpreter import Ctx
 from .model.state import GameData
@@ -33,11 +33,16 @@ class Game:
         self.player_names = [p.name for p in runtime.players]
         self.player_range = (program.players.lo, program.players.hi)
         self.option_specs = {n: _spec(o) for n, o in program.options.items()}
-        self.has_chance = _has_chance(program)
+        blocks = [*program.sections.values(), *(a.body for a in program.actions.values())]
+        self.has_chance = any(self.executor.chance(b) for b in blocks)
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
         self.simple = self.executor.single_decision_turns()
         self._turn_stmts = program.sections["turn"].stmts
+        do_at = next((i for i, s in enumerate(self._turn_stmts) if isinstance(s, ast.Do)),
+                     len(self._turn_stmts))
+        self._after_do_fns = self.executor.block_fns(self._turn_stmts[do_at + 1:]) \
+            if self.simple else ()
         end = program.sections.get("end")
         self._end_fns = self.executor.block_fns(end.stmts) if end is not None else ()
         self._uses_repetition = program.uses_repetition
@@ -80,6 +85,10 @@ class Game:
         return None
 
     def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
+        if self._after_do_fns:
+            e: dict = {}
+            for f in self._after_do_fns:
+                f(c, e)
         if self._uses_repetition:
             self._record_position(c)
         if self._end_fns:
@@ -110,33 +119,6 @@ def _spec(o: Any) -> dict[str, Any]:
     if o.choices:
         return {"default": o.default, "choices": list(o.choices)}
     return {"default": o.default, "choices": list(range(o.lo, o.hi + 1))}
-
-
-def _has_chance(program: Any) -> bool:
-    found = False
-
-    def visit(node: Any) -> None:
-        nonlocal found
-        if isinstance(node, (ast.Shuffle,)) or (isinstance(node, ast.Choose)
-                                                 and node.mode == "random"):
-            found = True
-    for block in [*program.sections.values(), *(a.body for a in program.actions.values()),
-                  *(f.body for f in program.effects.values())]:
-        _walk_stmts(block, visit)
-    return found
-
-
-def _walk_stmts(node: Any, visit: Any) -> None:
-    visit(node)
-    for value in getattr(node, "__dataclass_fields__", {}):
-        child = getattr(node, value)
-        for item in child if isinstance(child, tuple) else (child,):
-            if hasattr(item, "__dataclass_fields__"):
-                _walk_stmts(item, visit)
-            elif isinstance(item, tuple):
-                for sub in item:
-                    if hasattr(sub, "__dataclass_fields__"):
-                        _walk_stmts(sub, visit)
 
 
 class State:
@@ -339,18 +321,18 @@ def observe(state: State, player: int) -> dict[str, Any]:
     variables = [{"var": k, "owner": None if o is None else names[o],
                   "value": _public(v) if _may_see(program.vars[k], k, o, player, data) else None}
                  for (k, o), v in data.vars.items()]
-    history = [d.labels()[i] if not d.secret or d.player == player
-               else f"{names[d.player]}: (secret choice)" for d, i in data.history]
+    history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
+               for d, i in data.history]
     return {"game": state.game.name, "player": player, "players": names,
             "current_player": state.current_player(), "terminal": state.is_terminal(),
-            "turn": data.turn, "board": board, "zones": zones, "counters": counters, "vars": variables,
-            "history": history,
+            "turn": data.turn, "board": board, "zones": zones, "counters": counters,
+            "vars": variables, "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
 
 
 def _may_see(decl: Any, name: str, owner: int | None, player: int, data: GameData) -> bool:
-    return not decl.secret or owner == player or name in data.revealed
+    return not decl.secret or owner == player or (name, owner) in data.revealed
 
 
 def _public(value: Any) -> Any:

@@ -1,54 +1,25 @@
 """Statements: effects change the GameData; decisions suspend the run.
 
 A block runs as a generator that yields a Decision whenever some player must choose and is
-sent back the chosen Option. A `do` offers every complete way of taking one of its actions
-as one option: the chooses of the action are enumerated together (with effects between them
-tried on a scratch copy), up to the first statement that needs another player or chance.
+sent back the chosen option (see menus.py for how a `do` lists its options). Plain
+statements on hot paths also exist as closures (stmt_fn).
 """
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 from . import ast
-from .errors import RuleRuntimeError, RulelangError
+from .decision import Decision, GameOver, Option, Run
+from .errors import RuleRuntimeError
 from .interpreter import Ctx, iterate
+from .menus import Menus
 from .model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
-Run = Generator["Decision", "Option", None]
-Option = tuple  # (action name or None, chosen values): one way to decide
+__all__ = ["Executor", "Decision", "GameOver", "Option", "Run"]
 
 
-@dataclass(slots=True)
-class Decision:
-    """Someone must choose among options; the strings are made only when asked for."""
-    player: int
-    options: list[Option]
-    secret: bool = False
-    menu: ast.Do | None = None
-    choose: ast.Choose | None = None
-    _labels: list[str] | None = None
-
-    def labels(self) -> list[str]:
-        if self._labels is None:
-            self._labels = _unique([label(o) for o in self.options])
-        return self._labels
-
-
-def label(option: Option) -> str:
-    action, values = option
-    words = [] if action is None else [action]
-    words.extend(show(v) for v in values)
-    return " ".join(words)
-
-
-class GameOver(Exception):
-    def __init__(self, winners: list[int]) -> None:
-        self.winners = winners
-
-
-class Executor:
+class Executor(Menus):
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
         self.program = runtime.program
@@ -88,17 +59,6 @@ class Executor:
 
     def _effect(self, s: ast.CallStmt) -> ast.Effect:
         return self.program.effects[self.program.refs[id(s.call.func)][1]]
-
-    def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
-        """For each statement index: does a choose or require follow (at top level)?"""
-        key = id(body)
-        if key not in self._tail:
-            flags, later = [], False
-            for s in reversed(body.stmts):
-                later = later or isinstance(s, (ast.Choose, ast.Require))
-                flags.append(later)
-            self._tail[key] = tuple(reversed(flags))
-        return self._tail[key]
 
     # ---- running blocks
     def run(self, block: ast.Block, c: Ctx, e: dict) -> Run:
@@ -269,9 +229,36 @@ class Executor:
         return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
 
     def exec_Set(self, s: ast.Set, c: Ctx, e: dict) -> None:
+        if isinstance(s.target, ast.Attr) and id(s.target) not in self.program.refs:
+            self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
+            return
         table, key = self.slot(s.target, c, e)
         value = self.value(s.value, c, e)
-        table[key] = self.clamp(key, value, c) if table is c.data.counters else value
+        if table is c.data.counters:
+            value = self.clamp(key, value, c)
+        else:
+            c.data.revealed.discard(key)  # a new secret value is hidden again
+        table[key] = value
+
+    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict) -> None:
+        """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
+        piece = self.value(t.obj, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"only a piece's attributes can be set, not {show(piece)}'s",
+                                   t.span)
+        data = c.data
+        if t.name == "owner":
+            if value is not None and not isinstance(value, Player):
+                raise RuleRuntimeError(f"an owner is a player or none, not {show(value)}",
+                                       t.span)
+            data.owner[piece.id] = None if value is None else value.index
+        elif any(name == t.name for name, _ in self.program.pieces[piece.kind].attrs):
+            data.attrs[t.name][piece.id] = value
+        else:
+            raise RuleRuntimeError(f"a {piece.kind} has no attribute '{t.name}'", t.span)
+        where = data.loc[piece.id]
+        if type(where) is Site:
+            data.changes.append(where.index)  # queries over the board must see it
 
     def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict) -> None:
         table, key = self.slot(s.target, c, e)
@@ -353,7 +340,7 @@ class Executor:
         c.data.rng.shuffle(c.data.zones[zone])
 
     def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict) -> None:
-        c.data.revealed.add(s.var)
+        c.data.revealed.update(k for k in c.data.vars if k[0] == s.var)
 
     def exec_Return(self, s: ast.Return, c: Ctx, e: dict) -> None:
         raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
@@ -446,7 +433,8 @@ class Executor:
         steps = self._plain_steps.get(action.name)
         if steps is None:
             steps = self._plain_steps[action.name] = tuple(
-                s.var if type(s) is ast.Choose else self.stmt_fn(s) for s in action.body.stmts)
+                s.var if type(s) is ast.Choose and s.mode == "mover" else self.stmt_fn(s)
+                for s in action.body.stmts)
         values, k, e = option[1], 0, {}
         for step in steps:
             if type(step) is str:  # a choose: its value comes from the option
@@ -457,213 +445,3 @@ class Executor:
         last = c.data.last
         last["action"] = action.name
         last["player"] = self.rt.players[c.data.mover]
-
-    def single_decision_turns(self) -> bool:
-        """Does every turn ask exactly one `do`, before any change, and nothing else?"""
-        turn, end = self.program.sections["turn"], self.program.sections.get("end")
-        deciding = [s for s in turn.stmts if self.decides(s)]
-        if len(deciding) != 1 or not isinstance(deciding[0], ast.Do):
-            return False
-        prefix = turn.stmts[: turn.stmts.index(deciding[0])]
-        if not all(isinstance(s, (ast.Let, ast.Require)) for s in prefix):
-            return False
-        if end is not None and self.decides(end):
-            return False
-        return all(self._plain_action(self.program.actions[a]) for a in deciding[0].actions)
-
-    def _plain_action(self, action: ast.Action) -> bool:
-        return all(not self.decides(s) or (isinstance(s, ast.Choose) and s.mode == "mover")
-                   for s in action.body.stmts)
-
-    # ---- enumerating a menu
-    def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
-        out: list[Option] = []
-        for name in s.actions:
-            puts, requires, shape = self.plan(name)
-            if puts and not all(self.put_possible(p, c, {}) for p in puts):
-                continue
-            if requires and not all(r(c, {}) for r in requires):
-                continue
-            if shape is None:  # no choice: the action itself is the option
-                out.append((name, ()))
-            elif shape is not True:  # one choose then effects: one option per value
-                out.extend([(name, (v,)) for v in self.choices(shape, c, {})])
-            else:
-                paths: list[tuple] = []
-                self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
-                out.extend([(name, p) for p in paths])
-        return out
-
-    def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
-        """Per action, once: the puts and leading requires checked before enumerating, and
-        the shape: None (no choice), the lone Choose (one choice, then effects), or True
-        (the general walk)."""
-        found = self._plans.get(name)
-        if found is None:
-            body = self.program.actions[name].body
-            puts = self._independent_tail_puts(body)
-            self._hoisted_puts.update(puts)
-            stmts = body.stmts
-            k = 0
-            while k < len(stmts) and isinstance(stmts[k], ast.Require):
-                k += 1
-            requires = tuple(self.rt.fn(r.cond) for r in stmts[:k])
-            rest = stmts[k:]
-            shape: Any = True
-            if self._last_choice(stmts, k):
-                shape = None
-            elif rest and isinstance(rest[0], ast.Choose) and rest[0].mode == "mover" and \
-                    self._last_choice(stmts, k + 1):
-                shape = rest[0]
-            if shape is True:
-                requires = ()  # the walk checks them in order
-            found = self._plans[name] = (puts, requires, shape)
-        return found
-
-    def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:
-        flags = self.needs_walk(body)
-        bound: set[str] = set()
-        for i, s in enumerate(body.stmts):
-            if not flags[i]:
-                if isinstance(s, ast.Put) and not (free_names(s.piece) | free_names(s.source)) \
-                        & bound:
-                    return (s,)
-                return ()
-            bound.update(bound_names(s))
-        return ()
-
-    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
-             out: list[tuple]) -> None:
-        stmts = body.stmts
-        if i == len(stmts) or not self.needs_walk(body)[i]:
-            if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
-                    stmts[i] not in self._hoisted_puts and not self.put_possible(stmts[i], c, e):
-                return
-            out.append(values)
-            return
-        s = stmts[i]
-        if isinstance(s, ast.Choose) and s.mode == "mover":
-            if self._last_choice(stmts, i + 1):
-                out.extend([values + (v,) for v in self.choices(s, c, e)])
-                return
-            for v in self.choices(s, c, e):
-                e[s.var] = v
-                self.walk(body, i + 1, c, e, values + (v,), out)
-        elif isinstance(s, ast.Require):
-            if self.value(s.cond, c, e):
-                self.walk(body, i + 1, c, e, values, out)
-        elif isinstance(s, ast.Let):
-            self.exec_Let(s, c, e)
-            self.walk(body, i + 1, c, e, values, out)
-        elif self.decides(s) or isinstance(s, ast.Choose):
-            out.append(values)  # another player or chance decides next: the option ends here
-        else:
-            self.try_effect(body, i, c, e, values, out)
-
-    def _last_choice(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        """Nothing after position j can refuse a value (the common `choose; put` shape)."""
-        if j == len(stmts):
-            return True
-        nxt = stmts[j]
-        return not self.needs_walk_at(stmts, j) and not (
-            isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
-
-    def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
-
-    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
-                   out: list[tuple]) -> None:
-        saved = c.data
-        c.data = saved.copy()
-        try:
-            self.execute(body.stmts[i], c, e)
-            self.walk(body, i + 1, c, e, values, out)
-        except RuleRuntimeError:
-            pass  # an effect that cannot happen makes this way of acting illegal
-        finally:
-            c.data = saved
-
-    # ---- explaining
-    def text(self, node: ast.Node) -> str:
-        span = node.span
-        src = self.program.loaded.sources.get(span.path)
-        if src is None or span.line != span.end_line:
-            return "a condition"
-        return src.line(span.line)[span.column - 1: span.end_column - 1]
-
-    def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        """Why `text` is not among the options of decision d."""
-        words = text.split()
-        if d.menu is None:
-            return f"'{text}' is not one of the choices for '{d.choose.var}'"  # type: ignore
-        names = d.menu.actions
-        if not words or words[0] not in names:
-            return f"'{words[0] if words else text}' is not an action now (actions: " \
-                   f"{', '.join(names)})"
-        action = self.program.actions[words[0]]
-        if not any(o[0] == words[0] for o in d.options):
-            return f"'{words[0]}' is not possible now: {self.first_failure(action, c)}"
-        return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
-
-    def first_failure(self, action: ast.Action, c: Ctx) -> str:
-        e: dict = {}
-        for s in action.body.stmts:
-            if isinstance(s, ast.Require):
-                try:
-                    ok = self.value(s.cond, c, e)
-                except RulelangError:
-                    ok = False
-                if not ok:
-                    return s.message or f"requires {self.text(s.cond)}"
-            elif isinstance(s, ast.Let):
-                self.exec_Let(s, c, e)
-            else:
-                break
-        return "no choice satisfies its conditions"
-
-    def bad_value(self, action: ast.Action, words: list[str], d: Decision) -> str:
-        chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
-        labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
-                  if o[0] == action.name]
-        for k, s in enumerate(chooses):
-            prefix = words[: k + 2]
-            if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
-                got = words[k + 1] if k + 1 < len(words) else "nothing"
-                cond = f" where {self.text(s.cond)}" if s.cond is not None else ""
-                return f"'{got}' is not a choice for '{s.var}' (from {self.text(s.domain)}" \
-                       f"{cond})"
-        return "too many values"
-
-
-def _unique(labels: list[str]) -> list[str]:
-    """Labels must be unique among the options: number repeated ones."""
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        n = seen.get(lab, 0) + 1
-        seen[lab] = n
-        out.append(lab if n == 1 else f"{lab} #{n}")
-    return out
-
-
-def free_names(node: Any) -> set[str]:
-    """Every name an expression mentions (a superset of the locals it reads)."""
-    if node is None:
-        return set()
-    if isinstance(node, ast.Name):
-        return {node.id}
-    out: set[str] = set()
-    for f in getattr(node, "__dataclass_fields__", {}):
-        child = getattr(node, f)
-        for item in child if isinstance(child, tuple) else (child,):
-            if isinstance(item, ast.Node):
-                out |= free_names(item)
-    return out
-
-
-def bound_names(s: ast.Stmt) -> set[str]:
-    if isinstance(s, ast.Let):
-        return {name for name, _ in s.bindings}
-    if isinstance(s, ast.Choose):
-        return {s.var}
-    return set()

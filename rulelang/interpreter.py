@@ -8,7 +8,7 @@ from typing import Any
 
 from . import ast
 from .builtins import BUILTINS
-from .errors import RuleRuntimeError, RulelangError
+from .errors import RulelangError, RuleRuntimeError
 from .model.values import Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
 
 Fn = Callable[[Any, dict], Any]  # (context, locals) -> value
@@ -96,6 +96,9 @@ def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict, var: str,
     """all | any | count | first | max | min | sum | each over items, binding var in e."""
     old = e.get(var, _MISSING)
     try:
+        if kind == "count":  # the items that pass `where` and, if given, the `:` test
+            return sum(1 for v in _quant_values(items, c, e, var, cond, body)
+                       if body is None or v)
         values = _quant_values(items, c, e, var, cond, body)
         return _FOLD[kind](values)
     finally:

@@ -5,36 +5,17 @@ the file that names them. Cycles are reported with the chain that closes them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast
 from .builder import build
 from .errors import Diagnostic, RulebookError
 from .parser import parse
+from .program import Loaded, Module
 from .source import Source, Span
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
 EXTENSION = ".rule"
-
-
-@dataclass
-class Module:
-    name: str  # "" for the game itself
-    source: Source
-    decls: tuple[ast.Decl, ...]
-    uses: dict[str, str] = field(default_factory=dict)  # local name -> module key
-
-
-@dataclass
-class Loaded:
-    game: Module
-    modules: dict[str, Module]  # key: module name
-    sources: dict[str, Source]
-
-    @property
-    def text_closure(self) -> list[str]:
-        return [s.text for _, s in sorted(self.sources.items())]
 
 
 def load_source(path: str | Path) -> Source:

@@ -122,4 +122,5 @@ def _expected_help(exc: UnexpectedToken) -> str | None:
     expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
     if not expected or len(expected) > 6:
         return None
-    return "expected " + ", ".join(expected[:-1]) + (" or " if len(expected) > 1 else "") + expected[-1]
+    head = ", ".join(expected[:-1])
+    return "expected " + head + (" or " if head else "") + expected[-1]

@@ -7,12 +7,12 @@ from typing import Any
 
 from . import ast
 from .builtins import BUILTINS
-from .checker import Program
-from .errors import RuleRuntimeError, RulelangError
+from .errors import RulelangError, RuleRuntimeError
 from .interpreter import Ctx, Interpreter, ReturnValue, iterate
 from .model.state import GameData
 from .model.topology import Board, BoardBuilder
 from .model.values import Piece, Player, ZoneRef, show, zone_ref
+from .program import Program
 
 Fn = Callable[[Ctx, dict], Any]
 

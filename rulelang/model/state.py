@@ -28,7 +28,7 @@ class GameData:
         self.history: list[tuple[Any, int]] = []  # (decision, index of the chosen option)
         self.positions: dict[Any, int] = {}
         self.rng = Rng(seed)
-        self.revealed: set[str] = set()
+        self.revealed: set[tuple[str, int | None]] = set()  # secret values shown to all
         self.idle = 0  # consecutive turns in which nobody could decide
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[int, Any] = {}  # incremental queries: id -> immutable entry
@@ -60,7 +60,7 @@ class GameData:
         self.owner.append(owner)
         for name, value in attrs.items():
             self.attrs.setdefault(name, [None] * piece.id).append(value)
-        for name, column in self.attrs.items():
+        for column in self.attrs.values():
             if len(column) <= piece.id:
                 column.append(None)
 

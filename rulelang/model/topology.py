@@ -63,7 +63,8 @@ class BoardBuilder:
         board = Board(sites, by_coords, graphs=self.graphs)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, g in self.graphs.items():
-            table = tuple(tuple(by_coords[t] for t in sorted(g.successors(c), key=order.__getitem__))
+            table = tuple(tuple(by_coords[t] for t in sorted(g.successors(c),
+                                                             key=order.__getitem__))
                           for c in self.coords)
             board.relations[name] = Relation(name, table)
         for name, members in self.regions.items():

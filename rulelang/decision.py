@@ -1,0 +1,51 @@
+"""Decisions: someone must choose among options. An option is (action name or None, values);
+its string is made only when asked for, and strings are unique among a decision's options."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from . import ast
+from .model.values import show
+
+Run = Generator["Decision", "Option", None]
+Option = tuple  # (action name or None, chosen values): one way to decide
+
+
+@dataclass(slots=True)
+class Decision:
+    """Someone must choose among options; the strings are made only when asked for."""
+    player: int
+    options: list[Option]
+    secret: bool = False
+    menu: ast.Do | None = None
+    choose: ast.Choose | None = None
+    _labels: list[str] | None = None
+
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = _unique([label(o) for o in self.options])
+        return self._labels
+
+
+def label(option: Option) -> str:
+    action, values = option
+    words = [] if action is None else [action]
+    words.extend(show(v) for v in values)
+    return " ".join(words)
+
+
+class GameOver(Exception):
+    def __init__(self, winners: list[int]) -> None:
+        self.winners = winners
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Labels must be unique among the options: number repeated ones."""
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        n = seen.get(lab, 0) + 1
+        seen[lab] = n
+        out.append(lab if n == 1 else f"{lab} #{n}")
+    return out

@@ -1,0 +1,250 @@
+"""Menus: the options of a `do`, enumerated once per decision, and why a refused action is
+not among them.
+
+Every complete way of taking one of the actions is one option: the action's chooses are
+enumerated together, effects between them tried on a scratch copy of the data, up to the
+first statement that needs another player or chance. Common shapes skip the general walk:
+an action with no choice, and one `choose` followed only by effects.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast
+from .decision import Decision, Option
+from .errors import RulelangError, RuleRuntimeError
+from .interpreter import Ctx
+
+
+class Menus:
+    """Mixed into Executor (it uses choices, put_possible, execute, value, decides)."""
+
+    def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
+        """For each statement index: does a choose or require follow (at top level)?"""
+        key = id(body)
+        if key not in self._tail:
+            flags, later = [], False
+            for s in reversed(body.stmts):
+                later = later or isinstance(s, (ast.Choose, ast.Require))
+                flags.append(later)
+            self._tail[key] = tuple(reversed(flags))
+        return self._tail[key]
+
+    def single_decision_turns(self) -> bool:
+        """Does every turn ask exactly one `do` (only requires before it) and nothing else,
+        and is each of its actions decided by that one option?"""
+        turn, end = self.program.sections["turn"], self.program.sections.get("end")
+        deciding = [s for s in turn.stmts if self.decides(s)]
+        if len(deciding) != 1 or not isinstance(deciding[0], ast.Do):
+            return False
+        prefix = turn.stmts[: turn.stmts.index(deciding[0])]
+        if not all(isinstance(s, ast.Require) for s in prefix):
+            return False
+        if end is not None and self.decides(end):
+            return False
+        return all(self._plain_action(self.program.actions[a]) for a in deciding[0].actions)
+
+    def _plain_action(self, action: ast.Action) -> bool:
+        """Its only decisions are the mover's chooses, all before any chance."""
+        chance_seen = False
+        for s in action.body.stmts:
+            if isinstance(s, ast.Choose) and s.mode == "mover":
+                if chance_seen:
+                    return False
+            elif self.decides(s):
+                return False
+            chance_seen = chance_seen or self.chance(s)
+        return True
+
+    def chance(self, s: ast.Node) -> bool:
+        """May this statement draw on the random generator?"""
+        if isinstance(s, ast.Choose):
+            return s.mode == "random"
+        if isinstance(s, ast.Shuffle):
+            return True
+        if isinstance(s, ast.CallStmt):
+            return self.chance(self._effect(s).body)
+        blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
+        blocks += [b for _, b in getattr(s, "branches", ())]
+        if isinstance(s, ast.Block):
+            return any(self.chance(x) for x in s.stmts)
+        return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
+
+    def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
+        out: list[Option] = []
+        for name in s.actions:
+            puts, requires, shape = self.plan(name)
+            if puts and not all(self.put_possible(p, c, {}) for p in puts):
+                continue
+            if requires and not all(r(c, {}) for r in requires):
+                continue
+            if shape is None:  # no choice: the action itself is the option
+                out.append((name, ()))
+            elif shape is not True:  # one choose then effects: one option per value
+                out.extend([(name, (v,)) for v in self.choices(shape, c, {})])
+            else:
+                paths: list[tuple] = []
+                self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+                out.extend([(name, p) for p in paths])
+        return out
+
+    def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
+        """Per action, once: the puts and leading requires checked before enumerating, and
+        the shape: None (no choice), the lone Choose (one choice, then effects), or True
+        (the general walk)."""
+        found = self._plans.get(name)
+        if found is None:
+            body = self.program.actions[name].body
+            puts = self._independent_tail_puts(body)
+            self._hoisted_puts.update(puts)
+            stmts = body.stmts
+            k = 0
+            while k < len(stmts) and isinstance(stmts[k], ast.Require):
+                k += 1
+            requires = tuple(self.rt.fn(r.cond) for r in stmts[:k])
+            rest = stmts[k:]
+            shape: Any = True
+            if self._last_choice(stmts, k):
+                shape = None
+            elif rest and isinstance(rest[0], ast.Choose) and rest[0].mode == "mover" and \
+                    self._last_choice(stmts, k + 1):
+                shape = rest[0]
+            if shape is True:
+                requires = ()  # the walk checks them in order
+            found = self._plans[name] = (puts, requires, shape)
+        return found
+
+    def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:
+        flags = self.needs_walk(body)
+        bound: set[str] = set()
+        for i, s in enumerate(body.stmts):
+            if not flags[i]:
+                if isinstance(s, ast.Put) and not (free_names(s.piece) | free_names(s.source)) \
+                        & bound:
+                    return (s,)
+                return ()
+            bound.update(bound_names(s))
+        return ()
+
+    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
+             out: list[tuple]) -> None:
+        stmts = body.stmts
+        if i == len(stmts) or not self.needs_walk(body)[i]:
+            if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
+                    stmts[i] not in self._hoisted_puts and not self.put_possible(stmts[i], c, e):
+                return
+            out.append(values)
+            return
+        s = stmts[i]
+        if isinstance(s, ast.Choose) and s.mode == "mover":
+            if self._last_choice(stmts, i + 1):
+                out.extend([values + (v,) for v in self.choices(s, c, e)])
+                return
+            for v in self.choices(s, c, e):
+                e[s.var] = v
+                self.walk(body, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Require):
+            if self.value(s.cond, c, e):
+                self.walk(body, i + 1, c, e, values, out)
+        elif isinstance(s, ast.Let):
+            self.exec_Let(s, c, e)
+            self.walk(body, i + 1, c, e, values, out)
+        elif self.decides(s) or isinstance(s, ast.Choose):
+            out.append(values)  # another player or chance decides next: the option ends here
+        else:
+            self.try_effect(body, i, c, e, values, out)
+
+    def _last_choice(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        """Nothing after position j can refuse a value (the common `choose; put` shape)."""
+        if j == len(stmts):
+            return True
+        nxt = stmts[j]
+        return not self.needs_walk_at(stmts, j) and not (
+            isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
+
+    def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
+
+    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
+                   out: list[tuple]) -> None:
+        saved = c.data
+        c.data = saved.copy()
+        try:
+            self.execute(body.stmts[i], c, e)
+            self.walk(body, i + 1, c, e, values, out)
+        except RuleRuntimeError:
+            pass  # an effect that cannot happen makes this way of acting illegal
+        finally:
+            c.data = saved
+
+    def text(self, node: ast.Node) -> str:
+        span = node.span
+        src = self.program.loaded.sources.get(span.path)
+        if src is None or span.line != span.end_line:
+            return "a condition"
+        return src.line(span.line)[span.column - 1: span.end_column - 1]
+
+    def explain(self, d: Decision, text: str, c: Ctx) -> str:
+        """Why `text` is not among the options of decision d."""
+        words = text.split()
+        if d.menu is None:
+            return f"'{text}' is not one of the choices for '{d.choose.var}'"  # type: ignore
+        names = d.menu.actions
+        if not words or words[0] not in names:
+            return f"'{words[0] if words else text}' is not an action now (actions: " \
+                   f"{', '.join(names)})"
+        action = self.program.actions[words[0]]
+        if not any(o[0] == words[0] for o in d.options):
+            return f"'{words[0]}' is not possible now: {self.first_failure(action, c)}"
+        return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
+
+    def first_failure(self, action: ast.Action, c: Ctx) -> str:
+        e: dict = {}
+        for s in action.body.stmts:
+            if isinstance(s, ast.Require):
+                try:
+                    ok = self.value(s.cond, c, e)
+                except RulelangError:
+                    ok = False
+                if not ok:
+                    return s.message or f"requires {self.text(s.cond)}"
+            elif isinstance(s, ast.Let):
+                self.exec_Let(s, c, e)
+            else:
+                break
+        return "no choice satisfies its conditions"
+
+    def bad_value(self, action: ast.Action, words: list[str], d: Decision) -> str:
+        chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
+        labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
+                  if o[0] == action.name]
+        for k, s in enumerate(chooses):
+            prefix = words[: k + 2]
+            if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
+                got = words[k + 1] if k + 1 < len(words) else "nothing"
+                cond = f" where {self.text(s.cond)}" if s.cond is not None else ""
+                return f"'{got}' is not a choice for '{s.var}' (from {self.text(s.domain)}" \
+                       f"{cond})"
+        return "too many values"
+
+def free_names(node: Any) -> set[str]:
+    """Every name an expression mentions (a superset of the locals it reads)."""
+    if node is None:
+        return set()
+    if isinstance(node, ast.Name):
+        return {node.id}
+    out: set[str] = set()
+    for f in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, f)
+        for item in child if isinstance(child, tuple) else (child,):
+            if isinstance(item, ast.Node):
+                out |= free_names(item)
+    return out
+
+
+def bound_names(s: ast.Stmt) -> set[str]:
+    if isinstance(s, ast.Let):
+        return {name for name, _ in s.bindings}
+    if isinstance(s, ast.Choose):
+        return {s.var}
+    return set()
