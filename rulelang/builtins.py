@@ -146,15 +146,16 @@ def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
     if not stack:
         return ()
     who = owners[stack[-1].id]
-    table, seen, todo = rel.table, {s}, [s]
+    table, seen, todo = rel.indices, {s.index}, [s.index]
     while todo:
-        for t in table[todo.pop().index]:
+        for t in table[todo.pop()]:
             if t not in seen:
-                st = at[t.index]
+                st = at[t]
                 if st and owners[st[-1].id] == who:
                     seen.add(t)
                     todo.append(t)
-    return tuple(sorted(seen))
+    sites = c.game.board.sites
+    return tuple(sites[i] for i in sorted(seen))
 
 
 @builtin(2, example="through(rows, last.site)")

@@ -32,6 +32,7 @@ class Checker:
         self.namespaces: dict[str, dict[str, Ref]] = {}
         self.arity: dict[Ref, tuple[int, int]] = {}
         self.used_actions: set[str] = set()
+        self.meant_actions: set[str] = set()  # suggested for a misspelt name in a `do`
         self.uses_repetition = False
 
     def error(self, code: str, msg: str, span: Span | None, help: str | None = None) -> None:
@@ -155,9 +156,12 @@ class Walker:
         if ref[0] == "action":
             self.ck.error("R204", f"'{ref[1]}' is an action, not a value", e.span,
                           f"write \"{ref[1]}\" to compare with last.action")
-        elif ref[0] == "effect" and call_arity is None:
-            self.ck.error("R204", f"effect '{ref[1]}' is not a value", e.span)
-        elif ref == ("builtin", "repeated"):
+            return ref
+        if ref[0] == "effect" and call_arity is None:
+            self.ck.error("R204", f"effect '{_written(e)}' is not a value", e.span,
+                          "an effect changes the game: use it as a statement of its own")
+            return ref
+        if ref == ("builtin", "repeated"):
             self.ck.uses_repetition = True
         self._check_arity(e, ref, call_arity)
         return ref
@@ -172,7 +176,7 @@ class Walker:
             lo, hi = (1, 1) if call_arity is not None else (-1, -1)
         else:
             lo = hi = -1
-        name = ref[1].split(".")[-1]
+        name = _written(e)
         if call_arity is None and lo >= 0 and ref[0] != "relation":
             self.ck.error("R203", f"'{name}' needs {_n_args(lo, hi)}", e.span,
                           f"call it as {name}(…)")
@@ -336,6 +340,7 @@ class Walker:
                 close = difflib.get_close_matches(name, pool, n=1)
                 self.ck.error("R201", f"unknown action '{name}'", span,
                               f"did you mean '{close[0]}'?" if close else None)
+                self.ck.meant_actions.update(close)
             else:
                 self.ck.used_actions.add(name)
 
@@ -360,6 +365,13 @@ class Walker:
 
     def visit_Result(self, s: ast.Result) -> None:
         self.expr(s.value)
+
+
+def _written(e: ast.Expr) -> str:
+    """A name as the rulebook wrote it: `f`, or `module.f`."""
+    if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name):
+        return f"{e.obj.id}.{e.name}"
+    return e.id if isinstance(e, ast.Name) else "?"
 
 
 def _n_args(lo: int, hi: int) -> str:
@@ -520,7 +532,7 @@ def _check_game(ck: Checker, p: Program) -> None:
     if p.board is None and p.game.span is not None and any(True for _ in ()):
         pass
     for name, action in p.actions.items():
-        if name not in ck.used_actions:
+        if "turn" in p.sections and name not in ck.used_actions | ck.meant_actions:
             ck.error("R206", f"action '{name}' is never offered", action.span,
                      f"name it in a 'do' line of the turn, e.g. 'do {name}'")
     for opt in p.options.values():

@@ -37,9 +37,10 @@ def render(d: Diagnostic, sources: Mapping[str, Source] | None = None) -> str:
     raw = src.line(s.line)
     end = s.end_column if s.end_line == s.line else len(raw) + 1
     pad = len(raw[: s.column - 1].expandtabs())
+    width = len(raw[: end - 1].expandtabs()) - pad  # tabs inside the span widen the caret
     g = " " * len(str(s.line))
     out = [head, f"{g} |", f"{s.line} | {raw.expandtabs()}",
-           f"{g} | {' ' * pad}{'^' * max(1, end - s.column)}"]
+           f"{g} | {' ' * pad}{'^' * max(1, width)}"]
     if d.help:
         out.append(f"{g} = help: {d.help}")
     return "\n".join(out)

@@ -42,8 +42,7 @@ def parse(source: Source) -> Tree:
             diagnostics.append(_syntax_diagnostic(exc, source))
             line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)
         except DedentError as exc:  # inconsistent dedent
-            span = source.span_at_end()
-            diagnostics.append(Diagnostic("R103", f"bad indentation: {exc}", span))
+            diagnostics.append(dedent_diagnostic(source, str(exc)))
             break
         else:
             if not diagnostics:
@@ -89,6 +88,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         span = Span(source.path, exc.line, exc.column, exc.line, exc.column + 1)
         char = source.line(exc.line)[exc.column - 1: exc.column]
+        if char == '"':
+            return Diagnostic("R101", "unterminated string", span,
+                              "close the string with \" on the same line")
         return Diagnostic("R101", f"unexpected character '{char}'", span)
     assert isinstance(exc, UnexpectedToken)
     tok = exc.token
@@ -96,7 +98,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
         return Diagnostic("R102", "unexpected end of file", source.span_at_end(),
                           _expected_help(exc))
     if tok.type in ("_INDENT", "_DEDENT"):
-        line = tok.line or 1
+        # the indenter's tokens borrow the newline's position: the line is where it ends
+        line = tok.end_line or tok.line or 1
         col = len(source.line(line)) - len(source.line(line).lstrip()) + 1
         span = Span(source.path, line, col, line, col + 1)
         what = "unexpected indentation" if tok.type == "_INDENT" else "block ends too early"
@@ -119,8 +122,41 @@ def _token_text(tok: Token) -> str:
 
 
 def _expected_help(exc: UnexpectedToken) -> str | None:
-    expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
+    """What the parser would have accepted here (the LALR state's real choices)."""
+    try:
+        accepted = exc.interactive_parser.accepts()
+    except Exception:  # noqa: BLE001 - no parser state to ask: say nothing rather than guess
+        return None
+    expected = sorted({_describe(t) for t in accepted if not t.startswith("__")})
     if not expected or len(expected) > 6:
         return None
     head = ", ".join(expected[:-1])
     return "expected " + head + (" or " if head else "") + expected[-1]
+
+
+def dedent_diagnostic(source: Source, message: str) -> Diagnostic:
+    """Lark's indenter gives no position for a bad dedent: find the first line whose
+    indentation matches no enclosing block."""
+    levels = [0]
+    depth = 0
+    for n, raw in enumerate(source.text.splitlines(), start=1):
+        text = raw.split("#", 1)[0]
+        if not text.strip():
+            continue
+        if depth == 0:
+            indent = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                open_levels = list(levels)
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    col = len(raw) - len(raw.lstrip()) + 1
+                    columns = " or ".join(str(x + 1) for x in open_levels)
+                    return Diagnostic("R103", "this line's indentation matches no enclosing "
+                                      "block", Span(source.path, n, col, n, col + 1),
+                                      f"start it in column {columns}")
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
+        depth = max(depth, 0)
+    return Diagnostic("R103", f"bad indentation: {message.lower()}", source.span_at_end())

@@ -51,9 +51,15 @@ class Piece:
 
 @dataclass(frozen=True, eq=False)
 class Relation:
-    """A named relation between sites, frozen into a table: site index -> related sites."""
+    """A named relation between sites, frozen into a table: site index -> related sites
+    (and the same as site indices, for loops that never need the Site objects)."""
     name: str
     table: tuple[tuple[Site, ...], ...]
+    indices: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "indices",
+                           tuple(tuple(t.index for t in row) for row in self.table))
 
     def __repr__(self) -> str:
         return f"relation {self.name}"
