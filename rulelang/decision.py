@@ -12,6 +12,7 @@ Run = Generator["Decision", "Option", None]
 Option = tuple  # (action name or None, chosen values): one way to decide
 
 
+
 @dataclass(slots=True)
 class Decision:
     """Someone must choose among options; the strings are made only when asked for."""

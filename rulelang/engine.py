@@ -46,12 +46,27 @@ class Game:
         end = program.sections.get("end")
         self._end_fns = self.executor.block_fns(end.stmts) if end is not None else ()
         self._uses_repetition = program.uses_repetition
+        setup = program.sections.get("setup")
+        self._setup_decides = setup is not None and self.executor.decides(setup)
+        self._setup_fixed = setup is None or not self.executor.chance(setup)
+        self._start_cache: tuple[GameData, Decision | None] | None = None
 
     def new_initial_state(self, seed: int = 0) -> State:
+        if self._start_cache is not None:  # a setup without chance or choice: made once
+            data0, decision = self._start_cache
+            state = State(self, data0.copy())
+            state.ctx.data.rng.seed(seed)
+            state._decision = decision
+            return state
         data = self.runtime.template.copy()
         data.rng.seed(seed)
         state = State(self, data)
-        state._start(self._setup)
+        if self.simple and not self._setup_decides:
+            state._guard(state._plain_setup, None)  # no generator, no checkpoint
+            if self._setup_fixed and state._gen is None:
+                self._start_cache = (state.ctx.data.copy(), state._decision)
+        else:
+            state._start(self._setup)
         return state
 
     # ---- segments of play: setup, then turns
@@ -195,6 +210,16 @@ class State:
                 self._decision, self._index = d, None
                 return
             self.game._finish_simple_turn(c, decided=False)
+
+    def _plain_setup(self, _: Any) -> None:
+        c = self.ctx
+        setup = self.game.runtime.program.sections.get("setup")
+        if setup is not None:
+            self.game.executor.run_plain(setup, c, {})
+        if self.game._uses_repetition:
+            key = self.game.runtime.position_key(c.data, c.data.mover)
+            c.data.positions[key] = 1
+        self._simple_next()
 
     def _apply_simple(self, option: Any) -> None:
         self.game.executor.perform_plain(option, self.ctx)

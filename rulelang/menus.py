@@ -13,7 +13,7 @@ from typing import Any
 from . import ast
 from .decision import Decision, Option
 from .errors import RulelangError, RuleRuntimeError
-from .interpreter import Ctx
+from .interpreter import Ctx, iterate
 
 
 class Menus:
@@ -81,7 +81,9 @@ class Menus:
             if shape is None:  # no choice: the action itself is the option
                 out.append((name, ()))
             elif shape is not True:  # one choose then effects: one option per value
-                out.extend([(name, (v,)) for v in self.choices(shape, c, {})])
+                values = self.choices(shape, c, {}) if shape.cond is not None else \
+                    self.value(shape.domain, c, {})
+                out.extend([(name, (v,)) for v in iterate(c, values)])
             else:
                 paths: list[tuple] = []
                 self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
