@@ -136,6 +136,18 @@ class Compiler:
                 except Exception:  # noqa: BLE001 - reported with the call's position
                     return rt.call(("builtin", key), [a0(c, e)], c, n)
             return call1
+        if len(args) == 2:
+            a0, a1 = args
+
+            def call2(c: Ctx, e: dict) -> Any:
+                x, y = a0(c, e), a1(c, e)
+                try:
+                    return impl(c, x, y)
+                except RulelangError:
+                    raise
+                except Exception:  # noqa: BLE001
+                    return rt.call(("builtin", key), [x, y], c, n)
+            return call2
 
         def call(c: Ctx, e: dict) -> Any:
             values = [a(c, e) for a in args]
@@ -249,6 +261,17 @@ class Compiler:
         scope = dict(self._subst)  # a block's lets end with the block
         for s in block.stmts:
             steps.append(self._pure_step(s, rename))
+        last = block.stmts[-1] if block.stmts else None
+        if isinstance(last, ast.Return) and all(isinstance(s, ast.Let) for s in block.stmts[:-1]):
+            ret = self.expr(last.value)  # the common shape: lets, then return
+            self._subst = scope
+            lets = steps[:-1]
+
+            def lets_then_return(c: Ctx, e: dict) -> tuple[bool, Any]:
+                for let in lets:
+                    let(c, e)
+                return (True, ret(c, e))
+            return lets_then_return
         self._subst = scope
 
         def run(c: Ctx, e: dict) -> tuple[bool, Any]:
@@ -343,8 +366,28 @@ class Compiler:
                                        n.span) from None
         return binop
 
+    def constant(self, n: ast.Expr) -> tuple[bool, Any]:
+        """(True, value) for an expression whose value never changes in a game."""
+        if isinstance(n, ast.Const):
+            return True, n.value
+        ref = self.refs.get(id(n))
+        if isinstance(n, (ast.Name, ast.Attr)) and ref is not None and ref[0] in (
+                "player", "option", "kind", "region", "lines", "relation") and not (
+                ref[0] == "local" or (isinstance(n, ast.Name) and n.id in self._subst)):
+            try:
+                return True, self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)
+            except RuleRuntimeError:
+                return False, None
+        return False, None
+
     def visit_Compare(self, n: ast.Compare) -> Fn:
         left, right = self.expr(n.left), self.expr(n.right)
+        if n.op in ("==", "!="):
+            fixed, value = self.constant(n.right)
+            if fixed:  # the common `x == "place"`, `p == White`: one closure less
+                if n.op == "==":
+                    return lambda c, e: left(c, e) == value
+                return lambda c, e: left(c, e) != value
         if n.op == "==":
             return lambda c, e: left(c, e) == right(c, e)
         if n.op == "!=":
