@@ -173,7 +173,7 @@ class Runtime:
                     item.cond, c, {**env, **dict(zip(item.pattern, k, strict=True))})]
             elif isinstance(item, ast.GeoLines):
                 lines = ev(item.expr, c, {**env, **b.lines})
-                b.lines[item.name] = [[tuple(x) for x in ln] for ln in lines]
+                b.lines[item.name] = [[_coords(x) for x in ln] for ln in lines]
         return b.freeze()
 
     def _generate(self, item: ast.GeoSites, c: Ctx, env: dict) -> list[tuple[int, ...]]:
@@ -193,7 +193,7 @@ class Runtime:
     def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict) -> Callable:
         def edges(coords: tuple[int, ...]) -> list[tuple]:
             e = {**env, **dict(zip(item.pattern, coords, strict=True))}
-            return [tuple(self.interp.eval(t, c, e)) for t in item.targets]
+            return [_coords(self.interp.eval(t, c, e)) for t in item.targets]
         return edges
 
     # ---- pieces and the initial data
@@ -253,3 +253,7 @@ class Runtime:
         key = self.position_key(data, (data.mover + 1) % len(self.players))
         return data.positions.get(key, 0)
 
+
+def _coords(value: Any) -> tuple:
+    """Coordinates as written: `(r, c)` is a tuple, `(i)` on a one-coordinate board a number."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)

@@ -1,0 +1,49 @@
+"""The generic model: the seeded generator, boards built from geometries, piece moves."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulelang
+from rulelang.model.rng import Rng
+
+RULES = Path(__file__).parent / "rules"
+
+
+def test_rng_is_deterministic_and_copies_independently() -> None:
+    a, b = Rng(7), Rng(7)
+    assert [a.randrange(100) for _ in range(50)] == [b.randrange(100) for _ in range(50)]
+    c = a.copy()
+    assert [a.randrange(10**9) for _ in range(5)] == [c.randrange(10**9) for _ in range(5)]
+    assert Rng(1).randrange(1000) != Rng(2).randrange(1000) or \
+        Rng(1).randrange(10**9) != Rng(2).randrange(10**9)
+
+
+def test_rng_covers_its_range_and_shuffles_every_item() -> None:
+    r = Rng(3)
+    seen = {r.randrange(6) for _ in range(300)}
+    assert seen == set(range(6))
+    items = list(range(20))
+    r.shuffle(items)
+    assert sorted(items) == list(range(20)) and items != list(range(20))
+
+
+def test_board_relations_aliases_and_regions() -> None:
+    board = rulelang.load_game(RULES / "line.rule").runtime.board
+    names = [s.name for s in board.sites]
+    assert names == [f"s{i}" for i in range(7)]
+    beside = board.relations["beside"]
+    assert [t.name for t in beside.table[0]] == ["s1"]
+    assert [t.name for t in beside.table[3]] == ["s2", "s4"]
+    assert beside.indices[3] == (2, 4)
+
+
+def test_put_stack_lift_and_zone_order() -> None:
+    game = rulelang.load_game(RULES / "line.rule")
+    state = game.new_initial_state(0)
+    data = state.ctx.data
+    supply = next(z for z in data.zones if z.owner == 0)
+    first_top = data.zones[supply][-1]
+    state.apply_action("place s0")
+    assert data.at[0] == (first_top,) and data.loc[first_top.id] is game.runtime.board.sites[0]
+    assert data.zones[supply][-1] is not first_top
+    assert data.changes == [0]
