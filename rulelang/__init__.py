@@ -37,8 +37,8 @@ BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"
 _PROGRAMS: dict[str, Program] = {}
 _RUNTIMES: dict[tuple, Runtime] = {}
 
-__all__ = ["load_game", "parse", "check", "compile_rulebook", "Game", "State", "TERMINAL",
-           "RulelangError", "RulebookError", "RuleRuntimeError", "IllegalActionError",
+__all__ = ["load_game", "check_file", "parse", "check", "compile_rulebook", "Game", "State",
+           "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError", "IllegalActionError",
            "RecordError", "Diagnostic", "Source", "BUNDLED"]
 
 
@@ -62,6 +62,15 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
     chosen = resolve_options(program, options or {})
     runtime = compile_rulebook(program, chosen, mode, digest)
     return Game(runtime, str(path), digest)
+
+
+def check_file(path: str | Path) -> Program:
+    """What `rulelang check` does: a game is loaded with its default options (so that its
+    board is built too); a file without a `game` line is checked as a library module."""
+    loaded = load(path)
+    if not any(isinstance(d, ast.Game) for d in loaded.game.decls):
+        return check(loaded, library=True)
+    return load_game(path).runtime.program
 
 
 def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "compiled",

@@ -342,7 +342,7 @@ class Zone(Decl):
     each: bool
     ordered: bool
     visible: str  # everyone | owner | nobody
-    contents: tuple[tuple[int, str, Span], ...]
+    contents: tuple[tuple[Expr, str, Span], ...]  # (how many, kind, where the kind is named)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -86,8 +86,8 @@ class Builder(Transformer[Token, Any]):
                         "use 'everyone', 'owner' or 'nobody'")
         return ("flag", "visible", word)
 
-    def content(self, m: Meta, c: list) -> tuple[int, str, Span]:
-        return (int(c[0]), str(c[1]), self._span(c[1]))
+    def content(self, m: Meta, c: list) -> tuple[ast.Expr, str, Span]:
+        return (c[0], str(c[1]), self._span(c[1]))
 
     def counter(self, m: Meta, c: list) -> ast.Counter:
         each = any(x == "each" for x in c[1:])

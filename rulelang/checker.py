@@ -17,7 +17,8 @@ from .source import Span
 _GAME_KINDS = {ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
                ast.Option: "option", ast.Action: "action"}
 _MODULE_KINDS = {ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
-_RESERVED = {"players"}
+_NOT_CALLABLE = {"option", "player", "zone", "counter", "var", "kind", "region", "lines",
+                 "local"}
 
 
 def _qual(module: str, name: str) -> str:
@@ -131,6 +132,9 @@ class Walker:
 
     def visit_Name(self, e: ast.Name, call_arity: int | None) -> Ref | None:
         ref = self.ck.lookup(e.id, self.scope, self.ns)
+        if call_arity is not None and ref is not None and ref[0] in _NOT_CALLABLE \
+                and e.id in BUILTINS:
+            ref = ("builtin", e.id)  # an option `size` does not hide the builtin size(x)
         if ref is None:
             self.ck.unknown(e.id, e.span, self.scope, self.ns)
             return None
@@ -379,15 +383,17 @@ def _n_args(lo: int, hi: int) -> str:
     return f"{n} argument" + ("" if n == "1" else "s")
 
 
-def check(loaded: Loaded) -> Program:
+def check(loaded: Loaded, library: bool = False) -> Program:
+    """Check a game, or (library=True) a module of definitions that is not a game."""
     ck = Checker(loaded)
     for key, module in loaded.modules.items():
         ck.namespaces[key] = ck.module_namespace(key, module)
     ck.namespaces[""] = ck.module_namespace("", loaded.game)
-    program = _collect(ck, loaded)
+    program = _collect(ck, loaded, library)
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
-    _check_game(ck, program)
+    if not library:
+        _check_game(ck, program)
     program.refs = ck.refs
     program.uses_repetition = ck.uses_repetition
     if ck.diags:
@@ -395,7 +401,7 @@ def check(loaded: Loaded) -> Program:
     return program
 
 
-def _collect(ck: Checker, loaded: Loaded) -> Program:
+def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:
     decls = loaded.game.decls
     first = {t: next((d for d in decls if isinstance(d, t)), None)
              for t in (ast.Game, ast.Players, ast.Board)}
@@ -404,7 +410,7 @@ def _collect(ck: Checker, loaded: Loaded) -> Program:
     game = first[ast.Game] or ast.Game("untitled", None, span=span)
     players = first[ast.Players] or ast.Players(("Player1", "Player2"), 2, 2, span=span)
     for t, what in ((ast.Game, "game \"Name\""), (ast.Players, "players A, B")):
-        if first[t] is None:
+        if first[t] is None and not library:
             ck.error("R209", f"the rulebook has no '{what.split()[0]}' line", span,
                      f"add a line such as: {what}")
     p = Program(loaded, game, players, _by_name(decls, ast.Option), first[ast.Board],
@@ -474,7 +480,8 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
     elif isinstance(d, (ast.Counter, ast.Var, ast.Piece)):
         _walk_component(w, d)
     elif isinstance(d, ast.Zone):
-        for _, kind, span in d.contents:
+        for count, kind, span in d.contents:
+            w.expr(count)
             if w.ns.get(kind, ("", ""))[0] != "kind":
                 w.ck.unknown(kind, span, w.scope, {k: v for k, v in w.ns.items()
                                                    if v[0] == "kind"}, "piece kind")

@@ -121,7 +121,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _check_one(path: str) -> bool:
     try:
-        load(path)
+        if not Path(path).is_file():
+            load(path)  # the usual message for a missing file
+        rulelang.check_file(path)
     except RulelangError as exc:
         _err(exc.render())
         return False

@@ -10,7 +10,7 @@ from typing import Any
 from . import ast
 from .builtins import BUILTINS
 from .errors import RulelangError, RuleRuntimeError
-from .incremental import dependents, incremental_filter, local_reads
+from .incremental import analyse, dependents, incremental_filter
 from .interpreter import (
     BINOPS,
     COMPARES,
@@ -21,7 +21,7 @@ from .interpreter import (
     of_value,
     runtime_error,
 )
-from .model.values import Player, Site, show
+from .model.values import Player, Site, SiteSet, show
 
 Fn = Callable[[Ctx, dict], Any]
 
@@ -94,6 +94,18 @@ class Compiler:
             name = n.name
             return lambda c, e: c.data.last[name]
         obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
+        if name in coord:  # `s.r`: a site's coordinate, read straight from the site
+            i = coord[name]
+
+            def coordinate(c: Ctx, e: dict) -> Any:
+                x = obj(c, e)
+                if type(x) is Site:
+                    return x.coords[i]
+                try:
+                    return get_attr(c, x, name, coord)
+                except RulelangError as exc:
+                    raise RuleRuntimeError(str(exc), n.span) from None
+            return coordinate
 
         def attr(c: Ctx, e: dict) -> Any:
             try:
@@ -494,14 +506,24 @@ class Compiler:
             fast = self._site_test_quant(n, domain)
             if fast is not None:
                 return fast
-        if n.kind == "each" and cond is not None and body is None and \
-                self.refs.get(id(n.domain)) == ("builtin", "sites"):
-            paths = local_reads(self.rt.program, n.cond, n.var)  # type: ignore[arg-type]
-            if paths is not None:
-                board = self.rt.board
-                deps = dependents(board, paths)
-                return incremental_filter(id(n), board.sites, deps, n.var, cond)
+        if n.kind == "each" and cond is not None and body is None:
+            query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
+            if query is not None:
+                return query
         return _QUANTS[n.kind](domain, n.var, cond, body)
+
+    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
+                    ) -> Fn | None:
+        """`var in sites where cond` as an incremental query, when cond is local."""
+        if self.refs.get(id(domain)) != ("builtin", "sites"):
+            return None
+        found = analyse(self.rt.program, cond, var)
+        if found is None:
+            return None
+        paths, per_mover = found
+        board = self.rt.board
+        return incremental_filter(id(node), board.sites, dependents(board, paths), var,
+                                  self.expr(cond), per_mover)
 
 
 def _reader(name: str) -> Fn:
@@ -516,7 +538,9 @@ def _member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
     def loop(c: Ctx, e: dict) -> bool:
         b = collection(c, e)
-        if type(b) is not tuple:
+        if type(b) is SiteSet:
+            b = b.members
+        elif type(b) is not tuple:
             b = tuple(iterate(c, b))
         for x in domain(c, e):
             if (x in b) is inside:

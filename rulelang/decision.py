@@ -13,11 +13,41 @@ Option = tuple  # (action name or None, chosen values): one way to decide
 
 
 
+class Options:
+    """A menu's options kept as segments, so that a menu of a hundred places costs no hundred
+    tuples: (action, values) stands for (action, (v,)) for each value, (None, options) for
+    options listed in full. The full list is made only when someone iterates over it."""
+
+    __slots__ = ("segments", "_len", "_flat")
+
+    def __init__(self, segments: list[tuple]) -> None:
+        self.segments = segments
+        self._len = sum(len(vs) for _, vs in segments)
+        self._flat: list[Option] | None = None
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, k: int) -> Option:
+        if 0 <= k < self._len:
+            for action, vs in self.segments:
+                if k < len(vs):
+                    return (action, (vs[k],)) if action is not None else vs[k]
+                k -= len(vs)
+        raise IndexError(k)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        if self._flat is None:
+            self._flat = [o for action, vs in self.segments for o in
+                          ([(action, (v,)) for v in vs] if action is not None else vs)]
+        return iter(self._flat)
+
+
 @dataclass(slots=True)
 class Decision:
     """Someone must choose among options; the strings are made only when asked for."""
     player: int
-    options: list[Option]
+    options: list[Option] | Options
     secret: bool = False
     menu: ast.Do | None = None
     choose: ast.Choose | None = None

@@ -340,7 +340,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
         seen = visible == "everyone" or (visible == "owner" and ref.owner == player)
         zones.append({"zone": ref.name, "owner": None if ref.owner is None else names[ref.owner],
                       "count": len(pieces),
-                      "pieces": [piece_view(p) for p in pieces] if seen else None})
+                      "pieces": _runs([piece_view(p) for p in pieces]) if seen else None})
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
     variables = [{"var": k, "owner": None if o is None else names[o],
@@ -354,6 +354,18 @@ def observe(state: State, player: int) -> dict[str, Any]:
             "vars": variables, "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
+
+
+def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive identical pieces of a zone as one entry with a count (a supply of 181
+    stones is one line)."""
+    out: list[dict[str, Any]] = []
+    for v in views:
+        if out and all(out[-1][k] == v[k] for k in v):
+            out[-1]["count"] += 1
+        else:
+            out.append({**v, "count": 1})
+    return out
 
 
 def _may_see(decl: Any, name: str, owner: int | None, player: int, data: GameData) -> bool:

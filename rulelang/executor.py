@@ -30,6 +30,8 @@ class Executor(Menus):
         self._exec: dict[type, Any] = {}
         self._stmt_fns: dict[int, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
+        self._choice_queries: dict[int, Any] = {}
+        self._last_choices: dict[tuple[int, int], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
     # ---- static analysis
@@ -399,7 +401,15 @@ class Executor(Menus):
         option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
         e[s.var] = option[1][0]
 
-    def choices(self, s: ast.Choose, c: Ctx, e: dict) -> list[Any]:
+    def choices(self, s: ast.Choose, c: Ctx, e: dict) -> Any:
+        if s.cond is not None:
+            query = self._choice_queries.get(id(s), False)
+            if query is False:
+                make = getattr(self.rt.evaluator, "site_filter", None)
+                query = make(s, s.domain, s.var, s.cond) if make is not None else None
+                self._choice_queries[id(s)] = query
+            if query is not None:  # `choose s in sites where <local>`: kept up to date
+                return query(c, e)
         domain = list(iterate(c, self.value(s.domain, c, e)))
         if s.cond is None:
             return domain

@@ -2,10 +2,12 @@
 that changed, instead of testing P on every site after every move.
 
 It applies when P(s) is *local*: it reads the board only at s and at sites reached from s
-through relations (base(s), neighbours(s) …), and reads no other changing state (mover,
-counters, variables, zones, last). Then a change at site t can only alter P at t and at the
-sites that reach t through those relations: a table built once per game from the board.
-Every change of the board goes through GameData.put/lift, which log the changed site.
+through relations (base(s), neighbours(s) …), and reads no other changing state (counters,
+variables, zones, last). Then a change at site t can only alter P at t and at the sites that
+reach t through those relations: a table built once per game from the board. Every change of
+the board goes through GameData (put, lift, a piece's owner or attribute), which logs the
+changed site. A predicate may also read the mover (`owner(s) == mover`): then one set is
+kept per mover.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ class LocalAnalysis:
         self.program = program
         self.refs = program.refs
         self.reads: set[Path] = set()
+        self.per_mover = False
         self._depth = 0
 
     def run(self, node: ast.Expr, env: dict[str, Path | None]) -> Path | None:
@@ -55,6 +58,9 @@ class LocalAnalysis:
             return None
         if cat == "def":
             return self._def(key, [], env)
+        if cat == "builtin" and key in ("mover", "opponent"):
+            self.per_mover = True
+            return None
         raise NotLocal(key)
 
     def visit_Attr(self, n: ast.Attr, env: dict) -> None:
@@ -140,12 +146,18 @@ class LocalAnalysis:
 
 def local_reads(program: Any, cond: ast.Expr, var: str) -> set[Path] | None:
     """The relation paths along which cond(var) reads the board, or None if not local."""
+    found = analyse(program, cond, var)
+    return None if found is None else found[0]
+
+
+def analyse(program: Any, cond: ast.Expr, var: str) -> tuple[set[Path], bool] | None:
+    """(paths read, reads the mover?) for a local predicate; None otherwise."""
     analysis = LocalAnalysis(program)
     try:
         analysis.run(cond, {var: ()})
     except (NotLocal, KeyError, ValueError):
         return None
-    return analysis.reads
+    return analysis.reads, analysis.per_mover
 
 
 def dependents(board: Any, paths: set[Path]) -> tuple[tuple[Any, ...], ...]:
@@ -173,11 +185,13 @@ def _reverse(table: tuple, n: int) -> list[list[int]]:
 
 
 def incremental_filter(qid: int, sites: tuple, deps: tuple, var: str,
-                       cond: Callable[[Any, dict], Any]) -> Callable[[Any, dict], Any]:
+                       cond: Callable[[Any, dict], Any], per_mover: bool = False
+                       ) -> Callable[[Any, dict], Any]:
     """A closure computing `each var in sites where cond`, updated from the change log."""
     def query(c: Any, e: dict) -> tuple:
         data = c.data
-        entry = data.cache.get(qid)
+        key = (qid, data.mover) if per_mover else qid
+        entry = data.cache.get(key)
         changes = data.changes
         n = len(changes)
         if entry is not None and entry[1] == n:
@@ -199,7 +213,7 @@ def incremental_filter(qid: int, sites: tuple, deps: tuple, var: str,
         if old is not _MISSING:
             e[var] = old
         result = tuple(compress(sites, member))
-        data.cache[qid] = (member, n, result)
+        data.cache[key] = (member, n, result)
         return result
     return query
 

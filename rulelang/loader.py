@@ -33,6 +33,7 @@ class _Loader:
         self.sources: dict[str, Source] = {}
         self.modules: dict[str, Module] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.own_paths: set[Path] = set()  # the rulebook and the rulebooks it extends
 
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
@@ -43,6 +44,7 @@ class _Loader:
             return None
 
     def load_game(self, path: str | Path) -> Module:
+        self.own_paths.add(Path(path).resolve())
         source = load_source(path)
         decls = self.parse_file(source) or ()
         decls = self._extend(decls, source, [str(Path(path).resolve())])
@@ -64,6 +66,7 @@ class _Loader:
             self._error("R207", f"cannot find the rulebook '{game.extends}' to extend",
                         game.span, f"looked for {parent_path}")
             return decls
+        self.own_paths.add(parent_path.resolve())
         parent = load_source(parent_path)
         parent_decls = self._extend(self.parse_file(parent) or (), parent, chain + [key])
         return merge(parent_decls, decls)
@@ -81,7 +84,7 @@ class _Loader:
             return name
         if name in self.modules:
             return name
-        path = _find_module(name, folder)
+        path = _find_module(name, folder, self.own_paths)
         if path is None:
             self._error("R207", f"unknown module '{name}'", use.span,
                         f"no {name}{EXTENSION} next to the rulebook or in the standard library")
@@ -96,10 +99,12 @@ class _Loader:
         self.diagnostics.append(Diagnostic(code, message, span, help))
 
 
-def _find_module(name: str, folder: Path) -> Path | None:
+def _find_module(name: str, folder: Path, skip: set[Path]) -> Path | None:
+    """A sibling file first, then the standard library; never the rulebook itself (a game
+    named like a library module still gets the library module)."""
     for base in (folder, STDLIB):
         candidate = base / f"{name}{EXTENSION}"
-        if candidate.is_file():
+        if candidate.is_file() and candidate.resolve() not in skip:
             return candidate
     return None
 

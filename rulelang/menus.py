@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
-from .decision import Decision, Option
+from .decision import Decision, Options
 from .errors import RulelangError, RuleRuntimeError
 from .interpreter import Ctx, iterate
 
@@ -70,8 +70,8 @@ class Menus:
             return any(self.chance(x) for x in s.stmts)
         return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
 
-    def menu(self, s: ast.Do, c: Ctx) -> list[Option]:
-        out: list[Option] = []
+    def menu(self, s: ast.Do, c: Ctx) -> Options:
+        segments: list[tuple] = []
         for name in s.actions:
             puts, requires, shape = self.plan(name)
             if puts and not all(self.put_possible(p, c, {}) for p in puts):
@@ -79,16 +79,20 @@ class Menus:
             if requires and not all(r(c, {}) for r in requires):
                 continue
             if shape is None:  # no choice: the action itself is the option
-                out.append((name, ()))
+                segments.append((None, [(name, ())]))
             elif shape is not True:  # one choose then effects: one option per value
                 values = self.choices(shape, c, {}) if shape.cond is not None else \
                     self.value(shape.domain, c, {})
-                out.extend([(name, (v,)) for v in iterate(c, values)])
+                if type(values) is not tuple:
+                    values = tuple(iterate(c, values))
+                if values:
+                    segments.append((name, values))
             else:
                 paths: list[tuple] = []
                 self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
-                out.extend([(name, p) for p in paths])
-        return out
+                if paths:
+                    segments.append((None, [(name, p) for p in paths]))
+        return Options(segments)
 
     def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
         """Per action, once: the puts and leading requires checked before enumerating, and
@@ -158,11 +162,14 @@ class Menus:
 
     def _last_choice(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         """Nothing after position j can refuse a value (the common `choose; put` shape)."""
-        if j == len(stmts):
-            return True
-        nxt = stmts[j]
-        return not self.needs_walk_at(stmts, j) and not (
-            isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
+        key = (id(stmts), j)
+        found = self._last_choices.get(key)
+        if found is None:
+            nxt = stmts[j] if j < len(stmts) else None
+            found = self._last_choices[key] = j == len(stmts) or (
+                not self.needs_walk_at(stmts, j)
+                and not (isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts))
+        return found
 
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])

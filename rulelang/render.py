@@ -153,7 +153,9 @@ def _zone(zone: Obs) -> str:
         return f"{label}: {zone['count']} hidden"
     if not zone["pieces"]:
         return f"{label}: empty"
-    counts = Counter(_piece_label(p) for p in zone["pieces"])
+    counts: Counter[str] = Counter()
+    for p in zone["pieces"]:
+        counts[_piece_label(p)] += p.get("count", 1)
     return f"{label}: " + ", ".join(k if n == 1 else f"{n} {k}" for k, n in counts.items())
 
 

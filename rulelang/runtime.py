@@ -207,13 +207,19 @@ class Runtime:
                 ref = zone_ref(zone.name, owner)
                 data.zones[ref] = []
                 for count, kind, _ in zone.contents:
-                    for _ in range(count):
+                    for _ in range(self._count(count, c)):
                         self._new_piece(data, c, kind, owner, ref)
         for counter in self.program.counters.values():
             self._init_scoped(data.counters, counter, counter.init, c)
         for var in self.program.vars.values():
             self._init_scoped(data.vars, var, var.init, c)
         return data
+
+    def _count(self, expr: ast.Expr, c: Ctx) -> int:
+        n = self.interp.eval(expr, c, {})
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RuleRuntimeError(f"a zone holds a number of pieces, not {show(n)}", expr.span)
+        return n
 
     def _new_piece(self, data: GameData, c: Ctx, kind: str, owner: int | None,
                    zone: ZoneRef) -> None:

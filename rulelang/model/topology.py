@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .values import LineSet, Relation, Site
+from .values import LineSet, Relation, Site, SiteSet
 
 
 @dataclass
@@ -68,7 +68,7 @@ class BoardBuilder:
                           for c in self.coords)
             board.relations[name] = Relation(name, table)
         for name, members in self.regions.items():
-            board.regions[name] = tuple(by_coords[c] for c in members)
+            board.regions[name] = SiteSet(tuple(by_coords[c] for c in members))
         for name, lines in self.lines.items():
             board.lines[name] = _line_set(name, [tuple(by_coords[c] for c in ln) for ln in lines],
                                           sites)

@@ -49,6 +49,21 @@ class Piece:
         return self.id < other.id
 
 
+class SiteSet(tuple):  # type: ignore[type-arg]
+    """A region: a tuple of sites in board order (iteration stays deterministic) that also
+    answers `site in region` through a frozenset."""
+
+    members: frozenset[Site]
+
+    def __new__(cls, sites: tuple[Site, ...]) -> SiteSet:
+        obj = super().__new__(cls, sites)
+        obj.members = frozenset(sites)
+        return obj
+
+    def __contains__(self, site: object) -> bool:
+        return site in self.members
+
+
 @dataclass(frozen=True, eq=False)
 class Relation:
     """A named relation between sites, frozen into a table: site index -> related sites

@@ -9,7 +9,7 @@ import pytest
 
 import rulelang
 from rulelang import ast
-from rulelang.incremental import dependents, local_reads
+from rulelang.incremental import analyse, dependents, local_reads
 
 RULES = Path(__file__).parent / "rules"
 
@@ -27,9 +27,15 @@ def test_local_predicate_reads_the_subject_and_its_relations() -> None:
     assert local_reads(program, q.cond, q.var) == {(), ("beside",)}
 
 
-def test_a_predicate_that_reads_the_mover_is_not_local() -> None:
+def test_a_predicate_that_reads_the_mover_is_kept_per_mover() -> None:
     program = rulelang.load_game(RULES / "line.rule").runtime.program
     q = quant(program, "mine")
+    assert analyse(program, q.cond, q.var) == ({()}, True)
+
+
+def test_a_predicate_that_reads_the_last_action_is_not_local() -> None:
+    program = rulelang.load_game(RULES / "line.rule").runtime.program
+    q = quant(program, "beside_last")
     assert local_reads(program, q.cond, q.var) is None
 
 
