@@ -1,6 +1,11 @@
 """Random playouts per second for every bundled rulebook, in both engine modes, next to Spline
 from the PyPI package `shibumi` 0.5.0 (pure Python, numpy boards) driven the same way; plus the
 time of load_game, cold (first load in a fresh interpreter) and warm (second load, same process).
+For the classic games (tic-tac-toe, Connect Four, Hex 11x11, Breakthrough 8x8) it also times
+OpenSpiel 2.0.2's C++ games driven from the same kind of Python loop, and for tic-tac-toe
+OpenSpiel's pure-Python `python_tic_tac_toe`, and prints rulelang's compiled rate as a ratio
+of theirs next to the targets; without `pyspiel` (pip install open-spiel==2.0.2) that part is
+skipped with a hint.
 
 A playout starts at new_initial_state(seed) and applies uniformly random legal actions
 (random.Random(seed)) until the state is terminal. Timing uses time.perf_counter, either for
@@ -20,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -28,6 +34,18 @@ import rulelang  # noqa: E402
 
 MODES = ("compiled", "interpreted")
 SHIBUMI_HINT = "pip install shibumi==0.5.0"
+OPENSPIEL_HINT = "pip install open-spiel==2.0.2 (or pip install -e '.[test]')"
+# rulebook stem -> (pyspiel game, parameters matching the rulebook's default options)
+OPENSPIEL_GAMES: dict[str, tuple[str, dict[str, int]]] = {
+    "tic_tac_toe": ("tic_tac_toe", {}),
+    "connect_four": ("connect_four", {}),
+    "hex": ("hex", {"board_size": 11}),
+    "breakthrough": ("breakthrough", {"rows": 8, "columns": 8}),
+}
+# (rulebook stem, OpenSpiel engine) -> least rulelang compiled / OpenSpiel playouts per second
+TARGETS = {("tic_tac_toe", "OpenSpiel Python"): 2.0, ("hex", "OpenSpiel C++"): 0.5,
+           ("breakthrough", "OpenSpiel C++"): 0.3}
+WARM_TARGET_MS = 100.0
 Playout = Callable[[int], int]  # seed -> number of moves played
 
 
@@ -59,6 +77,61 @@ def shibumi_playout() -> Playout | None:
             moves += 1
         return moves
     return playout
+
+
+def openspiel_playout(game: Any) -> Playout:
+    """A pyspiel game driven from Python: new_initial_state, then random legal actions."""
+    def playout(seed: int) -> int:
+        rng, state, moves = random.Random(seed), game.new_initial_state(), 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        return moves
+    return playout
+
+
+def openspiel_engines(stem: str) -> list[tuple[str, Playout]] | None:
+    """[(engine, playout)] for a classic rulebook: OpenSpiel's C++ game and, for
+    tic-tac-toe, its pure-Python one. None when pyspiel is missing."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    name, params = OPENSPIEL_GAMES[stem]
+    engines = [("OpenSpiel C++", openspiel_playout(pyspiel.load_game(name, params)))]
+    if stem == "tic_tac_toe":
+        import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe)
+        engines.append(("OpenSpiel Python",
+                        openspiel_playout(pyspiel.load_game("python_tic_tac_toe"))))
+    return engines
+
+
+def compare_openspiel(paths: list[Path], rates: dict[tuple[str, str], float],
+                      seconds: float, games: int | None) -> None:
+    """rulelang compiled against OpenSpiel for the classic games among `paths`."""
+    stems = [p.stem for p in paths if p.stem in OPENSPIEL_GAMES]
+    if not stems:
+        return
+    print("\nOpenSpiel 2.0.2 driven from Python (state.apply_action(rng.choice("
+          "state.legal_actions())) until terminal) against rulelang compiled")
+    print(f"{'game':<22} {'engine':<17} {'games':>7} {'moves':>7} {'playouts/s':>11} "
+          f"{'rulelang/s':>11} {'ratio':>7}  target")
+    for stem in stems:
+        engines = openspiel_engines(stem)
+        if engines is None:
+            print(f"OpenSpiel              not installed: {OPENSPIEL_HINT}")
+            return
+        if (stem, "compiled") not in rates:
+            game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="compiled")
+            rates[(stem, "compiled")] = measure(rulelang_playout(game), seconds, games)["per_s"]
+        ours = rates[(stem, "compiled")]
+        for engine, playout in engines:
+            r = measure(playout, seconds, games)
+            ratio, target = ours / r["per_s"], TARGETS.get((stem, engine))
+            verdict = "" if target is None else (
+                f">= {target:g}x {'met' if ratio >= target else 'MISSED'}")
+            print(f"{stem:<22} {engine:<17} {r['games']:>7.0f} {r['moves'] / r['games']:>7.1f} "
+                  f"{r['per_s']:>11.1f} {ours:>11.1f} {ratio:>7.2f}  {verdict}", flush=True)
 
 
 def measure(playout: Playout, seconds: float, games: int | None) -> dict[str, float]:
@@ -131,14 +204,20 @@ def main(argv: list[str] | None = None) -> int:
             if ("spline", mode) in rates:
                 print(f"ratio rulelang/shibumi, Spline, {mode}: "
                       f"{rates[('spline', mode)] / r['per_s']:.2f}")
+    compare_openspiel(paths, rates, args.seconds, args.games)
     print("\nload_game time (fresh interpreter): import rulelang, first load (cold), "
           "second load in the same process (warm)")
     print(f"{'game':<22} {'mode':<12} {'import ms':>10} {'cold ms':>10} {'warm ms':>10}")
+    warm: dict[str, float] = {}
     for path in paths:
         for mode in modes:
             t = load_times(path, mode)
+            warm[f"{path.stem} {mode}"] = t["warm"] * 1e3
             print(f"{path.stem:<22} {mode:<12} {t['import'] * 1e3:>10.1f} "
                   f"{t['cold'] * 1e3:>10.1f} {t['warm'] * 1e3:>10.1f}", flush=True)
+    slowest = max(warm, key=warm.__getitem__)
+    print(f"load_game warm: slowest {warm[slowest]:.1f} ms ({slowest}), target <= "
+          f"{WARM_TARGET_MS:g} ms {'met' if warm[slowest] <= WARM_TARGET_MS else 'MISSED'}")
     return 0
 
 

@@ -123,7 +123,7 @@ def _check_one(path: str) -> bool:
     try:
         if not Path(path).is_file():
             load(path)  # the usual message for a missing file
-        rulelang.check_file(path)
+        rulelang.check_file(path)  # a game, or a library module
     except RulelangError as exc:
         _err(exc.render())
         return False

@@ -122,6 +122,14 @@ class Compiler:
             rel = self.rt.board.relations.get(key)
             if rel is not None:
                 table, arg = rel.table, args[0]
+                name = self._plain_local(n.args[0])
+                if name is not None:  # `base(s)`: read the local directly
+                    def related(c: Ctx, e: dict) -> Any:
+                        try:
+                            return table[e[name].index]
+                        except (KeyError, AttributeError):
+                            return table[arg(c, e).index]  # raises the positioned error
+                    return related
                 return lambda c, e: table[arg(c, e).index]
         if cat == "builtin":
             return self._builtin(key, args, n)
@@ -135,7 +143,20 @@ class Compiler:
         special = _INLINE.get(key)
         if special is not None and len(args) == 1:
             rt = self.rt
-            return special(args[0], rt, lambda c, x: rt.call(("builtin", key), [x], c, n))
+            arg = args[0]
+            name = self._plain_local(n.args[0])
+            if name is not None:  # `empty(s)`: no closure call to read s
+                def read(c: Ctx, e: dict) -> Any:
+                    try:
+                        return e[name]
+                    except KeyError:
+                        return arg(c, e)  # raises the positioned error
+                arg = read
+                fast = _INLINE_LOCAL.get(key)
+                if fast is not None:
+                    return fast(name, special(arg, rt, lambda c, x: rt.call(
+                        ("builtin", key), [x], c, n)))
+            return special(arg, rt, lambda c, x: rt.call(("builtin", key), [x], c, n))
         impl, rt = BUILTINS[key].impl, self.rt
         if len(args) == 1:
             a0 = args[0]
@@ -217,6 +238,13 @@ class Compiler:
     def _fresh(self) -> str:
         self._fresh_count = getattr(self, "_fresh_count", 0) + 1
         return f"\0{self._fresh_count}"
+
+    def _plain_local(self, a: ast.Expr) -> str | None:
+        """The name, when the expression just reads a local (not an inlined parameter)."""
+        if isinstance(a, ast.Name) and a.id not in self._subst and \
+                self.refs.get(id(a), ("local",))[0] == "local":
+            return a.id
+        return None
 
     def _cheap(self, a: ast.Expr) -> bool:
         if isinstance(a, ast.Const):
@@ -651,6 +679,25 @@ def _top(a: Fn, rt: Any, general: General) -> Fn:
             return stack[-1] if stack else None
         return general(c, x)
     return top
+
+
+def _empty_local(name: str, slow: Fn) -> Fn:
+    def empty(c: Ctx, e: dict) -> Any:
+        x = e.get(name)
+        return not c.data.at[x.index] if type(x) is Site else slow(c, e)
+    return empty
+
+
+def _occupied_local(name: str, slow: Fn) -> Fn:
+    def occupied(c: Ctx, e: dict) -> Any:
+        x = e.get(name)
+        return bool(c.data.at[x.index]) if type(x) is Site else slow(c, e)
+    return occupied
+
+
+_INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
+    "empty": _empty_local, "occupied": _occupied_local,
+}
 
 
 _INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {

@@ -4,12 +4,12 @@ Moves are matched through board coordinates, never through action indices: every
 action string is decoded into the sites it names and re-spelled the way the rulebook spells
 that move (the conventions are documented at the top of each rulebook):
 
-| game         | OpenSpiel (player 0 first)          | rulebook                            |
-|--------------|-------------------------------------|-------------------------------------|
-| tic_tac_toe  | "x(r,c)", action 3r + c             | "place " + letter(c) + str(r + 1)   |
-| connect_four | "x3": column 3, action = column     | "place d<h>": h = landing row, 1 at the bottom |
-| hex          | "c2": column c, row 2 (north = 1)   | "place c2"                          |
-| breakthrough | "a7b6*": a7 to b6, '*' = a capture  | "move a7 b6"                        |
+| game         | OpenSpiel (player 0 first)         | rulebook                              |
+|--------------|------------------------------------|---------------------------------------|
+| tic_tac_toe  | "x(r,c)", action 3r + c            | "place " + letter(c) + str(r + 1)     |
+| connect_four | "x3": column 3, action = column    | "place d<h>", h = landing row from 1  |
+| hex          | "c2": column c, row 2 (north = 1)  | "place c2"                            |
+| breakthrough | "a7b6*": a7 to b6, '*' = a capture | "move a7 b6"                          |
 
 Boards are compared as {site name: player index} read from OpenSpiel's ToString() and from
 rulelang's observation(). Player indices are the same in both (player 0 moves first).
@@ -135,7 +135,7 @@ PAIRS = {
                          needs_board=True),
     "hex": Pair("hex", "hex", hex_board, hex_move, lambda n: {"board_size": n}, 11),
     "breakthrough": Pair("breakthrough", "breakthrough", breakthrough_board, breakthrough_move,
-                         lambda n: {"rows": n, "columns": n}, 8),
+                         lambda n: {"rows": n, "columns": n}, 8, needs_board=True),
 }
 
 

@@ -134,7 +134,10 @@ class Divergence:
                 f"OpenSpiel's board:\n{self.picture}")
 
 
-def compare(pair: Pair, mine: Any, theirs: Any) -> tuple[str | None, dict[str, int], dict[str, int]]:
+Moves = dict[str, int]  # rulebook action string -> action of one engine
+
+
+def compare(pair: Pair, mine: Any, theirs: Any) -> tuple[str | None, Moves, Moves]:
     """(None when both positions agree, else what differs; rulelang's and OpenSpiel's legal
     moves as {rulebook action string: action})."""
     if mine.is_terminal() != theirs.is_terminal():

@@ -17,6 +17,7 @@ from rulelang import cli  # noqa: E402
 @pytest.fixture(autouse=True)
 def fake_engine(monkeypatch, tmp_path):
     monkeypatch.setattr(rulelang, "load_game", fakes.load_game, raising=False)
+    monkeypatch.setattr(rulelang, "check_file", fakes.load_game, raising=False)
     monkeypatch.setattr(cli, "bundled_dir", lambda: tmp_path / "rulebooks")
     monkeypatch.chdir(tmp_path)
 
