@@ -52,6 +52,10 @@ class Decision:
     menu: ast.Do | None = None
     choose: ast.Choose | None = None
     _labels: list[str] | None = None
+    count: int = -1  # how many options (set on creation)
+
+    def __post_init__(self) -> None:
+        self.count = len(self.options)
 
     def labels(self) -> list[str]:
         if self._labels is None:

@@ -236,11 +236,11 @@ class State:
 
     def legal_actions(self) -> list[int]:
         d = self._decision
-        return [] if d is None else list(range(len(d.options)))
+        return [] if d is None else list(range(d.count))
 
     def action_to_string(self, action: int) -> str:
         d = self._decision
-        if d is None or not isinstance(action, int) or not 0 <= action < len(d.options):
+        if d is None or not isinstance(action, int) or not 0 <= action < d.count:
             raise IllegalActionError(f"{action} is not a legal action now")
         return d.labels()[action]
 
@@ -261,9 +261,9 @@ class State:
         d = self._decision
         if d is None:
             raise IllegalActionError("the game is over: no action can be applied")
-        if not isinstance(action, int) or not 0 <= action < len(d.options):
+        if not isinstance(action, int) or not 0 <= action < d.count:
             raise IllegalActionError(f"{action} is not a legal action now "
-                                     f"(legal: 0..{len(d.options) - 1})")
+                                     f"(legal: 0..{d.count - 1})")
         self.ctx.data.history.append((d, action))
         if self._gen is None:
             self._guard(self._apply_simple, d.options[action])
