@@ -21,7 +21,19 @@ from .interpreter import (
     of_value,
     runtime_error,
 )
-from .model.values import Player, Site, SiteSet, show
+from .loops import (
+    CHEAP_CONSTANTS,
+    INLINE,
+    INLINE_LOCAL,
+    QUANTS,
+    bound_names,
+    is_var,
+    local_names,
+    member_loop,
+    reader,
+    site_loop,
+)
+from .model.values import Player, Site, show
 
 Fn = Callable[[Ctx, dict], Any]
 
@@ -140,7 +152,7 @@ class Compiler:
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
 
     def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
-        special = _INLINE.get(key)
+        special = INLINE.get(key)
         if special is not None and len(args) == 1:
             rt = self.rt
             arg = args[0]
@@ -152,7 +164,7 @@ class Compiler:
                     except KeyError:
                         return arg(c, e)  # raises the positioned error
                 arg = read
-                fast = _INLINE_LOCAL.get(key)
+                fast = INLINE_LOCAL.get(key)
                 if fast is not None:
                     return fast(name, special(arg, rt, lambda c, x: rt.call(
                         ("builtin", key), [x], c, n)))
@@ -201,9 +213,9 @@ class Compiler:
         if self._inline_depth >= 8:
             return None
         cheap = [self._cheap(a) for a in nodes]
-        read = set().union(*(_local_names(a, self.refs) for a, ch in zip(nodes, cheap,
+        read = set().union(*(local_names(a, self.refs) for a, ch in zip(nodes, cheap,
                                                                           strict=True) if ch))
-        if read & _bound_names(d.body):
+        if read & bound_names(d.body):
             return None
         subst: dict[str, Fn] = {}
         pre: list[tuple[str, Fn]] = []
@@ -213,7 +225,7 @@ class Compiler:
             else:
                 fresh = self._fresh()
                 pre.append((fresh, arg))
-                subst[param] = _reader(fresh)
+                subst[param] = reader(fresh)
         saved = self._subst
         self._subst = subst
         self._inline_depth += 1
@@ -252,7 +264,7 @@ class Compiler:
         ref = self.refs.get(id(a))
         if isinstance(a, ast.Name):
             ref = ref or ("local", a.id)
-            return ref[0] != "def" and (ref[0] != "builtin" or ref[1] in _CHEAP_CONSTANTS)
+            return ref[0] != "def" and (ref[0] != "builtin" or ref[1] in CHEAP_CONSTANTS)
         if isinstance(a, ast.Attr):
             return (ref is not None and ref[0] in ("region", "lines", "relation", "player")) \
                 or (isinstance(a.obj, ast.Name) and self.refs.get(id(a.obj)) == ("builtin", "last"))
@@ -330,7 +342,7 @@ class Compiler:
                 f = self.expr(value)
                 if rename:
                     fresh = self._fresh()
-                    self._subst[name] = _reader(fresh)
+                    self._subst[name] = reader(fresh)
                     name = fresh
                 pairs.append((name, f))
 
@@ -492,26 +504,26 @@ class Compiler:
         body, var = n.body, n.var
         test: str | None = None
         other: ast.Expr | None = None
-        if isinstance(body, ast.Call) and len(body.args) == 1 and _is_var(body.args[0], var):
+        if isinstance(body, ast.Call) and len(body.args) == 1 and is_var(body.args[0], var):
             test = {("builtin", "occupied"): "occupied", ("builtin", "empty"): "empty"}.get(
                 self.refs.get(id(body.func)))  # type: ignore[arg-type]
         elif isinstance(body, ast.Compare) and body.op == "==" and isinstance(body.left, ast.Call):
             call = body.left
             if self.refs.get(id(call.func)) == ("builtin", "owner") and len(call.args) == 1 \
-                    and _is_var(call.args[0], var) and var not in _local_names(body.right,
+                    and is_var(call.args[0], var) and var not in local_names(body.right,
                                                                               self.refs):
                 test, other = "owner", body.right
         elif isinstance(body, ast.Compare) and body.op in ("in", "not in") and \
-                _is_var(body.left, var) and var not in _local_names(body.right, self.refs):
+                is_var(body.left, var) and var not in local_names(body.right, self.refs):
             test, other = body.op, body.right
         if test is None:
             return None
         if test in ("in", "not in"):
-            fast = _member_loop(n.kind == "all", test == "in", domain, self.expr(other))
+            fast = member_loop(n.kind == "all", test == "in", domain, self.expr(other))
         else:
-            fast = _site_loop(n.kind == "all", test, domain,
+            fast = site_loop(n.kind == "all", test, domain,
                               self.expr(other) if other is not None else None)
-        general = _QUANTS[n.kind](domain, var, None, self.expr(body))
+        general = QUANTS[n.kind](domain, var, None, self.expr(body))
 
         def quant(c: Ctx, e: dict) -> Any:
             try:
@@ -538,7 +550,7 @@ class Compiler:
             query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
             if query is not None:
                 return query
-        return _QUANTS[n.kind](domain, n.var, cond, body)
+        return QUANTS[n.kind](domain, n.var, cond, body)
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
                     ) -> Fn | None:
@@ -552,260 +564,3 @@ class Compiler:
         board = self.rt.board
         return incremental_filter(id(node), board.sites, dependents(board, paths), var,
                                   self.expr(cond), per_mover)
-
-
-def _reader(name: str) -> Fn:
-    return lambda c, e: e[name]
-
-
-def _is_var(node: ast.Expr, var: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == var
-
-
-def _member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn:
-    """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
-    def loop(c: Ctx, e: dict) -> bool:
-        b = collection(c, e)
-        if type(b) is SiteSet:
-            b = b.members
-        elif type(b) is not tuple:
-            b = tuple(iterate(c, b))
-        for x in domain(c, e):
-            if (x in b) is inside:
-                if not want_all:
-                    return True
-            elif want_all:
-                return False
-        return want_all
-    return loop
-
-
-def _site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None) -> Fn:
-    """all/any over sites of a board test, reading GameData lists directly."""
-    if test == "owner":
-        assert other is not None
-
-        def owner_loop(c: Ctx, e: dict) -> bool:
-            p = other(c, e)
-            who = p.index if type(p) is Player else p
-            at, owners = c.data.at, c.data.owner
-            for s in domain(c, e):
-                stack = at[s.index]
-                hit = (owners[stack[-1].id] == who) if stack else who is None
-                if hit != want_all:
-                    return not want_all
-            return want_all
-        return owner_loop
-    empty = test == "empty"
-
-    def loop(c: Ctx, e: dict) -> bool:
-        at = c.data.at
-        for s in domain(c, e):
-            if (not at[s.index]) is empty:
-                if not want_all:
-                    return True
-            elif want_all:
-                return False
-        return want_all
-    return loop
-
-
-_CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
-
-
-def _local_names(node: Any, refs: dict) -> set[str]:
-    if isinstance(node, ast.Name):
-        return {node.id} if refs.get(id(node), ("local",))[0] == "local" else set()
-    out: set[str] = set()
-    for f in getattr(node, "__dataclass_fields__", {}):
-        child = getattr(node, f)
-        for item in child if isinstance(child, tuple) else (child,):
-            if isinstance(item, ast.Node):
-                out |= _local_names(item, refs)
-    return out
-
-
-def _bound_names(node: Any) -> set[str]:
-    out: set[str] = set()
-    if isinstance(node, (ast.Quant, ast.Generator)):
-        out.add(node.var)
-    for f in getattr(node, "__dataclass_fields__", {}):
-        child = getattr(node, f)
-        for item in child if isinstance(child, tuple) else (child,):
-            if isinstance(item, ast.Node):
-                out |= _bound_names(item)
-    return out
-
-
-# ---- inlined builtins: the site case reads the board lists; anything else goes through
-# the builtin itself (same meaning, positioned errors), as the conformance tests prove
-General = Callable[[Ctx, Any], Any]
-
-
-def _occupied(a: Fn, rt: Any, general: General) -> Fn:
-    def occupied(c: Ctx, e: dict) -> Any:
-        x = a(c, e)
-        return bool(c.data.at[x.index]) if type(x) is Site else general(c, x)
-    return occupied
-
-
-def _empty(a: Fn, rt: Any, general: General) -> Fn:
-    def empty(c: Ctx, e: dict) -> Any:
-        x = a(c, e)
-        return not c.data.at[x.index] if type(x) is Site else general(c, x)
-    return empty
-
-
-def _owner(a: Fn, rt: Any, general: General) -> Fn:
-    players = rt.players
-
-    def owner(c: Ctx, e: dict) -> Any:
-        x = a(c, e)
-        if type(x) is Site:
-            stack = c.data.at[x.index]
-            if not stack:
-                return None
-            o = c.data.owner[stack[-1].id]
-            return None if o is None else players[o]
-        return general(c, x)
-    return owner
-
-
-def _top(a: Fn, rt: Any, general: General) -> Fn:
-    def top(c: Ctx, e: dict) -> Any:
-        x = a(c, e)
-        if type(x) is Site:
-            stack = c.data.at[x.index]
-            return stack[-1] if stack else None
-        return general(c, x)
-    return top
-
-
-def _empty_local(name: str, slow: Fn) -> Fn:
-    def empty(c: Ctx, e: dict) -> Any:
-        x = e.get(name)
-        return not c.data.at[x.index] if type(x) is Site else slow(c, e)
-    return empty
-
-
-def _occupied_local(name: str, slow: Fn) -> Fn:
-    def occupied(c: Ctx, e: dict) -> Any:
-        x = e.get(name)
-        return bool(c.data.at[x.index]) if type(x) is Site else slow(c, e)
-    return occupied
-
-
-_INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
-    "empty": _empty_local, "occupied": _occupied_local,
-}
-
-
-_INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
-    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top,
-}
-
-
-_MISSING = object()
-
-
-def _items(c: Ctx, xs: Any) -> Any:
-    return xs if type(xs) is tuple else iterate(c, xs)
-
-
-def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    if cond is None and body is not None:
-        def all_(c: Ctx, e: dict) -> Any:
-            old = e.get(var, _MISSING)
-            result = True
-            for x in _items(c, domain(c, e)):
-                e[var] = x
-                if not body(c, e):
-                    result = False
-                    break
-            if old is not _MISSING:
-                e[var] = old
-            return result
-        return all_
-
-    def q(c: Ctx, e: dict) -> Any:
-        old = e.get(var, _MISSING)
-        result = True
-        for x in _items(c, domain(c, e)):
-            e[var] = x
-            if cond is not None and not cond(c, e):
-                continue
-            if not (body(c, e) if body is not None else x):
-                result = False
-                break
-        if old is not _MISSING:
-            e[var] = old
-        return result
-    return q
-
-
-def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    def q(c: Ctx, e: dict) -> Any:
-        old = e.get(var, _MISSING)
-        result = False
-        for x in _items(c, domain(c, e)):
-            e[var] = x
-            if cond is not None and not cond(c, e):
-                continue
-            if body(c, e) if body is not None else x:
-                result = True
-                break
-        if old is not _MISSING:
-            e[var] = old
-        return result
-    return q
-
-
-def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    def q(c: Ctx, e: dict) -> Any:
-        old = e.get(var, _MISSING)
-        out = []
-        for x in _items(c, domain(c, e)):
-            e[var] = x
-            if cond is None or cond(c, e):
-                out.append(body(c, e) if body is not None else x)
-        if old is not _MISSING:
-            e[var] = old
-        return tuple(out)
-    return q
-
-
-def _q_fold(fold: Callable[[list], Any]) -> Callable[..., Fn]:
-    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-        collect = _q_each(domain, var, cond, body)
-        return lambda c, e: fold(collect(c, e))
-    return make
-
-
-def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    def q(c: Ctx, e: dict) -> Any:
-        old = e.get(var, _MISSING)
-        result = None
-        for x in _items(c, domain(c, e)):
-            e[var] = x
-            if cond is None or cond(c, e):
-                result = body(c, e) if body is not None else x
-                break
-        if old is not _MISSING:
-            e[var] = old
-        return result
-    return q
-
-
-def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    collect = _q_each(domain, var, cond, body)
-    if body is None:
-        return lambda c, e: len(collect(c, e))
-    return lambda c, e: sum(1 for v in collect(c, e) if v)
-
-
-_QUANTS: dict[str, Callable[..., Fn]] = {
-    "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
-    "count": _q_count,
-    "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
-    "sum": _q_fold(sum),
-}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
+from .astwalk import walk
 from .decision import Decision, Options
 from .errors import RulelangError, RuleRuntimeError
 from .interpreter import Ctx, iterate
@@ -238,17 +239,7 @@ class Menus:
 
 def free_names(node: Any) -> set[str]:
     """Every name an expression mentions (a superset of the locals it reads)."""
-    if node is None:
-        return set()
-    if isinstance(node, ast.Name):
-        return {node.id}
-    out: set[str] = set()
-    for f in getattr(node, "__dataclass_fields__", {}):
-        child = getattr(node, f)
-        for item in child if isinstance(child, tuple) else (child,):
-            if isinstance(item, ast.Node):
-                out |= free_names(item)
-    return out
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def bound_names(s: ast.Stmt) -> set[str]:

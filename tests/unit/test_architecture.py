@@ -8,6 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
 RUNTIME = ["runtime.py", "engine.py", "executor.py", "menus.py", "decision.py", "compiler.py",
+           "loops.py", "astwalk.py",
            "interpreter.py", "incremental.py", "builtins.py", "program.py",
            *(f"model/{p.name}" for p in (PACKAGE / "model").glob("*.py")),
            *(f"agents/{p.name}" for p in (PACKAGE / "agents").glob("*.py"))]

@@ -1,0 +1,250 @@
+"""Specialised closures for the compiler: quantifier loops, loops over sites that read the
+board lists directly, and builtins inlined for sites. Each keeps the meaning of the general
+form (interpreter.py), as the conformance tests prove, and falls back to it for other values."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .astwalk import walk
+from .interpreter import Ctx, iterate
+from .model.values import Player, Site, SiteSet
+
+Fn = Callable[[Ctx, dict], Any]
+
+
+def reader(name: str) -> Fn:
+    return lambda c, e: e[name]
+
+
+def is_var(node: ast.Expr, var: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == var
+
+
+def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn:
+    """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
+    def loop(c: Ctx, e: dict) -> bool:
+        b = collection(c, e)
+        if type(b) is SiteSet:
+            b = b.members
+        elif type(b) is not tuple:
+            b = tuple(iterate(c, b))
+        for x in domain(c, e):
+            if (x in b) is inside:
+                if not want_all:
+                    return True
+            elif want_all:
+                return False
+        return want_all
+    return loop
+
+
+def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None) -> Fn:
+    """all/any over sites of a board test, reading GameData lists directly."""
+    if test == "owner":
+        assert other is not None
+
+        def owner_loop(c: Ctx, e: dict) -> bool:
+            p = other(c, e)
+            who = p.index if type(p) is Player else p
+            at, owners = c.data.at, c.data.owner
+            for s in domain(c, e):
+                stack = at[s.index]
+                hit = (owners[stack[-1].id] == who) if stack else who is None
+                if hit != want_all:
+                    return not want_all
+            return want_all
+        return owner_loop
+    empty = test == "empty"
+
+    def loop(c: Ctx, e: dict) -> bool:
+        at = c.data.at
+        for s in domain(c, e):
+            if (not at[s.index]) is empty:
+                if not want_all:
+                    return True
+            elif want_all:
+                return False
+        return want_all
+    return loop
+
+
+CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
+
+
+def local_names(node: Any, refs: dict) -> set[str]:
+    """The local names an expression reads."""
+    return {n.id for n in walk(node)
+            if isinstance(n, ast.Name) and refs.get(id(n), ("local",))[0] == "local"}
+
+
+def bound_names(node: Any) -> set[str]:
+    """The names its quantifiers and comprehensions bind."""
+    return {n.var for n in walk(node) if isinstance(n, (ast.Quant, ast.Generator))}
+
+
+# ---- inlined builtins: the site case reads the board lists; anything else goes through
+# the builtin itself (same meaning, positioned errors), as the conformance tests prove
+General = Callable[[Ctx, Any], Any]
+
+
+def _occupied(a: Fn, rt: Any, general: General) -> Fn:
+    def occupied(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        return bool(c.data.at[x.index]) if type(x) is Site else general(c, x)
+    return occupied
+
+
+def _empty(a: Fn, rt: Any, general: General) -> Fn:
+    def empty(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        return not c.data.at[x.index] if type(x) is Site else general(c, x)
+    return empty
+
+
+def _owner(a: Fn, rt: Any, general: General) -> Fn:
+    players = rt.players
+
+    def owner(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            if not stack:
+                return None
+            o = c.data.owner[stack[-1].id]
+            return None if o is None else players[o]
+        return general(c, x)
+    return owner
+
+
+def _top(a: Fn, rt: Any, general: General) -> Fn:
+    def top(c: Ctx, e: dict) -> Any:
+        x = a(c, e)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            return stack[-1] if stack else None
+        return general(c, x)
+    return top
+
+
+def _empty_local(name: str, slow: Fn) -> Fn:
+    def empty(c: Ctx, e: dict) -> Any:
+        x = e.get(name)
+        return not c.data.at[x.index] if type(x) is Site else slow(c, e)
+    return empty
+
+
+def _occupied_local(name: str, slow: Fn) -> Fn:
+    def occupied(c: Ctx, e: dict) -> Any:
+        x = e.get(name)
+        return bool(c.data.at[x.index]) if type(x) is Site else slow(c, e)
+    return occupied
+
+
+INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
+    "empty": _empty_local, "occupied": _occupied_local,
+}
+
+
+INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
+    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top,
+}
+
+
+_MISSING = object()
+
+
+def _items(c: Ctx, xs: Any) -> Any:
+    return xs if type(xs) is tuple else iterate(c, xs)
+
+
+def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    if cond is None and body is not None:
+        def all_(c: Ctx, e: dict) -> Any:
+            old = e.get(var, _MISSING)
+            result = True
+            for x in _items(c, domain(c, e)):
+                e[var] = x
+                if not body(c, e):
+                    result = False
+                    break
+            if old is not _MISSING:
+                e[var] = old
+            return result
+        return all_
+
+    return _q_bool(True, domain, var, cond, body)
+
+
+def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    return _q_bool(False, domain, var, cond, body)
+
+
+def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    """all (want_all) or any: stops at the first item that decides."""
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        result = want_all
+        for x in _items(c, domain(c, e)):
+            e[var] = x
+            if cond is not None and not cond(c, e):
+                continue
+            if (not (body(c, e) if body is not None else x)) is want_all:
+                result = not want_all
+                break
+        if old is not _MISSING:
+            e[var] = old
+        return result
+    return q
+
+
+def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        out = []
+        for x in _items(c, domain(c, e)):
+            e[var] = x
+            if cond is None or cond(c, e):
+                out.append(body(c, e) if body is not None else x)
+        if old is not _MISSING:
+            e[var] = old
+        return tuple(out)
+    return q
+
+
+def _q_fold(fold: Callable[[list], Any]) -> Callable[..., Fn]:
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+        collect = _q_each(domain, var, cond, body)
+        return lambda c, e: fold(collect(c, e))
+    return make
+
+
+def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def q(c: Ctx, e: dict) -> Any:
+        old = e.get(var, _MISSING)
+        result = None
+        for x in _items(c, domain(c, e)):
+            e[var] = x
+            if cond is None or cond(c, e):
+                result = body(c, e) if body is not None else x
+                break
+        if old is not _MISSING:
+            e[var] = old
+        return result
+    return q
+
+
+def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    collect = _q_each(domain, var, cond, body)
+    if body is None:
+        return lambda c, e: len(collect(c, e))
+    return lambda c, e: sum(1 for v in collect(c, e) if v)
+
+
+QUANTS: dict[str, Callable[..., Fn]] = {
+    "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
+    "count": _q_count,
+    "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
+    "sum": _q_fold(sum),
+}
