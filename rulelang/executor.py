@@ -30,7 +30,7 @@ class Executor(Menus):
         self._exec: dict[type, Any] = {}
         self._stmt_fns: dict[int, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
-        self._choice_queries: dict[int, Any] = {}
+        self._choice_plans: dict[int, tuple[Any, Any, Any, str]] = {}
         self._last_choices: dict[tuple[int, int], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
@@ -402,23 +402,32 @@ class Executor(Menus):
         e[s.var] = option[1][0]
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict) -> Any:
-        if s.cond is not None:
-            query = self._choice_queries.get(id(s), False)
-            if query is False:
-                make = getattr(self.rt.evaluator, "site_filter", None)
-                query = make(s, s.domain, s.var, s.cond) if make is not None else None
-                self._choice_queries[id(s)] = query
-            if query is not None:  # `choose s in sites where <local>`: kept up to date
-                return query(c, e)
-        domain = list(iterate(c, self.value(s.domain, c, e)))
-        if s.cond is None:
+        """The values a choose offers, in the domain's order."""
+        plan = self._choice_plans.get(id(s))
+        if plan is None:
+            plan = self._choice_plans[id(s)] = self._choice_plan(s)
+        query, domain_fn, cond, var = plan
+        if query is not None:  # `choose s in sites where <local>`: kept up to date
+            return query(c, e)
+        domain = domain_fn(c, e)
+        if type(domain) is not tuple:
+            domain = tuple(iterate(c, domain))
+        if cond is None:
             return domain
-        cond, out = self.rt.fn(s.cond), []
+        out = []
         for v in domain:
-            e[s.var] = v
+            e[var] = v
             if cond(c, e):
                 out.append(v)
         return out
+
+    def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
+        query = None
+        make = getattr(self.rt.evaluator, "site_filter", None)
+        if s.cond is not None and make is not None:
+            query = make(s, s.domain, s.var, s.cond)
+        cond = self.rt.fn(s.cond) if s.cond is not None else None
+        return (query, self.rt.fn(s.domain), cond, s.var)
 
     def gen_Do(self, s: ast.Do, c: Ctx, e: dict) -> Run:
         options = self.menu(s, c)
