@@ -518,19 +518,12 @@ class Compiler:
             test, other = body.op, body.right
         if test is None:
             return None
-        if test in ("in", "not in"):
-            fast = member_loop(n.kind == "all", test == "in", domain, self.expr(other))
-        else:
-            fast = site_loop(n.kind == "all", test, domain,
-                              self.expr(other) if other is not None else None)
         general = QUANTS[n.kind](domain, var, None, self.expr(body))
-
-        def quant(c: Ctx, e: dict) -> Any:
-            try:
-                return fast(c, e)
-            except (AttributeError, TypeError):  # not sites: the general loop says why
-                return general(c, e)
-        return quant
+        if test in ("in", "not in"):
+            return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
+                               general)
+        return site_loop(n.kind == "all", test, domain,
+                         self.expr(other) if other is not None else None, general)
 
     # ---- quantifiers: plain loops
     def visit_Quant(self, n: ast.Quant) -> Fn:

@@ -22,14 +22,14 @@ def is_var(node: ast.Expr, var: str) -> bool:
     return isinstance(node, ast.Name) and node.id == var
 
 
-def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn:
+def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
     def loop(c: Ctx, e: dict) -> bool:
         b = collection(c, e)
         if type(b) is SiteSet:
             b = b.members
         elif type(b) is not tuple:
-            b = tuple(iterate(c, b))
+            return general(c, e)
         for x in domain(c, e):
             if (x in b) is inside:
                 if not want_all:
@@ -40,32 +40,44 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn) -> Fn:
     return loop
 
 
-def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None) -> Fn:
-    """all/any over sites of a board test, reading GameData lists directly."""
+def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: Fn) -> Fn:
+    """all/any over sites of a board test, reading GameData lists directly; anything that
+    is not a site (or a player to compare with) goes to the general loop, which says why."""
     if test == "owner":
         assert other is not None
 
         def owner_loop(c: Ctx, e: dict) -> bool:
             p = other(c, e)
-            who = p.index if type(p) is Player else p
+            if type(p) is Player:
+                who = p.index
+            elif p is None:
+                who = None
+            else:
+                return general(c, e)
             at, owners = c.data.at, c.data.owner
-            for s in domain(c, e):
-                stack = at[s.index]
-                hit = (owners[stack[-1].id] == who) if stack else who is None
-                if hit != want_all:
-                    return not want_all
+            try:
+                for s in domain(c, e):
+                    stack = at[s.index]
+                    hit = (owners[stack[-1].id] == who) if stack else who is None
+                    if hit != want_all:
+                        return not want_all
+            except (AttributeError, TypeError):
+                return general(c, e)
             return want_all
         return owner_loop
     empty = test == "empty"
 
     def loop(c: Ctx, e: dict) -> bool:
         at = c.data.at
-        for s in domain(c, e):
-            if (not at[s.index]) is empty:
-                if not want_all:
-                    return True
-            elif want_all:
-                return False
+        try:
+            for s in domain(c, e):
+                if (not at[s.index]) is empty:
+                    if not want_all:
+                        return True
+                elif want_all:
+                    return False
+        except (AttributeError, TypeError):
+            return general(c, e)
         return want_all
     return loop
 
