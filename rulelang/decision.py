@@ -3,7 +3,6 @@ its string is made only when asked for, and strings are unique among a decision'
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
 
 from . import ast
 from .model.values import show
@@ -22,7 +21,10 @@ class Options:
 
     def __init__(self, segments: list[tuple]) -> None:
         self.segments = segments
-        self._len = sum(len(vs) for _, vs in segments)
+        n = 0
+        for _, vs in segments:
+            n += len(vs)
+        self._len = n
         self._flat: list[Option] | None = None
 
     def __len__(self) -> int:
@@ -43,19 +45,17 @@ class Options:
         return iter(self._flat)
 
 
-@dataclass(slots=True)
 class Decision:
     """Someone must choose among options; the strings are made only when asked for."""
-    player: int
-    options: list[Option] | Options
-    secret: bool = False
-    menu: ast.Do | None = None
-    choose: ast.Choose | None = None
-    _labels: list[str] | None = None
-    count: int = -1  # how many options (set on creation)
 
-    def __post_init__(self) -> None:
-        self.count = len(self.options)
+    __slots__ = ("player", "options", "secret", "menu", "choose", "count", "_labels")
+
+    def __init__(self, player: int, options: list[Option] | Options, secret: bool = False,
+                 menu: ast.Do | None = None, choose: ast.Choose | None = None) -> None:
+        self.player, self.options, self.secret = player, options, secret
+        self.menu, self.choose = menu, choose
+        self.count = len(options)
+        self._labels: list[str] | None = None
 
     def labels(self) -> list[str]:
         if self._labels is None:

@@ -118,13 +118,14 @@ class Executor(Menus):
             what = piece_f(c, e)
             if type(what) is PieceSource:
                 data = c.data
-                piece = data.take_from(what.zone, what.kind)
                 target = target_f(c, e)
-                if piece is not None and type(target) is Site:
-                    data.put(piece, target)
-                    data.last["site"] = target
-                    data.last["piece"] = piece
-                    return
+                if type(target) is Site:
+                    piece = data.put_from(what.zone, what.kind, target)
+                    if piece is not None:
+                        last = data.last
+                        last["site"] = target
+                        last["piece"] = piece
+                        return
             slow(s, c, e)  # anything else, and every error message
         return put
 

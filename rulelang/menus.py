@@ -75,7 +75,7 @@ class Menus:
         segments: list[tuple] = []
         for name in s.actions:
             puts, requires, shape = self.plan(name)
-            if puts and not all(self.put_possible(p, c, {}) for p in puts):
+            if puts and not self.puts_possible(puts, c):
                 continue
             if requires and not all(r(c, {}) for r in requires):
                 continue
@@ -94,6 +94,12 @@ class Menus:
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
         return Options(segments)
+
+    def puts_possible(self, puts: tuple[ast.Put, ...], c: Ctx) -> bool:
+        for p in puts:
+            if not self.put_possible(p, c, {}):
+                return False
+        return True
 
     def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
         """Per action, once: the puts and leading requires checked before enumerating, and

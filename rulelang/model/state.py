@@ -92,6 +92,19 @@ class GameData:
         self.zones[zone].append(piece)
         self.loc[piece.id] = zone
 
+    def put_from(self, zone: ZoneRef, kind: str | None, site: Site) -> Piece | None:
+        """Put the top piece of a kind from a zone on a site, or None if there is none (the
+        hot path of `put ball of mover at s`: one call instead of take, lift and put)."""
+        pile = self.zones.get(zone)
+        if not pile or (kind is not None and pile[-1].kind != kind):
+            return None
+        piece = pile.pop()
+        i = site.index
+        self.at[i] = self.at[i] + (piece,)
+        self.loc[piece.id] = site
+        self.changes.append(i)
+        return piece
+
     def take_from(self, zone: ZoneRef, kind: str | None) -> Piece | None:
         """The last piece of a kind in a zone (the top of a pile), or None."""
         pile = self.zones.get(zone)
