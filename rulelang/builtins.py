@@ -155,7 +155,7 @@ def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
                     seen.add(t)
                     todo.append(t)
     sites = c.game.board.sites
-    return tuple(sites[i] for i in sorted(seen))
+    return tuple([sites[i] for i in sorted(seen)])
 
 
 @builtin(2, example="through(rows, last.site)")

@@ -474,6 +474,9 @@ class Compiler:
 
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
         cond, then, orelse = self.expr(n.cond), self.expr(n.then), self.expr(n.orelse)
+        (fixed_a, a), (fixed_b, b) = self.constant(n.then), self.constant(n.orelse)
+        if fixed_a and fixed_b:  # `left_edge if p == White else top_edge`
+            return lambda c, e: a if cond(c, e) else b
         return lambda c, e: then(c, e) if cond(c, e) else orelse(c, e)
 
     def visit_TupleExpr(self, n: ast.TupleExpr) -> Fn:

@@ -77,7 +77,7 @@ class Menus:
             puts, requires, shape = self.plan(name)
             if puts and not self.puts_possible(puts, c):
                 continue
-            if requires and not all(r(c, {}) for r in requires):
+            if requires and not self.requires_hold(requires, c):
                 continue
             if shape is None:  # no choice: the action itself is the option
                 segments.append((None, [(name, ())]))
@@ -94,6 +94,13 @@ class Menus:
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
         return Options(segments)
+
+    def requires_hold(self, requires: tuple[Any, ...], c: Ctx) -> bool:
+        e: dict = {}
+        for r in requires:
+            if not r(c, e):
+                return False
+        return True
 
     def puts_possible(self, puts: tuple[ast.Put, ...], c: Ctx) -> bool:
         for p in puts:
