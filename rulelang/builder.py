@@ -153,11 +153,8 @@ class Builder(Transformer[Token, Any]):
 
     # ---- rules
     def def_expr(self, m: Meta, c: list) -> ast.Def:
-        params = tuple(c[1]) if len(c) == 3 else (() if self._has_parens(m) else None)
+        params = tuple(c[1]) if len(c) == 3 else None  # `def f = e`: a constant-like rule
         return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
-
-    def _has_parens(self, m: Meta) -> bool:
-        return False  # `def f() = e` and `def f = e` both mean a constant-like rule
 
     def def_block(self, m: Meta, c: list) -> ast.Def:
         params = tuple(c[1]) if len(c) == 3 else ()

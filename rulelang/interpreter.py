@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import ast
-from .builtins import BUILTINS
 from .errors import RulelangError, RuleRuntimeError
 from .model.values import Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
 
@@ -83,12 +82,8 @@ def of_value(c: Ctx, category: str, key: str, player: Any) -> Any:
     if category == "counter":
         return c.data.counters[(key, p)]
     if category == "var":
-        return _secret_guard(c, key, p, c.data.vars[(key, p)])
+        return c.data.vars[(key, p)]
     raise RulelangError(f"'{key}' cannot be used with 'of'")
-
-
-def _secret_guard(c: Ctx, key: str, p: int, value: Any) -> Any:
-    return value
 
 
 def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict, var: str,
@@ -250,7 +245,3 @@ class Interpreter:
         body = self.expr(n.body) if n.body is not None else None
         c.tick(n.span)
         return quant(n.kind, items, c, e, n.var, cond, body)
-
-
-def builtin_impl(name: str) -> Callable[..., Any]:
-    return BUILTINS[name].impl

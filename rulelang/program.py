@@ -24,10 +24,6 @@ class Loaded:
     modules: dict[str, Module]  # key: module name
     sources: dict[str, Source]
 
-    @property
-    def text_closure(self) -> list[str]:
-        return [s.text for _, s in sorted(self.sources.items())]
-
 
 @dataclass
 class Program:

@@ -27,7 +27,6 @@ class Runtime:
         self.players = tuple(Player(i, n) for i, n in enumerate(names))
         self.coord_index: dict[str, int] = {}
         self._fns: dict[int, Fn] = {}
-        self._def_cache: dict[str, Fn] = {}
         self.interp = Interpreter(self)
         if mode == "compiled":
             from .compiler import Compiler
