@@ -43,9 +43,11 @@ __all__ = ["load_game", "check_file", "parse", "check", "compile_rulebook", "Gam
 
 
 def source_hash(loaded: Loaded) -> str:
+    """sha256 of the rulebook and everything it uses, by content only: the same files give
+    the same hash whatever the folder a record is made or replayed from."""
     h = hashlib.sha256()
-    for path, src in sorted(loaded.sources.items()):
-        h.update(path.encode() + b"\0" + src.text.encode() + b"\0")
+    for digest in sorted(src.sha256 for src in loaded.sources.values()):
+        h.update(digest.encode())
     return h.hexdigest()
 
 
