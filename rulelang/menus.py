@@ -81,6 +81,10 @@ class Menus:
                 continue
             if shape is None:  # no choice: the action itself is the option
                 segments.append((None, [(name, ())]))
+            elif type(shape) is tuple:
+                options = self.pairs(name, shape, c)
+                if options:
+                    segments.append((None, options))
             elif shape is not True:  # one choose then effects: one option per value
                 values = self.choices(shape, c, {}) if shape.cond is not None else \
                     self.value(shape.domain, c, {})
@@ -94,6 +98,16 @@ class Menus:
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
         return Options(segments)
+
+    def pairs(self, name: str, shape: tuple[ast.Choose, ast.Choose], c: Ctx) -> list[tuple]:
+        """The options of `choose a …; choose b … (a)`, then effects, in order."""
+        first, second = shape
+        e: dict = {}
+        out: list[tuple] = []
+        for a in self.choices(first, c, e):
+            e[first.var] = a
+            out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
+        return out
 
     def requires_hold(self, requires: tuple[Any, ...], c: Ctx) -> bool:
         e: dict = {}
@@ -110,8 +124,8 @@ class Menus:
 
     def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
         """Per action, once: the puts and leading requires checked before enumerating, and
-        the shape: None (no choice), the lone Choose (one choice, then effects), or True
-        (the general walk)."""
+        the shape: None (no choice), the lone Choose (one choice, then effects), a pair of
+        Chooses (two choices, then effects), or True (the general walk)."""
         found = self._plans.get(name)
         if found is None:
             body = self.program.actions[name].body
@@ -126,9 +140,11 @@ class Menus:
             shape: Any = True
             if self._last_choice(stmts, k):
                 shape = None
-            elif rest and isinstance(rest[0], ast.Choose) and rest[0].mode == "mover" and \
-                    self._last_choice(stmts, k + 1):
+            elif _mover_choose(rest, 0) and self._last_choice(stmts, k + 1):
                 shape = rest[0]
+            elif _mover_choose(rest, 0) and _mover_choose(rest, 1) and \
+                    self._last_choice(stmts, k + 2):
+                shape = (rest[0], rest[1])  # pick a piece, then where it goes
             if shape is True:
                 requires = ()  # the walk checks them in order
             found = self._plans[name] = (puts, requires, shape)
@@ -261,3 +277,7 @@ def bound_names(s: ast.Stmt) -> set[str]:
     if isinstance(s, ast.Choose):
         return {s.var}
     return set()
+
+
+def _mover_choose(stmts: tuple[ast.Stmt, ...], i: int) -> bool:
+    return i < len(stmts) and isinstance(stmts[i], ast.Choose) and stmts[i].mode == "mover"
