@@ -337,12 +337,20 @@ class Piece(Decl):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Content(Node):
+    """What a zone starts with: `count kind`, or `kind from "file.yaml"` (a piece per row)."""
+    count: Expr | None
+    kind: str
+    data: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Zone(Decl):
     name: str
     each: bool
     ordered: bool
     visible: str  # everyone | owner | nobody
-    contents: tuple[tuple[Expr, str, Span], ...]  # (how many, kind, where the kind is named)
+    contents: tuple[Content, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -67,7 +67,7 @@ class Builder(Transformer[Token, Any]):
 
     def zone(self, m: Meta, c: list) -> ast.Zone:
         flags = [x for x in c[1:] if isinstance(x, tuple) and x[0] == "flag"]
-        contents = tuple(x for x in c[1:] if isinstance(x, tuple) and x[0] != "flag")
+        contents = tuple(x for x in c[1:] if isinstance(x, ast.Content))
         each = any(f[1] == "each" for f in flags)
         ordered = any(f[1] == "ordered" for f in flags)
         visible = next((f[2] for f in flags if f[1] == "visible"), "everyone")
@@ -86,8 +86,11 @@ class Builder(Transformer[Token, Any]):
                         "use 'everyone', 'owner' or 'nobody'")
         return ("flag", "visible", word)
 
-    def content(self, m: Meta, c: list) -> tuple[ast.Expr, str, Span]:
-        return (c[0], str(c[1]), self._span(c[1]))
+    def content(self, m: Meta, c: list) -> ast.Content:
+        return ast.Content(c[0], str(c[1]), None, span=self._span(c[1]))
+
+    def content_data(self, m: Meta, c: list) -> ast.Content:
+        return ast.Content(None, str(c[0]), _unquote(c[1]), span=self._span(m))
 
     def counter(self, m: Meta, c: list) -> ast.Counter:
         each = any(x == "each" for x in c[1:])

@@ -480,11 +480,35 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
     elif isinstance(d, (ast.Counter, ast.Var, ast.Piece)):
         _walk_component(w, d)
     elif isinstance(d, ast.Zone):
-        for count, kind, span in d.contents:
-            w.expr(count)
-            if w.ns.get(kind, ("", ""))[0] != "kind":
-                w.ck.unknown(kind, span, w.scope, {k: v for k, v in w.ns.items()
-                                                   if v[0] == "kind"}, "piece kind")
+        for item in d.contents:
+            w.expr(item.count)
+            if w.ns.get(item.kind, ("", ""))[0] != "kind":
+                w.ck.unknown(item.kind, item.span, w.scope, {k: v for k, v in w.ns.items()
+                                                             if v[0] == "kind"}, "piece kind")
+            elif item.data is not None:
+                _check_rows(w.ck, item)
+
+
+def _check_rows(ck: Checker, item: ast.Content) -> None:
+    """Every row of a data file names attributes its piece kind declares."""
+    rows = ck.loaded.data.get((item.span.path, item.data or ""))
+    if rows is None:
+        return  # the loader reported why
+    piece = next(d for d in ck.loaded.game.decls
+                 if isinstance(d, ast.Piece) and d.name == item.kind)
+    known = {name for name, _ in piece.attrs} | {"copies"}
+    for n, row in enumerate(rows, start=1):
+        extra = sorted(set(row) - known)
+        if extra:
+            ck.error("R210", f"row {n} of '{item.data}' has '{extra[0]}', which a "
+                     f"'{item.kind}' does not have", item.span,
+                     f"declare it: piece {item.kind} with {extra[0]} = …")
+            return
+        copies = row.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
+            ck.error("R210", f"row {n} of '{item.data}': copies must be a whole number",
+                     item.span)
+            return
 
 
 def _walk_component(w: Walker, d: ast.Decl) -> None:

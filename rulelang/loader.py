@@ -6,6 +6,9 @@ the file that names them. Cycles are reported with the chain that closes them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from . import ast
 from .builder import build
@@ -95,6 +98,49 @@ class _Loader:
         self._load_uses(module, path.parent, chain + [name])
         return name
 
+    def load_data(self, game: Module) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        """The data files that zones name (`card from "cards.yaml"`): YAML lists of rows,
+        read only from the declaring file's folder or below it."""
+        data: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for decl in game.decls:
+            for item in getattr(decl, "contents", ()) if isinstance(decl, ast.Zone) else ():
+                if item.data is not None:
+                    rows = self._data_file(item)
+                    if rows is not None:
+                        data[(item.span.path, item.data)] = rows
+        return data
+
+    def _data_file(self, item: ast.Content) -> list[dict[str, Any]] | None:
+        folder = Path(item.span.path).parent.resolve()
+        path = (folder / str(item.data)).resolve()
+        if not path.is_relative_to(folder):
+            self._error("R105", f"data file '{item.data}' is outside the rulebook's folder",
+                        item.span, "keep data files beside the rulebook or below it")
+            return None
+        try:
+            source = Source(_display_path(path), path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror.lower() if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._error("R105", f"cannot read data file '{item.data}': {reason}", item.span)
+            return None
+        self.sources[source.path] = source  # in the hash: records see data changes
+        return self._rows(source, item)
+
+    def _rows(self, source: Source, item: ast.Content) -> list[dict[str, Any]] | None:
+        try:
+            rows = yaml.safe_load(source.text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else 1
+            self._error("R106", f"data file '{item.data}' is not valid YAML",
+                        Span(source.path, line, 1, line, 2))
+            return None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            self._error("R106", f"data file '{item.data}' must be a list of rows "
+                        "(mappings of attribute: value)", item.span)
+            return None
+        return [{str(k): v for k, v in r.items()} for r in rows]
+
     def _error(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, help))
 
@@ -138,6 +184,7 @@ def merge(parent: tuple[ast.Decl, ...], child: tuple[ast.Decl, ...]) -> tuple[as
 def load(path: str | Path) -> Loaded:
     loader = _Loader()
     game = loader.load_game(path)
+    data = loader.load_data(game)
     if loader.diagnostics:
         raise RulebookError(loader.diagnostics, loader.sources)
-    return Loaded(game, loader.modules, loader.sources)
+    return Loaded(game, loader.modules, loader.sources, data)

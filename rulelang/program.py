@@ -3,6 +3,7 @@ this module and never the parser, the builder or the checker."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import ast
 from .source import Source
@@ -23,6 +24,8 @@ class Loaded:
     game: Module
     modules: dict[str, Module]  # key: module name
     sources: dict[str, Source]
+    # data files: (path of the declaring file, path as written) -> rows (one dict per row)
+    data: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -205,9 +205,9 @@ class Runtime:
             for owner in owners:
                 ref = zone_ref(zone.name, owner)
                 data.zones[ref] = []
-                for count, kind, _ in zone.contents:
-                    for _ in range(self._count(count, c)):
-                        self._new_piece(data, c, kind, owner, ref)
+                for item in zone.contents:
+                    for attrs in self._rows(item, c):
+                        self._new_piece(data, c, item.kind, owner, ref, attrs)
         for counter in self.program.counters.values():
             self._init_scoped(data.counters, counter, counter.init, c)
         for var in self.program.vars.values():
@@ -220,12 +220,25 @@ class Runtime:
             raise RuleRuntimeError(f"a zone holds a number of pieces, not {show(n)}", expr.span)
         return n
 
+    def _rows(self, item: ast.Content, c: Ctx) -> list[dict[str, Any]]:
+        """The attributes of each piece a zone starts with: `n kind` gives n times {}; a data
+        file gives one entry per row and copy."""
+        if item.data is None:
+            return [{}] * self._count(item.count, c)  # type: ignore[arg-type]
+        rows = self.program.loaded.data[(item.span.path, item.data)]
+        out = []
+        for row in rows:
+            attrs = {k: _value(v) for k, v in row.items() if k != "copies"}
+            out.extend([attrs] * row.get("copies", 1))
+        return out
+
     def _new_piece(self, data: GameData, c: Ctx, kind: str, owner: int | None,
-                   zone: ZoneRef) -> None:
+                   zone: ZoneRef, given: dict[str, Any]) -> None:
         piece = Piece(len(self.pieces), kind)
         self.pieces.append(piece)
         decl = self.program.pieces[kind]
-        attrs = {name: self.interp.eval(e, c, {}) for name, e in decl.attrs}
+        attrs = {name: given[name] if name in given else self.interp.eval(e, c, {})
+                 for name, e in decl.attrs}
         data.new_piece(piece, owner, attrs)
         data.to_zone(piece, zone)
 
@@ -262,3 +275,8 @@ class Runtime:
 def _coords(value: Any) -> tuple:
     """Coordinates as written: `(r, c)` is a tuple, `(i)` on a one-coordinate board a number."""
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _value(v: Any) -> Any:
+    """A data file's value as a rule sees it: lists become tuples (immutable)."""
+    return tuple(_value(x) for x in v) if isinstance(v, list) else v
