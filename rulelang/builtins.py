@@ -158,6 +158,32 @@ def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
     return tuple([sites[i] for i in sorted(seen)])
 
 
+@builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)")
+def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
+          stop: Any = None) -> tuple[Site, ...]:
+    """The sites a move of at most `budget` points can end on, from `start` along `rel`.
+    `cost(s)` is what entering s costs (none: it cannot be entered); `stop(s)`, if given,
+    says whether a move may end on s (it may still pass through). The start is excluded."""
+    import heapq
+    sites = c.game.board.sites
+    best = {start.index: 0}
+    frontier = [(0, start.index)]
+    while frontier:
+        spent, i = heapq.heappop(frontier)
+        if spent > best.get(i, spent):
+            continue
+        for j in rel.indices[i]:
+            step = cost(sites[j])
+            if step is None:
+                continue
+            total = spent + step
+            if total <= budget and total < best.get(j, budget + 1):
+                best[j] = total
+                heapq.heappush(frontier, (total, j))
+    ends = [sites[i] for i in sorted(best) if i != start.index]
+    return tuple(s for s in ends if stop is None or stop(s))
+
+
 @builtin(2, example="through(rows, last.site)")
 def through(c: Any, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
     """The lines of a line set that pass through site s."""

@@ -199,9 +199,27 @@ class Walker:
         else:
             self.expr(e.func)
         for a in e.args:
-            self.expr(a)
+            if not self._function_argument(a):
+                self.expr(a)
         for _, a in e.kwargs:
             self.expr(a)
+
+    def _function_argument(self, a: ast.Expr) -> bool:
+        """A rule with parameters named as an argument is passed as a function:
+        `reach(s, orthogonal, 3, step_cost, can_stop)`."""
+        if not isinstance(a, (ast.Name, ast.Attr)):
+            return False
+        if isinstance(a, ast.Name):
+            ref = self.ck.lookup(a.id, self.scope, self.ns)
+        else:
+            outer = self.ck.lookup(a.obj.id, self.scope, self.ns) \
+                if isinstance(a.obj, ast.Name) else None
+            ref = self.ck.namespaces.get(outer[1], {}).get(a.name) \
+                if outer is not None and outer[0] == "module" else None
+        if ref is None or ref[0] != "def" or self.ck.arity.get(ref, (-1, -1))[0] < 1:
+            return False
+        self.ck.refs[id(a)] = ("function", ref[1])
+        return True
 
     def visit_Index(self, e: ast.Index) -> None:
         self.expr(e.obj)

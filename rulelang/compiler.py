@@ -74,6 +74,9 @@ class Compiler:
             return local
         if cat == "builtin":
             return self._constant(key)
+        if cat == "function":
+            rt = self.rt
+            return lambda c, e: rt.ref_value(ref, c, e, n)
         if cat == "def":
             inlined = self._inline(key, (), [])
             return inlined if inlined is not None else self._call_def(key, [], n)

@@ -55,6 +55,8 @@ class Runtime:
             return BUILTINS[key].impl(c)
         if cat == "def":
             return self.call(ref, [], c, node)
+        if cat == "function":
+            return RuleFunction(self, c, key, node)
         member = self.board.member(key) if cat in ("relation", "region", "lines") else None
         if member is not None:
             return member
@@ -280,3 +282,19 @@ def _coords(value: Any) -> tuple:
 def _value(v: Any) -> Any:
     """A data file's value as a rule sees it: lists become tuples (immutable)."""
     return tuple(_value(x) for x in v) if isinstance(v, list) else v
+
+
+class RuleFunction:
+    """A rule with parameters passed as a value (to builtins such as reach): calling it
+    evaluates the rule in the state where it was named."""
+
+    __slots__ = ("rt", "c", "key", "node")
+
+    def __init__(self, rt: Runtime, c: Ctx, key: str, node: ast.Node) -> None:
+        self.rt, self.c, self.key, self.node = rt, c, key, node
+
+    def __call__(self, *args: Any) -> Any:
+        return self.rt.call_def(self.key, list(args), self.c, self.node)
+
+    def __repr__(self) -> str:
+        return f"rule {self.key}"
