@@ -398,6 +398,14 @@ class Section(Decl):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Round(Decl):
+    """What happens when a round of turns ends: after every player has had one turn since
+    the round began, or as soon as `until` holds after a turn."""
+    until: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Score(Decl):
     name: str
     param: str

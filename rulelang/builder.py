@@ -176,6 +176,9 @@ class Builder(Transformer[Token, Any]):
     def turn(self, m: Meta, c: list) -> ast.Section:
         return ast.Section("turn", c[0], span=self._span(m))
 
+    def round(self, m: Meta, c: list) -> ast.Round:
+        return ast.Round(c[0] if len(c) == 2 else None, c[-1], span=self._span(m))
+
     def end(self, m: Meta, c: list) -> ast.Section:
         return ast.Section("end", c[0], span=self._span(m))
 

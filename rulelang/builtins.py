@@ -76,6 +76,24 @@ def last(c: Any) -> dict[str, Any]:
     return c.data.last
 
 
+@constant("round >= 4")
+def round_(c: Any) -> int:
+    """The number of the current round, from 1 (see the `round` section)."""
+    return c.data.round
+
+
+@constant("set starter = next_player(starter)")
+def starter(c: Any) -> Player:
+    """The player who began the current round; `set starter = p` makes p begin the next."""
+    return c.game.players[c.data.starter]
+
+
+@builtin(1, example="next_player(starter)")
+def next_player(c: Any, p: Player) -> Player:
+    """The player after p in seat order (clockwise)."""
+    return c.game.players[(p.index + 1) % len(c.game.players)]
+
+
 @constant("turn > 10")
 def turn(c: Any) -> int:
     """The number of the current turn, from 1."""

@@ -331,6 +331,8 @@ class Walker:
         if isinstance(t, ast.Attr) and ref is None:
             if not pieces_too:
                 self.ck.error("R204", f"only {what} can be changed", t.span)
+        elif ref == ("builtin", "starter") and pieces_too:
+            pass  # `set starter = p`: who begins the next round
         elif ref is not None and ref[0] not in ("counter", "var"):
             self.ck.error("R204", f"only {what} can be changed", t.span)
 
@@ -453,6 +455,8 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
         p.geometries[_qual(key, d.name)] = d
     elif key == "" and isinstance(d, ast.Action):
         p.actions[d.name] = d
+    elif key == "" and isinstance(d, ast.Round):
+        p.round = d
     elif key == "" and isinstance(d, ast.Section):
         p.sections[d.kind] = d.body
     elif key == "" and isinstance(d, ast.Score):
@@ -486,6 +490,9 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
         w.block(d.body, new_scope=False)
         w.pop()
     elif isinstance(d, (ast.Action, ast.Section)):
+        w.block(d.body)
+    elif isinstance(d, ast.Round):
+        w.expr(d.until)
         w.block(d.body)
     elif isinstance(d, ast.Score):
         w.push(d.param)

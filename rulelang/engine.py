@@ -33,11 +33,14 @@ class Game:
         self.player_names = [p.name for p in runtime.players]
         self.player_range = (program.players.lo, program.players.hi)
         self.option_specs = {n: _spec(o) for n, o in program.options.items()}
-        blocks = [*program.sections.values(), *(a.body for a in program.actions.values())]
+        blocks = [*program.sections.values(), *(a.body for a in program.actions.values()),
+                  *([program.round.body] if program.round is not None else [])]
         self.has_chance = any(self.executor.chance(b) for b in blocks)
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
-        self.simple = self.executor.single_decision_turns()
+        self._round = program.round
+        self.simple = self.executor.single_decision_turns() and not (
+            self._round is not None and self.executor.decides(self._round.body))
         self._turn_stmts = program.sections["turn"].stmts
         do_at = next((i for i, s in enumerate(self._turn_stmts) if isinstance(s, ast.Do)),
                      len(self._turn_stmts))
@@ -86,7 +89,11 @@ class Game:
         end = self.runtime.program.sections.get("end")
         if end is not None:
             yield from self.executor.run(end, c, {})
-        self._next_turn(c, len(c.data.history) > before)
+        if self._next_turn(c, len(c.data.history) > before):
+            yield from self.executor.run(self._round.body, c, {})  # type: ignore[union-attr]
+            if end is not None:
+                yield from self.executor.run(end, c, {})
+            self._new_round(c)
 
     def _simple_decision(self, c: Ctx) -> Decision | None:
         """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
@@ -110,7 +117,11 @@ class Game:
             e: dict = {}
             for f in self._end_fns:
                 f(c, e)
-        self._next_turn(c, decided)
+        if self._next_turn(c, decided):
+            self.executor.run_plain(self._round.body, c, {})  # type: ignore[union-attr]
+            for f in self._end_fns:
+                f(c, {})
+            self._new_round(c)
 
     def _record_position(self, c: Ctx) -> None:
         if self._uses_repetition:
@@ -118,13 +129,28 @@ class Game:
             key = self.runtime.position_key(data, (data.mover + 1) % self.num_players)
             data.positions[key] = data.positions.get(key, 0) + 1
 
-    def _next_turn(self, c: Ctx, decided: bool) -> None:
+    def _next_turn(self, c: Ctx, decided: bool) -> bool:
+        """After a turn and its end check: the next player, or True when a round ends (the
+        caller then runs the `round` section, the end check, and _new_round)."""
         data = c.data
         data.idle = 0 if decided else data.idle + 1
         if data.idle >= self.num_players:
             raise GameOver([])  # nobody could do anything for a whole round
-        data.mover = (data.mover + 1) % self.num_players
         data.turn += 1
+        if self._round is not None:
+            data.round_turns += 1
+            until = self._round.until
+            if (self.runtime.fn(until)(c, {}) if until is not None
+                    else data.round_turns >= self.num_players):
+                return True
+        data.mover = (data.mover + 1) % self.num_players
+        return False
+
+    def _new_round(self, c: Ctx) -> None:
+        data = c.data
+        data.round += 1
+        data.round_turns = 0
+        data.mover = data.starter
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} players={self.num_players}>"

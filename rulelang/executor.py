@@ -232,6 +232,13 @@ class Executor(Menus):
         return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
 
     def exec_Set(self, s: ast.Set, c: Ctx, e: dict) -> None:
+        if self.program.refs.get(id(s.target)) == ("builtin", "starter"):
+            player = self.value(s.value, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
+                                       s.value.span)
+            c.data.starter = player.index
+            return
         if isinstance(s.target, ast.Attr) and id(s.target) not in self.program.refs:
             self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
             return

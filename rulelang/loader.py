@@ -166,6 +166,8 @@ def _key(decl: ast.Decl) -> tuple[str, str] | None:
     """Declarations a variant replaces by name; the rest accumulate."""
     if isinstance(decl, ast.Section):
         return ("section", decl.kind)
+    if isinstance(decl, ast.Round):
+        return ("section", "round")
     if isinstance(decl, (ast.Game, ast.Players, ast.Board)):
         return (type(decl).__name__, "")
     name = getattr(decl, "name", None)

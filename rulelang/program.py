@@ -48,3 +48,4 @@ class Program:
     scores: list[ast.Score] = field(default_factory=list)
     refs: dict[int, Ref] = field(default_factory=dict)
     uses_repetition: bool = False
+    round: ast.Round | None = None

@@ -11,7 +11,7 @@ from .values import Piece, Site, ZoneRef
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
-                 "cache")
+                 "cache", "round", "starter", "round_turns")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -32,6 +32,7 @@ class GameData:
         self.idle = 0  # consecutive turns in which nobody could decide
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[int, Any] = {}  # incremental queries: id -> immutable entry
+        self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -51,6 +52,7 @@ class GameData:
         new.idle = self.idle
         new.changes = self.changes.copy()
         new.cache = self.cache.copy()
+        new.round, new.starter, new.round_turns = self.round, self.starter, self.round_turns
         return new
 
     # ---- pieces
