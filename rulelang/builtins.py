@@ -284,6 +284,15 @@ def all_(c: Any, xs: Any) -> bool:
     return all(xs)
 
 
+@builtin(2, example="subsets(hand of p, 4)")
+def subsets(c: Any, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
+    """Every choice of k items of a collection (or zone), in order: `choose role in
+    subsets(hand of p, 4)` offers each set of 4 cards once."""
+    from itertools import combinations
+    items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    return tuple(combinations(items, k))
+
+
 @builtin(1, example="first(playable)")
 def first(c: Any, xs: Any) -> Any:
     """The first item of a collection, or none."""

@@ -236,11 +236,12 @@ class Runtime:
 
     def _new_piece(self, data: GameData, c: Ctx, kind: str, owner: int | None,
                    zone: ZoneRef, given: dict[str, Any]) -> None:
-        piece = Piece(len(self.pieces), kind)
-        self.pieces.append(piece)
         decl = self.program.pieces[kind]
         attrs = {name: given[name] if name in given else self.interp.eval(e, c, {})
                  for name, e in decl.attrs}
+        name = attrs.get("name")
+        piece = Piece(len(self.pieces), kind, str(name) if name not in (None, "") else None)
+        self.pieces.append(piece)
         data.new_piece(piece, owner, attrs)
         data.to_zone(piece, zone)
 

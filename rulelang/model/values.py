@@ -35,12 +35,13 @@ class Player:
 
 class Piece:
     """A component: its kind and static data; where it is and its changing attributes live
-    in the game state."""
+    in the game state. It shows as its `name` attribute, else as its kind (never its id:
+    the order in which pieces were made must not tell hidden cards apart)."""
 
-    __slots__ = ("id", "kind")
+    __slots__ = ("id", "kind", "label")
 
-    def __init__(self, id: int, kind: str) -> None:
-        self.id, self.kind = id, kind
+    def __init__(self, id: int, kind: str, label: str | None = None) -> None:
+        self.id, self.kind, self.label = id, kind, label or kind
 
     def __repr__(self) -> str:
         return f"{self.kind}#{self.id}"
@@ -144,6 +145,8 @@ def show(value: object) -> str:
     """How a value appears in action strings and messages."""
     if isinstance(value, (Site, Player)):
         return value.name
+    if isinstance(value, Piece):
+        return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (tuple, list)):
