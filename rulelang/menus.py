@@ -4,7 +4,8 @@ not among them.
 Every complete way of taking one of the actions is one option: the action's chooses are
 enumerated together, effects between them tried on a scratch copy of the data, up to the
 first statement that needs another player or chance. Common shapes skip the general walk:
-an action with no choice, and one `choose` followed only by effects.
+an action with no choice, one `choose` followed only by effects, and two (a piece, then
+where it goes).
 """
 from __future__ import annotations
 
@@ -86,8 +87,7 @@ class Menus:
                 if options:
                     segments.append((None, options))
             elif shape is not True:  # one choose then effects: one option per value
-                values = self.choices(shape, c, {}) if shape.cond is not None else \
-                    self.value(shape.domain, c, {})
+                values = self.choices(shape, c, {})
                 if type(values) is not tuple:
                     values = tuple(iterate(c, values))
                 if values:
