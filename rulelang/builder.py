@@ -30,42 +30,42 @@ class Builder(Transformer[Token, Any]):
         return Span(self._path, m.line, m.column, m.end_line, m.end_column)
 
     # ---- module level
-    def start(self, m: Meta, c: list) -> list:
+    def start(self, m: Meta, c: list[Any]) -> list[Any]:
         return c
 
-    def use(self, m: Meta, c: list) -> ast.Use:
+    def use(self, m: Meta, c: list[Any]) -> ast.Use:
         return ast.Use(str(c[0]), span=self._span(m))
 
-    def game(self, m: Meta, c: list) -> ast.Game:
+    def game(self, m: Meta, c: list[Any]) -> ast.Game:
         return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 else None,
                         span=self._span(m))
 
-    def players_named(self, m: Meta, c: list) -> ast.Players:
+    def players_named(self, m: Meta, c: list[Any]) -> ast.Players:
         names = tuple(c[0])
         return ast.Players(names, len(names), len(names), span=self._span(m))
 
-    def players_range(self, m: Meta, c: list) -> ast.Players:
+    def players_range(self, m: Meta, c: list[Any]) -> ast.Players:
         return ast.Players((), int(c[0]), int(c[1]), span=self._span(m))
 
-    def name_list(self, m: Meta, c: list) -> list[str]:
+    def name_list(self, m: Meta, c: list[Any]) -> list[str]:
         return [str(t) for t in c]
 
-    def option_range(self, m: Meta, c: list) -> ast.Option:
+    def option_range(self, m: Meta, c: list[Any]) -> ast.Option:
         return ast.Option(str(c[0]), (), int(c[1]), int(c[2]), int(c[3]), span=self._span(m))
 
-    def option_choice(self, m: Meta, c: list) -> ast.Option:
+    def option_choice(self, m: Meta, c: list[Any]) -> ast.Option:
         return ast.Option(str(c[0]), tuple(c[1]), 0, 0, str(c[2]), span=self._span(m))
 
-    def board(self, m: Meta, c: list) -> ast.Board:
+    def board(self, m: Meta, c: list[Any]) -> ast.Board:
         return ast.Board(c[0], span=self._span(m))
 
-    def piece(self, m: Meta, c: list) -> ast.Piece:
+    def piece(self, m: Meta, c: list[Any]) -> ast.Piece:
         return ast.Piece(str(c[0]), tuple(c[1:]), span=self._span(m))
 
-    def attr_default(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+    def attr_default(self, m: Meta, c: list[Any]) -> tuple[str, ast.Expr]:
         return (str(c[0]), c[1])
 
-    def zone(self, m: Meta, c: list) -> ast.Zone:
+    def zone(self, m: Meta, c: list[Any]) -> ast.Zone:
         flags = [x for x in c[1:] if isinstance(x, tuple) and x[0] == "flag"]
         contents = tuple(x for x in c[1:] if isinstance(x, ast.Content))
         each = any(f[1] == "each" for f in flags)
@@ -73,135 +73,135 @@ class Builder(Transformer[Token, Any]):
         visible = next((f[2] for f in flags if f[1] == "visible"), "everyone")
         return ast.Zone(str(c[0]), each, ordered, visible, contents, span=self._span(m))
 
-    def zone_each(self, m: Meta, c: list) -> tuple:
+    def zone_each(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("flag", "each")
 
-    def zone_ordered(self, m: Meta, c: list) -> tuple:
+    def zone_ordered(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("flag", "ordered")
 
-    def zone_visible(self, m: Meta, c: list) -> tuple:
+    def zone_visible(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         word = str(c[0])
         if word not in ("everyone", "owner", "nobody"):
             self._error("R204", f"unknown visibility '{word}'", c[0],
                         "use 'everyone', 'owner' or 'nobody'")
         return ("flag", "visible", word)
 
-    def content(self, m: Meta, c: list) -> ast.Content:
+    def content(self, m: Meta, c: list[Any]) -> ast.Content:
         return ast.Content(c[0], str(c[1]), None, span=self._span(c[1]))
 
-    def content_data(self, m: Meta, c: list) -> ast.Content:
+    def content_data(self, m: Meta, c: list[Any]) -> ast.Content:
         return ast.Content(None, str(c[0]), _unquote(c[1]), span=self._span(m))
 
-    def counter(self, m: Meta, c: list) -> ast.Counter:
+    def counter(self, m: Meta, c: list[Any]) -> ast.Counter:
         each = any(x == "each" for x in c[1:])
         rng = next((x for x in c[1:] if isinstance(x, tuple)), (None, None))
         init = next((x for x in c[1:] if isinstance(x, ast.Expr)), None)
         return ast.Counter(str(c[0]), each, rng[0], rng[1], init, span=self._span(m))
 
-    def range(self, m: Meta, c: list) -> tuple:
+    def range(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return (c[0], c[1])
 
-    def each_player(self, m: Meta, c: list) -> str:
+    def each_player(self, m: Meta, c: list[Any]) -> str:
         return "each"
 
-    def secret(self, m: Meta, c: list) -> str:
+    def secret(self, m: Meta, c: list[Any]) -> str:
         return "secret"
 
-    def var(self, m: Meta, c: list) -> ast.Var:
+    def var(self, m: Meta, c: list[Any]) -> ast.Var:
         return ast.Var(str(c[0]), "each" in c[1:-1], "secret" in c[1:-1], c[-1],
                        span=self._span(m))
 
     # ---- geometry
-    def geometry(self, m: Meta, c: list) -> ast.Geometry:
+    def geometry(self, m: Meta, c: list[Any]) -> ast.Geometry:
         params = tuple(c[1]) if isinstance(c[1], list) else ()
         items = tuple(x for x in c[1:] if isinstance(x, ast.Node))
         return ast.Geometry(str(c[0]), params, items, span=self._span(m))
 
-    def geo_sites(self, m: Meta, c: list) -> ast.GeoSites:
+    def geo_sites(self, m: Meta, c: list[Any]) -> ast.GeoSites:
         return ast.GeoSites(tuple(c[0]), tuple(c[1]), c[2] if len(c) > 2 else None,
                             span=self._span(m))
 
-    def geo_name(self, m: Meta, c: list) -> ast.GeoName:
+    def geo_name(self, m: Meta, c: list[Any]) -> ast.GeoName:
         return ast.GeoName(c[0], span=self._span(m))
 
-    def geo_relation(self, m: Meta, c: list) -> ast.GeoRelation:
+    def geo_relation(self, m: Meta, c: list[Any]) -> ast.GeoRelation:
         return ast.GeoRelation(str(c[0]), tuple(c[1]), tuple(c[2:]), span=self._span(m))
 
-    def geo_alias(self, m: Meta, c: list) -> ast.GeoAlias:
+    def geo_alias(self, m: Meta, c: list[Any]) -> ast.GeoAlias:
         return ast.GeoAlias(str(c[0]), tuple(c[1]), span=self._span(m))
 
-    def rel_expr(self, m: Meta, c: list) -> list:
+    def rel_expr(self, m: Meta, c: list[Any]) -> list[Any]:
         return c
 
-    def rel_name(self, m: Meta, c: list) -> tuple[bool, str]:
+    def rel_name(self, m: Meta, c: list[Any]) -> tuple[bool, str]:
         return (False, str(c[0]))
 
-    def rel_reverse(self, m: Meta, c: list) -> tuple[bool, str]:
+    def rel_reverse(self, m: Meta, c: list[Any]) -> tuple[bool, str]:
         return (True, str(c[0]))
 
-    def geo_region(self, m: Meta, c: list) -> ast.GeoRegion:
+    def geo_region(self, m: Meta, c: list[Any]) -> ast.GeoRegion:
         return ast.GeoRegion(str(c[0]), tuple(c[1]), c[2], span=self._span(m))
 
-    def geo_lines(self, m: Meta, c: list) -> ast.GeoLines:
+    def geo_lines(self, m: Meta, c: list[Any]) -> ast.GeoLines:
         return ast.GeoLines(str(c[0]), c[1], span=self._span(m))
 
-    def pattern(self, m: Meta, c: list) -> list[str]:
+    def pattern(self, m: Meta, c: list[Any]) -> list[str]:
         return [str(t) for t in c]
 
-    def generators(self, m: Meta, c: list) -> list:
+    def generators(self, m: Meta, c: list[Any]) -> list[Any]:
         return c
 
-    def generator(self, m: Meta, c: list) -> ast.Generator:
+    def generator(self, m: Meta, c: list[Any]) -> ast.Generator:
         return ast.Generator(str(c[0]), c[1], span=self._span(m))
 
     # ---- rules
-    def def_expr(self, m: Meta, c: list) -> ast.Def:
+    def def_expr(self, m: Meta, c: list[Any]) -> ast.Def:
         params = tuple(c[1]) if len(c) == 3 else None  # `def f = e`: a constant-like rule
         return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
 
-    def def_block(self, m: Meta, c: list) -> ast.Def:
+    def def_block(self, m: Meta, c: list[Any]) -> ast.Def:
         params = tuple(c[1]) if len(c) == 3 else ()
         return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
 
-    def effect(self, m: Meta, c: list) -> ast.Effect:
+    def effect(self, m: Meta, c: list[Any]) -> ast.Effect:
         params = tuple(c[1]) if len(c) == 3 else ()
         return ast.Effect(str(c[0]), params, c[-1], span=self._span(m))
 
-    def action(self, m: Meta, c: list) -> ast.Action:
+    def action(self, m: Meta, c: list[Any]) -> ast.Action:
         return ast.Action(str(c[0]), c[1], span=self._span(m))
 
-    def setup(self, m: Meta, c: list) -> ast.Section:
+    def setup(self, m: Meta, c: list[Any]) -> ast.Section:
         return ast.Section("setup", c[0], span=self._span(m))
 
-    def turn(self, m: Meta, c: list) -> ast.Section:
+    def turn(self, m: Meta, c: list[Any]) -> ast.Section:
         return ast.Section("turn", c[0], span=self._span(m))
 
-    def round(self, m: Meta, c: list) -> ast.Round:
+    def round(self, m: Meta, c: list[Any]) -> ast.Round:
         return ast.Round(c[0] if len(c) == 2 else None, c[-1], span=self._span(m))
 
-    def end(self, m: Meta, c: list) -> ast.Section:
+    def end(self, m: Meta, c: list[Any]) -> ast.Section:
         return ast.Section("end", c[0], span=self._span(m))
 
-    def score(self, m: Meta, c: list) -> ast.Score:
+    def score(self, m: Meta, c: list[Any]) -> ast.Score:
         return ast.Score(str(c[0]), str(c[1]), c[2], span=self._span(m))
 
-    def params(self, m: Meta, c: list) -> list[str]:
+    def params(self, m: Meta, c: list[Any]) -> list[str]:
         return [str(t) for t in c]
 
-    def block(self, m: Meta, c: list) -> ast.Block:
+    def block(self, m: Meta, c: list[Any]) -> ast.Block:
         return ast.Block(tuple(c), span=self._span(m))
 
     # ---- statements
-    def let(self, m: Meta, c: list) -> ast.Let:
+    def let(self, m: Meta, c: list[Any]) -> ast.Let:
         return ast.Let(tuple(c), span=self._span(m))
 
-    def binding(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+    def binding(self, m: Meta, c: list[Any]) -> tuple[str, ast.Expr]:
         return (str(c[0]), c[1])
 
-    def require(self, m: Meta, c: list) -> ast.Require:
+    def require(self, m: Meta, c: list[Any]) -> ast.Require:
         return ast.Require(c[0], _unquote(c[1]) if len(c) > 1 else None, span=self._span(m))
 
-    def choose(self, m: Meta, c: list) -> ast.Choose:
+    def choose(self, m: Meta, c: list[Any]) -> ast.Choose:
         names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
         rest = [x for x in c if not (isinstance(x, Token) and x.type == "NAME")]
         kind = str(names[0]) if len(names) == 2 else None
@@ -214,179 +214,179 @@ class Builder(Transformer[Token, Any]):
         cond = rest[1] if len(rest) > 1 else None
         return ast.Choose(kind, str(names[-1]), rest[0], cond, mode, chooser, span=self._span(m))
 
-    def chooser_by(self, m: Meta, c: list) -> tuple:
+    def chooser_by(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("by", c[0])
 
-    def chooser_secret(self, m: Meta, c: list) -> tuple:
+    def chooser_secret(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("secret", c[0])
 
-    def chooser_random(self, m: Meta, c: list) -> tuple:
+    def chooser_random(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("random", None)
 
-    def put(self, m: Meta, c: list) -> ast.Put:
+    def put(self, m: Meta, c: list[Any]) -> ast.Put:
         return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1], span=self._span(m))
 
-    def move(self, m: Meta, c: list) -> ast.Move:
+    def move(self, m: Meta, c: list[Any]) -> ast.Move:
         return ast.Move(c[0], c[1], span=self._span(m))
 
-    def remove(self, m: Meta, c: list) -> ast.Remove:
+    def remove(self, m: Meta, c: list[Any]) -> ast.Remove:
         return ast.Remove(c[0], span=self._span(m))
 
-    def set(self, m: Meta, c: list) -> ast.Set:
+    def set(self, m: Meta, c: list[Any]) -> ast.Set:
         return ast.Set(c[0], c[1], span=self._span(m))
 
-    def increase(self, m: Meta, c: list) -> ast.Increase:
+    def increase(self, m: Meta, c: list[Any]) -> ast.Increase:
         return ast.Increase(c[0], c[1], 1, span=self._span(m))
 
-    def decrease(self, m: Meta, c: list) -> ast.Increase:
+    def decrease(self, m: Meta, c: list[Any]) -> ast.Increase:
         return ast.Increase(c[0], c[1], -1, span=self._span(m))
 
-    def if_stmt(self, m: Meta, c: list) -> ast.If:
+    def if_stmt(self, m: Meta, c: list[Any]) -> ast.If:
         branches = [(c[0], c[1])] + [x for x in c[2:] if isinstance(x, tuple)]
         orelse = next((x for x in c[2:] if isinstance(x, ast.Block)), None)
         return ast.If(tuple(branches), orelse, span=self._span(m))
 
-    def elif_clause(self, m: Meta, c: list) -> tuple:
+    def elif_clause(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return (c[0], c[1])
 
-    def else_clause(self, m: Meta, c: list) -> ast.Block:
+    def else_clause(self, m: Meta, c: list[Any]) -> ast.Block:
         return c[0]
 
-    def for_each(self, m: Meta, c: list) -> ast.ForEach:
+    def for_each(self, m: Meta, c: list[Any]) -> ast.ForEach:
         return ast.ForEach(str(c[0]), c[1], c[2], span=self._span(m))
 
-    def repeat(self, m: Meta, c: list) -> ast.Repeat:
+    def repeat(self, m: Meta, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(c[0], c[1], span=self._span(m))
 
-    def while_stmt(self, m: Meta, c: list) -> ast.While:
+    def while_stmt(self, m: Meta, c: list[Any]) -> ast.While:
         return ast.While(c[0], c[1], span=self._span(m))
 
-    def do_menu(self, m: Meta, c: list) -> ast.Do:
+    def do_menu(self, m: Meta, c: list[Any]) -> ast.Do:
         return ast.Do(tuple(str(t) for t in c), tuple(self._span(t) for t in c),
                       span=self._span(m))
 
-    def call_stmt(self, m: Meta, c: list) -> ast.CallStmt:
+    def call_stmt(self, m: Meta, c: list[Any]) -> ast.CallStmt:
         args, kwargs = c[1] if len(c) > 1 else ((), ())
         return ast.CallStmt(ast.Call(c[0], args, kwargs, span=self._span(m)), span=self._span(m))
 
-    def call_bare(self, m: Meta, c: list) -> ast.CallStmt:
+    def call_bare(self, m: Meta, c: list[Any]) -> ast.CallStmt:
         return ast.CallStmt(ast.Call(c[0], (), (), span=self._span(m)), span=self._span(m))
 
-    def dotted(self, m: Meta, c: list) -> ast.Expr:
+    def dotted(self, m: Meta, c: list[Any]) -> ast.Expr:
         expr: ast.Expr = ast.Name(str(c[0]), span=self._span(c[0]))
         for t in c[1:]:
             expr = ast.Attr(expr, str(t), span=self._span(m))
         return expr
 
-    def shuffle(self, m: Meta, c: list) -> ast.Shuffle:
+    def shuffle(self, m: Meta, c: list[Any]) -> ast.Shuffle:
         return ast.Shuffle(c[0], span=self._span(m))
 
-    def reveal(self, m: Meta, c: list) -> ast.Reveal:
+    def reveal(self, m: Meta, c: list[Any]) -> ast.Reveal:
         return ast.Reveal(str(c[0]), span=self._span(m))
 
-    def return_stmt(self, m: Meta, c: list) -> ast.Return:
+    def return_stmt(self, m: Meta, c: list[Any]) -> ast.Return:
         return ast.Return(c[0], span=self._span(m))
 
-    def winner(self, m: Meta, c: list) -> ast.Result:
+    def winner(self, m: Meta, c: list[Any]) -> ast.Result:
         return ast.Result("winner", c[0], span=self._span(m))
 
-    def winners(self, m: Meta, c: list) -> ast.Result:
+    def winners(self, m: Meta, c: list[Any]) -> ast.Result:
         return ast.Result("winners", c[0], span=self._span(m))
 
-    def draw(self, m: Meta, c: list) -> ast.Result:
+    def draw(self, m: Meta, c: list[Any]) -> ast.Result:
         return ast.Result("draw", None, span=self._span(m))
 
-    def highest_score(self, m: Meta, c: list) -> ast.Result:
+    def highest_score(self, m: Meta, c: list[Any]) -> ast.Result:
         return ast.Result("highest score", None, span=self._span(m))
 
     # ---- expressions
-    def quantifier(self, m: Meta, c: list) -> ast.Quant:
+    def quantifier(self, m: Meta, c: list[Any]) -> ast.Quant:
         cond = next((x[1] for x in c[3:] if x[0] == "where"), None)
         body = next((x[1] for x in c[3:] if x[0] == "body"), None)
         return ast.Quant(str(c[0]), str(c[1]), c[2], cond, body, span=self._span(m))
 
-    def quant_where(self, m: Meta, c: list) -> tuple:
+    def quant_where(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("where", c[0])
 
-    def quant_body(self, m: Meta, c: list) -> tuple:
+    def quant_body(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("body", c[0])
 
-    def quant_call(self, m: Meta, c: list) -> ast.Call:
+    def quant_call(self, m: Meta, c: list[Any]) -> ast.Call:
         args, kwargs = c[1] if len(c) > 1 else ((), ())
         func = ast.Name(str(c[0]), span=self._span(c[0]))
         return ast.Call(func, args, kwargs, span=self._span(m))
 
-    def if_expr(self, m: Meta, c: list) -> ast.IfExpr:
+    def if_expr(self, m: Meta, c: list[Any]) -> ast.IfExpr:
         return ast.IfExpr(c[1], c[0], c[2], span=self._span(m))
 
-    def or_(self, m: Meta, c: list) -> ast.BoolOp:
+    def or_(self, m: Meta, c: list[Any]) -> ast.BoolOp:
         return ast.BoolOp("or", c[0], c[1], span=self._span(m))
 
-    def and_(self, m: Meta, c: list) -> ast.BoolOp:
+    def and_(self, m: Meta, c: list[Any]) -> ast.BoolOp:
         return ast.BoolOp("and", c[0], c[1], span=self._span(m))
 
-    def not_(self, m: Meta, c: list) -> ast.Not:
+    def not_(self, m: Meta, c: list[Any]) -> ast.Not:
         return ast.Not(c[0], span=self._span(m))
 
-    def compare(self, m: Meta, c: list) -> ast.Compare:
+    def compare(self, m: Meta, c: list[Any]) -> ast.Compare:
         op = " ".join(str(c[1]).split())
         return ast.Compare(op, c[0], c[2], span=self._span(m))
 
-    def binop(self, m: Meta, c: list) -> ast.BinOp:
+    def binop(self, m: Meta, c: list[Any]) -> ast.BinOp:
         return ast.BinOp(str(c[1]), c[0], c[2], span=self._span(m))
 
-    def neg(self, m: Meta, c: list) -> ast.Neg:
+    def neg(self, m: Meta, c: list[Any]) -> ast.Neg:
         return ast.Neg(c[0], span=self._span(m))
 
-    def of(self, m: Meta, c: list) -> ast.Of:
+    def of(self, m: Meta, c: list[Any]) -> ast.Of:
         return ast.Of(c[0], c[1], span=self._span(m))
 
-    def attr(self, m: Meta, c: list) -> ast.Attr:
+    def attr(self, m: Meta, c: list[Any]) -> ast.Attr:
         return ast.Attr(c[0], str(c[1]), span=self._span(m))
 
-    def call(self, m: Meta, c: list) -> ast.Call:
+    def call(self, m: Meta, c: list[Any]) -> ast.Call:
         args, kwargs = c[1] if len(c) > 1 else ((), ())
         return ast.Call(c[0], args, kwargs, span=self._span(m))
 
-    def args(self, m: Meta, c: list) -> tuple:
+    def args(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         pos = tuple(x for x in c if not isinstance(x, tuple))
         kws = tuple(x for x in c if isinstance(x, tuple))
         return (pos, kws)
 
-    def kwarg(self, m: Meta, c: list) -> tuple[str, ast.Expr]:
+    def kwarg(self, m: Meta, c: list[Any]) -> tuple[str, ast.Expr]:
         return (str(c[0]), c[1])
 
-    def index(self, m: Meta, c: list) -> ast.Index:
+    def index(self, m: Meta, c: list[Any]) -> ast.Index:
         return ast.Index(c[0], c[1], span=self._span(m))
 
-    def int_(self, m: Meta, c: list) -> ast.Const:
+    def int_(self, m: Meta, c: list[Any]) -> ast.Const:
         return ast.Const(int(c[0]), span=self._span(m))
 
-    def string(self, m: Meta, c: list) -> ast.Const:
+    def string(self, m: Meta, c: list[Any]) -> ast.Const:
         return ast.Const(_unquote(c[0]), span=self._span(m))
 
-    def name(self, m: Meta, c: list) -> ast.Name:
+    def name(self, m: Meta, c: list[Any]) -> ast.Name:
         return ast.Name(str(c[0]), span=self._span(m))
 
-    def true(self, m: Meta, c: list) -> ast.Const:
+    def true(self, m: Meta, c: list[Any]) -> ast.Const:
         return ast.Const(True, span=self._span(m))
 
-    def false(self, m: Meta, c: list) -> ast.Const:
+    def false(self, m: Meta, c: list[Any]) -> ast.Const:
         return ast.Const(False, span=self._span(m))
 
-    def none(self, m: Meta, c: list) -> ast.Const:
+    def none(self, m: Meta, c: list[Any]) -> ast.Const:
         return ast.Const(None, span=self._span(m))
 
-    def tuple_(self, m: Meta, c: list) -> ast.TupleExpr:
+    def tuple_(self, m: Meta, c: list[Any]) -> ast.TupleExpr:
         return ast.TupleExpr(tuple(c), span=self._span(m))
 
-    def list_(self, m: Meta, c: list) -> ast.ListExpr:
+    def list_(self, m: Meta, c: list[Any]) -> ast.ListExpr:
         return ast.ListExpr(tuple(c), span=self._span(m))
 
-    def listcomp(self, m: Meta, c: list) -> ast.ListComp:
+    def listcomp(self, m: Meta, c: list[Any]) -> ast.ListComp:
         return ast.ListComp(c[0], tuple(c[1]), c[2] if len(c) > 2 else None, span=self._span(m))
 
-    def range_(self, m: Meta, c: list) -> ast.Range:
+    def range_(self, m: Meta, c: list[Any]) -> ast.Range:
         lo = ast.Const(int(c[0]), span=self._span(c[0])) if isinstance(c[0], Token) else c[0]
         return ast.Range(lo, c[1], span=self._span(m))
 

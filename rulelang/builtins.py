@@ -242,7 +242,7 @@ def abs_(c: Any, x: int) -> int:
     return abs(x)
 
 
-def _items(args: tuple) -> Any:
+def _items(args: tuple[Any, ...]) -> Any:
     return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
 
 
@@ -300,6 +300,6 @@ def first(c: Any, xs: Any) -> Any:
 
 
 @builtin(1, example="each(playable)")
-def each(c: Any, xs: Any) -> tuple:
+def each(c: Any, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
     return tuple(xs)

@@ -35,7 +35,7 @@ from .loops import (
 )
 from .model.values import Player, Site, show
 
-Fn = Callable[[Ctx, dict], Any]
+Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
 class Compiler:
@@ -66,7 +66,7 @@ class Compiler:
     def _ref(self, ref: tuple[str, str], n: ast.Node) -> Fn:
         cat, key = ref
         if cat == "local":
-            def local(c: Ctx, e: dict) -> Any:
+            def local(c: Ctx, e: dict[str, Any]) -> Any:
                 try:
                     return e[key]
                 except KeyError:
@@ -112,7 +112,7 @@ class Compiler:
         if name in coord:  # `s.r`: a site's coordinate, read straight from the site
             i = coord[name]
 
-            def coordinate(c: Ctx, e: dict) -> Any:
+            def coordinate(c: Ctx, e: dict[str, Any]) -> Any:
                 x = obj(c, e)
                 if type(x) is Site:
                     return x.coords[i]
@@ -122,7 +122,7 @@ class Compiler:
                     raise RuleRuntimeError(str(exc), n.span) from None
             return coordinate
 
-        def attr(c: Ctx, e: dict) -> Any:
+        def attr(c: Ctx, e: dict[str, Any]) -> Any:
             try:
                 return get_attr(c, obj(c, e), name, coord)
             except RulelangError as exc:
@@ -139,7 +139,7 @@ class Compiler:
                 table, arg = rel.table, args[0]
                 name = self._plain_local(n.args[0])
                 if name is not None:  # `base(s)`: read the local directly
-                    def related(c: Ctx, e: dict) -> Any:
+                    def related(c: Ctx, e: dict[str, Any]) -> Any:
                         try:
                             return table[e[name].index]
                         except (KeyError, AttributeError):
@@ -161,7 +161,7 @@ class Compiler:
             arg = args[0]
             name = self._plain_local(n.args[0])
             if name is not None:  # `empty(s)`: no closure call to read s
-                def read(c: Ctx, e: dict) -> Any:
+                def read(c: Ctx, e: dict[str, Any]) -> Any:
                     try:
                         return e[name]
                     except KeyError:
@@ -176,7 +176,7 @@ class Compiler:
         if len(args) == 1:
             a0 = args[0]
 
-            def call1(c: Ctx, e: dict) -> Any:
+            def call1(c: Ctx, e: dict[str, Any]) -> Any:
                 try:
                     return impl(c, a0(c, e))
                 except RulelangError:
@@ -187,7 +187,7 @@ class Compiler:
         if len(args) == 2:
             a0, a1 = args
 
-            def call2(c: Ctx, e: dict) -> Any:
+            def call2(c: Ctx, e: dict[str, Any]) -> Any:
                 x, y = a0(c, e), a1(c, e)
                 try:
                     return impl(c, x, y)
@@ -197,7 +197,7 @@ class Compiler:
                     return rt.call(("builtin", key), [x, y], c, n)
             return call2
 
-        def call(c: Ctx, e: dict) -> Any:
+        def call(c: Ctx, e: dict[str, Any]) -> Any:
             values = [a(c, e) for a in args]
             try:
                 return impl(c, *values)
@@ -244,7 +244,7 @@ class Compiler:
         if not pre:
             return body
 
-        def inlined(c: Ctx, e: dict) -> Any:
+        def inlined(c: Ctx, e: dict[str, Any]) -> Any:
             for name, f in pre:
                 e[name] = f(c, e)
             return body(c, e)
@@ -281,14 +281,14 @@ class Compiler:
         if len(params) == 1:
             p0, a0 = params[0], args[0]
 
-            def call1(c: Ctx, e: dict) -> Any:
+            def call1(c: Ctx, e: dict[str, Any]) -> Any:
                 c.steps += 1
                 if c.steps > STEP_BUDGET:
                     c.tick(span)
                 return body[0](c, {p0: a0(c, e)})
             return call1
 
-        def call(c: Ctx, e: dict) -> Any:
+        def call(c: Ctx, e: dict[str, Any]) -> Any:
             c.steps += 1
             if c.steps > STEP_BUDGET:
                 c.tick(span)
@@ -309,10 +309,10 @@ class Compiler:
         return box  # type: ignore[return-value]
 
     def _pure_block(self, block: ast.Block, rename: bool = False
-                    ) -> Callable[[Ctx, dict], tuple[bool, Any]]:
+                    ) -> Callable[[Ctx, dict[str, Any]], tuple[bool, Any]]:
         """A function body (let / if / return) -> fn returning (returned?, value).
         Inlined (rename=True), its `let`s write fresh names instead of the caller's."""
-        steps: list[Callable[[Ctx, dict], tuple[bool, Any] | None]] = []
+        steps: list[Callable[[Ctx, dict[str, Any]], tuple[bool, Any] | None]] = []
         scope = dict(self._subst)  # a block's lets end with the block
         for s in block.stmts:
             steps.append(self._pure_step(s, rename))
@@ -322,14 +322,14 @@ class Compiler:
             self._subst = scope
             lets = steps[:-1]
 
-            def lets_then_return(c: Ctx, e: dict) -> tuple[bool, Any]:
+            def lets_then_return(c: Ctx, e: dict[str, Any]) -> tuple[bool, Any]:
                 for let in lets:
                     let(c, e)
                 return (True, ret(c, e))
             return lets_then_return
         self._subst = scope
 
-        def run(c: Ctx, e: dict) -> tuple[bool, Any]:
+        def run(c: Ctx, e: dict[str, Any]) -> tuple[bool, Any]:
             for step in steps:
                 out = step(c, e)
                 if out is not None:
@@ -338,7 +338,7 @@ class Compiler:
         return run
 
     def _pure_step(self, s: ast.Stmt, rename: bool
-                   ) -> Callable[[Ctx, dict], tuple[bool, Any] | None]:
+                   ) -> Callable[[Ctx, dict[str, Any]], tuple[bool, Any] | None]:
         if isinstance(s, ast.Let):
             pairs = []
             for name, value in s.bindings:
@@ -349,7 +349,7 @@ class Compiler:
                     name = fresh
                 pairs.append((name, f))
 
-            def let(c: Ctx, e: dict) -> None:
+            def let(c: Ctx, e: dict[str, Any]) -> None:
                 for name, f in pairs:
                     e[name] = f(c, e)
             return let
@@ -361,7 +361,7 @@ class Compiler:
                         for cond, body in s.branches]
             orelse = self._pure_block(s.orelse, rename) if s.orelse is not None else None
 
-            def if_(c: Ctx, e: dict) -> tuple[bool, Any] | None:
+            def if_(c: Ctx, e: dict[str, Any]) -> tuple[bool, Any] | None:
                 for cond, body in branches:
                     if cond(c, e):
                         out = body(c, e)
@@ -373,7 +373,7 @@ class Compiler:
             return if_
         span = s.span
 
-        def bad(c: Ctx, e: dict) -> None:
+        def bad(c: Ctx, e: dict[str, Any]) -> None:
             raise RuleRuntimeError("a function may only use let, if and return", span)
         return bad
 
@@ -381,7 +381,7 @@ class Compiler:
     def visit_Index(self, n: ast.Index) -> Fn:
         obj, index = self.expr(n.obj), self.expr(n.index)
 
-        def idx(c: Ctx, e: dict) -> Any:
+        def idx(c: Ctx, e: dict[str, Any]) -> Any:
             try:
                 return obj(c, e)[index(c, e)]
             except (IndexError, KeyError, TypeError) as exc:
@@ -394,7 +394,7 @@ class Compiler:
         if cat in ("kind", "zone"):  # one value per player, made once
             table = [of_value(Ctx(self.rt, None), cat, key, p) for p in self.rt.players]
 
-            def of_player(c: Ctx, e: dict) -> Any:
+            def of_player(c: Ctx, e: dict[str, Any]) -> Any:
                 p = right(c, e)
                 if type(p) is Player:
                     return table[p.index]
@@ -402,7 +402,7 @@ class Compiler:
                                        n.span)
             return of_player
 
-        def of(c: Ctx, e: dict) -> Any:
+        def of(c: Ctx, e: dict[str, Any]) -> Any:
             try:
                 return of_value(c, cat, key, right(c, e))
             except (RulelangError, KeyError) as exc:
@@ -412,7 +412,7 @@ class Compiler:
     def visit_BinOp(self, n: ast.BinOp) -> Fn:
         op, left, right = BINOPS[n.op], self.expr(n.left), self.expr(n.right)
 
-        def binop(c: Ctx, e: dict) -> Any:
+        def binop(c: Ctx, e: dict[str, Any]) -> Any:
             a, b = left(c, e), right(c, e)
             try:
                 return op(a, b)
@@ -452,7 +452,7 @@ class Compiler:
             return lambda c, e: (left(c, e) in iterate(c, right(c, e))) != negate
         op = COMPARES[n.op]
 
-        def compare(c: Ctx, e: dict) -> Any:
+        def compare(c: Ctx, e: dict[str, Any]) -> Any:
             a, b = left(c, e), right(c, e)
             try:
                 return op(a, b)
@@ -484,7 +484,7 @@ class Compiler:
 
     def visit_TupleExpr(self, n: ast.TupleExpr) -> Fn:
         items = [self.expr(x) for x in n.items]
-        return lambda c, e: tuple(f(c, e) for f in items)
+        return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
 
     visit_ListExpr = visit_TupleExpr
 
@@ -493,7 +493,7 @@ class Compiler:
             values = dict(self._subst)
             interp = self.rt.interp
 
-            def comp(c: Ctx, e: dict) -> Any:
+            def comp(c: Ctx, e: dict[str, Any]) -> Any:
                 return interp.visit_ListComp(n, c, {**e, **{k: f(c, e) for k, f in
                                                              values.items()}})
             return comp

@@ -3,6 +3,7 @@ its string is made only when asked for, and strings are unique among a decision'
 from __future__ import annotations
 
 from collections.abc import Generator
+from typing import Any
 
 from . import ast
 from .model.values import show
@@ -19,7 +20,7 @@ class Options:
 
     __slots__ = ("segments", "_len", "_flat")
 
-    def __init__(self, segments: list[tuple]) -> None:
+    def __init__(self, segments: list[tuple[Any, ...]]) -> None:
         self.segments = segments
         n = 0
         for _, vs in segments:

@@ -97,7 +97,7 @@ class Game:
 
     def _simple_decision(self, c: Ctx) -> Decision | None:
         """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
-        e: dict = {}
+        e: dict[str, Any] = {}
         execute = self.executor.execute
         for s in self._turn_stmts:
             if type(s) is ast.Do:
@@ -108,13 +108,13 @@ class Game:
 
     def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
         if self._after_do_fns:
-            e: dict = {}
+            e: dict[str, Any] = {}
             for f in self._after_do_fns:
                 f(c, e)
         if self._uses_repetition:
             self._record_position(c)
         if self._end_fns:
-            e: dict = {}
+            e: dict[str, Any] = {}
             for f in self._end_fns:
                 f(c, e)
         if self._next_turn(c, decided):

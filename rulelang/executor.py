@@ -63,19 +63,19 @@ class Executor(Menus):
         return self.program.effects[self.program.refs[id(s.call.func)][1]]
 
     # ---- running blocks
-    def run(self, block: ast.Block, c: Ctx, e: dict) -> Run:
+    def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
         for s in block.stmts:
             if self.decides(s):
                 yield from getattr(self, f"gen_{type(s).__name__}")(s, c, e)
             else:
                 self.execute(s, c, e)
 
-    def run_plain(self, block: ast.Block, c: Ctx, e: dict) -> None:
+    def run_plain(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
         """A block known not to decide."""
         for s in block.stmts:
             self.execute(s, c, e)
 
-    def execute(self, s: ast.Stmt, c: Ctx, e: dict) -> None:
+    def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None:
         method = self._exec.get(type(s))
         if method is None:
             method = getattr(self, f"exec_{type(s).__name__}", None)
@@ -103,7 +103,7 @@ class Executor(Menus):
     def fn_Let(self, s: ast.Let) -> Any:
         pairs = [(name, self.rt.fn(value)) for name, value in s.bindings]
 
-        def let(c: Ctx, e: dict) -> None:
+        def let(c: Ctx, e: dict[str, Any]) -> None:
             for name, f in pairs:
                 e[name] = f(c, e)
         return let
@@ -114,7 +114,7 @@ class Executor(Menus):
         if s.source is not None:
             return lambda c, e: slow(s, c, e)
 
-        def put(c: Ctx, e: dict) -> None:
+        def put(c: Ctx, e: dict[str, Any]) -> None:
             what = piece_f(c, e)
             if type(what) is PieceSource:
                 data = c.data
@@ -133,7 +133,7 @@ class Executor(Menus):
         branches = [(self.rt.fn(cond), self.block_fns(body.stmts)) for cond, body in s.branches]
         orelse = self.block_fns(s.orelse.stmts) if s.orelse is not None else ()
 
-        def if_(c: Ctx, e: dict) -> None:
+        def if_(c: Ctx, e: dict[str, Any]) -> None:
             for cond, body in branches:
                 if cond(c, e):
                     for f in body:
@@ -146,49 +146,49 @@ class Executor(Menus):
     def fn_Require(self, s: ast.Require) -> Any:
         cond, slow = self.rt.fn(s.cond), self.exec_Require
 
-        def require(c: Ctx, e: dict) -> None:
+        def require(c: Ctx, e: dict[str, Any]) -> None:
             if not cond(c, e):
                 slow(s, c, e)
         return require
 
-    def value(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
+    def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any:
         f = self._fns.get(id(node))
         if f is None:
             f = self.rt.fn(node)
         return f(c, e)
 
-    def exec_Let(self, s: ast.Let, c: Ctx, e: dict) -> None:
+    def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None:
         for name, value in s.bindings:
             e[name] = self.value(value, c, e)
 
-    def exec_Require(self, s: ast.Require, c: Ctx, e: dict) -> None:
+    def exec_Require(self, s: ast.Require, c: Ctx, e: dict[str, Any]) -> None:
         if not self.value(s.cond, c, e):
             raise RuleRuntimeError(f"requirement failed: {s.message or self.text(s.cond)}",
                                    s.span)
 
-    def exec_Choose(self, s: ast.Choose, c: Ctx, e: dict) -> None:  # chance only
+    def exec_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> None:  # chance only
         values = self.choices(s, c, e)
         if not values:
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
         e[s.var] = values[c.data.rng.randrange(len(values))]
 
-    def exec_Put(self, s: ast.Put, c: Ctx, e: dict) -> None:
+    def exec_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
         self.place(piece, self.value(s.target, c, e), c, s)
 
-    def exec_Move(self, s: ast.Move, c: Ctx, e: dict) -> None:
+    def exec_Move(self, s: ast.Move, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.value(s.piece, c, e)
         if not isinstance(piece, Piece):
             raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
         self.place(piece, self.value(s.target, c, e), c, s)
 
-    def exec_Remove(self, s: ast.Remove, c: Ctx, e: dict) -> None:
+    def exec_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.value(s.piece, c, e)
         if not isinstance(piece, Piece):
             raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
         c.data.lift(piece)
 
-    def piece_of(self, s: ast.Put, c: Ctx, e: dict) -> Piece:
+    def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         what = self.value(s.piece, c, e)
         if type(what) is PieceSource and s.source is None:  # the common `ball of mover`
             piece = c.data.take_from(what.zone, what.kind)
@@ -210,7 +210,7 @@ class Executor(Menus):
             return piece
         raise RuleRuntimeError(f"'put' needs a piece, not {show(what)}", s.piece.span)
 
-    def put_possible(self, s: ast.Put, c: Ctx, e: dict) -> bool:
+    def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool:
         try:
             self.piece_of(s, c, e)
             return True
@@ -231,7 +231,7 @@ class Executor(Menus):
     def zone_text(self, z: ZoneRef) -> str:
         return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
 
-    def exec_Set(self, s: ast.Set, c: Ctx, e: dict) -> None:
+    def exec_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
         if self.program.refs.get(id(s.target)) == ("builtin", "starter"):
             player = self.value(s.value, c, e)
             if not isinstance(player, Player):
@@ -250,7 +250,7 @@ class Executor(Menus):
             c.data.revealed.discard(key)  # a new secret value is hidden again
         table[key] = value
 
-    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict) -> None:
+    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
         """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
         piece = self.value(t.obj, c, e)
         if not isinstance(piece, Piece):
@@ -270,12 +270,12 @@ class Executor(Menus):
         if type(where) is Site:
             data.changes.append(where.index)  # queries over the board must see it
 
-    def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict) -> None:
+    def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
         table, key = self.slot(s.target, c, e)
         new = table[key] + s.sign * self.value(s.amount, c, e)
         table[key] = self.clamp(key, new, c) if table is c.data.counters else new
 
-    def slot(self, t: ast.Expr, c: Ctx, e: dict) -> tuple[dict, tuple]:
+    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> tuple[dict[str, Any], tuple]:
         name_node = t.left if isinstance(t, ast.Of) else t
         cat, name = self.program.refs[id(name_node)]
         owner = None
@@ -290,7 +290,7 @@ class Executor(Menus):
                                    "<player>'", t.span)
         return table, (name, owner)
 
-    def clamp(self, key: tuple, value: int, c: Ctx) -> int:
+    def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
         lo, hi = self.rt.counter_bounds(key[0], c)
         if hi is not None and value > hi:
             value = hi
@@ -298,19 +298,19 @@ class Executor(Menus):
             value = lo
         return value
 
-    def exec_If(self, s: ast.If, c: Ctx, e: dict) -> None:
+    def exec_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> None:
         block = self.branch(s, c, e)
         if block is not None:
             for x in block.stmts:
                 self.execute(x, c, e)
 
-    def branch(self, s: ast.If, c: Ctx, e: dict) -> ast.Block | None:
+    def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None:
         for cond, body in s.branches:
             if self.value(cond, c, e):
                 return body
         return s.orelse
 
-    def loop_items(self, s: ast.Stmt, c: Ctx, e: dict) -> Iterator[None]:
+    def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):
             for v in tuple(iterate(c, self.value(s.domain, c, e))):
                 c.tick(s.span)
@@ -325,40 +325,40 @@ class Executor(Menus):
                 c.tick(s.span)
                 yield None
 
-    def exec_ForEach(self, s: ast.Stmt, c: Ctx, e: dict) -> None:
+    def exec_ForEach(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None:
         for _ in self.loop_items(s, c, e):
             for x in s.body.stmts:  # type: ignore[attr-defined]
                 self.execute(x, c, e)
 
     exec_Repeat = exec_While = exec_ForEach
 
-    def exec_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict) -> None:
+    def exec_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]) -> None:
         effect, env = self.effect_env(s, c, e)
         for x in effect.body.stmts:
             self.execute(x, c, env)
 
-    def effect_env(self, s: ast.CallStmt, c: Ctx, e: dict) -> tuple[ast.Effect, dict]:
+    def effect_env(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]) -> tuple[ast.Effect, dict]:
         effect = self._effect(s)
         c.tick(s.span)
         args = [self.value(a, c, e) for a in s.call.args]
         return effect, dict(zip(effect.params, args, strict=True))
 
-    def exec_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict) -> None:
+    def exec_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
         zone = self.value(s.zone, c, e)
         if not isinstance(zone, ZoneRef):
             raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
         c.data.rng.shuffle(c.data.zones[zone])
 
-    def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict) -> None:
+    def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
         c.data.revealed.update(k for k in c.data.vars if k[0] == s.var)
 
-    def exec_Return(self, s: ast.Return, c: Ctx, e: dict) -> None:
+    def exec_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
         raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
 
-    def exec_Result(self, s: ast.Result, c: Ctx, e: dict) -> None:
+    def exec_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
         raise GameOver(self.winners(s, c, e))
 
-    def winners(self, s: ast.Result, c: Ctx, e: dict) -> list[int]:
+    def winners(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> list[int]:
         if s.kind == "draw":
             return []
         if s.kind == "highest score":
@@ -372,25 +372,25 @@ class Executor(Menus):
         return sorted({p.index for p in players})
 
     # ---- statements that decide
-    def gen_Block(self, s: ast.Block, c: Ctx, e: dict) -> Run:
+    def gen_Block(self, s: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
         yield from self.run(s, c, e)
 
-    def gen_If(self, s: ast.If, c: Ctx, e: dict) -> Run:
+    def gen_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> Run:
         block = self.branch(s, c, e)
         if block is not None:
             yield from self.run(block, c, e)
 
-    def gen_ForEach(self, s: ast.Stmt, c: Ctx, e: dict) -> Run:
+    def gen_ForEach(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Run:
         for _ in self.loop_items(s, c, e):
             yield from self.run(s.body, c, e)  # type: ignore[attr-defined]
 
     gen_Repeat = gen_While = gen_ForEach
 
-    def gen_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict) -> Run:
+    def gen_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]) -> Run:
         effect, env = self.effect_env(s, c, e)
         yield from self.run(effect.body, c, env)
 
-    def gen_Choose(self, s: ast.Choose, c: Ctx, e: dict) -> Run:
+    def gen_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run:
         forced = e.get("\0forced")
         if forced:
             e[s.var] = forced.pop(0)
@@ -409,7 +409,7 @@ class Executor(Menus):
         option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
         e[s.var] = option[1][0]
 
-    def choices(self, s: ast.Choose, c: Ctx, e: dict) -> Any:
+    def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
         """The values a choose offers, in the domain's order."""
         plan = self._choice_plans.get(id(s))
         if plan is None:
@@ -437,7 +437,7 @@ class Executor(Menus):
         cond = self.rt.fn(s.cond) if s.cond is not None else None
         return (query, self.rt.fn(s.domain), cond, s.var)
 
-    def gen_Do(self, s: ast.Do, c: Ctx, e: dict) -> Run:
+    def gen_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
         options = self.menu(s, c)
         if not options:
             return
@@ -446,7 +446,7 @@ class Executor(Menus):
 
     def perform(self, option: Option, c: Ctx) -> Run:
         action = self.program.actions[option[0]]
-        env: dict = {"\0forced": list(option[1])}
+        env: dict[str, Any] = {"\0forced": list(option[1])}
         yield from self.run(action.body, c, env)
         self.after_action(action, c)
 

@@ -45,10 +45,10 @@ class LocalAnalysis:
             raise NotLocal(type(node).__name__)
         return method(node, env)
 
-    def visit_Const(self, n: ast.Const, env: dict) -> None:
+    def visit_Const(self, n: ast.Const, env: dict[str, Any]) -> None:
         return None
 
-    def visit_Name(self, n: ast.Name, env: dict) -> Path | None:
+    def visit_Name(self, n: ast.Name, env: dict[str, Any]) -> Path | None:
         cat, key = self.refs.get(id(n), ("local", n.id))
         if cat == "local":
             if n.id not in env:
@@ -63,7 +63,7 @@ class LocalAnalysis:
             return None
         raise NotLocal(key)
 
-    def visit_Attr(self, n: ast.Attr, env: dict) -> None:
+    def visit_Attr(self, n: ast.Attr, env: dict[str, Any]) -> None:
         ref = self.refs.get(id(n))
         if ref is not None:
             if ref[0] in _IMMUTABLE:
@@ -75,7 +75,7 @@ class LocalAnalysis:
             return None  # coordinates and names of sites never change
         raise NotLocal(n.name)
 
-    def visit_Call(self, n: ast.Call, env: dict) -> Path | None:
+    def visit_Call(self, n: ast.Call, env: dict[str, Any]) -> Path | None:
         cat, key = self.refs.get(id(n.func), ("", ""))
         if cat == "builtin" and key in _BOARD_READS:
             self.reads.add(self._site_path(n.args[0], env))
@@ -90,12 +90,12 @@ class LocalAnalysis:
             return self._def(key, list(n.args), env)
         raise NotLocal(key)
 
-    def _site_path(self, arg: ast.Expr, env: dict) -> Path:
+    def _site_path(self, arg: ast.Expr, env: dict[str, Any]) -> Path:
         if isinstance(arg, ast.Name) and env.get(arg.id) is not None:
             return env[arg.id]
         raise NotLocal("a site that is not reached from the subject")
 
-    def _def(self, key: str, args: list[ast.Expr], env: dict) -> Path | None:
+    def _def(self, key: str, args: list[ast.Expr], env: dict[str, Any]) -> Path | None:
         d = self.program.defs[key]
         if isinstance(d.body, ast.Block) or self._depth > 20:
             raise NotLocal(key)
@@ -112,7 +112,7 @@ class LocalAnalysis:
         finally:
             self._depth -= 1
 
-    def visit_Quant(self, n: ast.Quant, env: dict) -> None:
+    def visit_Quant(self, n: ast.Quant, env: dict[str, Any]) -> None:
         elem = self.run(n.domain, env)
         inner = {**env, n.var: elem}
         for part in (n.cond, n.body):
@@ -120,25 +120,25 @@ class LocalAnalysis:
                 self.run(part, inner)
         return None
 
-    def _all(self, env: dict, *parts: ast.Expr) -> None:
+    def _all(self, env: dict[str, Any], *parts: ast.Expr) -> None:
         for p in parts:
             self.run(p, env)
         return None
 
-    def visit_Compare(self, n: Any, env: dict) -> None:
+    def visit_Compare(self, n: Any, env: dict[str, Any]) -> None:
         return self._all(env, n.left, n.right)
 
     visit_BoolOp = visit_BinOp = visit_Compare
 
-    def visit_Not(self, n: Any, env: dict) -> None:
+    def visit_Not(self, n: Any, env: dict[str, Any]) -> None:
         return self._all(env, n.operand)
 
     visit_Neg = visit_Not
 
-    def visit_IfExpr(self, n: ast.IfExpr, env: dict) -> None:
+    def visit_IfExpr(self, n: ast.IfExpr, env: dict[str, Any]) -> None:
         return self._all(env, n.cond, n.then, n.orelse)
 
-    def visit_TupleExpr(self, n: Any, env: dict) -> None:
+    def visit_TupleExpr(self, n: Any, env: dict[str, Any]) -> None:
         return self._all(env, *n.items)
 
     visit_ListExpr = visit_TupleExpr
@@ -176,7 +176,7 @@ def dependents(board: Any, paths: set[Path]) -> tuple[tuple[Any, ...], ...]:
     return tuple(out)
 
 
-def _reverse(table: tuple, n: int) -> list[list[int]]:
+def _reverse(table: tuple[Any, ...], n: int) -> list[list[int]]:
     rev: list[list[int]] = [[] for _ in range(n)]
     for s, targets in enumerate(table):
         for t in targets:
@@ -184,11 +184,11 @@ def _reverse(table: tuple, n: int) -> list[list[int]]:
     return rev
 
 
-def incremental_filter(qid: int, sites: tuple, deps: tuple, var: str,
-                       cond: Callable[[Any, dict], Any], per_mover: bool = False
-                       ) -> Callable[[Any, dict], Any]:
+def incremental_filter(qid: int, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
+                       cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool = False
+                       ) -> Callable[[Any, dict[str, Any]], Any]:
     """A closure computing `each var in sites where cond`, updated from the change log."""
-    def query(c: Any, e: dict) -> tuple:
+    def query(c: Any, e: dict[str, Any]) -> tuple[Any, ...]:
         data = c.data
         key = (qid, data.mover) if per_mover else qid
         entry = data.cache.get(key)

@@ -10,7 +10,7 @@ from . import ast
 from .errors import RulelangError, RuleRuntimeError
 from .model.values import Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
 
-Fn = Callable[[Any, dict], Any]  # (context, locals) -> value
+Fn = Callable[[Any, dict[str, Any]], Any]  # (context, locals) -> value
 STEP_BUDGET = 2_000_000
 
 BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -86,7 +86,7 @@ def of_value(c: Ctx, category: str, key: str, player: Any) -> Any:
     raise RulelangError(f"'{key}' cannot be used with 'of'")
 
 
-def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict, var: str,
+def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict[str, Any], var: str,
           cond: Fn | None, body: Fn | None) -> Any:
     """all | any | count | first | max | min | sum | each over items, binding var in e."""
     old = e.get(var, _MISSING)
@@ -106,7 +106,7 @@ def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict, var: str,
 _MISSING = object()
 
 
-def _quant_values(items: Iterable[Any], c: Ctx, e: dict, var: str,
+def _quant_values(items: Iterable[Any], c: Ctx, e: dict[str, Any], var: str,
                   cond: Fn | None, body: Fn | None) -> Iterable[Any]:
     for item in items:
         e[var] = item
@@ -141,19 +141,19 @@ class Interpreter:
     def expr(self, node: ast.Expr) -> Fn:
         return lambda c, e: self.eval(node, c, e)
 
-    def eval(self, node: ast.Expr, c: Ctx, e: dict) -> Any:
+    def eval(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any:
         method = getattr(self, f"visit_{type(node).__name__}", None)
         if method is None:
             raise NotImplementedError(type(node).__name__)
         return method(node, c, e)
 
-    def visit_Const(self, n: ast.Const, c: Ctx, e: dict) -> Any:
+    def visit_Const(self, n: ast.Const, c: Ctx, e: dict[str, Any]) -> Any:
         return n.value
 
-    def visit_Name(self, n: ast.Name, c: Ctx, e: dict) -> Any:
+    def visit_Name(self, n: ast.Name, c: Ctx, e: dict[str, Any]) -> Any:
         return self.rt.ref_value(self.refs.get(id(n), ("local", n.id)), c, e, n)
 
-    def visit_Attr(self, n: ast.Attr, c: Ctx, e: dict) -> Any:
+    def visit_Attr(self, n: ast.Attr, c: Ctx, e: dict[str, Any]) -> Any:
         ref = self.refs.get(id(n))
         if ref is not None:
             return self.rt.ref_value(ref, c, e, n)
@@ -163,26 +163,26 @@ class Interpreter:
         except RulelangError as exc:
             raise RuleRuntimeError(str(exc), n.span) from None
 
-    def visit_Call(self, n: ast.Call, c: Ctx, e: dict) -> Any:
+    def visit_Call(self, n: ast.Call, c: Ctx, e: dict[str, Any]) -> Any:
         ref = self.refs.get(id(n.func))
         args = [self.eval(a, c, e) for a in n.args]
         return self.rt.call(ref, args, c, n)
 
-    def visit_Index(self, n: ast.Index, c: Ctx, e: dict) -> Any:
+    def visit_Index(self, n: ast.Index, c: Ctx, e: dict[str, Any]) -> Any:
         obj, i = self.eval(n.obj, c, e), self.eval(n.index, c, e)
         try:
             return obj[i]
         except (IndexError, KeyError, TypeError) as exc:
             raise runtime_error(exc, n.span, "indexing") from None
 
-    def visit_Of(self, n: ast.Of, c: Ctx, e: dict) -> Any:
+    def visit_Of(self, n: ast.Of, c: Ctx, e: dict[str, Any]) -> Any:
         cat, key = self.refs.get(id(n.left), ("local", ""))
         try:
             return of_value(c, cat, key, self.eval(n.right, c, e))
         except (RulelangError, KeyError) as exc:
             raise RuleRuntimeError(str(exc), n.span) from None
 
-    def visit_BinOp(self, n: ast.BinOp, c: Ctx, e: dict) -> Any:
+    def visit_BinOp(self, n: ast.BinOp, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         try:
             return BINOPS[n.op](left, right)
@@ -190,7 +190,7 @@ class Interpreter:
             raise RuleRuntimeError(f"cannot compute {show(left)} {n.op} {show(right)}: "
                                    f"{exc}", n.span) from None
 
-    def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict) -> Any:
+    def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         if n.op in ("in", "not in"):
             right = iterate(c, right)
@@ -200,32 +200,32 @@ class Interpreter:
             raise RuleRuntimeError(f"cannot compare {show(left)} {n.op} {show(right)}",
                                    n.span) from None
 
-    def visit_BoolOp(self, n: ast.BoolOp, c: Ctx, e: dict) -> Any:
+    def visit_BoolOp(self, n: ast.BoolOp, c: Ctx, e: dict[str, Any]) -> Any:
         left = bool(self.eval(n.left, c, e))
         if (n.op == "and") != left:
             return left
         return bool(self.eval(n.right, c, e))
 
-    def visit_Not(self, n: ast.Not, c: Ctx, e: dict) -> Any:
+    def visit_Not(self, n: ast.Not, c: Ctx, e: dict[str, Any]) -> Any:
         return not self.eval(n.operand, c, e)
 
-    def visit_Neg(self, n: ast.Neg, c: Ctx, e: dict) -> Any:
+    def visit_Neg(self, n: ast.Neg, c: Ctx, e: dict[str, Any]) -> Any:
         return -self.eval(n.operand, c, e)
 
-    def visit_IfExpr(self, n: ast.IfExpr, c: Ctx, e: dict) -> Any:
+    def visit_IfExpr(self, n: ast.IfExpr, c: Ctx, e: dict[str, Any]) -> Any:
         return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)
 
-    def visit_TupleExpr(self, n: ast.TupleExpr, c: Ctx, e: dict) -> Any:
+    def visit_TupleExpr(self, n: ast.TupleExpr, c: Ctx, e: dict[str, Any]) -> Any:
         return tuple(self.eval(x, c, e) for x in n.items)
 
     visit_ListExpr = visit_TupleExpr
 
-    def visit_ListComp(self, n: ast.ListComp, c: Ctx, e: dict) -> Any:
+    def visit_ListComp(self, n: ast.ListComp, c: Ctx, e: dict[str, Any]) -> Any:
         out: list[Any] = []
         self._comp(n, 0, c, dict(e), out)
         return tuple(out)
 
-    def _comp(self, n: ast.ListComp, i: int, c: Ctx, e: dict, out: list) -> None:
+    def _comp(self, n: ast.ListComp, i: int, c: Ctx, e: dict[str, Any], out: list[Any]) -> None:
         if i == len(n.generators):
             if n.cond is None or self.eval(n.cond, c, e):
                 out.append(self.eval(n.item, c, e))
@@ -236,10 +236,10 @@ class Interpreter:
             e[g.var] = v
             self._comp(n, i + 1, c, e, out)
 
-    def visit_Range(self, n: ast.Range, c: Ctx, e: dict) -> Any:
+    def visit_Range(self, n: ast.Range, c: Ctx, e: dict[str, Any]) -> Any:
         return range(self.eval(n.lo, c, e), self.eval(n.hi, c, e) + 1)
 
-    def visit_Quant(self, n: ast.Quant, c: Ctx, e: dict) -> Any:
+    def visit_Quant(self, n: ast.Quant, c: Ctx, e: dict[str, Any]) -> Any:
         items = iterate(c, self.eval(n.domain, c, e))
         cond = self.expr(n.cond) if n.cond is not None else None
         body = self.expr(n.body) if n.body is not None else None

@@ -11,7 +11,7 @@ from .astwalk import walk
 from .interpreter import Ctx, iterate
 from .model.values import Player, Site, SiteSet
 
-Fn = Callable[[Ctx, dict], Any]
+Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
 def reader(name: str) -> Fn:
@@ -24,7 +24,7 @@ def is_var(node: ast.Expr, var: str) -> bool:
 
 def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
-    def loop(c: Ctx, e: dict) -> bool:
+    def loop(c: Ctx, e: dict[str, Any]) -> bool:
         b = collection(c, e)
         if type(b) is SiteSet:
             b = b.members
@@ -46,7 +46,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
     if test == "owner":
         assert other is not None
 
-        def owner_loop(c: Ctx, e: dict) -> bool:
+        def owner_loop(c: Ctx, e: dict[str, Any]) -> bool:
             p = other(c, e)
             if type(p) is Player:
                 who = p.index
@@ -67,7 +67,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
         return owner_loop
     empty = test == "empty"
 
-    def loop(c: Ctx, e: dict) -> bool:
+    def loop(c: Ctx, e: dict[str, Any]) -> bool:
         at = c.data.at
         try:
             for s in domain(c, e):
@@ -85,7 +85,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
 CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
 
 
-def local_names(node: Any, refs: dict) -> set[str]:
+def local_names(node: Any, refs: dict[str, Any]) -> set[str]:
     """The local names an expression reads."""
     return {n.id for n in walk(node)
             if isinstance(n, ast.Name) and refs.get(id(n), ("local",))[0] == "local"}
@@ -102,14 +102,14 @@ General = Callable[[Ctx, Any], Any]
 
 
 def _occupied(a: Fn, rt: Any, general: General) -> Fn:
-    def occupied(c: Ctx, e: dict) -> Any:
+    def occupied(c: Ctx, e: dict[str, Any]) -> Any:
         x = a(c, e)
         return bool(c.data.at[x.index]) if type(x) is Site else general(c, x)
     return occupied
 
 
 def _empty(a: Fn, rt: Any, general: General) -> Fn:
-    def empty(c: Ctx, e: dict) -> Any:
+    def empty(c: Ctx, e: dict[str, Any]) -> Any:
         x = a(c, e)
         return not c.data.at[x.index] if type(x) is Site else general(c, x)
     return empty
@@ -118,7 +118,7 @@ def _empty(a: Fn, rt: Any, general: General) -> Fn:
 def _owner(a: Fn, rt: Any, general: General) -> Fn:
     players = rt.players
 
-    def owner(c: Ctx, e: dict) -> Any:
+    def owner(c: Ctx, e: dict[str, Any]) -> Any:
         x = a(c, e)
         if type(x) is Site:
             stack = c.data.at[x.index]
@@ -131,7 +131,7 @@ def _owner(a: Fn, rt: Any, general: General) -> Fn:
 
 
 def _top(a: Fn, rt: Any, general: General) -> Fn:
-    def top(c: Ctx, e: dict) -> Any:
+    def top(c: Ctx, e: dict[str, Any]) -> Any:
         x = a(c, e)
         if type(x) is Site:
             stack = c.data.at[x.index]
@@ -141,14 +141,14 @@ def _top(a: Fn, rt: Any, general: General) -> Fn:
 
 
 def _empty_local(name: str, slow: Fn) -> Fn:
-    def empty(c: Ctx, e: dict) -> Any:
+    def empty(c: Ctx, e: dict[str, Any]) -> Any:
         x = e.get(name)
         return not c.data.at[x.index] if type(x) is Site else slow(c, e)
     return empty
 
 
 def _occupied_local(name: str, slow: Fn) -> Fn:
-    def occupied(c: Ctx, e: dict) -> Any:
+    def occupied(c: Ctx, e: dict[str, Any]) -> Any:
         x = e.get(name)
         return bool(c.data.at[x.index]) if type(x) is Site else slow(c, e)
     return occupied
@@ -173,7 +173,7 @@ def _items(c: Ctx, xs: Any) -> Any:
 
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     if cond is None and body is not None:
-        def all_(c: Ctx, e: dict) -> Any:
+        def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
             for x in _items(c, domain(c, e)):
@@ -195,7 +195,7 @@ def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
 
 def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
-    def q(c: Ctx, e: dict) -> Any:
+    def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
         for x in _items(c, domain(c, e)):
@@ -212,7 +212,7 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 
 
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    def q(c: Ctx, e: dict) -> Any:
+    def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         out = []
         for x in _items(c, domain(c, e)):
@@ -233,7 +233,7 @@ def _q_fold(fold: Callable[[list], Any]) -> Callable[..., Fn]:
 
 
 def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    def q(c: Ctx, e: dict) -> Any:
+    def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None
         for x in _items(c, domain(c, e)):

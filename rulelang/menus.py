@@ -73,7 +73,7 @@ class Menus:
         return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
 
     def menu(self, s: ast.Do, c: Ctx) -> Options:
-        segments: list[tuple] = []
+        segments: list[tuple[Any, ...]] = []
         for name in s.actions:
             puts, requires, shape = self.plan(name)
             if puts and not self.puts_possible(puts, c):
@@ -93,24 +93,25 @@ class Menus:
                 if values:
                     segments.append((name, values))
             else:
-                paths: list[tuple] = []
+                paths: list[tuple[Any, ...]] = []
                 self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
         return Options(segments)
 
-    def pairs(self, name: str, shape: tuple[ast.Choose, ast.Choose], c: Ctx) -> list[tuple]:
+    def pairs(self, name: str, shape: tuple[ast.Choose, ast.Choose],
+              c: Ctx) -> list[tuple[Any, ...]]:
         """The options of `choose a …; choose b … (a)`, then effects, in order."""
         first, second = shape
-        e: dict = {}
-        out: list[tuple] = []
+        e: dict[str, Any] = {}
+        out: list[tuple[Any, ...]] = []
         for a in self.choices(first, c, e):
             e[first.var] = a
             out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
         return out
 
     def requires_hold(self, requires: tuple[Any, ...], c: Ctx) -> bool:
-        e: dict = {}
+        e: dict[str, Any] = {}
         for r in requires:
             if not r(c, e):
                 return False
@@ -162,8 +163,8 @@ class Menus:
             bound.update(bound_names(s))
         return ()
 
-    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
-             out: list[tuple]) -> None:
+    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any], values: tuple[Any, ...],
+             out: list[tuple[Any, ...]]) -> None:
         stmts = body.stmts
         if i == len(stmts) or not self.needs_walk(body)[i]:
             if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
@@ -204,8 +205,8 @@ class Menus:
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
 
-    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict, values: tuple,
-                   out: list[tuple]) -> None:
+    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
+                   values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
         saved = c.data
         c.data = saved.copy()
         try:
@@ -238,7 +239,7 @@ class Menus:
         return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
 
     def first_failure(self, action: ast.Action, c: Ctx) -> str:
-        e: dict = {}
+        e: dict[str, Any] = {}
         for s in action.body.stmts:
             if isinstance(s, ast.Require):
                 try:

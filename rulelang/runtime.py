@@ -14,7 +14,7 @@ from .model.topology import Board, BoardBuilder
 from .model.values import Piece, Player, ZoneRef, show, zone_ref
 from .program import Program
 
-Fn = Callable[[Ctx, dict], Any]
+Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
 class Runtime:
@@ -44,7 +44,7 @@ class Runtime:
             f = self._fns[id(node)] = self.evaluator.expr(node)
         return f
 
-    def ref_value(self, ref: tuple[str, str], c: Ctx, e: dict, node: ast.Node) -> Any:
+    def ref_value(self, ref: tuple[str, str], c: Ctx, e: dict[str, Any], node: ast.Node) -> Any:
         cat, key = ref
         if cat == "local":
             try:
@@ -109,7 +109,7 @@ class Runtime:
             return self.run_pure_block(d.body, c, env)
         return self.fn(d.body)(c, env)
 
-    def run_pure_block(self, block: ast.Block, c: Ctx, e: dict) -> Any:
+    def run_pure_block(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Any:
         """A function body of let / if / return statements."""
         try:
             self._pure(block, c, e)
@@ -117,7 +117,7 @@ class Runtime:
             return r.value
         return None
 
-    def _pure(self, block: ast.Block, c: Ctx, e: dict) -> None:
+    def _pure(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
         for s in block.stmts:
             if isinstance(s, ast.Let):
                 for name, value in s.bindings:
@@ -177,10 +177,10 @@ class Runtime:
                 b.lines[item.name] = [[_coords(x) for x in ln] for ln in lines]
         return b.freeze()
 
-    def _generate(self, item: ast.GeoSites, c: Ctx, env: dict) -> list[tuple[int, ...]]:
+    def _generate(self, item: ast.GeoSites, c: Ctx, env: dict[str, Any]) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
 
-        def gen(i: int, e: dict) -> None:
+        def gen(i: int, e: dict[str, Any]) -> None:
             if i == len(item.generators):
                 if item.cond is None or self.interp.eval(item.cond, c, e):
                     out.append(tuple(e[n] for n in item.pattern))
@@ -191,8 +191,8 @@ class Runtime:
         gen(0, dict(env))
         return out
 
-    def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict) -> Callable:
-        def edges(coords: tuple[int, ...]) -> list[tuple]:
+    def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict[str, Any]) -> Callable:
+        def edges(coords: tuple[int, ...]) -> list[tuple[Any, ...]]:
             e = {**env, **dict(zip(item.pattern, coords, strict=True))}
             return [_coords(self.interp.eval(t, c, e)) for t in item.targets]
         return edges
@@ -245,7 +245,7 @@ class Runtime:
         data.new_piece(piece, owner, attrs)
         data.to_zone(piece, zone)
 
-    def _init_scoped(self, table: dict, decl: Any, init: ast.Expr | None, c: Ctx) -> None:
+    def _init_scoped(self, table: dict[str, Any], decl: Any, init: ast.Expr | None, c: Ctx) -> None:
         value = self.interp.eval(init, c, {}) if init is not None else 0
         for owner in ([p.index for p in self.players] if decl.each else [None]):
             table[(decl.name, owner)] = value
@@ -265,7 +265,7 @@ class Runtime:
         return [sum(self.breakdown(c, p.index).values()) for p in self.players]
 
     # ---- positions (for repetition rules)
-    def position_key(self, data: GameData, to_move: int) -> tuple:
+    def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
         board = tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)
         zones = tuple(len(v) for v in data.zones.values())
         return (board, zones, tuple(data.counters.values()), to_move)
@@ -275,7 +275,7 @@ class Runtime:
         return data.positions.get(key, 0)
 
 
-def _coords(value: Any) -> tuple:
+def _coords(value: Any) -> tuple[Any, ...]:
     """Coordinates as written: `(r, c)` is a tuple, `(i)` on a one-coordinate board a number."""
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 

@@ -1,5 +1,5 @@
 """Boards: sites and named relations, built once per game with networkx, then frozen into
-tables (site index -> tuple of sites) that the hot path reads."""
+tables (site index -> tuple[Any, ...] of sites) that the hot path reads."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
