@@ -9,7 +9,7 @@ where it goes).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import ast
 from .astwalk import walk
@@ -19,7 +19,23 @@ from .interpreter import Ctx, iterate
 
 
 class Menus:
-    """Mixed into Executor (it uses choices, put_possible, execute, value, decides)."""
+    """Mixed into Executor, whose parts it uses (declared here for the type checker)."""
+
+    program: Any
+    rt: Any
+    _tail: dict[int, tuple[bool, ...]]
+    _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
+    _hoisted_puts: set[ast.Put]
+    _last_choices: dict[tuple[int, int], bool]
+
+    if TYPE_CHECKING:
+        def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any: ...
+        def decides(self, s: ast.Node) -> bool: ...
+        def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any: ...
+        def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
+        def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
+        def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
+        def _effect(self, s: ast.CallStmt) -> ast.Effect: ...
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
         """For each statement index: does a choose or require follow (at top level)?"""
