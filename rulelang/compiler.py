@@ -42,7 +42,7 @@ class Compiler:
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
         self.refs = runtime.program.refs
-        self._defs: dict[str, Fn] = {}
+        self._defs: dict[str, list[Fn]] = {}
         self._subst: dict[str, Fn] = {}  # parameters of the rule being inlined
         self._inline_depth = 0
 
@@ -299,14 +299,14 @@ class Compiler:
         """A one-cell box, so that recursive rules compile: filled after the first call."""
         box = self._defs.get(key)
         if box is None:
-            box = self._defs[key] = [lambda c, e: None]  # type: ignore[assignment]
+            box = self._defs[key] = [lambda c, e: None]
             d = self.rt.program.defs[key]
             if isinstance(d.body, ast.Block):
                 run = self._pure_block(d.body)
                 box[0] = lambda c, e: run(c, e)[1]
             else:
                 box[0] = self.expr(d.body)
-        return box  # type: ignore[return-value]
+        return box
 
     def _pure_block(self, block: ast.Block, rename: bool = False
                     ) -> Callable[[Ctx, dict[str, Any]], tuple[bool, Any]]:
@@ -354,8 +354,8 @@ class Compiler:
                     e[name] = f(c, e)
             return let
         if isinstance(s, ast.Return):
-            value = self.expr(s.value)
-            return lambda c, e: (True, value(c, e))
+            result = self.expr(s.value)
+            return lambda c, e: (True, result(c, e))
         if isinstance(s, ast.If):
             branches = [(self.expr(cond), self._pure_block(body, rename))
                         for cond, body in s.branches]

@@ -275,7 +275,8 @@ class Executor(Menus):
         new = table[key] + s.sign * self.value(s.amount, c, e)
         table[key] = self.clamp(key, new, c) if table is c.data.counters else new
 
-    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> tuple[dict[str, Any], tuple]:
+    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]
+             ) -> tuple[dict[Any, Any], tuple[str, int | None]]:
         name_node = t.left if isinstance(t, ast.Of) else t
         cat, name = self.program.refs[id(name_node)]
         owner = None

@@ -85,7 +85,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
 CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
 
 
-def local_names(node: Any, refs: dict[str, Any]) -> set[str]:
+def local_names(node: Any, refs: dict[int, Any]) -> set[str]:
     """The local names an expression reads."""
     return {n.id for n in walk(node)
             if isinstance(n, ast.Name) and refs.get(id(n), ("local",))[0] == "local"}

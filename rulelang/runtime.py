@@ -245,7 +245,8 @@ class Runtime:
         data.new_piece(piece, owner, attrs)
         data.to_zone(piece, zone)
 
-    def _init_scoped(self, table: dict[str, Any], decl: Any, init: ast.Expr | None, c: Ctx) -> None:
+    def _init_scoped(self, table: dict[Any, Any], decl: Any, init: ast.Expr | None,
+                     c: Ctx) -> None:
         value = self.interp.eval(init, c, {}) if init is not None else 0
         for owner in ([p.index for p in self.players] if decl.each else [None]):
             table[(decl.name, owner)] = value
