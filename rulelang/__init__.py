@@ -35,7 +35,7 @@ from .source import Source
 COMPILER_VERSION = 1
 BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"
 _PROGRAMS: dict[str, Program] = {}
-_RUNTIMES: dict[tuple, Runtime] = {}
+_RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
 
 __all__ = ["load_game", "check_file", "parse", "check", "compile_rulebook", "Game", "State",
            "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError", "IllegalActionError",

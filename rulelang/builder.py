@@ -398,7 +398,7 @@ def _unquote(tok: Token | str) -> str:
     return str(tok)[1:-1]
 
 
-def build(tree: Tree, source: Source) -> ast.Rulebook:
+def build(tree: Tree[Token], source: Source) -> ast.Rulebook:
     builder = Builder(source)
     try:
         decls = builder.transform(tree)

@@ -25,8 +25,8 @@ class Builtin:
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable:
-    def register(fn: Callable) -> Callable:
+def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[..., Any]:
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         name = fn.__name__.rstrip("_")
         BUILTINS[name] = Builtin(name, lo, lo if hi is None else hi, fn,
                                  (fn.__doc__ or "").strip(), example)
@@ -34,7 +34,7 @@ def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable:
     return register
 
 
-def constant(example: str = "") -> Callable:
+def constant(example: str = "") -> Callable[..., Any]:
     return builtin(-1, -1, example)
 
 

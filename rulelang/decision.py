@@ -9,7 +9,7 @@ from . import ast
 from .model.values import show
 
 Run = Generator["Decision", "Option", None]
-Option = tuple  # (action name or None, chosen values): one way to decide
+Option = tuple[Any, ...]  # (action name or None, chosen values): one way to decide
 
 
 

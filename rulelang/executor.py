@@ -338,7 +338,8 @@ class Executor(Menus):
         for x in effect.body.stmts:
             self.execute(x, c, env)
 
-    def effect_env(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]) -> tuple[ast.Effect, dict]:
+    def effect_env(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]
+                   ) -> tuple[ast.Effect, dict[str, Any]]:
         effect = self._effect(s)
         c.tick(s.span)
         args = [self.value(a, c, e) for a in s.call.args]

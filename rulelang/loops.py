@@ -225,7 +225,7 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     return q
 
 
-def _q_fold(fold: Callable[[list], Any]) -> Callable[..., Fn]:
+def _q_fold(fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
     def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
         collect = _q_each(domain, var, cond, body)
         return lambda c, e: fold(collect(c, e))

@@ -30,7 +30,7 @@ def _lark() -> Lark:
                 maybe_placeholders=False)
 
 
-def parse(source: Source) -> Tree:
+def parse(source: Source) -> Tree[Token]:
     """Parse a rulebook. After a syntax error the declaration holding it is blanked out and
     the rest is parsed again, so that every syntax error of the file is reported at once."""
     lines = source.text.splitlines()

@@ -191,7 +191,8 @@ class Runtime:
         gen(0, dict(env))
         return out
 
-    def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict[str, Any]) -> Callable:
+    def _edges(self, item: ast.GeoRelation, c: Ctx, env: dict[str, Any]
+               ) -> Callable[[tuple[int, ...]], list[tuple[int, ...]]]:
         def edges(coords: tuple[int, ...]) -> list[tuple[Any, ...]]:
             e = {**env, **dict(zip(item.pattern, coords, strict=True))}
             return [_coords(self.interp.eval(t, c, e)) for t in item.targets]

@@ -40,7 +40,8 @@ class BoardBuilder:
         self.coords.append(coords)
         self.names.append(name)
 
-    def add_relation(self, name: str, edges: Callable[[tuple[int, ...]], Iterable[tuple]]) -> None:
+    def add_relation(self, name: str,
+                     edges: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]]) -> None:
         known = set(self.coords)
         g = nx.DiGraph()
         g.add_nodes_from(self.coords)
