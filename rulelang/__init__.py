@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast
-from .checker import Program, check
+from .checker import check
 from .engine import TERMINAL, Game, State
 from .errors import (
     Diagnostic,
@@ -27,8 +27,9 @@ from .errors import (
     RulelangError,
     RuleRuntimeError,
 )
-from .loader import Loaded, load
+from .loader import load
 from .parser import GRAMMAR_VERSION, parse
+from .program import Loaded, Program
 from .runtime import Runtime
 from .source import Source
 

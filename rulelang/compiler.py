@@ -512,7 +512,7 @@ class Compiler:
         other: ast.Expr | None = None
         if isinstance(body, ast.Call) and len(body.args) == 1 and is_var(body.args[0], var):
             test = {("builtin", "occupied"): "occupied", ("builtin", "empty"): "empty"}.get(
-                self.refs.get(id(body.func)))  # type: ignore[arg-type]
+                self.refs.get(id(body.func), ("", "")))
         elif isinstance(body, ast.Compare) and body.op == "==" and isinstance(body.left, ast.Call):
             call = body.left
             if self.refs.get(id(call.func)) == ("builtin", "owner") and len(call.args) == 1 \

@@ -114,9 +114,9 @@ class Game:
         if self._uses_repetition:
             self._record_position(c)
         if self._end_fns:
-            e: dict[str, Any] = {}
+            env: dict[str, Any] = {}
             for f in self._end_fns:
-                f(c, e)
+                f(c, env)
         if self._next_turn(c, decided):
             self.executor.run_plain(self._round.body, c, {})  # type: ignore[union-attr]
             for f in self._end_fns:
