@@ -18,6 +18,7 @@ from .interpreter import (
     Ctx,
     get_attr,
     iterate,
+    local_of,
     of_value,
     runtime_error,
 )
@@ -402,9 +403,12 @@ class Compiler:
                                        n.span)
             return of_player
 
+        left = self.expr(n.left) if cat == "local" else None
+
         def of(c: Ctx, e: dict[str, Any]) -> Any:
+            kind, name = local_of(c, left(c, e)) if left is not None else (cat, key)
             try:
-                return of_value(c, cat, key, right(c, e))
+                return of_value(c, kind, name, right(c, e))
             except (RulelangError, KeyError) as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
         return of

@@ -114,6 +114,16 @@ def _quant_values(items: Iterable[Any], c: Ctx, e: dict[str, Any], var: str,
             yield item if body is None else body(c, e)
 
 
+def local_of(c: Ctx, value: Any) -> tuple[str, str]:
+    """What `x of p` means when x is a local holding a name: a piece kind or a zone."""
+    program = c.game.program
+    if isinstance(value, str) and value in program.pieces:
+        return ("kind", value)
+    if isinstance(value, str) and value in program.zones:
+        return ("zone", value)
+    return ("local", show(value))
+
+
 def _first(values: Iterable[Any]) -> Any:
     return next(iter(values), None)
 
@@ -177,6 +187,8 @@ class Interpreter:
 
     def visit_Of(self, n: ast.Of, c: Ctx, e: dict[str, Any]) -> Any:
         cat, key = self.refs.get(id(n.left), ("local", ""))
+        if cat == "local":  # a name held in a local: `let species = "pine"`, `species of p`
+            cat, key = local_of(c, self.eval(n.left, c, e))
         try:
             return of_value(c, cat, key, self.eval(n.right, c, e))
         except (RulelangError, KeyError) as exc:

@@ -186,6 +186,8 @@ class Menus:
             if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
                     stmts[i] not in self._hoisted_puts and not self.put_possible(stmts[i], c, e):
                 return
+            if self.tail_may_refuse(stmts, i) and not self.tail_runs(stmts, i, c, e):
+                return
             out.append(values)
             return
         s = stmts[i]
@@ -215,8 +217,47 @@ class Menus:
             nxt = stmts[j] if j < len(stmts) else None
             found = self._last_choices[key] = j == len(stmts) or (
                 not self.needs_walk_at(stmts, j)
-                and not (isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts))
+                and not (isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
+                and not self.tail_may_refuse(stmts, j))
         return found
+
+    def tail_may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        """After the last choice, may a later statement still refuse: a `require` or a `put`
+        inside an `if`, a loop or an effect, or a second `put`? (The first statement, when
+        it is a `put`, is checked on its own.)"""
+        key = (id(stmts), j, "tail")
+        found = self._last_choices.get(key)  # type: ignore[call-overload]
+        if found is None:
+            first = stmts[j] if j < len(stmts) else None
+            nested = [first] if first is not None and not isinstance(first, ast.Put) else []
+            found = any(self._refuses(s) for s in [*nested, *stmts[j + 1:]])
+            self._last_choices[key] = found  # type: ignore[index]
+        return bool(found)
+
+    def _refuses(self, node: ast.Node) -> bool:
+        for n in walk(node):
+            if isinstance(n, (ast.Require, ast.Put)):
+                return True
+            if isinstance(n, ast.CallStmt) and any(
+                    isinstance(m, (ast.Require, ast.Put)) for m in walk(self._effect(n).body)):
+                return True
+        return False
+
+    def tail_runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
+        """Run the rest of an action on a scratch copy, up to the first decision: does it
+        get through without a failed requirement or an impossible effect?"""
+        saved = c.data
+        c.data = saved.copy()
+        try:
+            for s in stmts[j:]:
+                if self.decides(s):
+                    break
+                self.execute(s, c, dict(e))
+            return True
+        except RuleRuntimeError:
+            return False
+        finally:
+            c.data = saved
 
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
