@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_tools import legal, play
 
 import rulelang
 
@@ -30,21 +31,6 @@ def load(request):
         return _GAMES[key]
 
     return _load
-
-
-def legal(state) -> set[str]:
-    return {state.action_to_string(a) for a in state.legal_actions()}
-
-
-def play(game, actions: str, state=None):
-    """Apply the ';'-separated action strings; each must be legal and the game not over."""
-    state = game.new_initial_state() if state is None else state
-    for i, text in enumerate(actions.split(";")):
-        text = text.strip()
-        assert not state.is_terminal(), f"game over before action {i} {text!r}"
-        assert text in legal(state), f"action {i} {text!r} is not legal"
-        state.apply_action(text)
-    return state
 
 
 def owners(state) -> dict[str, str]:
