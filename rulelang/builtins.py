@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import RulelangError
 from .model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
 
 
@@ -291,6 +292,33 @@ def subsets(c: Any, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     from itertools import combinations
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(combinations(items, k))
+
+
+@builtin(1, example="product([seasons(c) for c in role])")
+def product(c: Any, xs: Any) -> tuple[tuple[Any, ...], ...]:
+    """Every way of taking one item from each of a list of collections, in order (the
+    cartesian product): `product([["a", "b"], [1, 2]])` is `(("a", 1), ("a", 2), ("b", 1),
+    ("b", 2))`. Each way of using a role's optional abilities, to pick the best with `best`."""
+    from itertools import islice
+    from itertools import product as cartesian
+    lists = [tuple(c.data.zones[x]) if isinstance(x, ZoneRef) else tuple(x) for x in xs]
+    size = 1
+    for items in lists:
+        size *= len(items)
+    if size > _PRODUCT_LIMIT:
+        raise RulelangError(f"product: {size} combinations, more than {_PRODUCT_LIMIT}")
+    c.tick(None, size)
+    return tuple(islice(cartesian(*lists), _PRODUCT_LIMIT))
+
+
+_PRODUCT_LIMIT = 100_000
+
+
+@builtin(1, example="distinct(each c in field: c.name)")
+def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
+    """The items of a collection without repeats, each where it first appears."""
+    items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    return tuple(dict.fromkeys(items))
 
 
 @builtin(1, example="first(playable)")

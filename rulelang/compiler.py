@@ -180,7 +180,7 @@ class Compiler:
             def call1(c: Ctx, e: dict[str, Any]) -> Any:
                 try:
                     return impl(c, a0(c, e))
-                except RulelangError:
+                except RuleRuntimeError:
                     raise
                 except Exception:  # noqa: BLE001 - reported with the call's position
                     return rt.call(("builtin", key), [a0(c, e)], c, n)
@@ -192,7 +192,7 @@ class Compiler:
                 x, y = a0(c, e), a1(c, e)
                 try:
                     return impl(c, x, y)
-                except RulelangError:
+                except RuleRuntimeError:
                     raise
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
@@ -202,9 +202,9 @@ class Compiler:
             values = [a(c, e) for a in args]
             try:
                 return impl(c, *values)
-            except RulelangError:
+            except RuleRuntimeError:
                 raise
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - a RulelangError gets the call's position
                 return rt.call(("builtin", key), values, c, n)
         return call
 

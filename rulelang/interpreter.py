@@ -88,9 +88,13 @@ def of_value(c: Ctx, category: str, key: str, player: Any) -> Any:
 
 def quant(kind: str, items: Iterable[Any], c: Ctx, e: dict[str, Any], var: str,
           cond: Fn | None, body: Fn | None) -> Any:
-    """all | any | count | first | max | min | sum | each over items, binding var in e."""
+    """all | any | count | first | max | min | sum | each | best | sorted over items,
+    binding var in e."""
     old = e.get(var, _MISSING)
     try:
+        if kind in RANKED:  # items ranked by the body (or by themselves)
+            return RANKED[kind]([(item, item if body is None else body(c, e))
+                                 for item in _quant_values(items, c, e, var, cond, None)])
         if kind == "count":  # the items that pass `where` and, if given, the `:` test
             return sum(1 for v in _quant_values(items, c, e, var, cond, body)
                        if body is None or v)
@@ -127,6 +131,22 @@ def local_of(c: Ctx, value: Any) -> tuple[str, str]:
 def _first(values: Iterable[Any]) -> Any:
     return next(iter(values), None)
 
+
+def _best(pairs: list[tuple[Any, Any]]) -> Any:
+    """The item with the largest key, the first of them on a tie; none for no items."""
+    best, top = None, None
+    for item, key in pairs:
+        if best is None or key > top:
+            best, top = item, key
+    return best if pairs else None
+
+
+def _sorted(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
+    """The items by ascending key; equal keys keep the domain's order."""
+    return tuple(item for item, _ in sorted(pairs, key=lambda pair: pair[1]))
+
+
+RANKED: dict[str, Callable[[list[tuple[Any, Any]]], Any]] = {"best": _best, "sorted": _sorted}
 
 _FOLD: dict[str, Callable[[Iterable[Any]], Any]] = {
     "all": all, "any": any, "count": lambda vs: sum(1 for v in vs if v),

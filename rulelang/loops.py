@@ -8,7 +8,7 @@ from typing import Any
 
 from . import ast
 from .astwalk import walk
-from .interpreter import Ctx, iterate
+from .interpreter import RANKED, Ctx, iterate
 from .model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -254,9 +254,27 @@ def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     return lambda c, e: sum(1 for v in collect(c, e) if v)
 
 
+def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
+    """best | sorted: the items that pass `where`, each with its key (the body, or itself)."""
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+        def q(c: Ctx, e: dict[str, Any]) -> Any:
+            old = e.get(var, _MISSING)
+            pairs = []
+            for x in _items(c, domain(c, e)):
+                e[var] = x
+                if cond is None or cond(c, e):
+                    pairs.append((x, x if body is None else body(c, e)))
+            if old is not _MISSING:
+                e[var] = old
+            return rank(pairs)
+        return q
+    return make
+
+
 QUANTS: dict[str, Callable[..., Fn]] = {
     "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
     "count": _q_count,
     "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
     "sum": _q_fold(sum),
+    **{kind: _q_ranked(rank) for kind, rank in RANKED.items()},
 }

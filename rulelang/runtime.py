@@ -260,8 +260,27 @@ class Runtime:
 
     # ---- scores
     def breakdown(self, c: Ctx, player: int) -> dict[str, float]:
+        """Each score term's points; a term whose value is a list of (label, points) pairs
+        is itemised: one entry `term label` per pair (`term` alone, 0, when the list is
+        empty)."""
         who = self.players[player]
-        return {s.name: self.fn(s.expr)(c, {s.param: who}) for s in self.program.scores}
+        out: dict[str, float] = {}
+        for s in self.program.scores:
+            value = self.fn(s.expr)(c, {s.param: who})
+            if not isinstance(value, (tuple, list)):
+                out[s.name] = value
+                continue
+            if not value:
+                out[s.name] = 0
+            for item in value:
+                label, points = _score_item(item, s)
+                key = base = f"{s.name} {label}"
+                n = 1
+                while key in out:
+                    n += 1
+                    key = f"{base} #{n}"
+                out[key] = points
+        return out
 
     def totals(self, c: Ctx) -> list[float]:
         return [sum(self.breakdown(c, p.index).values()) for p in self.players]
@@ -275,6 +294,13 @@ class Runtime:
     def position_count(self, data: GameData) -> int:
         key = self.position_key(data, (data.mover + 1) % len(self.players))
         return data.positions.get(key, 0)
+
+
+def _score_item(item: Any, term: Any) -> tuple[str, Any]:
+    if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[1], (int, float)):
+        return show(item[0]), item[1]
+    raise RuleRuntimeError(f"score {term.name}: a list of scores must hold (label, points) "
+                           f"pairs, not {show(item)}", term.span)
 
 
 def _coords(value: Any) -> tuple[Any, ...]:
