@@ -103,3 +103,21 @@ def sheet(state: rulelang.State, p: int, prefix: str) -> dict[str, float]:
     """The score-sheet lines of player p that start with prefix ("r1", "final" …)."""
     return {k[len("sheet " + prefix) + 1:]: v for k, v in state.score_breakdown(p).items()
             if k.startswith("sheet " + prefix + " ")}
+
+
+def arrange(state: rulelang.State, hands: list[tuple[list[str], list[str]]],
+            field: tuple[str, ...] = (), deck: tuple[str, ...] = ()) -> rulelang.State:
+    """At the start of a turn: set the hands, the field and the deck (top last), the other
+    cards to the reserve, and run the turn again from there."""
+    clear(state)
+    for p, (hidden, open_) in enumerate(hands):
+        move_cards(state, hidden, "hidden", p)
+        move_cards(state, open_, "open", p)
+    move_cards(state, list(field), "field")
+    move_cards(state, list(deck), "deck")
+    state._start(state.game._turn)  # the turn's first decision, from the data as it is now
+    return state
+
+
+def legal(state: rulelang.State) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]

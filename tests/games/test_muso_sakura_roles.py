@@ -236,3 +236,67 @@ def test_scenic_card_from_the_hand_lowest_printed_points_or_any_with_kareki(mode
     state.apply_action("Kanzakura")
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["Outou"]
     assert names(state, "scenic", 0) == ["Kanzakura"]
+
+
+def play_to_the_end(state: object, roles: list, finals: list) -> None:
+    """Round-end roles, the 勝景札 from the hand (the first option), then the final roles."""
+    choose_roles(state, roles)
+    for p in range(len(roles)):  # ③ (the field and the deck are empty: ② takes nothing)
+        assert state.current_player() == p  # type: ignore[attr-defined]
+        state.apply_action(state.legal_actions()[0])  # type: ignore[attr-defined]
+    choose_roles(state, finals)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_final_role_kuruizaki_is_0_and_someiyoshino_keeps_8(mode: str) -> None:
+    # 勝景点 of 狂い咲き 寒桜 染井吉野 落葉 (with 落葉 in the same role): 狂い咲き 0 at 勝景点,
+    # 寒桜 5 + 1, 染井吉野 8 (its self rule is off), 落葉 3; seasons winter, winter, spring,
+    # autumn or winter: no bonus; names all different: 0 + 6 + 8 + 3 = 17.
+    final = ["Kuruizaki", "Kanzakura", "Someiyoshino", "Ochiba"]
+    hands = [(["Hazakura", "Hazakura", "Ochiba", "Ochiba"], ["Jugatsuzakura"])] * 3
+    state = at_round_end(load(3, mode).new_initial_state(seed=1), hands, round_no=2,
+                         scenic=[final + ["Outou"], ["Outou"] * 3 + ["Yaezakura"] * 2,
+                                 ["Kareki"] * 4 + ["Kobukuzakura"]])
+    play_to_the_end(state, [hands[0][0]] * 3, [final, ["Outou"] * 3 + ["Yaezakura"],
+                                              ["Kareki"] * 4])
+    assert state.is_terminal()
+    assert sheet(state, 0, "final") == {"Kuruizaki": 0, "Kanzakura": 6, "Someiyoshino": 8,
+                                        "Ochiba": 3, "seasons": 0, "names": 0}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_final_musouzakura_needs_two_among_the_scenic_cards(mode: str) -> None:
+    # P0 holds two 夢想桜 among its 勝景札: one named 葉桜 with three real ones: four 葉桜,
+    # +10 names and +10 seasons: 3 * 4 + 20 = 32. P1 holds one: no ability: 12 + 5 (three
+    # 葉桜) = 17.
+    hands = [(["Ochiba", "Ochiba", "Someiyoshino", "Yaezakura"], ["Jugatsuzakura"])] * 3
+    state = at_round_end(load(3, mode).new_initial_state(seed=1), hands, round_no=2,
+                         scenic=[["Musouzakura", "Musouzakura", "Hazakura", "Hazakura",
+                                  "Hazakura"],
+                                 ["Musouzakura", "Hazakura", "Hazakura", "Hazakura", "Outou"],
+                                 ["Outou"] * 3 + ["Kuruizaki"] * 2])
+    final0 = ["Musouzakura"] + ["Hazakura"] * 3
+    play_to_the_end(state, [hands[0][0]] * 3, [final0, final0, ["Outou"] * 3 + ["Kuruizaki"]])
+    assert sum(sheet(state, 0, "final").values()) == 32 + 5  # the top final role: +5
+    assert sum(sheet(state, 1, "final").values()) == 17
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("before, winners", [((10, 0, 10), [1]), ((10, -1, 10), [2]),
+                                             ((30, 0, 0), [0])])
+def test_the_highest_total_wins_ties_to_the_smaller_final_curtain(
+        mode: str, before: tuple[int, ...], winners: list[int]) -> None:
+    # Every player has the same hand and 勝景札, so round 2 and the final roles score the same
+    # for all; P1 (幕引き札 1) gains both top-role bonuses (+5 +5). Totals before: `before`.
+    # (10, 0, 10): all three tie at 10 + x: P1, the smallest 幕引き, wins [ASSUMED C-06].
+    # (10, -1, 10): P0 and P2 tie; P2 holds 幕引き札 2, P0 (closing last) 3: P2.
+    hands = [(["Hazakura", "Hazakura", "Ochiba", "Ochiba"], ["Jugatsuzakura"])] * 3
+    scenic = [["Musouzakura", "Musouzakura", "Kuruizaki", "Kareki", "Kobukuzakura"]] * 3
+    state = at_round_end(load(3, mode).new_initial_state(seed=1), hands, round_no=2,
+                         scenic=scenic)
+    for p, points in enumerate(before):
+        state.ctx.data.vars[("sheet", p)] = (("r1 set", points),)
+    play_to_the_end(state, [hands[0][0]] * 3, [scenic[0][:4]] * 3)
+    totals = state.scores()
+    assert totals[1] - totals[0] == 10 - before[0] + before[1]
+    assert state.winners() == winners
