@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="replay a game record and check it reproduces")
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("--mode", choices=_MODES, default="compiled")
+    rep.add_argument("--as", dest="viewer", metavar="PLAYER",
+                     help="show the game as this player (a name or a seat number from 1) saw it")
     rep.set_defaults(run=cmd_replay)
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
     return ap
@@ -176,12 +178,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         _err(exc.render())
         return 1
+    if args.viewer is not None:
+        return _replay_as(done, _seat(done.game, args.viewer))
     moves = len(done.record.actions)
     if not done.record.finished:
         print(f"{args.file}: {moves} moves reproduce; the game was stopped before its end")
         return 0
     print(f"{args.file}: {moves} moves reproduce")
     print("\n".join(result_lines(done.game, done.state)))
+    return 0
+
+
+def _seat(game: Any, viewer: str) -> int:
+    names = [str(n) for n in game.player_names]
+    if viewer in names:
+        return names.index(viewer)
+    if viewer.isdigit() and 1 <= int(viewer) <= len(names):
+        return int(viewer) - 1
+    raise _user_error("R415", f"no player '{viewer}' in this game",
+                      help=f"one of {', '.join(names)}, or 1..{len(names)}")
+
+
+def _replay_as(done: Any, player: int) -> int:
+    """The moves and the last position as one player saw them: their observation only (no
+    other player's hidden cards or secret choices, no deck order, no seed)."""
+    obs = done.state.observation(player)
+    print(f"the game as {obs['players'][player]} saw it:")
+    print("\n".join(f"  {i}. {text}" for i, text in enumerate(obs["history"], start=1)))
+    print("\n" + render_observation(obs))
+    if done.state.is_terminal():
+        print("\n".join(result_lines(done.game, done.state)))
     return 0
 
 

@@ -34,7 +34,7 @@ from .loops import (
     reader,
     site_loop,
 )
-from .model.values import Player, Site, show
+from .model.values import Piece, Player, Site, show
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -123,9 +123,15 @@ class Compiler:
                     raise RuleRuntimeError(str(exc), n.span) from None
             return coordinate
 
+        piece_attr = name != "kind" and any(
+            name == a for decl in self.rt.program.pieces.values() for a, _ in decl.attrs)
+
         def attr(c: Ctx, e: dict[str, Any]) -> Any:
+            x = obj(c, e)
+            if piece_attr and type(x) is Piece:  # a declared piece attribute: one list read
+                return c.data.attrs[name][x.id]
             try:
-                return get_attr(c, obj(c, e), name, coord)
+                return get_attr(c, x, name, coord)
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
         return attr
@@ -210,17 +216,13 @@ class Compiler:
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
-        constants) are substituted; the others are evaluated once into fresh local names, as
-        are the body's own `let`s. A cheap argument that the body's quantifiers could capture
-        prevents inlining."""
+        constants) are substituted; the others, and a cheap one whose names the body binds too,
+        are evaluated once into fresh local names, as are the body's own `let`s."""
         d = self.rt.program.defs[key]
         if self._inline_depth >= 8:
             return None
-        cheap = [self._cheap(a) for a in nodes]
-        read = set().union(*(local_names(a, self.refs) for a, ch in zip(nodes, cheap,
-                                                                          strict=True) if ch))
-        if read & bound_names(d.body):
-            return None
+        bound = bound_names(d.body)  # a cheap argument the body could capture is evaluated once
+        cheap = [self._cheap(a) and not (local_names(a, self.refs) & bound) for a in nodes]
         subst: dict[str, Fn] = {}
         pre: list[tuple[str, Fn]] = []
         for param, arg, ch in zip(d.params or (), args, cheap, strict=True):
@@ -493,16 +495,36 @@ class Compiler:
     visit_ListExpr = visit_TupleExpr
 
     def visit_ListComp(self, n: ast.ListComp) -> Fn:
-        if self._subst:  # the interpreter knows nothing of inlined parameters
-            values = dict(self._subst)
-            interp = self.rt.interp
+        """[item for x in D, y in E where cond]: nested loops over a copy of the locals."""
+        saved, bound = self._subst, set[str]()
+        gens: list[tuple[str, Fn]] = []
+        try:
+            for g in n.generators:  # a domain sees the variables of the generators before it
+                self._subst = {k: v for k, v in saved.items() if k not in bound}
+                gens.append((g.var, self.expr(g.domain)))
+                bound.add(g.var)
+            self._subst = {k: v for k, v in saved.items() if k not in bound}
+            cond = self.expr(n.cond) if n.cond is not None else None
+            item = self.expr(n.item)
+        finally:
+            self._subst = saved
+        span, last = n.span, len(gens) - 1
 
-            def comp(c: Ctx, e: dict[str, Any]) -> Any:
-                return interp.visit_ListComp(n, c, {**e, **{k: f(c, e) for k, f in
-                                                             values.items()}})
-            return comp
-        interp = self.rt.interp
-        return lambda c, e: interp.visit_ListComp(n, c, e)
+        def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
+            var, domain = gens[i]
+            for v in iterate(c, domain(c, env)):
+                c.tick(span)
+                env[var] = v
+                if i < last:
+                    loop(c, env, i + 1, out)
+                elif cond is None or cond(c, env):
+                    out.append(item(c, env))
+
+        def comp(c: Ctx, e: dict[str, Any]) -> Any:
+            out: list[Any] = []
+            loop(c, dict(e), 0, out)
+            return tuple(out)
+        return comp
 
     def visit_Range(self, n: ast.Range) -> Fn:
         lo, hi = self.expr(n.lo), self.expr(n.hi)

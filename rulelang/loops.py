@@ -259,11 +259,14 @@ def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]
     def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
         def q(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
+            items = [x for x in _items(c, domain(c, e))]
             pairs = []
-            for x in _items(c, domain(c, e)):
+            for x in items:
                 e[var] = x
                 if cond is None or cond(c, e):
-                    pairs.append((x, x if body is None else body(c, e)))
+                    # one item needs no key: a best or a sorted of one is that item
+                    key = None if body is None or len(items) == 1 else body(c, e)
+                    pairs.append((x, x if body is None else key))
             if old is not _MISSING:
                 e[var] = old
             return rank(pairs)

@@ -38,7 +38,8 @@ def render_moves(state: Any, width: int = _WIDTH) -> str:
 def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     glyphs = owner_glyphs(obs["players"])
     lines = [_header(obs), _legend(obs, glyphs), *_board(obs["board"], glyphs, width),
-             *_zones(obs["zones"]), *_counters(obs["counters"]), *_scores(obs)]
+             *_zones(obs["zones"]), *_counters(obs["counters"]), *_vars(obs.get("vars", [])),
+             *_scores(obs)]
     return "\n".join(lines)
 
 
@@ -160,9 +161,37 @@ def _zone(zone: Obs) -> str:
 
 
 def _piece_label(piece: Obs) -> str:
-    attrs = piece.get("attrs") or {}
+    """A piece with a `name` attribute by its name and its other non-empty attribute values
+    ("Hazakura(葉桜 summer 3)"); any other by its kind and attributes."""
+    attrs = dict(piece.get("attrs") or {})
+    if "name" in attrs:
+        name = attrs.pop("name")
+        rest = " ".join(str(v) for v in attrs.values() if v not in ("", None, [], ()))
+        return f"{name}({rest})" if rest else str(name)
     inner = ", ".join(f"{k}={v}" for k, v in attrs.items())
     return f"{piece['kind']}({inner})" if inner else str(piece["kind"])
+
+
+def _vars(variables: list[Obs]) -> list[str]:
+    """The state variables: a secret one the player may not see shows as '?'."""
+    if not variables:
+        return []
+    items = [v["var"] + (f" ({v['owner']})" if v.get("owner") else "") + " "
+             + ("?" if v["value"] is None else _short(v["value"])) for v in variables]
+    return ["", "vars:"] + _wrap(items, _WIDTH, indent="  ")
+
+
+def _short(value: Any, limit: int = 48) -> str:
+    text = _value_text(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "(" + ", ".join(_value_text(v) for v in value) + ")"
+    return str(value)
 
 
 def _counters(counters: list[Obs]) -> list[str]:

@@ -1,0 +1,114 @@
+"""Muso Sakura hidden information: hidden hands, the deck order and the secret roles never
+reach another player — not in observations, the history shown to them, a record replayed for
+them, or the terminal during `rulelang play`."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+
+import pytest
+from muso_tools import RULEBOOK, load
+
+from rulelang import cli
+
+MODES = ["interpreted", "compiled"]
+
+
+def swap_unseen(state, viewer: int) -> None:
+    """Exchange cards between the deck and the other players' hidden hands (what `viewer`
+    cannot see), keeping every zone's size."""
+    data = state.ctx.data
+    unseen = [z for z in data.zones if z.name == "deck" or
+              (z.name == "hidden" and z.owner != viewer)]
+    cards = [c for z in unseen for c in data.zones[z]]
+    random.Random(len(cards)).shuffle(cards)
+    for z in unseen:
+        n = len(data.zones[z])
+        data.zones[z], cards = cards[:n], cards[n:]
+        for c in data.zones[z]:
+            data.loc[c.id] = z
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_an_observation_does_not_change_with_what_the_player_cannot_see(players: int) -> None:
+    game = load(players)  # observations are built from the data alone, whatever the mode
+    for seed in range(2):
+        state, rng = game.new_initial_state(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            for viewer in range(players):
+                before = json.dumps(state.observation(viewer))
+                other = state.clone()
+                swap_unseen(other, viewer)
+                assert json.dumps(other.observation(viewer)) == before
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_roles_are_secret_until_revealed_together(mode: str) -> None:
+    state, rng = load(3, mode).new_initial_state(seed=4), random.Random(4)
+    while not state.legal_actions() or not state.action_to_string(0).startswith("("):
+        state.apply_action(rng.choice(state.legal_actions()))
+    chosen = []
+    for p in range(3):
+        text = state.action_to_string(state.legal_actions()[-1])
+        state.apply_action(text)
+        chosen.append(text)
+        if p < 2:  # before the reveal nobody else sees the choice
+            for q in range(3):
+                obs = state.observation(q)
+                shown = json.dumps(obs, ensure_ascii=False)
+                assert obs["history"][-1] == (text if q == p else "(secret choice)")
+                roles = {v["owner"]: v["value"] for v in obs["vars"] if v["var"] == "chosen"}
+                assert all(roles[obs["players"][r]] is None for r in range(3) if r != q)
+                if q != p:
+                    assert text not in shown
+    roles = {v["owner"]: v["value"] for v in state.observation(0)["vars"] if v["var"] == "chosen"}
+    assert ["(" + ", ".join(r) + ")" for r in roles.values()] == chosen  # shown to all
+
+
+def run_cli(capsys, monkeypatch, *argv: str, stdin: str = "") -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out + err
+
+
+def test_a_record_replayed_for_a_player_shows_only_their_view(capsys, monkeypatch,
+                                                              tmp_path) -> None:
+    record = str(tmp_path / "game.yaml")
+    code, _ = run_cli(capsys, monkeypatch, "play", str(RULEBOOK), "--players", "3",
+                      "--agents", "random", "--seed", "5", "--record", record)
+    assert code == 0
+    code, full = run_cli(capsys, monkeypatch, "replay", record)
+    assert code == 0 and "reproduce" in full
+    code, out = run_cli(capsys, monkeypatch, "replay", record, "--as", "Player2")
+    assert code == 0 and out.startswith("the game as Player2 saw it:")
+    assert "(secret choice)" in out and "seed" not in out
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith(("hidden (Player1)", "hidden (Player3)", "deck:")):
+            assert line.endswith("hidden") or line.endswith("empty"), line
+    assert any(line.strip().startswith("hidden (Player2)") and not line.endswith(" hidden")
+               for line in out.splitlines())
+    code, out = run_cli(capsys, monkeypatch, "replay", record, "--as", "Nobody")
+    assert code == 1 and "R415" in out and "Player1, Player2, Player3" in out
+
+
+def test_play_shows_each_human_only_their_own_hand(capsys, monkeypatch) -> None:
+    code, out = run_cli(capsys, monkeypatch, "play", str(RULEBOOK), "--players", "3",
+                        "--agents", "human,human,random", "--seed", "2", stdin="1\n" * 400)
+    assert code == 0
+    screens = out.split("pass the device to ")[1:]
+    assert len(screens) > 5
+    for screen in screens:
+        viewer = screen.split(" — press Enter")[0]
+        other = {"Player1": "Player2", "Player2": "Player1"}[viewer]
+        lines = [line.strip() for line in screen.splitlines()]
+        mine = [line for line in lines if line.startswith(f"hidden ({viewer})")]
+        theirs = [line for line in lines if line.startswith(f"hidden ({other})")]
+        assert mine and theirs
+        assert all(line.endswith(" hidden") or line.endswith("empty") for line in theirs)
+        assert any(not line.endswith(" hidden") for line in mine)
