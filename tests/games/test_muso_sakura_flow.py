@@ -141,6 +141,9 @@ def test_the_next_round_collects_the_cards_adds_musouzakura_and_the_curtain_1_st
     import random
     state = load(4, mode).new_initial_state(seed=3)
     rng = random.Random(3)
+    while not legal(state)[0].startswith("("):  # play round 1 up to the roles
+        state.apply_action(rng.choice(state.legal_actions()))
+    first = next(p for p in range(4) if state.ctx.data.vars[("curtain", p)] == 1)
     while state.ctx.data.round == 1:
         state.apply_action(rng.choice(state.legal_actions()))
     data = state.ctx.data
@@ -151,9 +154,7 @@ def test_the_next_round_collects_the_cards_adds_musouzakura_and_the_curtain_1_st
                for p in range(4))
     assert len(zone(state, "deck")) == 56 - 2 - scenic - 16
     assert names(state, "field") == []
-    assert data.mover == data.starter
-    history = state.history()
-    # the starter is the player who closed first in round 1
-    closers = [i for i, h in enumerate(history) if h == "close"]
-    assert closers
+    assert data.starter == data.mover == first == state.current_player()
+    assert all(data.vars[("curtain", p)] == 0 and not data.vars[("closed", p)]
+               for p in range(4))
     assert sorted(every_card(state).values()) == [1] * 56

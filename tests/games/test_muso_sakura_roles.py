@@ -300,3 +300,43 @@ def test_the_highest_total_wins_ties_to_the_smaller_final_curtain(
     totals = state.scores()
     assert totals[1] - totals[0] == 10 - before[0] + before[1]
     assert state.winners() == winners
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_long_game_final_role_counts_double_with_a_top_bonus_of_10(mode: str) -> None:
+    # Round 4 of the long game, then the 勝景点: P0's 狂い咲き 寒桜 染井吉野 落葉 scores 17
+    # (see above) doubled: 34; P1's 桜桃 x3 + 八重桜 (3 + 3 each for the 桜桃, 5, three of a
+    # name +5, 八重桜 in summer: all summer +10 = 38) doubled: 76, and the top bonus 10.
+    final = ["Kuruizaki", "Kanzakura", "Someiyoshino", "Ochiba"]
+    hands = [(["Hazakura", "Hazakura", "Ochiba", "Ochiba"], ["Jugatsuzakura"])] * 3
+    state = at_round_end(load(3, mode, mode="long").new_initial_state(seed=1), hands,
+                         round_no=4,
+                         scenic=[final + ["Outou"], ["Outou"] * 3 + ["Yaezakura"] * 2,
+                                 ["Kareki"] * 4 + ["Kobukuzakura"]])
+    play_to_the_end(state, [hands[0][0]] * 3, [final, ["Outou"] * 3 + ["Yaezakura"],
+                                              ["Kareki"] * 4])
+    assert sum(sheet(state, 0, "final").values()) == 34
+    assert sheet(state, 1, "final") == {"Outou": 12, "Outou #2": 12, "Outou #3": 12,
+                                        "Yaezakura in summer": 10, "seasons": 20, "names": 10,
+                                        "top role": 10}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_with_chosen_abilities_the_player_sets_each_season_secretly(mode: str) -> None:
+    # abilities=chosen: after the role, 八重桜 asks spring or summer and 落葉 autumn or winter
+    # (the other cards have nothing to choose). Spring and autumn: no season bonus, 子福桜 5:
+    # 5 + 5 + 3 + 5 = 18 (the best use would score 30).
+    role = ["Yaezakura", "Kobukuzakura", "Ochiba", "Kanzakura"]
+    state = at_round_end(load(3, mode, abilities="chosen").new_initial_state(seed=1),
+                         [(role[:3] + ["Outou"], role[3:]), FILLER, FILLER])
+    state.apply_action("(Kanzakura, Kobukuzakura, Ochiba, Yaezakura)")
+    asked = []
+    while state.current_player() == 0:
+        asked.append(sorted(state.action_to_string(a) for a in state.legal_actions()))
+        state.apply_action(asked[-1][0])
+        assert state.observation(1)["history"][-1] == "(secret choice)"
+    assert asked == [["(Ochiba, autumn)", "(Ochiba, winter)"],
+                     ["(Yaezakura, spring)", "(Yaezakura, summer)"]]
+    choose_roles_from(state, 1, [FILLER[0], FILLER[0]])
+    assert sheet(state, 0, "r1") == {"Kanzakura": 5, "Kobukuzakura": 5, "Ochiba": 3,
+                                     "Yaezakura": 5, "seasons": 0, "names": 0}
