@@ -293,6 +293,15 @@ def subsets(c: Any, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     return tuple(combinations(items, k))
 
 
+@builtin(1, example="reversed(players)")
+def reversed_(c: Any, xs: Any) -> tuple[Any, ...]:
+    """The items of a collection (or the pieces of a zone) in reverse order:
+    `for each p in reversed(players)` goes round the table counter-clockwise, from the last
+    seat to the first."""
+    items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    return items[::-1]
+
+
 @builtin(1, example="first(playable)")
 def first(c: Any, xs: Any) -> Any:
     """The first item of a collection, or none."""
