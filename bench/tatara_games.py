@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "games"))
 
-import rulelang  # noqa: E402
 from tatara_check import play_checked  # noqa: E402
+
+import rulelang  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

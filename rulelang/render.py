@@ -11,7 +11,7 @@ names follows the pictures so a player can find the sites that the moves mention
 When the board holds owned pieces of several kinds, or pieces with attributes, each piece
 shows as its owner's glyph, then a letter for its kind (a distinct letter per kind, named in
 the legend), in upper case when the piece's first yes/no attribute is true (a card face up, a
-tree standing), then the value of each number attribute that differs among the pieces of that
+piece standing), then the value of each number attribute that differs among the pieces of that
 kind in the observation (a side, a stage): "1c2" is Player1's c-kind piece with value 2. The
 pieces of one site are then joined by '+' ("B+1p").  Players named alike but for a trailing
 number (Player1, Player2 …) show as that number.

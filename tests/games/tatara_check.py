@@ -45,10 +45,11 @@ class Board:
     def __init__(self, obs: dict[str, Any], per_row: int) -> None:
         self.pieces = {s["site"]: s["pieces"] for s in obs["board"]}
         self.coords = {s["site"]: tuple(s["coords"]) for s in obs["board"]}
-        at = {self._xy(c, per_row): name for name, c in self.coords.items()}
-        self.near = {name: [at[(x + dx, y + dy)] for dx, dy in ((-1, 0), (0, 1), (1, 0), (0, -1))
-                            if (x + dx, y + dy) in at]
-                     for name, (x, y) in ((n, self._xy(c, per_row)) for n, c in self.coords.items())}
+        xy = {name: self._xy(c, per_row) for name, c in self.coords.items()}
+        at = {p: name for name, p in xy.items()}
+        steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
+        self.near = {name: [at[(x + dx, y + dy)] for dx, dy in steps if (x + dx, y + dy) in at]
+                     for name, (x, y) in xy.items()}
 
     @staticmethod
     def _xy(coords: tuple[int, ...], per_row: int) -> tuple[int, int]:

@@ -50,8 +50,9 @@ def test_boards_oaks_supplies_and_deck_by_player_count(load, players, boards, ca
     assert len(sites) == 9 * boards
     assert {name[0] for name in sites} == {str(b) for b in range(1, boards + 1)}
     oaks = {s for s in sites if tree(state, s) is not None}
-    marks = {f"{b}a1" for b in range(1, boards + 1, 2)} | {f"{b}c3" for b in range(1, boards + 1, 2)}
-    marks |= {f"{b}c1" for b in range(2, boards + 1, 2)} | {f"{b}a3" for b in range(2, boards + 1, 2)}
+    odd, even = range(1, boards + 1, 2), range(2, boards + 1, 2)
+    marks = {f"{b}a1" for b in odd} | {f"{b}c3" for b in odd}
+    marks |= {f"{b}c1" for b in even} | {f"{b}a3" for b in even}
     assert oaks == marks
     assert all(tree(state, s) == ("oak", None, True, 1) for s in oaks)
     assert zone_count(state, "forest", kind="oak") == 12 - 2 * boards
@@ -311,3 +312,19 @@ def test_felling_a_pine_brings_the_planters_sawtooth(load) -> None:
     play(load(ORDERED), "fell 3b2 money", state)
     assert counter(state, "money", P1) == 2
     assert tree(state, "3b2") == ("sawtooth", P1, False, 1)
+
+
+# -- the terminal picture --------------------------------------------------------------------------
+def test_the_picture_shows_trees_pawns_buildings_resources_and_cards(load) -> None:
+    from rulelang.render import render_observation
+    state = play(load(ORDERED), ROUND1)
+    text = render_observation(state.observation(0))
+    assert "1 Player1, 2 Player2" in text and "c cedar" in text and "s sawtooth" in text
+    assert "upper case: standing" in text and "digits: side" in text
+    lines = text.splitlines()
+    board4 = lines[[i for i, line in enumerate(lines) if "level 4" in line][0]:][:5]
+    # board 4 (its columns are the picture's last three): 2s 2p O / 1t 1p 1s / O 1C2 .
+    assert [line.split()[-3:] for line in board4[2:5]] == [
+        ["2s", "2p", "O"], ["1t", "1p", "1s"], ["O", "1C2", "."]]
+    assert "money (Player1) 0" in text and "material (Player2) 0" in text
+    assert "revealed: 2 card(board=4)" in text and "drawn (4, 4)" in text
