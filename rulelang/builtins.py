@@ -186,12 +186,13 @@ def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
     sites = c.game.board.sites
     best = {start.index: 0}
     frontier = [(0, start.index)]
+    costs: dict[int, Any] = {}
     while frontier:
         spent, i = heapq.heappop(frontier)
         if spent > best.get(i, spent):
             continue
         for j in rel.indices[i]:
-            step = cost(sites[j])
+            step = costs[j] if j in costs else costs.setdefault(j, cost(sites[j]))  # pure
             if step is None:
                 continue
             total = spent + step

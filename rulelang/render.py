@@ -10,9 +10,9 @@ names follows the pictures so a player can find the sites that the moves mention
 
 When the board holds owned pieces of several kinds, or pieces with attributes, each piece
 shows as its owner's glyph, then a letter for its kind (a distinct letter per kind, named in
-the legend), in upper case when the piece's first yes/no attribute is true (a card face up, a
-piece standing), then the value of each number attribute that differs among the pieces of that
-kind in the observation (a side, a stage): "1c2" is Player1's c-kind piece with value 2. The
+the legend), in upper case when the first yes/no attribute that differs among the pieces of
+that kind in the observation is true (a card face up, a piece standing), then the value of
+each number attribute that differs among them (a side, a stage): "1c2" is Player1's c-kind piece with value 2. The
 pieces of one site are then joined by '+' ("B+1p").  Players named alike but for a trailing
 number (Player1, Player2 …) show as that number.
 """
@@ -115,16 +115,16 @@ def piece_style(obs: Obs) -> PieceStyle | None:
     for k in kinds:
         rows = [p.get("attrs") or {} for p in every if p.get("kind") == k]
         names = list(rows[0]) if rows else []
-        bools = [a for a in names if isinstance(rows[0][a], bool)]
+        bools = [a for a in names if _varies(rows, a, bool)]
         if bools:
             flags[k] = bools[0]
-        numbers[k] = [a for a in names if _varies(rows, a)]
+        numbers[k] = [a for a in names if _varies(rows, a, int)]
     return PieceStyle(letters, flags, numbers)
 
 
-def _varies(rows: list[Obs], attr: str) -> bool:
+def _varies(rows: list[Obs], attr: str, kind: type) -> bool:
     values = {r.get(attr) for r in rows}
-    return len(values) > 1 and all(type(v) is int for v in values)
+    return len(values) > 1 and all(type(v) is kind for v in values)
 
 
 def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:

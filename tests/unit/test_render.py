@@ -136,11 +136,11 @@ def test_kinds_attributes_and_owners_in_each_cell():
         {"site": "2a1", "coords": [2, 0, 0], "pieces": []},
     ]
     text = render_observation(_obs(board, players=(a, b)))
-    # kinds get distinct letters in name order (reed r, rock o, runner u); the first yes/no
-    # attribute in upper case; `side` differs among the reeds so it shows, not for the rock
+    # kinds get distinct letters in name order (reed r, rock o, runner u); `up` and `side`
+    # differ among the reeds, so they show (up: upper case), not for the single rock
     assert "r reed, o rock, u runner" in text
     assert "upper case: up" in text and "digits: side" in text
-    assert "0       O    1r2 2R1+1u" in text
+    assert "0       o    1r2 2R1+1u" in text
     assert "level 2" in text
 
 
