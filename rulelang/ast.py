@@ -104,6 +104,13 @@ class ListExpr(Expr):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class MapExpr(Expr):
+    """A map literal `{key: value, …}`: keys and values in source order."""
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Generator(Node):
     var: str
     domain: Expr

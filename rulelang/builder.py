@@ -383,6 +383,12 @@ class Builder(Transformer[Token, Any]):
     def list_(self, m: Meta, c: list[Any]) -> ast.ListExpr:
         return ast.ListExpr(tuple(c), span=self._span(m))
 
+    def map_(self, m: Meta, c: list[Any]) -> ast.MapExpr:
+        return ast.MapExpr(tuple(k for k, _ in c), tuple(v for _, v in c), span=self._span(m))
+
+    def map_item(self, m: Meta, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], c[1])
+
     def listcomp(self, m: Meta, c: list[Any]) -> ast.ListComp:
         return ast.ListComp(c[0], tuple(c[1]), c[2] if len(c) > 2 else None, span=self._span(m))
 

@@ -187,12 +187,13 @@ def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
     sites = c.game.board.sites
     best = {start.index: 0}
     frontier = [(0, start.index)]
+    costs: dict[int, Any] = {}
     while frontier:
         spent, i = heapq.heappop(frontier)
         if spent > best.get(i, spent):
             continue
         for j in rel.indices[i]:
-            step = cost(sites[j])
+            step = costs[j] if j in costs else costs.setdefault(j, cost(sites[j]))  # pure
             if step is None:
                 continue
             total = spent + step
@@ -319,6 +320,13 @@ def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(dict.fromkeys(items))
+@builtin(1, example="reversed(players)")
+def reversed_(c: Any, xs: Any) -> tuple[Any, ...]:
+    """The items of a collection (or the pieces of a zone) in reverse order:
+    `for each p in reversed(players)` goes round the table counter-clockwise, from the last
+    seat to the first."""
+    items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    return items[::-1]
 
 
 @builtin(1, example="first(playable)")

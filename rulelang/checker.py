@@ -253,6 +253,10 @@ class Walker:
 
     visit_ListExpr = visit_TupleExpr
 
+    def visit_MapExpr(self, e: ast.MapExpr) -> None:
+        for x in e.keys + e.values:
+            self.expr(x)
+
     def visit_ListComp(self, e: ast.ListComp) -> None:
         self.push()
         for g in e.generators:

@@ -19,6 +19,7 @@ from .interpreter import (
     get_attr,
     iterate,
     local_of,
+    make_map,
     of_value,
     runtime_error,
 )
@@ -493,6 +494,14 @@ class Compiler:
         return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
 
     visit_ListExpr = visit_TupleExpr
+
+    def visit_MapExpr(self, n: ast.MapExpr) -> Fn:
+        keys, values = [self.expr(x) for x in n.keys], [self.expr(x) for x in n.values]
+        span = n.span
+        if all(isinstance(x, ast.Const) for x in n.keys + n.values):  # built once
+            fixed = make_map([x.value for x in n.keys], [x.value for x in n.values], span)
+            return lambda c, e: fixed
+        return lambda c, e: make_map([k(c, e) for k in keys], [v(c, e) for v in values], span)
 
     def visit_ListComp(self, n: ast.ListComp) -> Fn:
         """[item for x in D, y in E where cond]: nested loops over a copy of the locals."""

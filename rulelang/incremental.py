@@ -143,6 +143,9 @@ class LocalAnalysis:
 
     visit_ListExpr = visit_TupleExpr
 
+    def visit_MapExpr(self, n: Any, env: dict[str, Any]) -> None:
+        return self._all(env, *n.keys, *n.values)
+
 
 def local_reads(program: Any, cond: ast.Expr, var: str) -> set[Path] | None:
     """The relation paths along which cond(var) reads the board, or None if not local."""

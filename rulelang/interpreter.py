@@ -8,7 +8,7 @@ from typing import Any
 
 from . import ast
 from .errors import RulelangError, RuleRuntimeError
-from .model.values import Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
+from .model.values import MapValue, Piece, Player, Site, ZoneRef, piece_source, show, zone_ref
 
 Fn = Callable[[Any, dict[str, Any]], Any]  # (context, locals) -> value
 STEP_BUDGET = 2_000_000
@@ -155,6 +155,17 @@ _FOLD: dict[str, Callable[[Iterable[Any]], Any]] = {
 }
 
 
+def make_map(keys: list[Any], values: list[Any], span: Any) -> MapValue:
+    """A map literal's value; a key given twice is a runtime error."""
+    try:
+        out = MapValue(zip(keys, values, strict=True))
+    except TypeError as exc:
+        raise RuleRuntimeError(f"a map key must be a plain value: {exc}", span) from None
+    if len(out) != len(keys):
+        raise RuleRuntimeError("a map has the same key twice", span)
+    return out
+
+
 def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
     if isinstance(exc, RuleRuntimeError):
         return exc
@@ -251,6 +262,10 @@ class Interpreter:
         return tuple(self.eval(x, c, e) for x in n.items)
 
     visit_ListExpr = visit_TupleExpr
+
+    def visit_MapExpr(self, n: ast.MapExpr, c: Ctx, e: dict[str, Any]) -> Any:
+        keys = [self.eval(k, c, e) for k in n.keys]
+        return make_map(keys, [self.eval(v, c, e) for v in n.values], n.span)
 
     def visit_ListComp(self, n: ast.ListComp, c: Ctx, e: dict[str, Any]) -> Any:
         out: list[Any] = []

@@ -7,9 +7,18 @@ players share one) or, for a piece without owner, the first letter of its kind i
 A stack of more than three pieces shows as its height and top glyph ("5W"); an empty site is
 '.', and a blank means there is no site there.  When site names are short, a key grid of
 names follows the pictures so a player can find the sites that the moves mention.
+
+When the board holds owned pieces of several kinds, or pieces with attributes, each piece
+shows as its owner's glyph, then a letter for its kind (a distinct letter per kind, named in
+the legend), in upper case when the first yes/no attribute that differs among the pieces of
+that kind in the observation is true (a card face up, a piece standing), then the value of
+each number attribute that differs among them (a side, a stage): "1c2" is Player1's c-kind
+piece with value 2. The pieces of one site are then joined by '+' ("B+1p"). Players named
+alike but for a trailing number (Player1, Player2 …) show as that number.
 """
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from typing import Any
 
@@ -37,7 +46,9 @@ def render_moves(state: Any, width: int = _WIDTH) -> str:
 
 def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     glyphs = owner_glyphs(obs["players"])
-    lines = [_header(obs), _legend(obs, glyphs), *_board(obs["board"], glyphs, width),
+    style = piece_style(obs)
+    lines = [_header(obs), _legend(obs, glyphs, style),
+             *_board(obs["board"], glyphs, width, style),
              *_zones(obs["zones"]), *_counters(obs["counters"]), *_vars(obs.get("vars", [])),
              *_scores(obs)]
     return "\n".join(lines)
@@ -46,12 +57,74 @@ def render_observation(obs: Obs, width: int = _WIDTH) -> str:
 # --- glyphs ------------------------------------------------------------------------------
 
 def owner_glyphs(players: list[str]) -> dict[str, str]:
-    """One distinct uppercase letter per player: the first letter of the name if free."""
+    """One distinct uppercase letter per player: the first letter of the name if free; the
+    number of names that differ only by a trailing number (Player1, Player2 …)."""
+    numbered = _numbered(players)
+    if numbered:
+        return numbered
     taken: dict[str, str] = {}
     for i, name in enumerate(players):
         free = [ch for ch in name.upper() if ch.isalnum() and ch not in taken.values()]
         taken[name] = free[0] if free else str(i + 1)
     return taken
+
+
+def _numbered(players: list[str]) -> dict[str, str]:
+    stems = {name.rstrip("0123456789") for name in players}
+    ends = [name[len(name.rstrip("0123456789")):] for name in players]
+    if len(players) < 2 or len(stems) != 1 or not all(len(e) == 1 for e in ends):
+        return {}
+    return dict(zip(players, ends, strict=True))
+
+
+class PieceStyle:
+    """How pieces show when kinds and attributes must be told apart (see the module doc):
+    a letter per kind, the yes/no attribute shown by upper case, the number attributes shown
+    as digits per kind."""
+
+    def __init__(self, letters: dict[str, str], flags: dict[str, str],
+                 numbers: dict[str, list[str]]) -> None:
+        self.letters, self.flags, self.numbers = letters, flags, numbers
+
+    def token(self, piece: Obs, glyphs: dict[str, str]) -> str:
+        kind, attrs = str(piece.get("kind", "")), piece.get("attrs") or {}
+        owner = piece.get("owner")
+        letter = self.letters.get(kind, kind[:1].lower() or "?")
+        if kind in self.flags and attrs.get(self.flags[kind]) is True:
+            letter = letter.upper()
+        digits = "".join(str(attrs.get(a)) for a in self.numbers.get(kind, []))
+        mark = "" if owner is None else (glyphs.get(owner) or str(owner)[:1].upper())
+        return mark + letter + digits
+
+
+def piece_style(obs: Obs) -> PieceStyle | None:
+    """The style of the board's pieces, or None when an owner glyph (or, for pieces without
+    owner, a kind letter) tells them apart."""
+    on_board = [p for s in obs["board"] for p in s["pieces"]]
+    owned = {p.get("kind") for p in on_board if p.get("owner") is not None}
+    if len(owned) < 2 and not any(p.get("attrs") for p in on_board):
+        return None
+    kinds = sorted({str(p.get("kind")) for p in on_board})
+    letters: dict[str, str] = {}
+    for k in kinds:
+        free = [ch for ch in k.lower() if ch.isalnum() and ch not in letters.values()]
+        letters[k] = free[0] if free else "?"
+    every = on_board + [p for z in obs["zones"] for p in (z.get("pieces") or [])]
+    flags: dict[str, str] = {}
+    numbers: dict[str, list[str]] = {}
+    for k in kinds:
+        rows = [p.get("attrs") or {} for p in every if p.get("kind") == k]
+        names = list(rows[0]) if rows else []
+        bools = [a for a in names if _varies(rows, a, bool)]
+        if bools:
+            flags[k] = bools[0]
+        numbers[k] = [a for a in names if _varies(rows, a, int)]
+    return PieceStyle(letters, flags, numbers)
+
+
+def _varies(rows: list[Obs], attr: str, kind: type) -> bool:
+    values = {r.get(attr) for r in rows}
+    return len(values) > 1 and all(type(v) is kind for v in values)
 
 
 def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:
@@ -61,11 +134,12 @@ def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:
     return (str(piece.get("kind", "")).lower() or "?")[:1]
 
 
-def cell_text(pieces: list[Obs], glyphs: dict[str, str]) -> str:
-    marks = [piece_glyph(p, glyphs) for p in pieces]
+def cell_text(pieces: list[Obs], glyphs: dict[str, str], style: PieceStyle | None = None) -> str:
+    marks = [piece_glyph(p, glyphs) if style is None else style.token(p, glyphs) for p in pieces]
     if not marks:
         return "."
-    return "".join(marks) if len(marks) <= 3 else f"{len(marks)}{marks[-1]}"
+    joint = "" if style is None else "+"  # styled tokens have several characters
+    return joint.join(marks) if len(marks) <= 3 else f"{len(marks)}{marks[-1]}"
 
 
 # --- header and legend -------------------------------------------------------------------
@@ -81,28 +155,38 @@ def _name(players: list[str], index: int) -> str:
     return players[index] if 0 <= index < len(players) else f"player {index}"
 
 
-def _legend(obs: Obs, glyphs: dict[str, str]) -> str:
+def _legend(obs: Obs, glyphs: dict[str, str], style: PieceStyle | None = None) -> str:
+    marks = [f"{g} {name}" for name, g in glyphs.items()]
+    if style is not None:
+        marks += [f"{letter} {k}" for k, letter in style.letters.items()]
+        flags = sorted(set(style.flags.values()))
+        numbers = sorted({a for names in style.numbers.values() for a in names})
+        extra = ([f"upper case: {'/'.join(flags)}"] if flags else []) + \
+                ([f"digits: {'/'.join(numbers)}"] if numbers else [])
+        return "pieces: " + ", ".join(marks) + "".join(f"; {x}" for x in extra)
     kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]
                     if p.get("owner") is None})
-    marks = [f"{g} {name}" for name, g in glyphs.items()]
     marks += [f"{piece_glyph({'kind': k}, glyphs)} {k}" for k in kinds]
     return "pieces: " + ", ".join(marks)
 
 
 # --- board -------------------------------------------------------------------------------
 
-def _board(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+def _board(sites: list[Obs], glyphs: dict[str, str], width: int,
+           style: PieceStyle | None = None) -> list[str]:
     by_dims: dict[int, list[Obs]] = {}
     for site in sites:
         by_dims.setdefault(len(site["coords"]), []).append(site)
     out: list[str] = []
     for dims in sorted(by_dims, reverse=True):
         group = by_dims[dims]
-        out += _grids(group, glyphs, width) if dims in (2, 3) else _site_list(group, glyphs, width)
+        out += (_grids(group, glyphs, width, style) if dims in (2, 3)
+                else _site_list(group, glyphs, width, style))
     return out
 
 
-def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
+           style: PieceStyle | None = None) -> list[str]:
     levels: dict[int, list[Obs]] = {}
     for site in sites:
         z = site["coords"][0] if len(site["coords"]) == 3 else 0
@@ -110,7 +194,7 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
     layered = len(sites[0]["coords"]) == 3
     titles = {z: f"level {z}" if layered else "board" for z in levels}
     order = sorted(levels)
-    pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs) for s in levels[z]})
+    pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs, style) for s in levels[z]})
                 for z in order]
     if any(len(s["site"]) > _MAX_KEY_NAME for s in sites):
         return [""] + _flow(pictures, width)
@@ -137,8 +221,9 @@ def _grid(title: str, cells: dict[tuple[int, int], str]) -> Block:
     return [title, head.rstrip()] + [line.rstrip() for line in body]
 
 
-def _site_list(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
-    items = [f"{s['site']}: {cell_text(s['pieces'], glyphs)}" for s in sites]
+def _site_list(sites: list[Obs], glyphs: dict[str, str], width: int,
+               style: PieceStyle | None = None) -> list[str]:
+    items = [f"{s['site']}: {cell_text(s['pieces'], glyphs, style)}" for s in sites]
     return ["", "sites:"] + _wrap(items, width, indent="  ")
 
 
@@ -172,34 +257,28 @@ def _piece_label(piece: Obs) -> str:
     return f"{piece['kind']}({inner})" if inner else str(piece["kind"])
 
 
-def _vars(variables: list[Obs]) -> list[str]:
-    """The state variables: a secret one the player may not see shows as '?'."""
-    if not variables:
-        return []
-    items = [v["var"] + (f" ({v['owner']})" if v.get("owner") else "") + " "
-             + ("?" if v["value"] is None else _short(v["value"])) for v in variables]
-    return ["", "vars:"] + _wrap(items, _WIDTH, indent="  ")
-
-
-def _short(value: Any, limit: int = 48) -> str:
-    text = _value_text(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "(" + ", ".join(_value_text(v) for v in value) + ")"
-    return str(value)
-
-
 def _counters(counters: list[Obs]) -> list[str]:
     if not counters:
         return []
     items = [c["counter"] + (f" ({c['owner']})" if c.get("owner") else "") + f" {c['value']}"
              for c in counters]
     return ["", "counters: " + ", ".join(items)]
+
+
+def _vars(variables: list[Obs]) -> list[str]:
+    if not variables:
+        return []
+    items = [v["var"] + (f" ({v['owner']})" if v.get("owner") else "") + f" {_value(v['value'])}"
+             for v in variables]
+    return [""] + textwrap.wrap("vars: " + ", ".join(items), _WIDTH, subsequent_indent="  ")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(_value(v) for v in value) + ")"
+    return "none" if value is None else str(value)
 
 
 def _scores(obs: Obs) -> list[str]:

@@ -123,6 +123,17 @@ class PieceSource:
         self.kind, self.zone = kind, zone
 
 
+class MapValue(dict):  # type: ignore[type-arg]
+    """The value of a map literal `{key: value, …}`: rules only read it (nothing changes a
+    map), so it hashes by its items; `m[k]` of a key it does not hold is none."""
+
+    def __missing__(self, key: object) -> None:
+        return None
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+
 _ZONES: dict[tuple[str, int | None], ZoneRef] = {}
 _SOURCES: dict[tuple[str | None, ZoneRef], PieceSource] = {}
 
@@ -151,6 +162,8 @@ def show(value: object) -> str:
         return "yes" if value else "no"
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(show(v) for v in value) + ")"
+    if isinstance(value, MapValue):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
     if value is None:
         return "none"
     return str(value)

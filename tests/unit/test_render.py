@@ -112,3 +112,39 @@ def test_a_finished_game_says_so(state):
     for move in ["b1", "a2", "b3"]:
         state.apply_action(move)
     assert "Fake Three: game over" in render_state(state, 0)
+
+
+# --- several kinds, attributes, variables -----------------------------------------------------
+
+def _piece(kind: str, owner=None, **attrs) -> dict:
+    return {"kind": kind, "owner": owner, "attrs": attrs}
+
+
+def test_numbered_players_show_as_their_number():
+    assert owner_glyphs(["Player1", "Player2", "Player3"]) == {
+        "Player1": "1", "Player2": "2", "Player3": "3"}
+    assert owner_glyphs(["Ann", "Bob"]) == {"Ann": "A", "Bob": "B"}
+
+
+def test_kinds_attributes_and_owners_in_each_cell():
+    a, b = "Player1", "Player2"
+    board = [
+        {"site": "1a1", "coords": [1, 0, 0], "pieces": [_piece("rock", None, up=True, side=1)]},
+        {"site": "1b1", "coords": [1, 0, 1], "pieces": [_piece("reed", a, up=False, side=2)]},
+        {"site": "1c1", "coords": [1, 0, 2], "pieces": [_piece("reed", b, up=True, side=1),
+                                                        _piece("runner", a)]},
+        {"site": "2a1", "coords": [2, 0, 0], "pieces": []},
+    ]
+    text = render_observation(_obs(board, players=(a, b)))
+    # kinds get distinct letters in name order (reed r, rock o, runner u); `up` and `side`
+    # differ among the reeds, so they show (up: upper case), not for the single rock
+    assert "r reed, o rock, u runner" in text
+    assert "upper case: up" in text and "digits: side" in text
+    assert "0       o    1r2 2R1+1u" in text
+    assert "level 2" in text
+
+
+def test_variables_are_listed():
+    obs = _obs([], vars=[{"var": "drawn", "owner": None, "value": [4, 3]},
+                         {"var": "done", "owner": "White", "value": True}])
+    assert "vars: drawn (4, 3), done (White) yes" in render_observation(obs)
