@@ -180,8 +180,10 @@ class Compiler:
             def call1(c: Ctx, e: dict[str, Any]) -> Any:
                 try:
                     return impl(c, a0(c, e))
-                except RulelangError:
+                except RuleRuntimeError:
                     raise
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001 - reported with the call's position
                     return rt.call(("builtin", key), [a0(c, e)], c, n)
             return call1
@@ -192,8 +194,10 @@ class Compiler:
                 x, y = a0(c, e), a1(c, e)
                 try:
                     return impl(c, x, y)
-                except RulelangError:
+                except RuleRuntimeError:
                     raise
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
             return call2
@@ -202,8 +206,10 @@ class Compiler:
             values = [a(c, e) for a in args]
             try:
                 return impl(c, *values)
-            except RulelangError:
+            except RuleRuntimeError:
                 raise
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
             except Exception:  # noqa: BLE001
                 return rt.call(("builtin", key), values, c, n)
         return call

@@ -35,6 +35,10 @@ class Runtime:
             self.evaluator = self.interp
         self.board = self._build_board()
         self.template = self._initial_data()
+        # results of `cached(...)` by the content of their sites, shared by every state of
+        # the game: sound only when no rule changes a piece's attribute or owner
+        self.content_cache: dict[Any, Any] | None = \
+            None if _sets_piece_attributes(program) else {}
 
     # ---- expressions
     def fn(self, node: ast.Expr) -> Fn:
@@ -87,6 +91,8 @@ class Runtime:
         if cat == "builtin":
             try:
                 return BUILTINS[key].impl(c, *args)
+            except RuleRuntimeError:  # the innermost position wins (a rule passed as f)
+                raise
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), node.span) from None
             except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
@@ -261,6 +267,7 @@ class Runtime:
     # ---- scores
     def breakdown(self, c: Ctx, player: int) -> dict[str, float]:
         who = self.players[player]
+        c = Ctx(self, c.data)  # scoring has a step budget of its own, however often asked
         return {s.name: self.fn(s.expr)(c, {s.param: who}) for s in self.program.scores}
 
     def totals(self, c: Ctx) -> list[float]:
@@ -275,6 +282,15 @@ class Runtime:
     def position_count(self, data: GameData) -> int:
         key = self.position_key(data, (data.mover + 1) % len(self.players))
         return data.positions.get(key, 0)
+
+
+def _sets_piece_attributes(program: Program) -> bool:
+    """Some `set x.name = …` may change a piece's attribute or owner."""
+    from .astwalk import walk
+    modules = [program.loaded.game, *program.loaded.modules.values()]
+    return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
+               and id(n.target) not in program.refs
+               for m in modules for n in walk(m.decls))
 
 
 def _coords(value: Any) -> tuple[Any, ...]:

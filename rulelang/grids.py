@@ -1,0 +1,259 @@
+"""Builtins over collections, grids of values and the pieces on sites: reading one attribute of
+the pieces of a kind across many sites at once, reshaping, rectangles and patterns in a grid,
+borders whose labels differ, the best set of disjoint pairs, and results kept until the
+sites they depend on change. Registered in the same registry as builtins.py (imported at its
+end); each is documented in docs/language.md and tested in tests/unit/test_grids.py.
+
+A *grid* is a tuple of rows, each a tuple of values (`chunks(xs, width)` makes one from a
+flat collection); a row given as a string is one value per character (`"*..*."`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .builtins import builtin
+from .errors import RulelangError
+from .model.values import Relation, Site, ZoneRef, show
+
+
+# ---- collections ---------------------------------------------------------------------
+@builtin(2, example="chunks(garden, 5)")
+def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
+    """The items in consecutive groups of n, in order: the rows of a grid from its cells
+    listed row by row."""
+    items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    if not isinstance(n, int) or n < 1:
+        raise RulelangError(f"'chunks' needs a group size of 1 or more, not {show(n)}")
+    return tuple(items[i:i + n] for i in range(0, len(items), n))
+
+
+@builtin(1, example="reverse(row)")
+def reverse(c: Any, xs: Any) -> tuple[Any, ...]:
+    """The items of a collection in reverse order (a row read from right to left)."""
+    return tuple(reversed(tuple(xs)))
+
+
+@builtin(1, example="distinct(types)")
+def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
+    """The different items of a collection, each once, in the order they first appear."""
+    return tuple(dict.fromkeys(xs))
+
+
+# ---- the pieces on sites -----------------------------------------------------------------
+@builtin(3, example='attr_at(row, "card", "points")')
+def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
+    """The attribute `name` of the piece of kind `kind` on a site (the topmost one), none where
+    there is none. Given a collection of sites it gives a tuple, given rows of sites a tuple
+    of rows (a grid of values)."""
+    column = _column(c, kind, name)
+    at = c.data.at
+
+    def one(s: Site) -> Any:
+        for piece in reversed(at[s.index]):
+            if piece.kind == kind:
+                return column[piece.id]
+        return None
+    if type(where) is Site:
+        return one(where)
+    return tuple(one(x) if type(x) is Site else tuple(one(s) for s in x) for x in where)
+
+
+def _column(c: Any, kind: str, name: str) -> list[Any]:
+    decl = c.game.program.pieces.get(kind)
+    if decl is None:
+        raise RulelangError(f"there is no piece kind '{kind}'")
+    if not any(a == name for a, _ in decl.attrs):
+        raise RulelangError(f"a {kind} has no attribute '{name}'")
+    column: list[Any] = c.data.attrs.get(name, [])
+    return column
+
+
+@builtin(5, example='mismatched(sites, east, "tile", "right", "left")')
+def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> int:
+    """How many pairs of sites (s, t), s in `sites` and t in rel(s), both hold a piece of
+    kind `kind` whose attributes differ: s's attribute `a` is not t's attribute `b` (edge
+    matching: a tile's right edge against its eastern neighbour's left edge)."""
+    col_a, col_b = _column(c, kind, a), _column(c, kind, b)
+    at, table = c.data.at, rel.indices
+    found = 0
+    for s in sites:
+        here = _kind_on(at[s.index], kind)
+        if here is None:
+            continue
+        for t in table[s.index]:
+            there = _kind_on(at[t], kind)
+            if there is not None and col_a[here] != col_b[there]:
+                found += 1
+    return found
+
+
+def _kind_on(stack: tuple[Any, ...], kind: str) -> int | None:
+    for piece in reversed(stack):
+        if piece.kind == kind:
+            return int(piece.id)
+    return None
+
+
+# ---- grids of values ------------------------------------------------------------------------
+def _grid(g: Any) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in g]
+
+
+@builtin(1, example="largest_rectangle(grid)")
+def largest_rectangle(c: Any, grid: Any) -> int:
+    """The number of cells of the largest rectangle (rows and columns of the grid) whose
+    cells are all true; 0 if no cell is."""
+    rows = _grid(grid)
+    width = max((len(r) for r in rows), default=0)
+    heights = [0] * width
+    best = 0
+    for row in rows:
+        heights = [h + 1 if i < len(row) and row[i] else 0 for i, h in enumerate(heights)]
+        for i in range(width):  # rectangles whose right column is i
+            low = heights[i]
+            for j in range(i, -1, -1):
+                low = min(low, heights[j])
+                if low == 0:
+                    break
+                best = max(best, low * (i - j + 1))
+    return best
+
+
+def _matches(cell: Any, want: Any) -> bool:
+    if want is None or want == ".":
+        return True
+    if want == "*":
+        return cell is not None
+    return bool(cell == want)
+
+
+@builtin(2, example='occurrences(grid, ["T.T", "*.*"])')
+def occurrences(c: Any, grid: Any, pattern: Any) -> int:
+    """In how many places the pattern (a smaller grid) lies in the grid: each pattern cell
+    must match the cell under it: `.` or none matches anything, `*` anything but none, any
+    other value only an equal one. Rows written as strings have one cell per character."""
+    rows, pat = _grid(grid), _grid(pattern)
+    h = len(pat)
+    w = max((len(r) for r in pat), default=0)
+    if h == 0 or w == 0:
+        return 0
+    found = 0
+    for r0 in range(len(rows) - h + 1):
+        for c0 in range(min(len(row) for row in rows[r0:r0 + h]) - w + 1):
+            if all(_matches(rows[r0 + i][c0 + j], want)
+                   for i, prow in enumerate(pat) for j, want in enumerate(prow)):
+                found += 1
+    return found
+
+
+@builtin(3, example="corner_pairs(grid, 3, 3)")
+def corner_pairs(c: Any, grid: Any, h: int, w: int) -> tuple[Any, ...]:
+    """The pairs of filled cells (not none) at opposite corners of an h x w block of the grid
+    whose other cells are all none; each pair as two (row, column) positions, the upper
+    one first."""
+    rows = _grid(grid)
+    out: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for r0 in range(len(rows) - h + 1):
+        block_rows = rows[r0:r0 + h]
+        for c0 in range(min(len(row) for row in block_rows) - w + 1):
+            filled = [(r0 + i, c0 + j) for i in range(h) for j in range(w)
+                      if block_rows[i][c0 + j] is not None]
+            if len(filled) != 2:
+                continue
+            a, b = filled
+            r1, c1, r2, c2 = r0, c0, r0 + h - 1, c0 + w - 1
+            if {a, b} in ({(r1, c1), (r2, c2)}, {(r1, c2), (r2, c1)}) and (a, b) not in out:
+                out.append((a, b))
+    return tuple(out)
+
+
+# ---- pairs -----------------------------------------------------------------------------------
+@builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])")
+def best_matching(c: Any, edges: Any) -> int:
+    """The largest total weight of a set of pairs no two of which share an item, from pairs
+    given as (item, item, weight) (a maximum-weight matching)."""
+    items: dict[Any, int] = {}
+    listed = []
+    for a, b, weight in edges:
+        if a != b:
+            listed.append((items.setdefault(a, len(items)), items.setdefault(b, len(items)),
+                           weight))
+    if len(items) > 20:
+        return _matching_networkx(listed)
+    return _matching_exact(listed)
+
+
+def _matching_exact(edges: list[tuple[int, int, Any]]) -> Any:
+    """Exhaustive over the items, remembered by the set of items still free."""
+    around: dict[int, list[tuple[int, Any]]] = {}
+    for a, b, w in edges:
+        around.setdefault(a, []).append((b, w))
+        around.setdefault(b, []).append((a, w))
+    order = sorted(around)
+    memo: dict[int, Any] = {}
+
+    def best(used: int) -> Any:
+        if used in memo:
+            return memo[used]
+        u = next((x for x in order if not used >> x & 1), None)
+        if u is None:
+            return 0
+        value = best(used | 1 << u)  # u stays single
+        for v, w in around[u]:
+            if not used >> v & 1:
+                value = max(value, w + best(used | 1 << u | 1 << v))
+        memo[used] = value
+        return value
+    return best(0)
+
+
+def _matching_networkx(edges: list[tuple[int, int, Any]]) -> Any:
+    import networkx as nx
+    g = nx.Graph()
+    for a, b, w in edges:
+        if not g.has_edge(a, b) or g[a][b]["weight"] < w:
+            g.add_edge(a, b, weight=w)
+    return sum(g[a][b]["weight"] for a, b in nx.max_weight_matching(g))
+
+
+# ---- results kept until their sites change ----------------------------------------------------
+@builtin(2, 99, example="cached(row, row_points, row)")
+def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
+    """f(args …), computed once and kept while no piece on `sites` changes (placed, moved,
+    removed, or an attribute or owner set): f must depend only on its arguments and on what
+    lies on those sites. A rule named without parentheses is passed as f."""
+    data = c.data
+    key = ("cached", getattr(f, "key", f), args)
+    n = len(data.changes)
+    entry = data.cache.get(key)
+    if entry is not None:
+        seen, value, members = entry
+        if seen == n or not any(i in members for i in data.changes[seen:]):
+            if seen != n:
+                data.cache[key] = (n, value, members)
+            return value
+        return _refresh(c, key, sites, f, args, members)
+    members = frozenset(s.index for s in sites)
+    return _refresh(c, key, sites, f, args, members)
+
+
+def _refresh(c: Any, key: Any, sites: Any, f: Callable[..., Any], args: tuple[Any, ...],
+             members: frozenset[int]) -> Any:
+    data = c.data
+    content = c.game.content_cache
+    ckey = None
+    if content is not None:
+        at = data.at
+        ckey = (key, tuple([at[i] for i in sorted(members)]))
+        if ckey in content:
+            value = content[ckey]
+            data.cache[key] = (len(data.changes), value, members)
+            return value
+    value = f(*args)
+    data.cache[key] = (len(data.changes), value, members)
+    if ckey is not None:
+        if len(content) > 100_000:
+            content.clear()
+        content[ckey] = value
+    return value
