@@ -156,6 +156,8 @@ class Compiler:
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
 
     def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
+        if key == "cached" and len(args) >= 2:
+            return self._cached(args, n)
         special = INLINE.get(key)
         if special is not None and len(args) == 1:
             rt = self.rt
@@ -213,6 +215,24 @@ class Compiler:
             except Exception:  # noqa: BLE001
                 return rt.call(("builtin", key), values, c, n)
         return call
+
+    def _cached(self, args: list[Fn], n: ast.Call) -> Fn:
+        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept)."""
+        from .grids import kept
+        sites, f, rest = args[0], args[1], args[2:]
+        rt = self.rt
+
+        def cached(c: Ctx, e: dict[str, Any]) -> Any:
+            try:
+                return kept(c, sites(c, e), f(c, e), tuple([a(c, e) for a in rest]))
+            except RuleRuntimeError:
+                raise
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+            except Exception:  # noqa: BLE001 - the builtin reports it with its position
+                return rt.call(("builtin", "cached"), [sites(c, e), f(c, e),
+                                                       *[a(c, e) for a in rest]], c, n)
+        return cached
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
@@ -301,6 +321,10 @@ class Compiler:
                 c.tick(span)
             return body[0](c, {p: a(c, e) for p, a in zip(params, args, strict=True)})
         return call
+
+    def def_body(self, key: str) -> list[Fn]:
+        """The compiled body of a rule, for calls that do not go through an expression."""
+        return self._def_body(key)
 
     def _def_body(self, key: str) -> list[Fn]:
         """A one-cell box, so that recursive rules compile: filled after the first call."""

@@ -40,6 +40,14 @@ def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(xs))
 
 
+@builtin(2, example="masked(row, flags)")
+def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
+    """The items of xs where the flag at the same position is true, none elsewhere (the
+    positions are kept); rows of items with rows of flags give rows."""
+    return tuple(tuple(masked(c, x, f)) if isinstance(x, tuple) and isinstance(f, tuple)
+                 else (x if f else None) for x, f in zip(xs, flags, strict=False))
+
+
 # ---- the pieces on sites -----------------------------------------------------------------
 @builtin(3, example='attr_at(row, "card", "points")')
 def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
@@ -48,22 +56,29 @@ def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     of rows (a grid of values)."""
     column = _column(c, kind, name)
     at = c.data.at
-
-    def one(s: Site) -> Any:
-        for piece in reversed(at[s.index]):
-            if piece.kind == kind:
-                return column[piece.id]
-        return None
     if type(where) is Site:
-        return one(where)
-    return tuple(one(x) if type(x) is Site else tuple(one(s) for s in x) for x in where)
+        return _values(at, (where,), kind, column)[0]
+    if all(type(x) is Site for x in where):
+        return _values(at, where, kind, column)
+    return tuple(_values(at, row, kind, column) for row in where)
+
+
+def _values(at: list[Any], sites: Any, kind: str, column: list[Any]) -> tuple[Any, ...]:
+    out = []
+    for s in sites:
+        value = None
+        for piece in at[s.index]:  # the last one of the kind is the topmost
+            if piece.kind == kind:
+                value = column[piece.id]
+        out.append(value)
+    return tuple(out)
 
 
 def _column(c: Any, kind: str, name: str) -> list[Any]:
-    decl = c.game.program.pieces.get(kind)
-    if decl is None:
+    attrs = c.game.piece_attrs.get(kind)
+    if attrs is None:
         raise RulelangError(f"there is no piece kind '{kind}'")
-    if not any(a == name for a, _ in decl.attrs):
+    if name not in attrs:
         raise RulelangError(f"a {kind} has no attribute '{name}'")
     column: list[Any] = c.data.attrs.get(name, [])
     return column
@@ -89,9 +104,12 @@ def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> 
 
 
 def _kind_on(stack: tuple[Any, ...], kind: str) -> int | None:
-    for piece in reversed(stack):
-        if piece.kind == kind:
-            return int(piece.id)
+    """The id of the topmost piece of that kind in a stack, or None."""
+    i = len(stack)
+    while i:
+        i -= 1
+        if stack[i].kind == kind:
+            return int(stack[i].id)
     return None
 
 
@@ -120,12 +138,19 @@ def largest_rectangle(c: Any, grid: Any) -> int:
     return best
 
 
-def _matches(cell: Any, want: Any) -> bool:
-    if want is None or want == ".":
-        return True
-    if want == "*":
-        return cell is not None
-    return bool(cell == want)
+_ANY = object()  # a pattern cell `*`
+
+
+def _pattern(pattern: Any) -> tuple[int, int, tuple[tuple[int, int, Any], ...]]:
+    """(height, width, the cells to test as (row, column, wanted value or _ANY))."""
+    rows = _grid(pattern)
+    tests = tuple((i, j, _ANY if want == "*" else want)
+                  for i, row in enumerate(rows) for j, want in enumerate(row)
+                  if want is not None and want != ".")
+    return len(rows), max((len(r) for r in rows), default=0), tests
+
+
+_PATTERNS: dict[Any, tuple[int, int, tuple[tuple[int, int, Any], ...]]] = {}
 
 
 @builtin(2, example='occurrences(grid, ["T.T", "*.*"])')
@@ -133,38 +158,45 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     """In how many places the pattern (a smaller grid) lies in the grid: each pattern cell
     must match the cell under it: `.` or none matches anything, `*` anything but none, any
     other value only an equal one. Rows written as strings have one cell per character."""
-    rows, pat = _grid(grid), _grid(pattern)
-    h = len(pat)
-    w = max((len(r) for r in pat), default=0)
-    if h == 0 or w == 0:
+    try:
+        h, w, tests = _PATTERNS[pattern]
+    except (KeyError, TypeError):
+        h, w, tests = _pattern(pattern)
+        if len(_PATTERNS) < 10_000:
+            _PATTERNS[pattern] = (h, w, tests)
+    rows = _grid(grid)
+    if h == 0 or w == 0 or len(rows) < h:
         return 0
     found = 0
     for r0 in range(len(rows) - h + 1):
         for c0 in range(min(len(row) for row in rows[r0:r0 + h]) - w + 1):
-            if all(_matches(rows[r0 + i][c0 + j], want)
-                   for i, prow in enumerate(pat) for j, want in enumerate(prow)):
+            for i, j, want in tests:
+                cell = rows[r0 + i][c0 + j]
+                if cell is None if want is _ANY else cell != want:
+                    break
+            else:
                 found += 1
     return found
 
 
-@builtin(3, example="corner_pairs(grid, 3, 3)")
-def corner_pairs(c: Any, grid: Any, h: int, w: int) -> tuple[Any, ...]:
-    """The pairs of filled cells (not none) at opposite corners of an h x w block of the grid
-    whose other cells are all none; each pair as two (row, column) positions, the upper
-    one first."""
+@builtin(3, 4, example="corner_pairs(grid, 3, 3)")
+def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple[Any, ...]:
+    """The pairs of filled cells (not none) at opposite corners of an h x w block (h rows,
+    w columns) of the grid whose other cells are all none; each pair as two (row, column)
+    positions, the upper one first. With `points`, each pair is (position, position, points),
+    ready for best_matching."""
     rows = _grid(grid)
+    filled = [(r, j) for r, row in enumerate(rows) for j, x in enumerate(row) if x is not None]
     out: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    for r0 in range(len(rows) - h + 1):
-        block_rows = rows[r0:r0 + h]
-        for c0 in range(min(len(row) for row in block_rows) - w + 1):
-            filled = [(r0 + i, c0 + j) for i in range(h) for j in range(w)
-                      if block_rows[i][c0 + j] is not None]
-            if len(filled) != 2:
+    for k, (r1, c1) in enumerate(filled):
+        for r2, c2 in filled[k + 1:]:
+            if r2 - r1 != h - 1 or abs(c2 - c1) != w - 1:
                 continue
-            a, b = filled
-            r1, c1, r2, c2 = r0, c0, r0 + h - 1, c0 + w - 1
-            if {a, b} in ({(r1, c1), (r2, c2)}, {(r1, c2), (r2, c1)}) and (a, b) not in out:
-                out.append((a, b))
+            lo, hi = min(c1, c2), max(c1, c2)
+            inside = sum(1 for r, j in filled if r1 <= r <= r2 and lo <= j <= hi)
+            if inside == 2:
+                out.append(((r1, c1), (r2, c2)) if points is None else
+                           ((r1, c1), (r2, c2), points))
     return tuple(out)
 
 
@@ -220,9 +252,16 @@ def _matching_networkx(edges: list[tuple[int, int, Any]]) -> Any:
 # ---- results kept until their sites change ----------------------------------------------------
 @builtin(2, 99, example="cached(row, row_points, row)")
 def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
-    """f(args …), computed once and kept while no piece on `sites` changes (placed, moved,
-    removed, or an attribute or owner set): f must depend only on its arguments and on what
-    lies on those sites. A rule named without parentheses is passed as f."""
+    """f(args …), where f depends only on its arguments and on the pieces on `sites` (and
+    their attributes): the compiled mode keeps the value while none of those sites changes,
+    and reuses it for the same pieces on those sites in another state when no rule sets a
+    piece's attribute or owner. A rule named without parentheses is passed as f."""
+    return f(*args)  # the specification: the interpreter computes it every time
+
+
+def kept(c: Any, sites: Any, f: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """`cached` in the compiled mode: the value kept per state (checked against the log of
+    changed sites) and, when sound, by the content of the sites."""
     data = c.data
     key = ("cached", getattr(f, "key", f), args)
     n = len(data.changes)
@@ -234,8 +273,15 @@ def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
                 data.cache[key] = (n, value, members)
             return value
         return _refresh(c, key, sites, f, args, members)
-    members = frozenset(s.index for s in sites)
+    members = _MEMBERS.get(sites) if type(sites) is tuple else None
+    if members is None:
+        members = frozenset(s.index for s in sites)
+        if type(sites) is tuple and len(_MEMBERS) < 10_000:
+            _MEMBERS[sites] = members
     return _refresh(c, key, sites, f, args, members)
+
+
+_MEMBERS: dict[tuple[Any, ...], frozenset[int]] = {}
 
 
 def _refresh(c: Any, key: Any, sites: Any, f: Callable[..., Any], args: tuple[Any, ...],

@@ -33,6 +33,8 @@ class Runtime:
             self.evaluator: Any = Compiler(self)
         else:
             self.evaluator = self.interp
+        self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
+                            for k, d in program.pieces.items()}  # kind -> its attributes
         self.board = self._build_board()
         self.template = self._initial_data()
         # results of `cached(...)` by the content of their sites, shared by every state of
@@ -111,6 +113,8 @@ class Runtime:
         d = self.program.defs[key]
         c.tick(node.span)
         env = dict(zip(d.params or (), args, strict=True))
+        if self.mode == "compiled":  # the compiled body (a rule passed as a value)
+            return self.evaluator.def_body(key)[0](c, env)
         if isinstance(d.body, ast.Block):
             return self.run_pure_block(d.body, c, env)
         return self.fn(d.body)(c, env)
