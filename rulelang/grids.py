@@ -160,10 +160,11 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     other value only an equal one. Rows written as strings have one cell per character."""
     try:
         h, w, tests = _PATTERNS[pattern]
-    except (KeyError, TypeError):
+    except KeyError:
+        h, w, tests = _PATTERNS[pattern] = _pattern(pattern) if len(_PATTERNS) < 10_000 \
+            else _pattern(pattern)
+    except TypeError:  # a pattern that is not a value of a rule (a list): not remembered
         h, w, tests = _pattern(pattern)
-        if len(_PATTERNS) < 10_000:
-            _PATTERNS[pattern] = (h, w, tests)
     rows = _grid(grid)
     if h == 0 or w == 0 or len(rows) < h:
         return 0

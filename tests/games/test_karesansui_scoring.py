@@ -3,12 +3,15 @@ sections 1, 7, 8; seed karesansui.ja.txt), on gardens laid by hand; every expect
 computed by hand from the rules text in the comment beside it. Both modes."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import rulelang
+from games import karesansui_reference
 from games.karesansui_tools import ITEMS, fixture_book, give_card, lay, new_state, rule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,3 +188,122 @@ def test_stone_kinds_count_kinds_not_stones(book: Path, mode: str) -> None:
 ])
 def test_keima_and_diagonal_pairs(book: Path, mode: str, stones: str, points: int) -> None:
     assert score(book, mode, PLAIN, stones)["arrangements"] == points
+
+
+def test_the_best_disjoint_set_of_pairs_not_the_greedy_one(book: Path, mode: str) -> None:
+    # a1-b3 (3 x 2) and d1-e3 (3 x 2) are 桂馬 worth 5 each; d1-b3 is a 斜め worth 7 (its
+    # block b1-d3 holds no other stone). Taking the 7 first leaves a1 and e3 without a pair
+    # (7); the best set takes both 桂馬: 10 [ASSUMED A-13]
+    assert score(book, mode, PLAIN, "Y..Y./...../.Y..Y")["arrangements"] == 10
+
+
+MOSS_TOP = "MT MT MT MB MB / P P P P P / P P P P P"  # the top row all moss tiles
+
+
+@pytest.mark.parametrize("tiles, stones, points", [
+    (MOSS_TOP, ".TT../...../.....", 10),   # 蓬莱山: two 立石(大) side by side on moss, top row
+    (MOSS_TOP, "TTTT./...../.....", 10),   # four in a row: still only once
+    (MOSS_TOP, ".T.T./...../.....", 0),    # not side by side
+    (PLAIN, ".TT../...../.....", 0),       # on sand tiles
+    ("P P P P P / MT MT MT MB MB / P P P P P", "...../.TT../.....", 0),   # not the top row
+    ("MT P MT P P / P P P P P / P P P P P", "TT.../...../.....", 0),      # b1 is sand
+    (MOSS_TOP, ".sTs./...../.....", 15),   # 三尊石: 立石(小) 立石(大) 立石(小) on moss, top row
+    (MOSS_TOP, ".TsT./...../.....", 0),    # the wrong order
+    (MOSS_TOP, "sTsTT/...../.....", 25),   # 三尊石 and 蓬莱山 both
+    (PLAIN, ".sTs./...../.....", 0),       # on sand
+    (PLAIN, "..F../...../..F..", 6),       # 臥石 in the centre column: 3 each
+    (PLAIN, "F...F/...../.....", 0),       # not the centre column
+    (PLAIN, "...../...../...B.", 3),       # 舟石 in the bottom row
+    (PLAIN, "...../...B./.....", 0),
+    # A shares stones with E and F: 臥石 c1 (E 3) and 横石 a2 are a 桂馬 (A 5); 舟石 a3 (F 3)
+    # and c1 would be a 斜め, but a2 lies in their block a1-c3: 3 + 5 + 3 = 11
+    (PLAIN, "..F../Y..../B....", 11),
+])
+def test_stone_arrangements(book: Path, mode: str, tiles: str, stones: str,
+                            points: int) -> None:
+    assert score(book, mode, tiles, stones)["arrangements"] == points
+
+
+@pytest.mark.parametrize("stones, card, points", [
+    ("T..../..F../....B", "南禅寺", 10),   # T.... / ..F.. / ....B
+    ("T...Y/..F../Y...B", "南禅寺", 10),   # other stones do not matter
+    ("Y..../..F../....B", "南禅寺", 0),    # a 横石 where a 立石(大) is needed
+    ("T..../...../....B", "南禅寺", 0),    # c2 empty
+    ("...../.YT../.....", "龍源院", 8),    # ..... / .**.. / .....: any stones
+    ("...../.Y.../.....", "龍源院", 0),
+    ("T..../..F../....B", "", 0),          # no card
+])
+def test_famous_garden(book: Path, mode: str, stones: str, card: str, points: int) -> None:
+    assert score(book, mode, PLAIN, stones, card)["famous"] == points
+
+
+# ---- random gardens: the rulebook against an independent scorer, both modes ----------------
+def _take(rng: random.Random, pool: list[Any], want: Any = None) -> Any:
+    """A random tile of the pool (one that `want` accepts, if any does), removed from it."""
+    fits = [t for t in pool if want is None or want(t)] or pool
+    tile = rng.choice(fits)
+    pool.remove(tile)
+    return tile
+
+
+def _random_garden(rng: random.Random, pool: list[Any], card: Any
+                   ) -> tuple[list[list[Any]], list[list[Any]]]:
+    """15 tiles of the pool (rows often mirror-symmetric), a few empty cells now and then,
+    stones on random tiles, often the card's layout."""
+    grid = []
+    for _ in range(3):
+        row = [_take(rng, pool) for _ in range(2)]
+        if rng.random() < 0.5:
+            row.append(_take(rng, pool, lambda t: t["symmetric"]))
+            row += [_take(rng, pool, lambda t, m=row[c]["mirror"]: t["look"] == m)
+                    for c in (1, 0)]
+        else:
+            row += [_take(rng, pool) for _ in range(3)]
+        grid.append(row)
+    for r, c in rng.sample(CELLS, rng.choice([0, 0, 0, 1, 2])):
+        grid[r][c] = None
+    stones: list[list[Any]] = [[None] * 5 for _ in range(3)]
+    for r, c in rng.sample(CELLS, rng.randint(0, 7)):
+        stones[r][c] = rng.choice("YsFTB")
+    if card is not None and rng.random() < 0.5:
+        for r, marks in enumerate(card["grid"]):
+            for c, mark in enumerate(marks):
+                if mark != ".":
+                    stones[r][c] = rng.choice("YsFTB") if mark == "*" else mark
+    for r, c in CELLS:
+        if grid[r][c] is None:
+            stones[r][c] = None
+    return grid, stones
+
+
+CELLS = [(r, c) for r in range(3) for c in range(5)]
+
+
+def _text(grid: list[list[Any]], stones: list[list[Any]]) -> tuple[str, str]:
+    tiles = " / ".join(" ".join(t["design"] if t else "-" for t in row) for row in grid)
+    return tiles, "/".join("".join(s or "." for s in row) for row in stones)
+
+
+CATALOGUE = yaml.safe_load((ROOT / "rulebooks" / "karesansui_tiles.yaml").read_text())
+TILES = [dict(row) for row in CATALOGUE for _ in range(row.get("copies", 1))]
+CARDS = yaml.safe_load((ROOT / "rulebooks" / "karesansui_gardens.yaml").read_text())
+
+
+def test_random_gardens_score_as_the_reference_scorer(book: Path) -> None:
+    rng = random.Random(5)
+    games = {m: rulelang.load_game(book, {"players": 2}, mode=m)
+             for m in ("interpreted", "compiled")}
+    for _ in range(60):
+        pool = list(TILES)  # two gardens from one box; two players never hold one card
+        cards = rng.sample([None, None, *CARDS], 2)
+        grids = [_random_garden(rng, pool, cards[0]), _random_garden(rng, pool, cards[1])]
+        for game in games.values():
+            state = game.new_initial_state(seed=0)
+            for p in range(2):
+                lay(state, p, *_text(*grids[p]))
+                if cards[p] is not None:
+                    give_card(state, p, cards[p]["name"])
+            for p in range(2):
+                want = karesansui_reference.score(*grids[p], cards[p])
+                got = state.score_breakdown(p)
+                assert {k: got[k] for k in want} == want, (p, _text(*grids[p]), cards[p])
