@@ -53,6 +53,7 @@ class Game:
         self._setup_decides = setup is not None and self.executor.decides(setup)
         self._setup_fixed = setup is None or not self.executor.chance(setup)
         self._start_cache: tuple[GameData, Decision | None] | None = None
+        self.pictures = picture_fns(runtime)  # how pieces are drawn (render.py)
 
     def new_initial_state(self, seed: int = 0) -> State:
         if self._start_cache is not None:  # a setup without chance or choice: made once
@@ -352,12 +353,17 @@ def observe(state: State, player: int) -> dict[str, Any]:
     names = [p.name for p in rt.players]
     program = rt.program
 
+    pictures = state.game.pictures
+
     def piece_view(p: Piece) -> dict[str, Any]:
         owner = data.owner[p.id]
         attrs = {k: v[p.id] for k, v in data.attrs.items() if v[p.id] is not None}
-        return {"kind": p.kind, "owner": None if owner is None else names[owner],
+        view = {"kind": p.kind, "owner": None if owner is None else names[owner],
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
+        if p.kind in pictures:
+            view["picture"] = picture_lines(pictures[p.kind](state.ctx, p))
+        return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
     zones = []
@@ -380,6 +386,22 @@ def observe(state: State, player: int) -> dict[str, Any]:
             "vars": variables, "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
+
+
+def picture_fns(rt: Runtime) -> dict[str, Any]:
+    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture."""
+    found: dict[str, Any] = {}
+    for kind, decl in rt.program.pictures.items():
+        fn, param = rt.fn(decl.expr), decl.param
+        found[kind] = lambda c, p, fn=fn, param=param: fn(c, {param: p})
+    return found
+
+
+def picture_lines(value: Any) -> list[str]:
+    """A picture is a text or a tuple of lines."""
+    if isinstance(value, (tuple, list)):
+        return [show(v) for v in value]
+    return [show(value)]
 
 
 def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:

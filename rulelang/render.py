@@ -60,6 +60,17 @@ def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:
     return (str(piece.get("kind", "")).lower() or "?")[:1]
 
 
+def cell_lines(pieces: list[Obs], glyphs: dict[str, str]) -> list[str]:
+    """A cell whose pieces have pictures (`picture` declarations): each piece's lines,
+    bottom piece first; a piece without a picture adds its glyph as one line."""
+    if not any("picture" in p for p in pieces):
+        return [cell_text(pieces, glyphs)]
+    lines: list[str] = []
+    for p in pieces:
+        lines += p.get("picture") or [piece_glyph(p, glyphs)]
+    return lines
+
+
 def cell_text(pieces: list[Obs], glyphs: dict[str, str]) -> str:
     marks = [piece_glyph(p, glyphs) for p in pieces]
     if not marks:
@@ -109,6 +120,12 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
     layered = len(sites[0]["coords"]) == 3
     titles = {z: f"level {z}" if layered else "board" for z in levels}
     order = sorted(levels)
+    if any("picture" in p for s in sites for p in s["pieces"]):
+        boxes = [_box_grid(titles[z], {_rc(s): cell_lines(s["pieces"], glyphs)
+                                       for s in levels[z]}) for z in order]
+        keys = [_grid(f"{titles[z]} names", {_rc(s): s["site"] for s in levels[z]})
+                for z in order]
+        return [""] + _flow(boxes, width) + [""] + _flow(keys, width)
     pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs) for s in levels[z]})
                 for z in order]
     if any(len(s["site"]) > _MAX_KEY_NAME for s in sites):
@@ -136,6 +153,29 @@ def _grid(title: str, cells: dict[tuple[int, int], str]) -> Block:
     return [title, head.rstrip()] + [line.rstrip() for line in body]
 
 
+def _box_grid(title: str, cells: dict[tuple[int, int], list[str]]) -> Block:
+    """A grid of multi-line cells in boxes: each column as wide as its widest line, each
+    row as tall as its tallest cell; an empty site is blank, a missing one is shaded."""
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
+    cells = {rc: ([] if lines == ["."] else lines) for rc, lines in cells.items()}
+    wide = max([len(line) for ls in cells.values() for line in ls] + [len(str(cols[-1])), 1])
+    widths = {c: wide for c in cols}  # one width: the grid stays square
+    rule = "+" + "+".join("-" * (widths[c] + 2) for c in cols) + "+"
+    out = [title, " " + " ".join(str(c).center(widths[c] + 2) for c in cols).rstrip(), rule]
+    for r in rows:
+        height = max([len(cells.get((r, c), [])) for c in cols] + [1])
+        for i in range(height):
+            parts = []
+            for c in cols:
+                lines = cells.get((r, c))
+                text = "/" * widths[c] if lines is None else (lines[i] if i < len(lines) else "")
+                parts.append(" " + text.center(widths[c]) + " ")
+            out.append("|" + "|".join(parts) + "|" + (f" {r}" if i == 0 else ""))
+        out.append(rule)
+    return out
+
+
 def _site_list(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
     items = [f"{s['site']}: {cell_text(s['pieces'], glyphs)}" for s in sites]
     return ["", "sites:"] + _wrap(items, width, indent="  ")
@@ -160,6 +200,9 @@ def _zone(zone: Obs) -> str:
 
 
 def _piece_label(piece: Obs) -> str:
+    lines = piece.get("picture")
+    if lines:
+        return lines[0] if len(lines) == 1 else "[" + " / ".join(x.strip() for x in lines) + "]"
     attrs = piece.get("attrs") or {}
     inner = ", ".join(f"{k}={v}" for k, v in attrs.items())
     return f"{piece['kind']}({inner})" if inner else str(piece["kind"])
