@@ -123,6 +123,17 @@ class Compiler:
                     raise RuleRuntimeError(str(exc), n.span) from None
             return coordinate
 
+        if name in ("index", "name"):  # `p.index`: read straight from a player
+            def player_attr(c: Ctx, e: dict[str, Any]) -> Any:
+                x = obj(c, e)
+                if type(x) is Player:
+                    return x.index if name == "index" else x.name
+                try:
+                    return get_attr(c, x, name, coord)
+                except RulelangError as exc:
+                    raise RuleRuntimeError(str(exc), n.span) from None
+            return player_attr
+
         def attr(c: Ctx, e: dict[str, Any]) -> Any:
             try:
                 return get_attr(c, obj(c, e), name, coord)
@@ -217,21 +228,36 @@ class Compiler:
         return call
 
     def _cached(self, args: list[Fn], n: ast.Call) -> Fn:
-        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept)."""
+        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept);
+        a rule named as f is run through its compiled body, with no function value made."""
         from .grids import kept
         sites, f, rest = args[0], args[1], args[2:]
         rt = self.rt
+        ref = self.refs.get(id(n.args[1]), ("", ""))
+        params = rt.program.defs[ref[1]].params or () if ref[0] == "function" else ()
+        if ref[0] == "function" and len(params) == len(rest):
+            key, body = ref[1], self._def_body(ref[1])
+
+            def run(c: Ctx, values: tuple[Any, ...]) -> Any:
+                c.tick(n.span)
+                return body[0](c, dict(zip(params, values, strict=True)))
+        else:
+            key, run = None, None
 
         def cached(c: Ctx, e: dict[str, Any]) -> Any:
+            values = tuple([a(c, e) for a in rest])
             try:
-                return kept(c, sites(c, e), f(c, e), tuple([a(c, e) for a in rest]))
+                if run is not None:
+                    return kept(c, sites(c, e), key, values, run)
+                g = f(c, e)
+                return kept(c, sites(c, e), getattr(g, "key", g), values,
+                            lambda c, values: g(*values))
             except RuleRuntimeError:
                 raise
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
             except Exception:  # noqa: BLE001 - the builtin reports it with its position
-                return rt.call(("builtin", "cached"), [sites(c, e), f(c, e),
-                                                       *[a(c, e) for a in rest]], c, n)
+                return rt.call(("builtin", "cached"), [sites(c, e), f(c, e), *values], c, n)
         return cached
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
@@ -332,11 +358,15 @@ class Compiler:
         if box is None:
             box = self._defs[key] = [lambda c, e: None]
             d = self.rt.program.defs[key]
-            if isinstance(d.body, ast.Block):
-                run = self._pure_block(d.body)
-                box[0] = lambda c, e: run(c, e)[1]
-            else:
-                box[0] = self.expr(d.body)
+            saved, self._subst = self._subst, {}  # its own frame: no caller's parameters
+            try:
+                if isinstance(d.body, ast.Block):
+                    run = self._pure_block(d.body)
+                    box[0] = lambda c, e: run(c, e)[1]
+                else:
+                    box[0] = self.expr(d.body)
+            finally:
+                self._subst = saved
         return box
 
     def _pure_block(self, block: ast.Block, rename: bool = False

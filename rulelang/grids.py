@@ -114,15 +114,23 @@ def _kind_on(stack: tuple[Any, ...], kind: str) -> int | None:
 
 
 # ---- grids of values ------------------------------------------------------------------------
-def _grid(g: Any) -> list[tuple[Any, ...]]:
+_TRUE = object()  # no value given: truthy cells
+
+
+def _grid(g: Any) -> Any:
+    """Rows that can be indexed (tuples, lists or strings), as given when they are."""
+    if type(g) is tuple or type(g) is list:
+        return g
     return [tuple(row) for row in g]
 
 
-@builtin(1, example="largest_rectangle(grid)")
-def largest_rectangle(c: Any, grid: Any) -> int:
+@builtin(1, 2, example="largest_rectangle(grid, false)")
+def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     """The number of cells of the largest rectangle (rows and columns of the grid) whose
-    cells are all true; 0 if no cell is."""
+    cells are all true, or all equal to `value` if given; 0 if there is none."""
     rows = _grid(grid)
+    if value is not _TRUE:
+        rows = [tuple(x == value and x is not None for x in row) for row in rows]
     width = max((len(r) for r in rows), default=0)
     heights = [0] * width
     best = 0
@@ -260,47 +268,43 @@ def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
     return f(*args)  # the specification: the interpreter computes it every time
 
 
-def kept(c: Any, sites: Any, f: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """`cached` in the compiled mode: the value kept per state (checked against the log of
-    changed sites) and, when sound, by the content of the sites."""
+def kept(c: Any, sites: Any, name: Any, args: tuple[Any, ...],
+         compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
+    """`cached` in the compiled mode: compute(c, args) kept per state under `name` (checked
+    against the log of changed sites) and, when sound, by the content of the sites."""
     data = c.data
-    key = ("cached", getattr(f, "key", f), args)
+    key = ("cached", name, args)
     n = len(data.changes)
     entry = data.cache.get(key)
     if entry is not None:
         seen, value, members = entry
-        if seen == n or not any(i in members for i in data.changes[seen:]):
-            if seen != n:
-                data.cache[key] = (n, value, members)
+        if seen == n:
             return value
-        return _refresh(c, key, sites, f, args, members)
-    members = _MEMBERS.get(sites) if type(sites) is tuple else None
-    if members is None:
-        members = frozenset(s.index for s in sites)
-        if type(sites) is tuple and len(_MEMBERS) < 10_000:
-            _MEMBERS[sites] = members
-    return _refresh(c, key, sites, f, args, members)
-
-
-_MEMBERS: dict[tuple[Any, ...], frozenset[int]] = {}
-
-
-def _refresh(c: Any, key: Any, sites: Any, f: Callable[..., Any], args: tuple[Any, ...],
-             members: frozenset[int]) -> Any:
-    data = c.data
+        if not any(i in members[0] for i in data.changes[seen:]):
+            data.cache[key] = (n, value, members)
+            return value
+    else:
+        members = _MEMBERS.get(sites) if type(sites) is tuple else None
+        if members is None:
+            indices = frozenset(s.index for s in sites)
+            members = (indices, tuple(sorted(indices)))
+            if type(sites) is tuple and len(_MEMBERS) < 10_000:
+                _MEMBERS[sites] = members
     content = c.game.content_cache
-    ckey = None
-    if content is not None:
+    if content is None:
+        value = compute(c, args)
+    else:
         at = data.at
-        ckey = (key, tuple([at[i] for i in sorted(members)]))
-        if ckey in content:
-            value = content[ckey]
-            data.cache[key] = (len(data.changes), value, members)
-            return value
-    value = f(*args)
-    data.cache[key] = (len(data.changes), value, members)
-    if ckey is not None:
-        if len(content) > 100_000:
-            content.clear()
-        content[ckey] = value
+        ckey = (key, tuple([at[i] for i in members[1]]))
+        value = content.get(ckey, _NONE)
+        if value is _NONE:
+            value = compute(c, args)
+            if len(content) > 100_000:
+                content.clear()
+            content[ckey] = value
+    data.cache[key] = (n, value, members)
     return value
+
+
+_NONE = object()
+_MEMBERS: dict[tuple[Any, ...], tuple[frozenset[int], tuple[int, ...]]] = {}
