@@ -355,9 +355,15 @@ def observe(state: State, player: int) -> dict[str, Any]:
 
     pictures = state.game.pictures
 
+    columns: dict[str, list[tuple[str, list[Any]]]] = {}  # per kind: its attribute columns
+
     def piece_view(p: Piece) -> dict[str, Any]:
         owner = data.owner[p.id]
-        attrs = {k: v[p.id] for k, v in data.attrs.items() if v[p.id] is not None}
+        mine = columns.get(p.kind)
+        if mine is None:
+            declared = {name for name, _ in program.pieces[p.kind].attrs}
+            mine = columns[p.kind] = [(k, v) for k, v in data.attrs.items() if k in declared]
+        attrs = {k: v[p.id] for k, v in mine if v[p.id] is not None}
         view = {"kind": p.kind, "owner": None if owner is None else names[owner],
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}

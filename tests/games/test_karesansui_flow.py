@@ -617,3 +617,26 @@ def test_no_secret_card_in_another_players_observation(new: Any) -> None:
                 text = json.dumps(state.observation(q), ensure_ascii=False)
                 assert not any(f'"{name}"' in text for name in secret), (p, q)
     assert data is state.ctx.data
+
+
+# ---- the picture for `rulelang play` ---------------------------------------------------------
+def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
+    from rulelang.render import render_observation
+
+    state = new(2)
+    next_tiles(state, "MT", "QA")
+    lay(state, P1, "1a1", "1b1")
+    put_stone(state, "1b1", "T")
+    set_virtue(state, P1, 4)
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1a2"), (P1, "zazen"),
+         (P2, "draw stack1"), (P2, "store"))
+    text = render_observation(state.observation(P1))
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("| ") and "m" in line)
+    # 1a1 (a sand tile under the monk), 1b1 (a sand tile under a 立石(大)), 1a2 MT
+    assert "monk 1" in text and "[T]" in text
+    assert any("ms MT~ ms" in line for line in lines)        # MT: moss, its side edges
+    assert lines[row].count("|") == 6                          # five columns of boxes
+    assert "storage (Player2): [p / s QA s / aR]" in text       # QA's edges: n p, s aR
+    assert "temple: 4 [Y], 5 [s], 2 [F], 2 [T], [B]" in text    # one 立石(大) in the garden
+    assert "virtue (Player1) 5" in text and "stack1: " in text and "hidden" in text
