@@ -182,6 +182,13 @@ def test_cached_reuses_the_value_for_the_same_pieces_in_another_state() -> None:
     assert _eval(two, "kept_looks", row) is _eval(one, "kept_looks", row)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_rule_kept_inside_an_inlined_rule_with_the_same_parameter_name(mode: str) -> None:
+    # kept_look(x) is inlined with x held in a fresh local; look_on(x) is compiled as a rule
+    # of its own, whose x is its own parameter (once a KeyError in the compiled mode)
+    assert _eval(_state(mode, "L A R A A A"), "first_look") == "L"
+
+
 def test_the_interpreter_computes_cached_values_every_time() -> None:
     state = _state("interpreted", "L A R A A A")
     row = state.game.runtime.board.sites[:3]
