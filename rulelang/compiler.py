@@ -169,6 +169,8 @@ class Compiler:
     def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
         if key == "cached" and len(args) >= 2:
             return self._cached(args, n)
+        if key == "memo" and len(args) >= 1:
+            return self._memo(args, n)
         special = INLINE.get(key)
         if special is not None and len(args) == 1:
             rt = self.rt
@@ -233,16 +235,7 @@ class Compiler:
         from .grids import kept
         sites, f, rest = args[0], args[1], args[2:]
         rt = self.rt
-        ref = self.refs.get(id(n.args[1]), ("", ""))
-        params = rt.program.defs[ref[1]].params or () if ref[0] == "function" else ()
-        if ref[0] == "function" and len(params) == len(rest):
-            key, body = ref[1], self._def_body(ref[1])
-
-            def run(c: Ctx, values: tuple[Any, ...]) -> Any:
-                c.tick(n.span)
-                return body[0](c, dict(zip(params, values, strict=True)))
-        else:
-            key, run = None, None
+        key, run = self._rule_runner(n.args[1], len(rest), n.span)
 
         def cached(c: Ctx, e: dict[str, Any]) -> Any:
             values = tuple([a(c, e) for a in rest])
@@ -259,6 +252,46 @@ class Compiler:
             except Exception:  # noqa: BLE001 - the builtin reports it with its position
                 return rt.call(("builtin", "cached"), [sites(c, e), f(c, e), *values], c, n)
         return cached
+
+    def _rule_runner(self, f: ast.Expr, n_args: int, span: Any
+                     ) -> tuple[str | None, Callable[[Ctx, tuple[Any, ...]], Any] | None]:
+        """For `f` naming a rule of n_args parameters: its key and a runner of its compiled
+        body on a tuple of arguments (no function value made); else (None, None)."""
+        ref = self.refs.get(id(f), ("", ""))
+        if ref[0] != "function":
+            return None, None
+        params = self.rt.program.defs[ref[1]].params or ()
+        if len(params) != n_args:
+            return None, None
+        body = self._def_body(ref[1])
+
+        def run(c: Ctx, values: tuple[Any, ...]) -> Any:
+            c.tick(span)
+            return body[0](c, dict(zip(params, values, strict=True)))
+        return ref[1], run
+
+    def _memo(self, args: list[Fn], n: ast.Call) -> Fn:
+        """`memo(f, args …)`: values remembered by (rule, arguments) (grids.remembered)."""
+        from .grids import remembered
+        f, rest = args[0], args[1:]
+        rt = self.rt
+        key, run = self._rule_runner(n.args[0], len(rest), n.span)
+
+        def memo(c: Ctx, e: dict[str, Any]) -> Any:
+            values = tuple([a(c, e) for a in rest])
+            try:
+                if run is not None:
+                    return remembered(c, key, values, run)
+                g = f(c, e)
+                return remembered(c, getattr(g, "key", g), values,
+                                  lambda c, values: g(*values))
+            except RuleRuntimeError:
+                raise
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+            except Exception:  # noqa: BLE001 - the builtin reports it with its position
+                return rt.call(("builtin", "memo"), [f(c, e), *values], c, n)
+        return memo
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,

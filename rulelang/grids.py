@@ -14,7 +14,7 @@ from typing import Any
 
 from .builtins import builtin
 from .errors import RulelangError
-from .model.values import Relation, Site, ZoneRef, show
+from .model.values import Piece, Relation, Site, ZoneRef, show
 
 
 # ---- collections ---------------------------------------------------------------------
@@ -22,10 +22,21 @@ from .model.values import Relation, Site, ZoneRef, show
 def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
     """The items in consecutive groups of n, in order: the rows of a grid from its cells
     listed row by row."""
+    if type(xs) is tuple:  # a fixed collection (the sites of a line): made once
+        try:
+            return _CHUNKS[(xs, n)]
+        except (KeyError, TypeError):
+            pass
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     if not isinstance(n, int) or n < 1:
         raise RulelangError(f"'chunks' needs a group size of 1 or more, not {show(n)}")
-    return tuple(items[i:i + n] for i in range(0, len(items), n))
+    out = tuple(items[i:i + n] for i in range(0, len(items), n))
+    if type(xs) is tuple and len(_CHUNKS) < 10_000 and all(type(x) is Site for x in xs):
+        _CHUNKS[(xs, n)] = out
+    return out
+
+
+_CHUNKS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
 @builtin(1, example="reverse(row)")
@@ -52,24 +63,46 @@ def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
 @builtin(3, example='attr_at(row, "card", "points")')
 def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     """The attribute `name` of the piece of kind `kind` on a site (the topmost one), none where
-    there is none. Given a collection of sites it gives a tuple, given rows of sites a tuple
-    of rows (a grid of values)."""
+    there is none; a piece (of that kind) stands for itself. Given a collection of sites it
+    gives a tuple, given rows of sites a tuple of rows (a grid of values)."""
     column = _column(c, kind, name)
+    return _shaped(c, where, kind, lambda piece: column[piece.id])
+
+
+@builtin(2, example='pieces_at(rows, "tile")')
+def pieces_at(c: Any, where: Any, kind: str) -> Any:
+    """The piece of kind `kind` on a site (the topmost one), none where there is none; for a
+    collection of sites a tuple, for rows of sites a tuple of rows (a grid of pieces)."""
+    if kind not in c.game.piece_attrs:
+        raise RulelangError(f"there is no piece kind '{kind}'")
+    return _shaped(c, where, kind, lambda piece: piece)
+
+
+def _shaped(c: Any, where: Any, kind: str, read: Callable[[Any], Any]) -> Any:
     at = c.data.at
-    if type(where) is Site:
-        return _values(at, (where,), kind, column)[0]
-    if all(type(x) is Site for x in where):
-        return _values(at, where, kind, column)
-    return tuple(_values(at, row, kind, column) for row in where)
+    if type(where) is Site or type(where) is Piece:
+        return _values(at, (where,), kind, read)[0]
+    if where is None:
+        return None
+    if not any(type(x) is tuple or type(x) is list for x in where):
+        return _values(at, where, kind, read)
+    return tuple(_values(at, row, kind, read) for row in where)
 
 
-def _values(at: list[Any], sites: Any, kind: str, column: list[Any]) -> tuple[Any, ...]:
+def _values(at: list[Any], cells: Any, kind: str, read: Callable[[Any], Any]
+            ) -> tuple[Any, ...]:
     out = []
-    for s in sites:
+    for s in cells:
         value = None
-        for piece in at[s.index]:  # the last one of the kind is the topmost
-            if piece.kind == kind:
-                value = column[piece.id]
+        if type(s) is Site:
+            for piece in at[s.index]:  # the last one of the kind is the topmost
+                if piece.kind == kind:
+                    value = read(piece)
+        elif type(s) is Piece:
+            if s.kind == kind:
+                value = read(s)
+        elif s is not None:
+            raise RulelangError(f"{show(s)} is neither a site nor a piece")
         out.append(value)
     return tuple(out)
 
@@ -91,13 +124,15 @@ def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> 
     matching: a tile's right edge against its eastern neighbour's left edge)."""
     col_a, col_b = _column(c, kind, a), _column(c, kind, b)
     at, table = c.data.at, rel.indices
+    ids: dict[int, int | None] = {}
     found = 0
     for s in sites:
         here = _kind_on(at[s.index], kind)
+        ids[s.index] = here
         if here is None:
             continue
         for t in table[s.index]:
-            there = _kind_on(at[t], kind)
+            there = ids[t] if t in ids else _kind_on(at[t], kind)
             if there is not None and col_a[here] != col_b[there]:
                 found += 1
     return found
@@ -105,12 +140,11 @@ def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> 
 
 def _kind_on(stack: tuple[Any, ...], kind: str) -> int | None:
     """The id of the topmost piece of that kind in a stack, or None."""
-    i = len(stack)
-    while i:
-        i -= 1
-        if stack[i].kind == kind:
-            return int(stack[i].id)
-    return None
+    found = None
+    for piece in stack:
+        if piece.kind == kind:
+            found = piece.id
+    return found
 
 
 # ---- grids of values ------------------------------------------------------------------------
@@ -128,22 +162,42 @@ def _grid(g: Any) -> Any:
 def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     """The number of cells of the largest rectangle (rows and columns of the grid) whose
     cells are all true, or all equal to `value` if given; 0 if there is none."""
-    rows = _grid(grid)
-    if value is not _TRUE:
-        rows = [tuple(x == value and x is not None for x in row) for row in rows]
-    width = max((len(r) for r in rows), default=0)
-    heights = [0] * width
+    masks = []  # one bit per good cell of each row
+    for row in _grid(grid):
+        mask = 0
+        for i, x in enumerate(row):
+            if (x == value and x is not None) if value is not _TRUE else x:
+                mask |= 1 << i
+        masks.append(mask)
     best = 0
-    for row in rows:
-        heights = [h + 1 if i < len(row) and row[i] else 0 for i, h in enumerate(heights)]
-        for i in range(width):  # rectangles whose right column is i
-            low = heights[i]
-            for j in range(i, -1, -1):
-                low = min(low, heights[j])
-                if low == 0:
-                    break
-                best = max(best, low * (i - j + 1))
+    for top in range(len(masks)):  # rows top..bottom: the columns good in all of them
+        common = -1
+        for bottom in range(top, len(masks)):
+            common &= masks[bottom]
+            if not common:
+                break
+            run, m = 0, common  # the longest run of good columns
+            while m:
+                m &= m << 1
+                run += 1
+            best = max(best, run * (bottom - top + 1))
     return best
+
+
+@builtin(4, example="mismatches(right_edges, left_edges, 0, 1)")
+def mismatches(c: Any, a: Any, b: Any, dr: int, dc: int) -> int:
+    """How many cells (r, c) of grid a, with a cell (r + dr, c + dc) in grid b, hold values
+    that are both not none and differ (edge matching over grids of labels: right edges
+    against the left edges one column further, dr = 0 and dc = 1)."""
+    rows_a, rows_b = _grid(a), _grid(b)
+    found = 0
+    for r in range(max(0, -dr), min(len(rows_a), len(rows_b) - dr)):
+        row_a, row_b = rows_a[r], rows_b[r + dr]
+        for col in range(max(0, -dc), min(len(row_a), len(row_b) - dc)):
+            x, y = row_a[col], row_b[col + dc]
+            if x is not None and y is not None and x != y:
+                found += 1
+    return found
 
 
 _ANY = object()  # a pattern cell `*`
@@ -176,9 +230,15 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     rows = _grid(grid)
     if h == 0 or w == 0 or len(rows) < h:
         return 0
+    width = min(len(row) for row in rows)
+    if h == 1 and w == 1 and len(tests) == 1:  # one cell: count the cells that match it
+        want = tests[0][2]
+        if want is _ANY:
+            return sum(width - list(row[:width]).count(None) for row in rows)
+        return sum(list(row[:width]).count(want) for row in rows)
     found = 0
     for r0 in range(len(rows) - h + 1):
-        for c0 in range(min(len(row) for row in rows[r0:r0 + h]) - w + 1):
+        for c0 in range(width - w + 1):
             for i, j, want in tests:
                 cell = rows[r0 + i][c0 + j]
                 if cell is None if want is _ANY else cell != want:
@@ -308,3 +368,33 @@ def kept(c: Any, sites: Any, name: Any, args: tuple[Any, ...],
 
 _NONE = object()
 _MEMBERS: dict[tuple[Any, ...], tuple[frozenset[int], tuple[int, ...]]] = {}
+
+
+# ---- values of rules that read only their arguments ----------------------------------------
+@builtin(1, 99, example="memo(sand_of, tile_grid)")
+def memo(c: Any, f: Callable[..., Any], *args: Any) -> Any:
+    """f(args …), for a rule f that reads nothing but its arguments (and the attributes of
+    pieces given in them): the compiled mode remembers its values and gives them again for
+    equal arguments, as long as no rule sets a piece's attribute or owner. A rule named
+    without parentheses is passed as f."""
+    return f(*args)  # the specification: the interpreter computes it every time
+
+
+def remembered(c: Any, name: Any, args: tuple[Any, ...],
+               compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
+    """`memo` in the compiled mode: by (rule, arguments), in the game's content cache."""
+    table = c.game.content_cache
+    if table is None:
+        return compute(c, args)
+    key = ("memo", name, args)
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    except TypeError:  # arguments that cannot be compared by value: not remembered
+        return compute(c, args)
+    value = compute(c, args)
+    if len(table) > 100_000:
+        table.clear()
+    table[key] = value
+    return value
