@@ -51,6 +51,17 @@ def test_largest_rectangle(rows: list[str], area: int) -> None:
     assert area == brute
 
 
+def test_mismatches_between_grids_at_an_offset() -> None:
+    right = (("x", "y", None), ("x", "x", "x"))
+    left = (("x", "y", "x"), ("q", "x", "x"))
+    # right edge of (r, c) against the left edge of (r, c + 1): (0,0) x/y and (0,1) y/x
+    # differ, row 1 is all x
+    assert grids.mismatches(None, right, left, 0, 1) == 2
+    assert grids.mismatches(None, right, left, 1, 0) == 2    # (0,0) x/q, (0,1) y/x; (0,2) none
+    assert grids.mismatches(None, right, left, -1, 0) == 1   # (1,1) x/y
+    assert grids.mismatches(None, right, left, 0, 5) == 0
+
+
 def test_occurrences_with_wildcards() -> None:
     g = (("a", "b", None), ("c", "d", "a"), ("a", "b", "x"))
     assert grids.occurrences(None, g, [("a", "b")]) == 2
@@ -121,6 +132,17 @@ def test_attr_at_reads_a_site_a_row_or_a_grid(mode: str) -> None:
     stone = state.ctx.data.zones[zone_ref("quarry", None)][0]
     state.ctx.data.put(stone, state.game.runtime.board.sites[0])  # a stone above the tile
     assert _eval(state, "corner_look") == "L"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pieces_at_and_attr_at_over_pieces(mode: str) -> None:
+    state = _state(mode, "L R - A M -")
+    tiles = _eval(state, "tile_pieces")
+    data = state.ctx.data
+    assert [[t and data.attrs["look"][t.id] for t in row] for row in tiles] == \
+        [["L", "R", None], ["A", "M", None]]
+    assert all(t is None or t.kind == "tile" for row in tiles for t in row)
+    assert _eval(state, "piece_looks") == _eval(state, "looks")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -207,3 +229,33 @@ def test_no_reuse_across_states_when_a_rule_sets_attributes(tmp_path: Path) -> N
     game = rulelang.load_game(tmp_path / "grids.rule")
     assert game.runtime.content_cache is None
     assert rulelang.load_game(RULES / "grids.rule").runtime.content_cache is not None
+
+
+# ---- memo -----------------------------------------------------------------------------------
+def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
+    one, two = _state("compiled", "L A R A A A"), _state("compiled", "L A R A A A")
+    first = _eval(one, "memo_looks")
+    assert first == (("L", "A", "R"), ("A", "A", "A"))
+    assert _eval(two, "memo_looks") is first        # the same tiles in another state
+    other = _state("compiled", "R A L A A A")
+    assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
+
+
+def test_the_interpreter_computes_memo_values_every_time() -> None:
+    state = _state("interpreted", "L A R A A A")
+    assert _eval(state, "memo_looks") is not _eval(state, "memo_looks")
+
+
+def test_memo_remembers_nothing_when_a_rule_sets_attributes(tmp_path: Path) -> None:
+    for name in ("grids.rule", "grid_tiles.yaml"):
+        text = (RULES / name).read_text()
+        if name == "grids.rule":
+            text = text.replace("action rest\n  require true",
+                                "action rest\n  set first(pieces(box)).look = \"Z\"")
+        (tmp_path / name).write_text(text)
+    game = rulelang.load_game(tmp_path / "grids.rule")
+    state = game.new_initial_state(seed=0)
+    data, sites = state.ctx.data, game.runtime.board.sites
+    data.put(data.zones[zone_ref("box", None)][0], sites[0])
+    first = _eval(state, "memo_looks")
+    assert first == _eval(state, "memo_looks") and first is not _eval(state, "memo_looks")
