@@ -78,7 +78,8 @@ def next_tiles(state: Any, *designs: str) -> None:
 
 
 def lay(state: Any, player: int, *cells: str, design: str = "sand") -> None:
-    """Tiles of one design (default: sand tiles) on these cells; the monk comes with the first if not yet out."""
+    """Tiles of one design (default: any sand tile) on these cells; the monk comes with the
+    first one if it is not out yet."""
     data = state.ctx.data
     for name in cells:
         data.put(_free_tile(state, design), _site(state, name))
@@ -213,7 +214,8 @@ def test_first_tile_in_a_left_corner_and_the_monk_comes_with_it(new: Any) -> Non
     next_tiles(state, "P", "QA")
     assert legal(state) == {f"draw stack{i}" for i in range(1, 10)}
     play(state, (P1, "draw stack1"))
-    assert legal(state) == {"place drawn 1a1", "place drawn 1a3", "give", "store"}  # no discard at 0
+    # no discard at virtue 0
+    assert legal(state) == {"place drawn 1a1", "place drawn 1a3", "give", "store"}
     play(state, (P1, "place drawn 1a3"))                # Player2 has 0 virtue: no steal asked
     assert cell(state, "1a3")[1:] == ["monk"]
     assert phase_two(state) and "move_monk" not in legal(state)      # no tile next to it
@@ -286,7 +288,8 @@ def test_steal_tie_goes_clockwise_from_the_active_player(new: Any) -> None:
         set_virtue(state, p, 2)
     lay(state, P1, "1a1")
     lay(state, P3, "3a1")
-    play(state, (P1, "draw stack1"), (P1, "store"), (P1, "zazen"), (P2, "draw stack1"), (P2, "place drawn 2a1"))
+    play(state, (P1, "draw stack1"), (P1, "store"), (P1, "zazen"),
+         (P2, "draw stack1"), (P2, "place drawn 2a1"))
     # others of Player2, clockwise: Player3 then Player1; both have one tile
     play(state, (P3, "steal"), (P1, "steal"), (P3, "3a2"))
     assert len(cell(state, "3a2")) == 1 and tiles_of(state, P3) == 2
