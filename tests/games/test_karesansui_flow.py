@@ -643,3 +643,18 @@ def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     assert "storage (Player2): [p / s QA s / aR]" in text       # QA's edges: n p, s aR
     assert "temple: 4 [Y], 5 [s], 2 [F], 2 [T], [B]" in text    # one 立石(大) in the garden
     assert "virtue (Player1) 5" in text and "stack1: " in text and "hidden" in text
+
+
+def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
+    state = new(3)
+    set_virtue(state, P2, 2)
+    set_virtue(state, P3, 2)
+    lay(state, P3, "3a1")
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P2, "allow"))
+    assert state.observation(P3)["history"][-1] == "(secret choice)"
+    assert state.observation(P2)["history"][-1] == "allow"
+    wants = {v["owner"]: v["value"] for v in state.observation(P3)["vars"]
+             if v["var"] == "wants"}
+    assert wants["Player2"] is None                       # not even the stored answer
+    play(state, (P3, "steal"), (P3, "3a2"))
+    assert tiles_of(state, P3) == 2 and virtue(state, P3) == 0
