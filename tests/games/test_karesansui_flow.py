@@ -658,3 +658,40 @@ def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
     assert wants["Player2"] is None                       # not even the stored answer
     play(state, (P3, "steal"), (P3, "3a2"))
     assert tiles_of(state, P3) == 2 and virtue(state, P3) == 0
+
+
+# ---- famous gardens (section 7): a secret card, or in the duo variant the best of three ------
+def _famous(state: Any, zone: str, owner: int | None, *names: str) -> None:
+    """These famous-garden cards, and only these, in the zone."""
+    data = state.ctx.data
+    for card in list(_zone(state, zone, owner)):
+        data.to_zone(card, zone_ref("garden_deck", None))
+    for name in names:
+        card = next(c for pile in data.zones.values() for c in pile
+                    if c.kind == "garden_card" and _attr(state, c, "name") == name)
+        data.to_zone(card, zone_ref(zone, owner))
+
+
+def _ryoanji_and_card9(state: Any) -> None:
+    """Stones matching 龍安寺 (*...* / ..*.. / *...*, 9) and 名庭園9 (..F.. / *...*, 7)."""
+    lay(state, P1, *[f"1{x}" for x in ALL])
+    for cell_name, kind in (("1a1", "Y"), ("1e1", "Y"), ("1c2", "F"), ("1a3", "s"),
+                            ("1e3", "s")):
+        put_stone(state, cell_name, kind)
+
+
+def test_famous_garden_scores_its_points_when_the_stones_match(new: Any) -> None:
+    state = new(2)
+    _famous(state, "famous", P1, "龍安寺")
+    _famous(state, "famous", P2, "円通寺")
+    _ryoanji_and_card9(state)
+    assert state.score_breakdown(P1)["famous"] == 9
+    assert state.score_breakdown(P2)["famous"] == 0
+
+
+def test_duo_famous_gardens_score_only_the_best_one(new: Any) -> None:
+    state = new(2, "duo")
+    _famous(state, "common_gardens", None, "名庭園9", "龍安寺", "円通寺")
+    _ryoanji_and_card9(state)
+    assert state.score_breakdown(P1)["famous"] == 9          # not 9 + 7
+    assert state.score_breakdown(P2)["famous"] == 0
