@@ -37,7 +37,9 @@ def render_moves(state: Any, width: int = _WIDTH) -> str:
 
 def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     glyphs = owner_glyphs(obs["players"])
-    lines = [_header(obs), _legend(obs, glyphs), *_board(obs["board"], glyphs, width),
+    boxed = any("picture" in p for s in obs["board"] for p in s["pieces"]) or any(
+        "picture" in p for z in obs["zones"] for p in z.get("pieces") or [])
+    lines = [_header(obs), _legend(obs, glyphs), *_board(obs["board"], glyphs, width, boxed),
              *_zones(obs["zones"]), *_counters(obs["counters"]), *_scores(obs)]
     return "\n".join(lines)
 
@@ -101,18 +103,21 @@ def _legend(obs: Obs, glyphs: dict[str, str]) -> str:
 
 # --- board -------------------------------------------------------------------------------
 
-def _board(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+def _board(sites: list[Obs], glyphs: dict[str, str], width: int, boxed: bool = False
+           ) -> list[str]:
     by_dims: dict[int, list[Obs]] = {}
     for site in sites:
         by_dims.setdefault(len(site["coords"]), []).append(site)
     out: list[str] = []
     for dims in sorted(by_dims, reverse=True):
         group = by_dims[dims]
-        out += _grids(group, glyphs, width) if dims in (2, 3) else _site_list(group, glyphs, width)
+        out += _grids(group, glyphs, width, boxed) if dims in (2, 3) else \
+            _site_list(group, glyphs, width)
     return out
 
 
-def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
+def _grids(sites: list[Obs], glyphs: dict[str, str], width: int, boxed: bool = False
+           ) -> list[str]:
     levels: dict[int, list[Obs]] = {}
     for site in sites:
         z = site["coords"][0] if len(site["coords"]) == 3 else 0
@@ -120,9 +125,12 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int) -> list[str]:
     layered = len(sites[0]["coords"]) == 3
     titles = {z: f"level {z}" if layered else "board" for z in levels}
     order = sorted(levels)
-    if any("picture" in p for s in sites for p in s["pieces"]):
-        boxes = [_box_grid(titles[z], {_rc(s): cell_lines(s["pieces"], glyphs)
-                                       for s in levels[z]}) for z in order]
+    if boxed:  # pieces have pictures: boxes of one size for every level
+        cells = {z: {_rc(s): cell_lines(s["pieces"], glyphs) for s in levels[z]} for z in order}
+        lines = [ls for z in order for ls in cells[z].values() if ls != ["."]]
+        wide = max([len(x) for ls in lines for x in ls] + [1])
+        tall = max([len(ls) for ls in lines] + [1])
+        boxes = [_box_grid(titles[z], cells[z], wide, tall) for z in order]
         keys = [_grid(f"{titles[z]} names", {_rc(s): s["site"] for s in levels[z]})
                 for z in order]
         return [""] + _flow(boxes, width) + [""] + _flow(keys, width)
@@ -153,18 +161,19 @@ def _grid(title: str, cells: dict[tuple[int, int], str]) -> Block:
     return [title, head.rstrip()] + [line.rstrip() for line in body]
 
 
-def _box_grid(title: str, cells: dict[tuple[int, int], list[str]]) -> Block:
-    """A grid of multi-line cells in boxes: each column as wide as its widest line, each
-    row as tall as its tallest cell; an empty site is blank, a missing one is shaded."""
+def _box_grid(title: str, cells: dict[tuple[int, int], list[str]], wide: int = 1,
+              tall: int = 1) -> Block:
+    """A grid of multi-line cells in boxes, at least `wide` characters wide and `tall` lines
+    tall (more if a cell needs it); an empty site is blank, a missing one is shaded."""
     rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
     cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
     cells = {rc: ([] if lines == ["."] else lines) for rc, lines in cells.items()}
-    wide = max([len(line) for ls in cells.values() for line in ls] + [len(str(cols[-1])), 1])
+    wide = max([len(line) for ls in cells.values() for line in ls] + [len(str(cols[-1])), wide])
     widths = {c: wide for c in cols}  # one width: the grid stays square
     rule = "+" + "+".join("-" * (widths[c] + 2) for c in cols) + "+"
     out = [title, " " + " ".join(str(c).center(widths[c] + 2) for c in cols).rstrip(), rule]
     for r in rows:
-        height = max([len(cells.get((r, c), [])) for c in cols] + [1])
+        height = max([len(cells.get((r, c), [])) for c in cols] + [tall])
         for i in range(height):
             parts = []
             for c in cols:
