@@ -414,7 +414,7 @@ class Score(Decl):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Picture(Decl):
-    """`picture tile(t) = expr`: how a piece of kind `name` is drawn (a text, or a tuple of
+    """`picture card(x) = expr`: how a piece of kind `name` is drawn (a text, or a tuple of
     lines), for the terminal pictures of observations."""
     name: str
     param: str
