@@ -695,3 +695,42 @@ def test_duo_famous_gardens_score_only_the_best_one(new: Any) -> None:
     _ryoanji_and_card9(state)
     assert state.score_breakdown(P1)["famous"] == 9          # not 9 + 7
     assert state.score_breakdown(P2)["famous"] == 0
+
+
+# ---- more from the assumptions ----------------------------------------------------------------
+def test_after_a_completion_others_still_steal_and_the_complete_use_cards(new: Any) -> None:
+    # stealing stays open to incomplete players; a complete player may still
+    # use a gardener card in the second half
+    state = new(3)
+    lay(state, P2, *[f"2{x}" for x in ALL])
+    hand_card(state, P2, "Jozan")
+    set_virtue(state, P3, 2)
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P3, "steal"), (P3, "3a1"),
+         (P1, "zazen"))
+    assert state.current_player() == P2 and "use_gardener Jozan" in legal(state)
+    play(state, (P2, "use_gardener Jozan"))
+    assert virtue(state, P2) == 6
+
+
+def test_muso_stone_on_the_monk_gives_the_bonus_step(new: Any) -> None:
+    state = new(2)
+    hand_card(state, P1, "Muso")
+    lay(state, P1, "1a1", "1b1")                            # the monk on 1a1
+    _to_phase_two(state)
+    play(state, (P1, "use_gardener Muso"), (P1, "Y"), (P1, "1a1"))
+    assert legal(state) == {"stay", "1b1"}
+    play(state, (P1, "stay"))
+    assert cell(state, "1a1")[1:] == ["monk", "stone Y"]
+
+
+def test_zenami_may_discard_for_free(new: Any) -> None:
+    state = new(2)
+    hand_card(state, P1, "Zenami")
+    set_virtue(state, P1, 0)
+    _to_phase_two(state)
+    before = count(state, "discards")
+    play(state, (P1, "use_gardener Zenami"), (P1, "stack2"), (P1, "stack2"))
+    for _ in range(2):
+        play(state, (P1, sorted(legal(state))[0]), (P1, "discard"))
+    assert count(state, "discards") == before + 2 and virtue(state, P1) == 0
+    assert tiles_of(state, P1) == 0 and state.current_player() == P2
