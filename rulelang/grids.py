@@ -65,8 +65,7 @@ def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     """The attribute `name` of the piece of kind `kind` on a site (the topmost one), none where
     there is none; a piece (of that kind) stands for itself. Given a collection of sites it
     gives a tuple, given rows of sites a tuple of rows (a grid of values)."""
-    column = _column(c, kind, name)
-    return _shaped(c, where, kind, lambda piece: column[piece.id])
+    return _shaped(c, where, kind, _column(c, kind, name))
 
 
 @builtin(2, example='pieces_at(rows, "tile")')
@@ -75,35 +74,36 @@ def pieces_at(c: Any, where: Any, kind: str) -> Any:
     collection of sites a tuple, for rows of sites a tuple of rows (a grid of pieces)."""
     if kind not in c.game.piece_attrs:
         raise RulelangError(f"there is no piece kind '{kind}'")
-    return _shaped(c, where, kind, lambda piece: piece)
+    return _shaped(c, where, kind, None)
 
 
-def _shaped(c: Any, where: Any, kind: str, read: Callable[[Any], Any]) -> Any:
+def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
+    """The pieces (column None) or their attribute, in the shape of `where`."""
     at = c.data.at
     if type(where) is Site or type(where) is Piece:
-        return _values(at, (where,), kind, read)[0]
+        return _values(at, (where,), kind, column)[0]
     if where is None:
         return None
     if not any(type(x) is tuple or type(x) is list for x in where):
-        return _values(at, where, kind, read)
-    return tuple(_values(at, row, kind, read) for row in where)
+        return _values(at, where, kind, column)
+    return tuple([_values(at, row, kind, column) for row in where])
 
 
-def _values(at: list[Any], cells: Any, kind: str, read: Callable[[Any], Any]
+def _values(at: list[Any], cells: Any, kind: str, column: list[Any] | None
             ) -> tuple[Any, ...]:
-    out = []
+    out: list[Any] = []
     for s in cells:
-        value = None
-        if type(s) is Site:
+        found = None
+        if type(s) is Piece:
+            if s.kind == kind:
+                found = s
+        elif type(s) is Site:
             for piece in at[s.index]:  # the last one of the kind is the topmost
                 if piece.kind == kind:
-                    value = read(piece)
-        elif type(s) is Piece:
-            if s.kind == kind:
-                value = read(s)
+                    found = piece
         elif s is not None:
             raise RulelangError(f"{show(s)} is neither a site nor a piece")
-        out.append(value)
+        out.append(found if found is None or column is None else column[found.id])
     return tuple(out)
 
 
