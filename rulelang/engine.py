@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
+from .astwalk import walk
 from .errors import IllegalActionError, RulelangError, RuleRuntimeError
 from .executor import Decision, Executor, GameOver, Run
 from .interpreter import Ctx
@@ -368,7 +369,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
         if p.kind in pictures:
-            view["picture"] = picture_lines(pictures[p.kind](state.ctx, p))
+            view["picture"] = list(pictures[p.kind](state.ctx, p))
         return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
@@ -394,13 +395,45 @@ def observe(state: State, player: int) -> dict[str, Any]:
             "winners": state.winners() if state.is_terminal() else None}
 
 
+_PURE_BUILTINS = frozenset({"str", "letter", "abs", "max", "min", "sum", "count", "any",
+                            "all", "first", "each", "size", "owner", "kind"})
+
+
 def picture_fns(rt: Runtime) -> dict[str, Any]:
-    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture."""
+    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
+    picture that reads only its piece (its attributes and owner, through pure builtins) is
+    remembered per (attribute values, owner): observations draw many equal pieces."""
     found: dict[str, Any] = {}
     for kind, decl in rt.program.pictures.items():
-        fn, param = rt.fn(decl.expr), decl.param
-        found[kind] = lambda c, p, fn=fn, param=param: fn(c, {param: p})
+        fn = rt.fn(decl.expr)
+        if not _reads_only_its_piece(decl, rt.program.refs):
+            found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
+            continue
+        names = [name for name, _ in rt.program.pieces[kind].attrs]
+        found[kind] = _remembered(fn, decl.param, names, {})
     return found
+
+
+def _reads_only_its_piece(decl: ast.Picture, refs: dict[int, Any]) -> bool:
+    for node in walk(decl.expr):
+        ref = refs.get(id(node))
+        if isinstance(node, ast.Name) and ref is not None and not (
+                ref[0] == "local" or (ref[0] == "builtin" and ref[1] in _PURE_BUILTINS)):
+            return False
+        if isinstance(node, ast.Attr) and ref is not None:
+            return False  # a module member or a declaration
+    return True
+
+
+def _remembered(fn: Any, param: str, names: list[str], memo: dict[Any, list[str]]) -> Any:
+    def picture(c: Ctx, p: Piece) -> list[str]:
+        data = c.data
+        key = (data.owner[p.id], *(data.attrs[n][p.id] for n in names))
+        lines = memo.get(key)
+        if lines is None:
+            lines = memo[key] = picture_lines(fn(c, {param: p}))
+        return lines
+    return picture
 
 
 def picture_lines(value: Any) -> list[str]:
