@@ -71,3 +71,31 @@ def test_a_picture_for_an_unknown_kind_is_reported(tmp_path: Path) -> None:
         rulelang.load_game(path)
     assert "unknown piece kind 'pwn'" in err.value.render()
     assert ":13:1:" in err.value.render()
+
+
+def test_a_picture_that_reads_the_state_is_drawn_afresh(tmp_path: Path) -> None:
+    # `site(p)` is not the piece's own data: the picture must follow the pawn as it moves
+    path = tmp_path / "where.rule"
+    path.write_text(BOOK.replace('picture pawn(p) = "pawn of " + str(owner(p))',
+                                 'picture pawn(p) = "pawn at " + str(site(p))'),
+                    encoding="utf-8")
+    for mode in ("interpreted", "compiled"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state()
+        zones = {(z["zone"], z["owner"]): z for z in state.observation(0)["zones"]}
+        assert zones[("supply", "A")]["pieces"][0]["picture"] == ["pawn at none"]
+        state.apply_action("play c1")
+        site = next(s for s in state.observation(0)["board"] if s["site"] == "c1")
+        assert site["pieces"][-1]["picture"] == ["pawn at c1"]
+
+
+def test_equal_pieces_share_a_remembered_picture(state: rulelang.State) -> None:
+    # a picture of the piece's own attributes: set an attribute, the picture follows
+    first = state.observation(0)
+    hand = next(z for z in first["zones"] if z["zone"] == "hand" and z["owner"] == "A")
+    assert hand["pieces"][0]["picture"] == ["H0", "--"]
+    card = state.ctx.data.zones[next(z for z in state.ctx.data.zones
+                                     if z.name == "hand" and z.owner == 0)][0]
+    state.ctx.data.attrs["rank"][card.id] = 9
+    hand = next(z for z in state.observation(0)["zones"]
+                if z["zone"] == "hand" and z["owner"] == "A")
+    assert hand["pieces"][0]["picture"] == ["H9", "--"]
