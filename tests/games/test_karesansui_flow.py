@@ -734,3 +734,12 @@ def test_zenami_may_discard_for_free(new: Any) -> None:
         play(state, (P1, sorted(legal(state))[0]), (P1, "discard"))
     assert count(state, "discards") == before + 2 and virtue(state, P1) == 0
     assert tiles_of(state, P1) == 0 and state.current_player() == P2
+
+
+def test_cli_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from rulelang.cli import main
+
+    code = main(["play", str(BOOK), "--players", "3", "--seed", "2",
+                 "--agents", "random,random,random"])
+    out = capsys.readouterr().out
+    assert code == 0 and "draw stack" in out and "scores:" in out
