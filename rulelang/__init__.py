@@ -38,9 +38,9 @@ BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"
 _PROGRAMS: dict[str, Program] = {}
 _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
 
-__all__ = ["load_game", "check_file", "parse", "check", "compile_rulebook", "Game", "State",
-           "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError", "IllegalActionError",
-           "RecordError", "Diagnostic", "Source", "BUNDLED"]
+__all__ = ["load_game", "check_file", "is_library", "parse", "check", "compile_rulebook", "Game",
+           "State", "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError",
+           "IllegalActionError", "RecordError", "Diagnostic", "Source", "BUNDLED"]
 
 
 def source_hash(loaded: Loaded) -> str:
@@ -74,6 +74,12 @@ def check_file(path: str | Path) -> Program:
     if not any(isinstance(d, ast.Game) for d in loaded.game.decls):
         return check(loaded, library=True)
     return load_game(path).runtime.program
+
+
+def is_library(path: str | Path) -> bool:
+    """A rulebook without a `game` line: a module of definitions that games `use` (it is
+    checked, but not listed or played as a game)."""
+    return not any(isinstance(d, ast.Game) for d in load(path).game.decls)
 
 
 def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "compiled",

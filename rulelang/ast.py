@@ -420,6 +420,15 @@ class Score(Decl):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Picture(Decl):
+    """`picture card(x) = expr`: how a piece of kind `name` is drawn (a text, or a tuple of
+    lines), for the terminal pictures of observations."""
+    name: str
+    param: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Geometry(Decl):
     name: str
     params: tuple[str, ...]

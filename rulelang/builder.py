@@ -185,6 +185,9 @@ class Builder(Transformer[Token, Any]):
     def score(self, m: Meta, c: list[Any]) -> ast.Score:
         return ast.Score(str(c[0]), str(c[1]), c[2], span=self._span(m))
 
+    def picture(self, m: Meta, c: list[Any]) -> ast.Picture:
+        return ast.Picture(str(c[0]), str(c[1]), c[2], span=self._span(m))
+
     def params(self, m: Meta, c: list[Any]) -> list[str]:
         return [str(t) for t in c]
 

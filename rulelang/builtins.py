@@ -339,3 +339,6 @@ def first(c: Any, xs: Any) -> Any:
 def each(c: Any, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
     return tuple(xs)
+
+
+from . import grids  # noqa: E402,F401 - registers the builtins over grids and collections

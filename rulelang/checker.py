@@ -465,6 +465,8 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
         p.sections[d.kind] = d.body
     elif key == "" and isinstance(d, ast.Score):
         p.scores.append(d)
+    elif key == "" and isinstance(d, ast.Picture):
+        p.pictures[d.name] = d
 
 
 def _walk_module(ck: Checker, key: str, module: Module) -> None:
@@ -499,6 +501,13 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
         w.expr(d.until)
         w.block(d.body)
     elif isinstance(d, ast.Score):
+        w.push(d.param)
+        w.expr(d.expr)
+        w.pop()
+    elif isinstance(d, ast.Picture):
+        if w.ns.get(d.name, ("", ""))[0] != "kind":
+            w.ck.unknown(d.name, d.span, w.scope, {k: v for k, v in w.ns.items()
+                                                   if v[0] == "kind"}, "piece kind")
         w.push(d.param)
         w.expr(d.expr)
         w.pop()

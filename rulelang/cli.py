@@ -91,7 +91,15 @@ def bundled_dir() -> Path:
 
 
 def bundled() -> list[Path]:
-    return sorted(bundled_dir().glob("*.rule"))
+    """The bundled games (library modules beside them are not games)."""
+    return [p for p in sorted(bundled_dir().glob("*.rule")) if not _library(p)]
+
+
+def _library(path: Path) -> bool:
+    try:
+        return rulelang.is_library(path)
+    except RulelangError:  # a broken rulebook is listed, with its errors
+        return False
 
 
 def _shown(path: Path) -> str:

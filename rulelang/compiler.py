@@ -126,11 +126,14 @@ class Compiler:
 
         piece_attr = name != "kind" and any(
             name == a for decl in self.rt.program.pieces.values() for a, _ in decl.attrs)
+        player_attr = name in ("index", "name")  # `p.index`: read straight from a player
 
         def attr(c: Ctx, e: dict[str, Any]) -> Any:
             x = obj(c, e)
             if piece_attr and type(x) is Piece:  # a declared piece attribute: one list read
                 return c.data.attrs[name][x.id]
+            if player_attr and type(x) is Player:
+                return x.index if name == "index" else x.name
             try:
                 return get_attr(c, x, name, coord)
             except RulelangError as exc:
@@ -163,6 +166,10 @@ class Compiler:
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
 
     def _builtin(self, key: str, args: list[Fn], n: ast.Call) -> Fn:
+        if key == "cached" and len(args) >= 2:
+            return self._cached(args, n)
+        if key == "memo" and len(args) >= 1:
+            return self._memo(args, n)
         special = INLINE.get(key)
         if special is not None and len(args) == 1:
             rt = self.rt
@@ -189,6 +196,8 @@ class Compiler:
                     return impl(c, a0(c, e))
                 except RuleRuntimeError:
                     raise
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001 - reported with the call's position
                     return rt.call(("builtin", key), [a0(c, e)], c, n)
             return call1
@@ -201,6 +210,8 @@ class Compiler:
                     return impl(c, x, y)
                 except RuleRuntimeError:
                     raise
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
             return call2
@@ -211,9 +222,75 @@ class Compiler:
                 return impl(c, *values)
             except RuleRuntimeError:
                 raise
-            except Exception:  # noqa: BLE001 - a RulelangError gets the call's position
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+            except Exception:  # noqa: BLE001
                 return rt.call(("builtin", key), values, c, n)
         return call
+
+    def _cached(self, args: list[Fn], n: ast.Call) -> Fn:
+        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept);
+        a rule named as f is run through its compiled body, with no function value made."""
+        from .grids import kept
+        sites, f, rest = args[0], args[1], args[2:]
+        rt = self.rt
+        key, run = self._rule_runner(n.args[1], len(rest), n.span)
+
+        def cached(c: Ctx, e: dict[str, Any]) -> Any:
+            values = tuple([a(c, e) for a in rest])
+            try:
+                if run is not None:
+                    return kept(c, sites(c, e), key, values, run)
+                g = f(c, e)
+                return kept(c, sites(c, e), getattr(g, "key", g), values,
+                            lambda c, values: g(*values))
+            except RuleRuntimeError:
+                raise
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+            except Exception:  # noqa: BLE001 - the builtin reports it with its position
+                return rt.call(("builtin", "cached"), [sites(c, e), f(c, e), *values], c, n)
+        return cached
+
+    def _rule_runner(self, f: ast.Expr, n_args: int, span: Any
+                     ) -> tuple[str | None, Callable[[Ctx, tuple[Any, ...]], Any] | None]:
+        """For `f` naming a rule of n_args parameters: its key and a runner of its compiled
+        body on a tuple of arguments (no function value made); else (None, None)."""
+        ref = self.refs.get(id(f), ("", ""))
+        if ref[0] != "function":
+            return None, None
+        params = self.rt.program.defs[ref[1]].params or ()
+        if len(params) != n_args:
+            return None, None
+        body = self._def_body(ref[1])
+
+        def run(c: Ctx, values: tuple[Any, ...]) -> Any:
+            c.tick(span)
+            return body[0](c, dict(zip(params, values, strict=True)))
+        return ref[1], run
+
+    def _memo(self, args: list[Fn], n: ast.Call) -> Fn:
+        """`memo(f, args …)`: values remembered by (rule, arguments) (grids.remembered)."""
+        from .grids import remembered
+        f, rest = args[0], args[1:]
+        rt = self.rt
+        key, run = self._rule_runner(n.args[0], len(rest), n.span)
+
+        def memo(c: Ctx, e: dict[str, Any]) -> Any:
+            values = tuple([a(c, e) for a in rest])
+            try:
+                if run is not None:
+                    return remembered(c, key, values, run)
+                g = f(c, e)
+                return remembered(c, getattr(g, "key", g), values,
+                                  lambda c, values: g(*values))
+            except RuleRuntimeError:
+                raise
+            except RulelangError as exc:
+                raise RuleRuntimeError(str(exc), n.span) from None
+            except Exception:  # noqa: BLE001 - the builtin reports it with its position
+                return rt.call(("builtin", "memo"), [f(c, e), *values], c, n)
+        return memo
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
@@ -299,17 +376,25 @@ class Compiler:
             return body[0](c, {p: a(c, e) for p, a in zip(params, args, strict=True)})
         return call
 
+    def def_body(self, key: str) -> list[Fn]:
+        """The compiled body of a rule, for calls that do not go through an expression."""
+        return self._def_body(key)
+
     def _def_body(self, key: str) -> list[Fn]:
         """A one-cell box, so that recursive rules compile: filled after the first call."""
         box = self._defs.get(key)
         if box is None:
             box = self._defs[key] = [lambda c, e: None]
             d = self.rt.program.defs[key]
-            if isinstance(d.body, ast.Block):
-                run = self._pure_block(d.body)
-                box[0] = lambda c, e: run(c, e)[1]
-            else:
-                box[0] = self.expr(d.body)
+            saved, self._subst = self._subst, {}  # its own frame: no caller's parameters
+            try:
+                if isinstance(d.body, ast.Block):
+                    run = self._pure_block(d.body)
+                    box[0] = lambda c, e: run(c, e)[1]
+                else:
+                    box[0] = self.expr(d.body)
+            finally:
+                self._subst = saved
         return box
 
     def _pure_block(self, block: ast.Block, rename: bool = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
+from .astwalk import walk
 from .errors import IllegalActionError, RulelangError, RuleRuntimeError
 from .executor import Decision, Executor, GameOver, Run
 from .interpreter import Ctx
@@ -53,6 +54,7 @@ class Game:
         self._setup_decides = setup is not None and self.executor.decides(setup)
         self._setup_fixed = setup is None or not self.executor.chance(setup)
         self._start_cache: tuple[GameData, Decision | None] | None = None
+        self.pictures = picture_fns(runtime)  # how pieces are drawn (render.py)
 
     def new_initial_state(self, seed: int = 0) -> State:
         if self._start_cache is not None:  # a setup without chance or choice: made once
@@ -352,12 +354,23 @@ def observe(state: State, player: int) -> dict[str, Any]:
     names = [p.name for p in rt.players]
     program = rt.program
 
+    pictures = state.game.pictures
+
+    columns: dict[str, list[tuple[str, list[Any]]]] = {}  # per kind: its attribute columns
+
     def piece_view(p: Piece) -> dict[str, Any]:
         owner = data.owner[p.id]
-        attrs = {k: v[p.id] for k, v in data.attrs.items() if v[p.id] is not None}
-        return {"kind": p.kind, "owner": None if owner is None else names[owner],
+        mine = columns.get(p.kind)
+        if mine is None:
+            declared = {name for name, _ in program.pieces[p.kind].attrs}
+            mine = columns[p.kind] = [(k, v) for k, v in data.attrs.items() if k in declared]
+        attrs = {k: v[p.id] for k, v in mine if v[p.id] is not None}
+        view = {"kind": p.kind, "owner": None if owner is None else names[owner],
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
+        if p.kind in pictures:
+            view["picture"] = list(pictures[p.kind](state.ctx, p))
+        return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
     zones = []
@@ -380,6 +393,54 @@ def observe(state: State, player: int) -> dict[str, Any]:
             "vars": variables, "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
+
+
+_PURE_BUILTINS = frozenset({"str", "letter", "abs", "max", "min", "sum", "count", "any",
+                            "all", "first", "each", "size", "owner", "kind"})
+
+
+def picture_fns(rt: Runtime) -> dict[str, Any]:
+    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
+    picture that reads only its piece (its attributes and owner, through pure builtins) is
+    remembered per (attribute values, owner): observations draw many equal pieces."""
+    found: dict[str, Any] = {}
+    for kind, decl in rt.program.pictures.items():
+        fn = rt.fn(decl.expr)
+        if not _reads_only_its_piece(decl, rt.program.refs):
+            found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
+            continue
+        names = [name for name, _ in rt.program.pieces[kind].attrs]
+        found[kind] = _remembered(fn, decl.param, names, {})
+    return found
+
+
+def _reads_only_its_piece(decl: ast.Picture, refs: dict[int, Any]) -> bool:
+    for node in walk(decl.expr):
+        ref = refs.get(id(node))
+        if isinstance(node, ast.Name) and ref is not None and not (
+                ref[0] == "local" or (ref[0] == "builtin" and ref[1] in _PURE_BUILTINS)):
+            return False
+        if isinstance(node, ast.Attr) and ref is not None:
+            return False  # a module member or a declaration
+    return True
+
+
+def _remembered(fn: Any, param: str, names: list[str], memo: dict[Any, list[str]]) -> Any:
+    def picture(c: Ctx, p: Piece) -> list[str]:
+        data = c.data
+        key = (data.owner[p.id], *(data.attrs[n][p.id] for n in names))
+        lines = memo.get(key)
+        if lines is None:
+            lines = memo[key] = picture_lines(fn(c, {param: p}))
+        return lines
+    return picture
+
+
+def picture_lines(value: Any) -> list[str]:
+    """A picture is a text or a tuple of lines."""
+    if isinstance(value, (tuple, list)):
+        return [show(v) for v in value]
+    return [show(value)]
 
 
 def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:

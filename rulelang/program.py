@@ -46,6 +46,7 @@ class Program:
     actions: dict[str, ast.Action] = field(default_factory=dict)
     sections: dict[str, ast.Block] = field(default_factory=dict)
     scores: list[ast.Score] = field(default_factory=list)
+    pictures: dict[str, ast.Picture] = field(default_factory=dict)  # key: piece kind
     refs: dict[int, Ref] = field(default_factory=dict)
     uses_repetition: bool = False
     round: ast.Round | None = None

@@ -47,8 +47,10 @@ def render_moves(state: Any, width: int = _WIDTH) -> str:
 def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     glyphs = owner_glyphs(obs["players"])
     style = piece_style(obs)
+    boxed = any("picture" in p for s in obs["board"] for p in s["pieces"]) or any(
+        "picture" in p for z in obs["zones"] for p in z.get("pieces") or [])
     lines = [_header(obs), _legend(obs, glyphs, style),
-             *_board(obs["board"], glyphs, width, style),
+             *_board(obs["board"], glyphs, width, style, boxed),
              *_zones(obs["zones"]), *_counters(obs["counters"]), *_vars(obs.get("vars", [])),
              *_scores(obs)]
     return "\n".join(lines)
@@ -134,6 +136,17 @@ def piece_glyph(piece: Obs, glyphs: dict[str, str]) -> str:
     return (str(piece.get("kind", "")).lower() or "?")[:1]
 
 
+def cell_lines(pieces: list[Obs], glyphs: dict[str, str]) -> list[str]:
+    """A cell whose pieces have pictures (`picture` declarations): each piece's lines,
+    bottom piece first; a piece without a picture adds its glyph as one line."""
+    if not any("picture" in p for p in pieces):
+        return [cell_text(pieces, glyphs)]
+    lines: list[str] = []
+    for p in pieces:
+        lines += p.get("picture") or [piece_glyph(p, glyphs)]
+    return lines
+
+
 def cell_text(pieces: list[Obs], glyphs: dict[str, str], style: PieceStyle | None = None) -> str:
     marks = [piece_glyph(p, glyphs) if style is None else style.token(p, glyphs) for p in pieces]
     if not marks:
@@ -173,20 +186,20 @@ def _legend(obs: Obs, glyphs: dict[str, str], style: PieceStyle | None = None) -
 # --- board -------------------------------------------------------------------------------
 
 def _board(sites: list[Obs], glyphs: dict[str, str], width: int,
-           style: PieceStyle | None = None) -> list[str]:
+           style: PieceStyle | None = None, boxed: bool = False) -> list[str]:
     by_dims: dict[int, list[Obs]] = {}
     for site in sites:
         by_dims.setdefault(len(site["coords"]), []).append(site)
     out: list[str] = []
     for dims in sorted(by_dims, reverse=True):
         group = by_dims[dims]
-        out += (_grids(group, glyphs, width, style) if dims in (2, 3)
+        out += (_grids(group, glyphs, width, style, boxed) if dims in (2, 3)
                 else _site_list(group, glyphs, width, style))
     return out
 
 
 def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
-           style: PieceStyle | None = None) -> list[str]:
+           style: PieceStyle | None = None, boxed: bool = False) -> list[str]:
     levels: dict[int, list[Obs]] = {}
     for site in sites:
         z = site["coords"][0] if len(site["coords"]) == 3 else 0
@@ -194,7 +207,17 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
     layered = len(sites[0]["coords"]) == 3
     titles = {z: f"level {z}" if layered else "board" for z in levels}
     order = sorted(levels)
-    pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs, style) for s in levels[z]})
+    if boxed:  # pieces have pictures: boxes of one size for every level
+        cells = {z: {_rc(s): cell_lines(s["pieces"], glyphs) for s in levels[z]} for z in order}
+        lines = [ls for z in order for ls in cells[z].values() if ls != ["."]]
+        wide = max([len(x) for ls in lines for x in ls] + [1])
+        tall = max([len(ls) for ls in lines] + [1])
+        boxes = [_box_grid(titles[z], cells[z], wide, tall) for z in order]
+        keys = [_grid(f"{titles[z]} names", {_rc(s): s["site"] for s in levels[z]})
+                for z in order]
+        return [""] + _flow(boxes, width) + [""] + _flow(keys, width)
+    pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs, style)
+                                  for s in levels[z]})
                 for z in order]
     if any(len(s["site"]) > _MAX_KEY_NAME for s in sites):
         return [""] + _flow(pictures, width)
@@ -219,6 +242,30 @@ def _grid(title: str, cells: dict[tuple[int, int], str]) -> Block:
     body = [str(r).rjust(rw) + "  " + " ".join(cells.get((r, c), "").rjust(w) for c in cols)
             for r in rows]
     return [title, head.rstrip()] + [line.rstrip() for line in body]
+
+
+def _box_grid(title: str, cells: dict[tuple[int, int], list[str]], wide: int = 1,
+              tall: int = 1) -> Block:
+    """A grid of multi-line cells in boxes, at least `wide` characters wide and `tall` lines
+    tall (more if a cell needs it); an empty site is blank, a missing one is shaded."""
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
+    cells = {rc: ([] if lines == ["."] else lines) for rc, lines in cells.items()}
+    wide = max([len(line) for ls in cells.values() for line in ls] + [len(str(cols[-1])), wide])
+    widths = {c: wide for c in cols}  # one width: the grid stays square
+    rule = "+" + "+".join("-" * (widths[c] + 2) for c in cols) + "+"
+    out = [title, " " + " ".join(str(c).center(widths[c] + 2) for c in cols).rstrip(), rule]
+    for r in rows:
+        height = max([len(cells.get((r, c), [])) for c in cols] + [tall])
+        for i in range(height):
+            parts = []
+            for c in cols:
+                lines = cells.get((r, c))
+                text = "/" * widths[c] if lines is None else (lines[i] if i < len(lines) else "")
+                parts.append(" " + text.center(widths[c]) + " ")
+            out.append("|" + "|".join(parts) + "|" + (f" {r}" if i == 0 else ""))
+        out.append(rule)
+    return out
 
 
 def _site_list(sites: list[Obs], glyphs: dict[str, str], width: int,
@@ -246,8 +293,12 @@ def _zone(zone: Obs) -> str:
 
 
 def _piece_label(piece: Obs) -> str:
-    """A piece with a `name` attribute by its name and its other non-empty attribute values
-    ("Hazakura(葉桜 summer 3)"); any other by its kind and attributes."""
+    """A piece by its picture, if it has one; a piece with a `name` attribute by its name and
+    its other non-empty attribute values ("Hazakura(葉桜 summer 3)"); any other by its kind
+    and attributes."""
+    lines = piece.get("picture")
+    if lines:
+        return lines[0] if len(lines) == 1 else "[" + " / ".join(x.strip() for x in lines) + "]"
     attrs = dict(piece.get("attrs") or {})
     if "name" in attrs:
         name = attrs.pop("name")

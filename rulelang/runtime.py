@@ -33,8 +33,14 @@ class Runtime:
             self.evaluator: Any = Compiler(self)
         else:
             self.evaluator = self.interp
+        self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
+                            for k, d in program.pieces.items()}  # kind -> its attributes
         self.board = self._build_board()
         self.template = self._initial_data()
+        # results of `cached(...)` by the content of their sites, shared by every state of
+        # the game: sound only when no rule changes a piece's attribute or owner
+        self.content_cache: dict[Any, Any] | None = \
+            None if _sets_piece_attributes(program) else {}
 
     # ---- expressions
     def fn(self, node: ast.Expr) -> Fn:
@@ -87,6 +93,8 @@ class Runtime:
         if cat == "builtin":
             try:
                 return BUILTINS[key].impl(c, *args)
+            except RuleRuntimeError:  # the innermost position wins (a rule passed as f)
+                raise
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), node.span) from None
             except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
@@ -105,6 +113,8 @@ class Runtime:
         d = self.program.defs[key]
         c.tick(node.span)
         env = dict(zip(d.params or (), args, strict=True))
+        if self.mode == "compiled":  # the compiled body (a rule passed as a value)
+            return self.evaluator.def_body(key)[0](c, env)
         if isinstance(d.body, ast.Block):
             return self.run_pure_block(d.body, c, env)
         return self.fn(d.body)(c, env)
@@ -264,6 +274,7 @@ class Runtime:
         is itemised: one entry `term label` per pair (`term` alone, 0, when the list is
         empty)."""
         who = self.players[player]
+        c = Ctx(self, c.data)  # scoring has a step budget of its own, however often asked
         out: dict[str, float] = {}
         for s in self.program.scores:
             value = self.fn(s.expr)(c, {s.param: who})
@@ -301,6 +312,13 @@ def _score_item(item: Any, term: Any) -> tuple[str, Any]:
         return show(item[0]), item[1]
     raise RuleRuntimeError(f"score {term.name}: a list of scores must hold (label, points) "
                            f"pairs, not {show(item)}", term.span)
+def _sets_piece_attributes(program: Program) -> bool:
+    """Some `set x.name = …` may change a piece's attribute or owner."""
+    from .astwalk import walk
+    modules = [program.loaded.game, *program.loaded.modules.values()]
+    return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
+               and id(n.target) not in program.refs
+               for m in modules for n in walk(m.decls))
 
 
 def _coords(value: Any) -> tuple[Any, ...]:

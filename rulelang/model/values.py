@@ -91,6 +91,9 @@ class LineSet:
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.lines)
 
+    def __getitem__(self, i: int) -> tuple[Site, ...]:
+        return self.lines[i]
+
     def __len__(self) -> int:
         return len(self.lines)
 

@@ -1,0 +1,261 @@
+"""Builtins over collections, grids of values and the pieces on sites (rulelang/grids.py):
+each on its own in Python, and through a rulebook in both modes (tests/unit/rules/grids.rule);
+best_matching against networkx; cached() kept and refreshed in the compiled mode."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+
+import rulelang
+from rulelang import grids
+from rulelang.interpreter import Ctx
+from rulelang.model.values import zone_ref
+
+RULES = Path(__file__).parent / "rules"
+MODES = ["interpreted", "compiled"]
+
+
+# ---- pure builtins, in Python -----------------------------------------------------------
+def test_chunks_reverse_distinct_masked() -> None:
+    assert grids.chunks(None, (1, 2, 3, 4, 5), 2) == ((1, 2), (3, 4), (5,))
+    assert grids.reverse(None, [1, 2, 3]) == (3, 2, 1)
+    assert grids.distinct(None, ("b", None, "a", "b", None)) == ("b", None, "a")
+    assert grids.masked(None, ("a", "b", "c"), (True, False, 1)) == ("a", None, "c")
+    assert grids.masked(None, (("a", "b"), ("c", "d")), ((True, False), (False, True))) == \
+        (("a", None), (None, "d"))
+    with pytest.raises(rulelang.RulelangError):
+        grids.chunks(None, (1, 2), 0)
+
+
+@pytest.mark.parametrize("rows, area", [
+    ([], 0),
+    (["...."], 0),
+    (["#..#"], 1),
+    (["##.#", "##.#", ".###"], 4),
+    (["#####", "#####", "###.#"], 10),
+    (["#####", "#####", "####."], 12),
+    ([".###.", "#####", ".###."], 9),
+    (["#.#.#", "#####", "#.#.#"], 5),
+])
+def test_largest_rectangle(rows: list[str], area: int) -> None:
+    grid = [[ch == "#" for ch in row] for row in rows]
+    assert grids.largest_rectangle(None, grid) == area
+    brute = max((len(cells) for r1 in range(len(rows)) for r2 in range(r1, len(rows))
+                 for c1 in range(len(rows[0])) for c2 in range(c1, len(rows[0]))
+                 for cells in [[grid[r][c] for r in range(r1, r2 + 1)
+                                for c in range(c1, c2 + 1)]] if all(cells)), default=0)
+    assert area == brute
+
+
+def test_mismatches_between_grids_at_an_offset() -> None:
+    right = (("x", "y", None), ("x", "x", "x"))
+    left = (("x", "y", "x"), ("q", "x", "x"))
+    # right edge of (r, c) against the left edge of (r, c + 1): (0,0) x/y and (0,1) y/x
+    # differ, row 1 is all x
+    assert grids.mismatches(None, right, left, 0, 1) == 2
+    assert grids.mismatches(None, right, left, 1, 0) == 2    # (0,0) x/q, (0,1) y/x; (0,2) none
+    assert grids.mismatches(None, right, left, -1, 0) == 1   # (1,1) x/y
+    assert grids.mismatches(None, right, left, 0, 5) == 0
+
+
+def test_occurrences_with_wildcards() -> None:
+    g = (("a", "b", None), ("c", "d", "a"), ("a", "b", "x"))
+    assert grids.occurrences(None, g, [("a", "b")]) == 2
+    assert grids.occurrences(None, g, ["ab"]) == 2          # a string row: one cell a letter
+    assert grids.occurrences(None, g, [("a",), ("c",)]) == 1
+    assert grids.occurrences(None, g, ["*"]) == 8           # every cell that is not none
+    assert grids.occurrences(None, g, ["."]) == 9           # every cell
+    assert grids.occurrences(None, g, ["a.", ".*"]) == 1   # the a at the top left, d below right
+    assert grids.occurrences(None, g, ["b*"]) == 1          # only the bottom b has a right cell
+    assert grids.occurrences(None, g, [("a", "b", "x", "y")]) == 0   # wider than the grid
+    assert grids.occurrences(None, g, []) == 0
+
+
+def test_corner_pairs() -> None:
+    g = [["Y", None, None, None], [None, None, "Y", "Y"]]
+    # a 2 x 3 block a1..c2 holds a1 and c2 only; b1..d2 holds c2 and d2 and is no pair
+    assert grids.corner_pairs(None, g, 2, 3) == (((0, 0), (1, 2)),)
+    assert grids.corner_pairs(None, g, 2, 3, 5) == (((0, 0), (1, 2), 5),)
+    assert grids.corner_pairs(None, g, 1, 2) == (((1, 2), (1, 3)),)   # a 1 x 2 block
+    assert grids.corner_pairs(None, g, 2, 4) == ()                    # three stones inside
+    anti = [[None, None, "T"], [None, None, None], ["T", None, None]]
+    assert grids.corner_pairs(None, anti, 3, 3) == (((0, 2), (2, 0)),)
+
+
+def _networkx(edges: list[tuple[Any, Any, int]]) -> int:
+    g = nx.Graph()
+    for a, b, w in edges:
+        if not g.has_edge(a, b) or g[a][b]["weight"] < w:
+            g.add_edge(a, b, weight=w)
+    return sum(g[a][b]["weight"] for a, b in nx.max_weight_matching(g))
+
+
+def test_best_matching_agrees_with_networkx() -> None:
+    assert grids.best_matching(None, []) == 0
+    assert grids.best_matching(None, [("a", "b", 5), ("b", "c", 7), ("c", "d", 5)]) == 10
+    rng = random.Random(3)
+    for n in (4, 6, 9, 12, 25):  # 25 items: the networkx path itself
+        for _ in range(20):
+            edges = [(a, b, rng.choice([5, 7])) for a in range(n) for b in range(a + 1, n)
+                     if rng.random() < 0.3]
+            assert grids.best_matching(None, edges) == _networkx(edges)
+
+
+# ---- through a rulebook, both modes ---------------------------------------------------------
+def _state(mode: str, looks: str) -> Any:
+    """A state with tiles of these looks on a1 b1 c1 a2 b2 c2 ('-' for none)."""
+    state = rulelang.load_game(RULES / "grids.rule", mode=mode).new_initial_state(seed=0)
+    data, sites = state.ctx.data, state.game.runtime.board.sites
+    box = data.zones[zone_ref("box", None)]
+    for site, look in zip(sites, looks.split(), strict=True):
+        if look != "-":
+            tile = next(t for t in box if data.attrs["look"][t.id] == look)
+            data.put(tile, site)
+    return state
+
+
+def _eval(state: Any, name: str, *args: Any) -> Any:
+    rt = state.game.runtime
+    return rt.call_def(name, list(args), Ctx(rt, state.ctx.data), rt.program.defs[name])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_attr_at_reads_a_site_a_row_or_a_grid(mode: str) -> None:
+    state = _state(mode, "L R - A M -")
+    assert _eval(state, "looks") == (("L", "R", None), ("A", "M", None))
+    assert _eval(state, "bottom_looks") == ("L", "R", None)
+    assert _eval(state, "corner_look") == "L"
+    stone = state.ctx.data.zones[zone_ref("quarry", None)][0]
+    state.ctx.data.put(stone, state.game.runtime.board.sites[0])  # a stone above the tile
+    assert _eval(state, "corner_look") == "L"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pieces_at_and_attr_at_over_pieces(mode: str) -> None:
+    state = _state(mode, "L R - A M -")
+    tiles = _eval(state, "tile_pieces")
+    data = state.ctx.data
+    assert [[t and data.attrs["look"][t.id] for t in row] for row in tiles] == \
+        [["L", "R", None], ["A", "M", None]]
+    assert all(t is None or t.kind == "tile" for row in tiles for t in row)
+    assert _eval(state, "piece_looks") == _eval(state, "looks")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name, message", [
+    ("no_such_attribute", "a tile has no attribute 'colour'"),
+    ("no_such_kind", "there is no piece kind 'card'"),
+])
+def test_attr_at_mistakes_are_positioned(mode: str, name: str, message: str) -> None:
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        _eval(_state(mode, "A A A A - -"), name)
+    assert message in str(info.value)
+    span = info.value.diagnostic.span
+    assert span is not None and span.path.endswith("grids.rule")
+    line = (RULES / "grids.rule").read_text().splitlines()[span.line - 1]
+    assert line.startswith(f"def {name} = ") and line[span.column - 1:].startswith("attr_at(")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("looks, broken", [
+    # tiles (grid_tiles.yaml): A e x w x n p s p; L e y w x n p s q; R e x w y n q s p
+    ("A A A A A A", 0),
+    ("L R A A A A", 1),    # L|R: y meets y; but b1 (R, north edge q) under A (south edge p)
+    ("R L A A A A", 2),    # L|A: y against x; a1 (R, north q) under A (south p)
+    ("L A - - - -", 1),    # L|A; the empty cells have no borders
+    ("A L - A R -", 1),    # a2|b2: A's x against R's y; L under R: p meets p
+])
+def test_mismatched_counts_borders_whose_labels_differ(mode: str, looks: str,
+                                                       broken: int) -> None:
+    assert _eval(_state(mode, looks), "broken") == broken
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_largest_rectangle_and_mirrored_rows_through_rules(mode: str) -> None:
+    assert _eval(_state(mode, "A A M A A A"), "sand_area") == 4    # a1 b1 a2 b2
+    assert _eval(_state(mode, "A A A A A A"), "sand_area") == 6
+    assert _eval(_state(mode, "L A R A A A"), "mirrored_rows") == 2  # R A L mirrored is L A R
+    assert _eval(_state(mode, "L A L A M A"), "mirrored_rows") == 1
+
+
+# ---- cached --------------------------------------------------------------------------------
+def test_cached_is_kept_until_its_sites_change() -> None:
+    state = _state("compiled", "L A R A A A")
+    data, sites = state.ctx.data, state.game.runtime.board.sites
+    row = sites[:3]
+    first = _eval(state, "kept_looks", row)
+    assert first == ("L", "A", "R")
+    assert _eval(state, "kept_looks", row) is first                 # kept
+    data.put(data.zones[zone_ref("quarry", None)][0], sites[4])     # b2: outside the row
+    assert _eval(state, "kept_looks", row) is first
+    data.lift(data.at[1][0])                                         # the A on b1 leaves
+    assert _eval(state, "kept_looks", row) == ("L", None, "R")      # refreshed
+    copy = state.clone()                                             # a copy keeps it too
+    assert _eval(copy, "kept_looks", row) == ("L", None, "R")
+
+
+def test_cached_reuses_the_value_for_the_same_pieces_in_another_state() -> None:
+    one, two = _state("compiled", "L A R A A A"), _state("compiled", "L A R A A A")
+    row = one.game.runtime.board.sites[:3]
+    assert _eval(two, "kept_looks", row) is _eval(one, "kept_looks", row)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_rule_kept_inside_an_inlined_rule_with_the_same_parameter_name(mode: str) -> None:
+    # kept_look(x) is inlined with x held in a fresh local; look_on(x) is compiled as a rule
+    # of its own, whose x is its own parameter (once a KeyError in the compiled mode)
+    assert _eval(_state(mode, "L A R A A A"), "first_look") == "L"
+
+
+def test_the_interpreter_computes_cached_values_every_time() -> None:
+    state = _state("interpreted", "L A R A A A")
+    row = state.game.runtime.board.sites[:3]
+    first = _eval(state, "kept_looks", row)
+    again = _eval(state, "kept_looks", row)
+    assert first == again == ("L", "A", "R") and first is not again
+
+
+def test_no_reuse_across_states_when_a_rule_sets_attributes(tmp_path: Path) -> None:
+    for name in ("grids.rule", "grid_tiles.yaml"):
+        text = (RULES / name).read_text()
+        if name == "grids.rule":
+            text = text.replace("action rest\n  require true",
+                                "action rest\n  set first(pieces(box)).look = \"Z\"")
+        (tmp_path / name).write_text(text)
+    game = rulelang.load_game(tmp_path / "grids.rule")
+    assert game.runtime.content_cache is None
+    assert rulelang.load_game(RULES / "grids.rule").runtime.content_cache is not None
+
+
+# ---- memo -----------------------------------------------------------------------------------
+def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
+    one, two = _state("compiled", "L A R A A A"), _state("compiled", "L A R A A A")
+    first = _eval(one, "memo_looks")
+    assert first == (("L", "A", "R"), ("A", "A", "A"))
+    assert _eval(two, "memo_looks") is first        # the same tiles in another state
+    other = _state("compiled", "R A L A A A")
+    assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
+
+
+def test_the_interpreter_computes_memo_values_every_time() -> None:
+    state = _state("interpreted", "L A R A A A")
+    assert _eval(state, "memo_looks") is not _eval(state, "memo_looks")
+
+
+def test_memo_remembers_nothing_when_a_rule_sets_attributes(tmp_path: Path) -> None:
+    for name in ("grids.rule", "grid_tiles.yaml"):
+        text = (RULES / name).read_text()
+        if name == "grids.rule":
+            text = text.replace("action rest\n  require true",
+                                "action rest\n  set first(pieces(box)).look = \"Z\"")
+        (tmp_path / name).write_text(text)
+    game = rulelang.load_game(tmp_path / "grids.rule")
+    state = game.new_initial_state(seed=0)
+    data, sites = state.ctx.data, game.runtime.board.sites
+    data.put(data.zones[zone_ref("box", None)][0], sites[0])
+    first = _eval(state, "memo_looks")
+    assert first == _eval(state, "memo_looks") and first is not _eval(state, "memo_looks")
