@@ -7,6 +7,7 @@ game ends in a draw.
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import ast
@@ -14,6 +15,7 @@ from .astwalk import walk
 from .errors import IllegalActionError, RulelangError, RuleRuntimeError
 from .executor import Decision, Executor, GameOver, Run
 from .interpreter import Ctx
+from .model.rng import Rng
 from .model.state import GameData
 from .model.values import Piece, Site, ZoneRef, show
 from .runtime import Runtime
@@ -179,6 +181,7 @@ class State:
         self._decision: Decision | None = None
         self._index: dict[str, int] | None = None
         self._checkpoint: GameData | None = None  # data where the current segment began
+        self._resampled = False  # made by resample(): cannot be cloned mid-segment
         self._trail: list[int] = []
         self._segment: Any = None
 
@@ -323,7 +326,11 @@ class State:
         return [d.labels()[i] for d, i in self.ctx.data.history]
 
     def clone(self) -> State:
+        if self._resampled and self._gen is not None:
+            raise RulelangError("a resampled state cannot be cloned: clone the state first, "
+                                "then resample the clone")
         new = State.__new__(State)
+        new._resampled = False
         new.game, new._index, new._segment = self.game, None, self._segment
         if self._gen is None:  # terminal, or waiting in a single-decision turn
             new.ctx = Ctx(self.game.runtime, self.ctx.data.copy())
@@ -343,6 +350,31 @@ class State:
 
     def observation(self, player: int) -> dict[str, Any]:
         return observe(self, player)
+
+    def resample(self, player: int, seed: int) -> State:
+        """A copy in which what `player` cannot see is dealt again at random, for search over
+        what the player may believe (determinization): the pieces in the zones hidden from
+        them are shuffled among those zones, by kind and owner (every zone keeps its size and
+        its pieces of each kind and owner), and the chance generator is seeded anew. Secret
+        values others have already chosen stay. The copy can be played on but not cloned."""
+        new = self.clone()
+        data, program = new.ctx.data, self.game.runtime.program
+        rng = random.Random(seed)
+        slots: dict[tuple[str, int | None], list[tuple[ZoneRef, int]]] = {}
+        for ref, pile in data.zones.items():
+            if not _zone_seen(program, ref, player):
+                for i, piece in enumerate(pile):
+                    slots.setdefault((piece.kind, data.owner[piece.id]), []).append((ref, i))
+        for places in slots.values():
+            # from an order that does not depend on where the pieces really are
+            pieces = sorted((data.zones[ref][i] for ref, i in places), key=lambda p: p.id)
+            rng.shuffle(pieces)
+            for (ref, i), piece in zip(places, pieces, strict=True):
+                data.zones[ref][i] = piece
+                data.loc[piece.id] = ref
+        data.rng = Rng(rng.getrandbits(63))
+        new._resampled = True
+        return new
 
     def __str__(self) -> str:
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"
@@ -375,8 +407,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
     zones = []
     for ref, pieces in data.zones.items():
-        visible = program.zones[ref.name].visible
-        seen = visible == "everyone" or (visible == "owner" and ref.owner == player)
+        seen = _zone_seen(program, ref, player)
         zones.append({"zone": ref.name, "owner": None if ref.owner is None else names[ref.owner],
                       "count": len(pieces),
                       "pieces": _runs([piece_view(p) for p in pieces]) if seen else None})
@@ -393,6 +424,11 @@ def observe(state: State, player: int) -> dict[str, Any]:
             "vars": variables, "history": history,
             "scores": state.scores() if program.scores and state.is_terminal() else None,
             "winners": state.winners() if state.is_terminal() else None}
+
+
+def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
+    visible = program.zones[ref.name].visible
+    return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))
 
 
 _PURE_BUILTINS = frozenset({"str", "letter", "abs", "max", "min", "sum", "count", "any",

@@ -1,10 +1,13 @@
 """UCT Monte-Carlo tree search with uniformly random playouts, for any number of players.
 
 Each node stores the reward of the player who moved into it, taken from `returns()` at the end
-of a playout, so every seat maximises its own return.  The search only uses `clone()`,
-`legal_actions()`, `apply_action()`, `is_terminal()`, `current_player()` and `returns()`; it sees
-the full state (clones keep hidden information), so it plays hidden-information games as if it
-could see everything.
+of a playout, so every seat maximises its own return.  Moves are kept by their action strings.
+
+It does not look at what its player cannot see: when the state offers `resample(player, seed)`
+(rulelang's State does), every playout starts from a fresh resample (the cards hidden from the
+player dealt again, the chance generator seeded anew: determinization), and a node's moves
+that are not legal in that deal are left aside for that playout.  Otherwise it searches clones
+of the state as it is.
 
 Budget: `DEFAULT_ITERATIONS` = 400 playouts per move.  At the 1,000-3,000 random playouts per
 second of a small abstract board game that is about 0.13-0.4 s per move;
@@ -21,21 +24,25 @@ DEFAULT_ITERATIONS = 400
 _MAX_PLAYOUT = 5000  # moves; a playout that runs longer is scored as a draw
 
 
+def _legal(state: StateLike) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
 class _Node:
     __slots__ = ("parent", "action", "mover", "untried", "children", "visits", "total")
 
-    def __init__(self, state: StateLike, parent: _Node | None, action: int, mover: int,
+    def __init__(self, state: StateLike, parent: _Node | None, action: str, mover: int,
                  rng: random.Random) -> None:
         self.parent, self.action, self.mover = parent, action, mover
-        self.untried = [] if state.is_terminal() else list(state.legal_actions())
+        self.untried = [] if state.is_terminal() else _legal(state)
         rng.shuffle(self.untried)
         self.children: list[_Node] = []
         self.visits = 0
         self.total = 0.0
 
-    def best_uct(self, c: float) -> _Node:
+    def best_uct(self, children: list[_Node], c: float) -> _Node:
         log_n = math.log(self.visits)
-        return max(self.children, key=lambda ch: ch.total / ch.visits
+        return max(children, key=lambda ch: ch.total / ch.visits
                    + c * math.sqrt(log_n / ch.visits))
 
     def most_visited(self) -> _Node:
@@ -56,22 +63,32 @@ class MCTSAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        root = _Node(state, None, -1, -1, self._rng)
+        me = state.current_player()
+        resample = getattr(state, "resample", None)
+        root = _Node(state, None, "", -1, self._rng)
         for _ in range(self.iterations):
-            self._iterate(root, state.clone())
-        return root.most_visited().action
+            sample = resample(me, self._rng.getrandbits(32)) if resample else state.clone()
+            self._iterate(root, sample)
+        best = root.most_visited().action
+        return next(a for a in legal if state.action_to_string(a) == best)
 
     def _iterate(self, root: _Node, state: StateLike) -> None:
         node = root
-        while not node.untried and node.children:
-            node = node.best_uct(self.c)
+        while not state.is_terminal():
+            legal = set(_legal(state))
+            fresh = [a for a in node.untried if a in legal]
+            if fresh:
+                node.untried.remove(fresh[-1])
+                node = self._expand(node, state, fresh[-1])
+                break
+            children = [ch for ch in node.children if ch.action in legal]
+            if not children:
+                break
+            node = node.best_uct(children, self.c)
             state.apply_action(node.action)
-        if node.untried:
-            node = self._expand(node, state)
         self._backpropagate(node, self._playout(state))
 
-    def _expand(self, node: _Node, state: StateLike) -> _Node:
-        action = node.untried.pop()
+    def _expand(self, node: _Node, state: StateLike, action: str) -> _Node:
         mover = state.current_player()
         state.apply_action(action)
         child = _Node(state, node, action, mover, self._rng)

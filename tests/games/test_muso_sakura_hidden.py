@@ -9,7 +9,7 @@ import random
 import sys
 
 import pytest
-from muso_tools import RULEBOOK, load
+from muso_tools import RULEBOOK, every_card, load, zone
 
 from rulelang import cli
 
@@ -112,3 +112,50 @@ def test_play_shows_each_human_only_their_own_hand(capsys, monkeypatch) -> None:
         assert mine and theirs
         assert all(line.endswith(" hidden") or line.endswith("empty") for line in theirs)
         assert any(not line.endswith(" hidden") for line in mine)
+
+
+def test_resample_keeps_the_view_and_deals_the_rest_again() -> None:
+    state, rng = load(4).new_initial_state(seed=8), random.Random(8)
+    for _ in range(15):
+        state.apply_action(rng.choice(state.legal_actions()))
+    me = state.current_player()
+    seen = json.dumps(state.observation(me))
+    deals = set()
+    for seed in range(6):
+        sample = state.resample(me, seed)
+        assert json.dumps(sample.observation(me)) == seen
+        assert sorted(every_card(sample).values()) == [1] * 56
+        deals.add(tuple(c.id for c in zone(sample, "deck")))
+    assert len(deals) > 1  # the deck is dealt again
+    other = state.clone()
+    swap_unseen(other, me)  # the same view, another truth: the same samples
+    assert [c.id for c in zone(other.resample(me, 3), "deck")] == \
+        [c.id for c in zone(state.resample(me, 3), "deck")]
+
+
+def test_mcts_does_not_peek_at_hidden_cards() -> None:
+    # The search reads the real state only for what its player sees (the legal moves) and
+    # plays out resamples, which depend on the view alone (the test above): the same view
+    # with other hidden cards gives the same move.
+    from rulelang.agents import make_agent
+
+    class Spy:
+        def __init__(self, state):
+            self.state, self.calls = state, []
+
+        def __getattr__(self, name):
+            self.calls.append(name)
+            return getattr(self.state, name)
+
+    state, rng = load(3).new_initial_state(seed=2), random.Random(2)
+    for _ in range(9):
+        state.apply_action(rng.choice(state.legal_actions()))
+    me = state.current_player()
+    spy = Spy(state)
+    first = make_agent("mcts:60", seed=5).choose(spy)
+    assert set(spy.calls) <= {"legal_actions", "current_player", "resample", "action_to_string",
+                              "is_terminal"}
+    assert spy.calls.count("resample") == 1  # fetched once, called for each of the 60 playouts
+    other = state.clone()
+    swap_unseen(other, me)
+    assert make_agent("mcts:60", seed=5).choose(other) == first
