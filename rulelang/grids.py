@@ -91,6 +91,12 @@ def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
 
 def _values(at: list[Any], cells: Any, kind: str, column: list[Any] | None
             ) -> tuple[Any, ...]:
+    if column is not None:
+        try:  # the common case of a row of pieces (or none): one comprehension
+            return tuple([None if x is None else column[x.id] if x.kind == kind else None
+                          for x in cells])
+        except AttributeError:  # sites among them
+            pass
     out: list[Any] = []
     for s in cells:
         found = None
@@ -230,7 +236,7 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     rows = _grid(grid)
     if h == 0 or w == 0 or len(rows) < h:
         return 0
-    width = min(len(row) for row in rows)
+    width = min(map(len, rows))
     if h == 1 and w == 1 and len(tests) == 1:  # one cell: count the cells that match it
         want = tests[0][2]
         if want is _ANY:
