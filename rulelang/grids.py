@@ -262,7 +262,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
     ready for best_matching."""
     rows = _grid(grid)
     filled = [(r, j) for r, row in enumerate(rows) for j, x in enumerate(row) if x is not None]
-    out: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    out: list[tuple[Any, ...]] = []
     for k, (r1, c1) in enumerate(filled):
         for r2, c2 in filled[k + 1:]:
             if r2 - r1 != h - 1 or abs(c2 - c1) != w - 1:
@@ -277,7 +277,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
 
 # ---- pairs -----------------------------------------------------------------------------------
 @builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])")
-def best_matching(c: Any, edges: Any) -> int:
+def best_matching(c: Any, edges: Any) -> Any:
     """The largest total weight of a set of pairs no two of which share an item, from pairs
     given as (item, item, weight) (a maximum-weight matching)."""
     items: dict[Any, int] = {}
