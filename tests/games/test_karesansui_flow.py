@@ -576,7 +576,7 @@ def test_game_ends_after_the_last_completers_second_half(new: Any) -> None:
     assert len(state.score_breakdown(P1)) == 9
 
 
-def test_a_garden_completed_by_a_steal_ends_after_the_thiefs_turn(new: Any) -> None:
+def test_a_garden_completed_by_a_steal_the_game_goes_on_while_one_is_open(new: Any) -> None:
     state = new(2)
     lay(state, P1, *[f"1{x}" for x in ALL[:14]])
     lay(state, P2, *[f"2{x}" for x in ALL[:14]])
