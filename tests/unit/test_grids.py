@@ -241,6 +241,16 @@ def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
     assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
 
 
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", ["kept_colour", "cached_colour"])
+def test_a_mistake_in_a_kept_rule_points_into_that_rule(mode: str, name: str) -> None:
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        _eval(_state(mode, "A A A A - -"), name)
+    span = info.value.diagnostic.span
+    line = (RULES / "grids.rule").read_text().splitlines()[span.line - 1]
+    assert "no attribute 'colour'" in str(info.value) and line.startswith("def colour_of(x)")
+
+
 def test_the_interpreter_computes_memo_values_every_time() -> None:
     state = _state("interpreted", "L A R A A A")
     assert _eval(state, "memo_looks") is not _eval(state, "memo_looks")
