@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", choices=(*MODES, "both"), default="both")
     args = ap.parse_args(argv)
     paths = args.rulebooks or [p for p in sorted((ROOT / "rulebooks").glob("*.rule"))
-                               if not rulelang.is_library(p)]
+                               if not rulelang.is_library(p)]  # games, not their modules
     modes = MODES if args.mode == "both" else (args.mode,)
     budget = f"{args.games} games" if args.games else f">= {args.seconds:g} s"
     print(f"random playouts ({budget} per line), Python {sys.version.split()[0]}")

@@ -320,6 +320,8 @@ def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(dict.fromkeys(items))
+
+
 @builtin(1, example="reversed(players)")
 def reversed_(c: Any, xs: Any) -> tuple[Any, ...]:
     """The items of a collection (or the pieces of a zone) in reverse order:

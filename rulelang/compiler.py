@@ -575,8 +575,23 @@ class Compiler:
         return lambda c, e: then(c, e) if cond(c, e) else orelse(c, e)
 
     def visit_TupleExpr(self, n: ast.TupleExpr) -> Fn:
+        fixed, value = self._constant_tuple(n)
+        if fixed:  # `[("QA", "QB"), ("QC", "QD")]`: made once
+            return lambda c, e: value
         items = [self.expr(x) for x in n.items]
         return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
+
+    def _constant_tuple(self, n: ast.Expr) -> tuple[bool, Any]:
+        """(True, value) for a tuple or list literal whose items never change in a game."""
+        if not isinstance(n, (ast.TupleExpr, ast.ListExpr)):
+            return self.constant(n)
+        values = []
+        for x in n.items:
+            fixed, value = self._constant_tuple(x)
+            if not fixed:
+                return False, None
+            values.append(value)
+        return True, tuple(values)
 
     visit_ListExpr = visit_TupleExpr
 

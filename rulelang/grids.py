@@ -39,18 +39,6 @@ def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
 _CHUNKS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
-@builtin(1, example="reverse(row)")
-def reverse(c: Any, xs: Any) -> tuple[Any, ...]:
-    """The items of a collection in reverse order (a row read from right to left)."""
-    return tuple(reversed(tuple(xs)))
-
-
-@builtin(1, example="distinct(types)")
-def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
-    """The different items of a collection, each once, in the order they first appear."""
-    return tuple(dict.fromkeys(xs))
-
-
 @builtin(2, example="masked(row, flags)")
 def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
     """The items of xs where the flag at the same position is true, none elsewhere (the
@@ -68,7 +56,7 @@ def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     return _shaped(c, where, kind, _column(c, kind, name))
 
 
-@builtin(2, example='pieces_at(rows, "tile")')
+@builtin(2, example='pieces_at(rows, "card")')
 def pieces_at(c: Any, where: Any, kind: str) -> Any:
     """The piece of kind `kind` on a site (the topmost one), none where there is none; for a
     collection of sites a tuple, for rows of sites a tuple of rows (a grid of pieces)."""
@@ -91,6 +79,12 @@ def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
 
 def _values(at: list[Any], cells: Any, kind: str, column: list[Any] | None
             ) -> tuple[Any, ...]:
+    if column is not None:
+        try:  # the common case of a row of pieces (or none): one comprehension
+            return tuple([None if x is None else column[x.id] if x.kind == kind else None
+                          for x in cells])
+        except AttributeError:  # sites among them
+            pass
     out: list[Any] = []
     for s in cells:
         found = None
@@ -117,11 +111,11 @@ def _column(c: Any, kind: str, name: str) -> list[Any]:
     return column
 
 
-@builtin(5, example='mismatched(sites, east, "tile", "right", "left")')
+@builtin(5, example='mismatched(sites, east, "card", "right", "left")')
 def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> int:
     """How many pairs of sites (s, t), s in `sites` and t in rel(s), both hold a piece of
     kind `kind` whose attributes differ: s's attribute `a` is not t's attribute `b` (edge
-    matching: a tile's right edge against its eastern neighbour's left edge)."""
+    matching: a piece's right edge against its eastern neighbour's left edge)."""
     col_a, col_b = _column(c, kind, a), _column(c, kind, b)
     at, table = c.data.at, rel.indices
     ids: dict[int, int | None] = {}
@@ -230,7 +224,7 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     rows = _grid(grid)
     if h == 0 or w == 0 or len(rows) < h:
         return 0
-    width = min(len(row) for row in rows)
+    width = min(map(len, rows))
     if h == 1 and w == 1 and len(tests) == 1:  # one cell: count the cells that match it
         want = tests[0][2]
         if want is _ANY:
@@ -256,7 +250,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
     ready for best_matching."""
     rows = _grid(grid)
     filled = [(r, j) for r, row in enumerate(rows) for j, x in enumerate(row) if x is not None]
-    out: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    out: list[tuple[Any, ...]] = []
     for k, (r1, c1) in enumerate(filled):
         for r2, c2 in filled[k + 1:]:
             if r2 - r1 != h - 1 or abs(c2 - c1) != w - 1:
@@ -271,7 +265,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
 
 # ---- pairs -----------------------------------------------------------------------------------
 @builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])")
-def best_matching(c: Any, edges: Any) -> int:
+def best_matching(c: Any, edges: Any) -> Any:
     """The largest total weight of a set of pairs no two of which share an item, from pairs
     given as (item, item, weight) (a maximum-weight matching)."""
     items: dict[Any, int] = {}
@@ -371,7 +365,7 @@ _MEMBERS: dict[tuple[Any, ...], tuple[frozenset[int], tuple[int, ...]]] = {}
 
 
 # ---- values of rules that read only their arguments ----------------------------------------
-@builtin(1, 99, example="memo(sand_of, tile_grid)")
+@builtin(1, 99, example="memo(sand_of, grid)")
 def memo(c: Any, f: Callable[..., Any], *args: Any) -> Any:
     """f(args …), for a rule f that reads nothing but its arguments (and the attributes of
     pieces given in them): the compiled mode remembers its values and gives them again for

@@ -37,8 +37,9 @@ class Runtime:
                             for k, d in program.pieces.items()}  # kind -> its attributes
         self.board = self._build_board()
         self.template = self._initial_data()
-        # results of `cached(...)` by the content of their sites, shared by every state of
-        # the game: sound only when no rule changes a piece's attribute or owner
+        # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
+        # arguments, shared by every state of the game (grids.py): sound only when no rule
+        # changes a piece's attribute or owner
         self.content_cache: dict[Any, Any] | None = \
             None if _sets_piece_attributes(program) else {}
 

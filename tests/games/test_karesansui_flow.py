@@ -576,7 +576,7 @@ def test_game_ends_after_the_last_completers_second_half(new: Any) -> None:
     assert len(state.score_breakdown(P1)) == 9
 
 
-def test_a_garden_completed_by_a_steal_ends_after_the_thiefs_turn(new: Any) -> None:
+def test_a_garden_completed_by_a_steal_the_game_goes_on_while_one_is_open(new: Any) -> None:
     state = new(2)
     lay(state, P1, *[f"1{x}" for x in ALL[:14]])
     lay(state, P2, *[f"2{x}" for x in ALL[:14]])
@@ -743,3 +743,17 @@ def test_cli_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
                  "--agents", "random,random,random"])
     out = capsys.readouterr().out
     assert code == 0 and "draw stack" in out and "scores:" in out
+
+
+def test_famous_gardens_are_shown_at_the_end(new: Any) -> None:
+    state = new(2)
+    lay(state, P2, *[f"2{x}" for x in ALL])
+    lay(state, P1, *[f"1{x}" for x in ALL[:14]])
+    names = [_attr(state, c, "name") for p in (P1, P2) for c in _zone(state, "famous", p)]
+    text = json.dumps(state.observation(P1), ensure_ascii=False)
+    assert f'"{names[1]}"' not in text                       # Player2's card: secret
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1e3"), (P1, "zazen"))
+    assert state.is_terminal()
+    text = json.dumps(state.observation(P1), ensure_ascii=False)
+    assert all(f'"{n}"' in text for n in names)              # both shown now
+    assert [count(state, "shown", p) for p in (P1, P2)] == [1, 1]

@@ -63,10 +63,13 @@ def test_garden_owner_tile_and_stone(book: Path, mode: str) -> None:
     assert rule(state, "tile_at", other) is None and rule(state, "stone_at", other) is None
 
 
-def test_the_module_is_not_a_bundled_game() -> None:
+def test_the_module_is_not_a_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
     from rulelang import cli
-    assert rulelang.is_library(ROOT / "rulebooks" / "karesansui_garden.rule")
+    module = ROOT / "rulebooks" / "karesansui_garden.rule"
+    assert rulelang.is_library(module)
     assert all(p.name != "karesansui_garden.rule" for p in cli.bundled())
+    assert cli.main(["check", str(module), str(ROOT / "stdlib" / "tilegrid.rule")]) == 0
+    assert capsys.readouterr().out.count(": ok") == 2
 
 
 

@@ -19,7 +19,7 @@ from rulelang.record import record_game, replay, write_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rule")
-                   if not rulelang.is_library(p))  # modules beside the games are no games
+                   if not rulelang.is_library(p))  # games only, not the modules they use
 MODES = ("interpreted", "compiled")
 MAX_MOVES = 120  # longer random games are cut here (spline_plus can loop a long time)
 

@@ -20,10 +20,11 @@ MODES = ["interpreted", "compiled"]
 
 
 # ---- pure builtins, in Python -----------------------------------------------------------
-def test_chunks_reverse_distinct_masked() -> None:
+def test_chunks_reversed_distinct_masked() -> None:
+    from rulelang import builtins
     assert grids.chunks(None, (1, 2, 3, 4, 5), 2) == ((1, 2), (3, 4), (5,))
-    assert grids.reverse(None, [1, 2, 3]) == (3, 2, 1)
-    assert grids.distinct(None, ("b", None, "a", "b", None)) == ("b", None, "a")
+    assert builtins.reversed_(None, [1, 2, 3]) == (3, 2, 1)
+    assert builtins.distinct(None, ("b", None, "a", "b", None)) == ("b", None, "a")
     assert grids.masked(None, ("a", "b", "c"), (True, False, 1)) == ("a", None, "c")
     assert grids.masked(None, (("a", "b"), ("c", "d")), ((True, False), (False, True))) == \
         (("a", None), (None, "d"))
@@ -239,6 +240,16 @@ def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
     assert _eval(two, "memo_looks") is first        # the same tiles in another state
     other = _state("compiled", "R A L A A A")
     assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", ["kept_colour", "cached_colour"])
+def test_a_mistake_in_a_kept_rule_points_into_that_rule(mode: str, name: str) -> None:
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        _eval(_state(mode, "A A A A - -"), name)
+    span = info.value.diagnostic.span
+    line = (RULES / "grids.rule").read_text().splitlines()[span.line - 1]
+    assert "no attribute 'colour'" in str(info.value) and line.startswith("def colour_of(x)")
 
 
 def test_the_interpreter_computes_memo_values_every_time() -> None:
