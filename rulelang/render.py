@@ -12,9 +12,9 @@ When the board holds owned pieces of several kinds, or pieces with attributes, e
 shows as its owner's glyph, then a letter for its kind (a distinct letter per kind, named in
 the legend), in upper case when the first yes/no attribute that differs among the pieces of
 that kind in the observation is true (a card face up, a piece standing), then the value of
-each number attribute that differs among them (a side, a stage): "1c2" is Player1's c-kind piece with value 2. The
-pieces of one site are then joined by '+' ("B+1p").  Players named alike but for a trailing
-number (Player1, Player2 …) show as that number.
+each number attribute that differs among them (a side, a stage): "1c2" is Player1's c-kind
+piece with value 2. The pieces of one site are then joined by '+' ("B+1p").  Players named
+alike but for a trailing number (Player1, Player2 …) show as that number.
 """
 from __future__ import annotations
 

@@ -36,9 +36,11 @@ def test_random_games_end_normally_with_every_rule_checked(mode: str, players: i
         checks.update(outcome.checks)
     assert sum(reasons.values()) == SAMPLE[mode]
     assert checks["moves"] > 0 and checks["menus"] > 0 and checks["forest"] > 0
-    if mode == "compiled":  # the sample sees the ends a random game reaches
+    if mode == "compiled":  # the sample sees the ends a random game reaches, and the cases
         assert reasons["eitai"] > 0
         assert reasons["cap" if players == 2 else "beech"] > 0
+        assert checks["reshuffles"] > 0 and checks["beech next to the pawn"] > 0
+        assert checks["blocked"] > 0
 
 
 def test_both_modes_play_the_same_games() -> None:

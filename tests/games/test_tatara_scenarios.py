@@ -154,6 +154,20 @@ def test_each_pass_adds_one_space_to_the_next_move_only(load) -> None:
     assert "1b2" in got and "1a2" not in got
 
 
+def test_a_pawn_with_nowhere_to_go_skips_its_move(load) -> None:
+    game = load(ORDERED)
+    # round 1: cedars on 4c2 4b3 (Player1) and 4b2 (Player2); cards 4 4 make them stand
+    state = play(game, "4a2;4b1;move 4c3;plant cedar 4c2;plant cedar 4b3;"
+                 "move 4b3;plant cedar 4b2;pass")
+    assert all(tree(state, s)[2] for s in ("4c2", "4b3", "4b2"))
+    play(game, "move 4a2;pass;pass", state)  # round 2, Player2 first: back to its tatara
+    # Player1 on the corner 4c3: 4c2 and 4b3 stand (2 each, no stop); beyond them the oaks
+    # 4c1 4a3 and the cedar 4b2 would make 4 > 3: no move [ASSUMED B-21], the actions remain
+    assert state.current_player() == 0
+    assert not any(a.startswith("move") for a in legal(state))
+    assert {"pass", "fell 4c2 money", "fell 4c2 material", "fell 4b3 money"} <= legal(state)
+
+
 # -- actions -------------------------------------------------------------------------------------
 def test_two_actions_then_the_next_player(load) -> None:
     state = play(load(), "2b2;1b2;move 1c2;pass")
