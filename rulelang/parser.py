@@ -72,7 +72,8 @@ def _blank_declaration(lines: list[str], line: int) -> bool:
 _TOKEN_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
-    "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='",
+    "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='",
+    "LBRACE": "'{'", "RBRACE": "'}'",
     "$END": "end of file", "COMP_OP": "a comparison", "QUANT": "a quantifier",
 }
 
