@@ -79,3 +79,9 @@ def test_a_map_may_span_lines(tmp_path: Path, mode: str) -> None:
     state = game.new_initial_state(0)
     state.apply_action("go")
     assert _var(state, "x") == 5
+
+
+def test_names_inside_a_map_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(rulelang.RulebookError) as info:
+        _load_text(tmp_path, GAME.format(defs='def m = {"a": hte}', expr="0"))
+    assert "m.rule:3:15: error[R201]: unknown name 'hte'" in info.value.render()
