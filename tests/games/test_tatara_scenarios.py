@@ -14,7 +14,8 @@ board + column a-c + row 1-3 ("4b2" is the centre of board 4):
 Oaks stand on 1a1 1c3, 2c1 2a3, 3a1 3c3, 4c1 4a3 [ASSUMED B-02]. Expected move sets were
 worked out by hand on this picture (each step costs 1, a standing tree costs 2 and cannot be
 stopped on). The forest-phase scenarios use tests/games/tatara_ordered.rule, the same rules
-with the succession deck left in card order: 2 players reveal 4 4, 4 3, 3 3, 2 2, 2 1, 1 1.
+with the succession deck left in card order: 2 players reveal 4 4, 4 3, 3 3, 2 2, 2 1, 1 1;
+tests/games/tatara_board4.rule has every card show board 4.
 """
 from __future__ import annotations
 
@@ -289,6 +290,19 @@ def test_mature_cedar_and_sawtooth_become_beech_and_oak_stays(load) -> None:
     assert tree(state, "4a3") == ("oak", None, True, 1)
     assert zone_count(state, "forest", kind="beech") == 29
     assert zone_count(state, "out", kind="cedar") == 1
+
+
+def test_a_standing_beech_stays_and_cannot_be_felled(load) -> None:
+    game = load(ORDERED.parent / "tatara_board4.rule")  # every card: board 4
+    state = play(game, "2b2;4a2;move 4b2;plant cedar 4b3;pass;move 2a2;pass;pass")
+    assert tree(state, "4b3") == ("cedar", P1, True, 2)     # two events: side 2, standing
+    play(game, "move 2b2;pass;pass;move 4c2;pass;pass", state)
+    assert tree(state, "4b3") == ("beech", None, True, 1)   # a beech sapling, then it stands
+    play(game, "move 4c3", state)
+    assert not any(a.startswith("fell") for a in legal(state))  # the beech is next to the pawn
+    play(game, "pass;pass;move 2a2;pass;pass", state)
+    assert var(state, "drawn") == [4, 4]
+    assert tree(state, "4b3") == ("beech", None, True, 1)   # a standing beech never changes
 
 
 def test_fell_another_players_tree_pays_first_and_sawtooth_lies_down(load) -> None:
