@@ -16,8 +16,8 @@ GRAMMAR_VERSION = 1
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
@@ -73,6 +73,7 @@ _TOKEN_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
     "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='",
+    "LBRACE": "'{'", "RBRACE": "'}'",
     "$END": "end of file", "COMP_OP": "a comparison", "QUANT": "a quantifier",
 }
 

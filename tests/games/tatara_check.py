@@ -184,7 +184,8 @@ def play_checked(game: Any, seed: int) -> Outcome:
     per_row = 2 if n == 2 else 3
     obs = state.observation(0)
     total = sum(len(s["pieces"]) for s in obs["board"]) + sum(z["count"] for z in obs["zones"])
-    checks = {"moves": 0, "menus": 0, "forest": 0, "blocked": 0}
+    checks = {"moves": 0, "menus": 0, "forest": 0, "blocked": 0, "reshuffles": 0,
+              "beech next to the pawn": 0}
     rounds, built_in, round_players, turn = 1, {}, set(), 0
     steps = 0
     for obs, action, after in _steps(state, rng):
@@ -207,6 +208,7 @@ def play_checked(game: Any, seed: int) -> Outcome:
                        for s, ps in Board(after, per_row).pieces.items()}
                 assert got == forest(board, obs, _var(after, "drawn")), "forest phase"
                 checks["forest"] += 1
+            _check_cards(obs, after, n, checks)
             rounds += 1
             round_players = set()
     final = state.observation(0)
@@ -221,6 +223,22 @@ def _steps(state: Any, rng: random.Random) -> Iterator[tuple[dict[str, Any], str
         label = state.action_to_string(action)
         state.apply_action(action)
         yield obs, label, state.observation(0)
+
+
+def _check_cards(before: dict[str, Any], after: dict[str, Any], n: int,
+                 checks: dict[str, int]) -> None:
+    """n cards revealed, in the drawn order; an empty deck takes back the revealed cards."""
+    deck, shown = _deck(before), _count(before, "revealed")
+    assert len(_var(after, "drawn")) == n
+    if deck >= n:
+        assert (_deck(after), _count(after, "revealed")) == (deck - n, shown + n)
+    else:                                   # [B-11] reshuffle after `deck` draws
+        assert (_deck(after), _count(after, "revealed")) == (shown + deck - (n - deck), n - deck)
+        checks["reshuffles"] += 1
+
+
+def _count(obs: dict[str, Any], zone: str) -> int:
+    return next(int(z["count"]) for z in obs["zones"] if z["zone"] == zone)
 
 
 def _check_decision(obs: dict[str, Any], labels: set[str], me: str, per_row: int,
@@ -241,6 +259,10 @@ def _check_decision(obs: dict[str, Any], labels: set[str], me: str, per_row: int
     want = expected_actions(board, obs, me)
     assert labels == want, f"actions: {sorted(labels ^ want)[:6]}"
     checks["menus"] += 1
+    beeches = [s for s in board.near[board.pawn_of(me)]
+               if board.standing(s) and board.tree(s)["kind"] == "beech"]
+    assert not any(a.startswith(f"fell {s} ") for s in beeches for a in labels)
+    checks["beech next to the pawn"] += bool(beeches)
 
 
 def _outcome(final: dict[str, Any], state: Any, names: list[str], rounds: int,

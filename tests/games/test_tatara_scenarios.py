@@ -14,7 +14,8 @@ board + column a-c + row 1-3 ("4b2" is the centre of board 4):
 Oaks stand on 1a1 1c3, 2c1 2a3, 3a1 3c3, 4c1 4a3 [ASSUMED B-02]. Expected move sets were
 worked out by hand on this picture (each step costs 1, a standing tree costs 2 and cannot be
 stopped on). The forest-phase scenarios use tests/games/tatara_ordered.rule, the same rules
-with the succession deck left in card order: 2 players reveal 4 4, 4 3, 3 3, 2 2, 2 1, 1 1.
+with the succession deck left in card order: 2 players reveal 4 4, 4 3, 3 3, 2 2, 2 1, 1 1;
+tests/games/tatara_board4.rule has every card show board 4.
 """
 from __future__ import annotations
 
@@ -154,6 +155,20 @@ def test_each_pass_adds_one_space_to_the_next_move_only(load) -> None:
     assert "1b2" in got and "1a2" not in got
 
 
+def test_a_pawn_with_nowhere_to_go_skips_its_move(load) -> None:
+    game = load(ORDERED)
+    # round 1: cedars on 4c2 4b3 (Player1) and 4b2 (Player2); cards 4 4 make them stand
+    state = play(game, "4a2;4b1;move 4c3;plant cedar 4c2;plant cedar 4b3;"
+                 "move 4b3;plant cedar 4b2;pass")
+    assert all(tree(state, s)[2] for s in ("4c2", "4b3", "4b2"))
+    play(game, "move 4a2;pass;pass", state)  # round 2, Player2 first: back to its tatara
+    # Player1 on the corner 4c3: 4c2 and 4b3 stand (2 each, no stop); beyond them the oaks
+    # 4c1 4a3 and the cedar 4b2 would make 4 > 3: no move [ASSUMED B-21], the actions remain
+    assert state.current_player() == 0
+    assert not any(a.startswith("move") for a in legal(state))
+    assert {"pass", "fell 4c2 money", "fell 4c2 material", "fell 4b3 money"} <= legal(state)
+
+
 # -- actions -------------------------------------------------------------------------------------
 def test_two_actions_then_the_next_player(load) -> None:
     state = play(load(), "2b2;1b2;move 1c2;pass")
@@ -275,6 +290,19 @@ def test_mature_cedar_and_sawtooth_become_beech_and_oak_stays(load) -> None:
     assert tree(state, "4a3") == ("oak", None, True, 1)
     assert zone_count(state, "forest", kind="beech") == 29
     assert zone_count(state, "out", kind="cedar") == 1
+
+
+def test_a_standing_beech_stays_and_cannot_be_felled(load) -> None:
+    game = load(ORDERED.parent / "tatara_board4.rule")  # every card: board 4
+    state = play(game, "2b2;4a2;move 4b2;plant cedar 4b3;pass;move 2a2;pass;pass")
+    assert tree(state, "4b3") == ("cedar", P1, True, 2)     # two events: side 2, standing
+    play(game, "move 2b2;pass;pass;move 4c2;pass;pass", state)
+    assert tree(state, "4b3") == ("beech", None, True, 1)   # a beech sapling, then it stands
+    play(game, "move 4c3", state)
+    assert not any(a.startswith("fell") for a in legal(state))  # the beech is next to the pawn
+    play(game, "pass;pass;move 2a2;pass;pass", state)
+    assert var(state, "drawn") == [4, 4]
+    assert tree(state, "4b3") == ("beech", None, True, 1)   # a standing beech never changes
 
 
 def test_fell_another_players_tree_pays_first_and_sawtooth_lies_down(load) -> None:

@@ -67,4 +67,21 @@ def test_maps_hold_any_values_and_nest(tmp_path: Path, mode: str) -> None:
 def test_a_map_missing_its_closing_brace_is_a_syntax_error(tmp_path: Path) -> None:
     with pytest.raises(rulelang.RulebookError) as info:
         _load_text(tmp_path, GAME.format(defs='def m = {"a": 1', expr="0"))
-    assert "m.rule:3:" in info.value.render()
+    # as with an unclosed '[': the lines run on, so the error is where the map cannot go on
+    assert "m.rule:4:1: error[R101]: unexpected name 'action'" in info.value.render()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_map_may_span_lines(tmp_path: Path, mode: str) -> None:
+    defs = 'def prices = {\n    "hut": 1,\n    "hall": 5,\n}'
+    game = _load_text(tmp_path, GAME.format(defs=defs.replace(",\n}", "\n}"),
+                                            expr='prices["hall"]'), mode)
+    state = game.new_initial_state(0)
+    state.apply_action("go")
+    assert _var(state, "x") == 5
+
+
+def test_names_inside_a_map_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(rulelang.RulebookError) as info:
+        _load_text(tmp_path, GAME.format(defs='def m = {"a": hte}', expr="0"))
+    assert "m.rule:3:15: error[R201]: unknown name 'hte'" in info.value.render()
