@@ -356,3 +356,30 @@ def test_the_picture_shows_trees_pawns_buildings_resources_and_cards(load) -> No
         ["2s", "2p", "O"], ["1t", "1p", "1s"], ["O", "1C2", "."]]
     assert "money (Player1) 0" in text and "material (Player2) 0" in text
     assert "revealed: 2 card(board=4)" in text and "drawn (4, 4)" in text
+
+
+def play_passing_until_round(state, round_no: int):
+    """Every player moves (the first move offered) and passes, round after round."""
+    while state.ctx.data.round < round_no:
+        state.apply_action("pass" if "pass" in legal(state) else state.legal_actions()[0])
+    return state
+
+
+def test_an_empty_deck_is_the_revealed_cards_shuffled_anew(load) -> None:
+    # [ASSUMED B-11] 2 players reveal 2 cards a round from the 12 in card order: after round 6
+    # the deck is empty and the revealed cards are 4 4 4 3 3 3 2 2 2 1 1 1; round 7 shuffles
+    # them into a new deck and reveals 2 of it.
+    state = play_passing_until_round(load(ORDERED).new_initial_state(seed=3), 7)
+    assert var(state, "drawn") == [1, 1]
+    assert (zone_count(state, "deck"), zone_count(state, "revealed")) == (0, 12)
+    revealed = [p["attrs"]["board"] for z in state.observation(0)["zones"]
+                if z["zone"] == "revealed" for p in z["pieces"] for _ in range(p["count"])]
+    assert revealed == [4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1]
+    state = play_passing_until_round(state, 8)
+    assert (zone_count(state, "deck"), zone_count(state, "revealed")) == (10, 2)
+    drawn = var(state, "drawn")
+    assert len(drawn) == 2 and all(1 <= b <= 4 for b in drawn)
+    # the new deck is shuffled: other seeds give other draws
+    draws = {tuple(var(play_passing_until_round(load(ORDERED).new_initial_state(seed=s), 8),
+                       "drawn")) for s in range(6)}
+    assert len(draws) > 1
