@@ -18,7 +18,7 @@ from .model.values import Piece, Relation, Site, ZoneRef, show
 
 
 # ---- collections ---------------------------------------------------------------------
-@builtin(2, example="chunks(garden, 5)")
+@builtin(2, example="chunks(cells, 5)")
 def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
     """The items in consecutive groups of n, in order: the rows of a grid from its cells
     listed row by row."""

@@ -294,7 +294,7 @@ def _zone(zone: Obs) -> str:
 
 def _piece_label(piece: Obs) -> str:
     """A piece by its picture, if it has one; a piece with a `name` attribute by its name and
-    its other non-empty attribute values ("Hazakura(葉桜 summer 3)"); any other by its kind
+    its other non-empty attribute values ("ember(red 5)"); any other by its kind
     and attributes."""
     lines = piece.get("picture")
     if lines:

@@ -14,7 +14,8 @@ RUNTIME = ["runtime.py", "engine.py", "executor.py", "menus.py", "decision.py", 
            *(f"agents/{p.name}" for p in (PACKAGE / "agents").glob("*.py"))]
 FRONT_END = {"parser", "builder", "checker", "loader", "lark"}
 GAME_WORDS = re.compile(r"karesansui|sakura|tatara|sponnect|spline|tic.?tac|connect.?four|"
-                        r"breakthrough|moss|virtue|beech|shibumi", re.IGNORECASE)
+                        r"breakthrough|moss|virtue|beech|shibumi|muso|hazakura|garden|monk|"
+                        r"eitai|forest|zazen|\btiles?\b", re.IGNORECASE)
 
 
 def imported_modules(path: Path) -> set[str]:
