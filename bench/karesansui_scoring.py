@@ -19,6 +19,7 @@ this process: the machine may be shared). Prints figures; not a test.
     python bench/karesansui_scoring.py               # ~20 s
     python bench/karesansui_scoring.py --gardens 400 --steps 1000
     python bench/karesansui_scoring.py --profile     # the top functions of the uncached path
+    python bench/karesansui_scoring.py --items       # µs per garden of each item, uncached
 """
 from __future__ import annotations
 
@@ -136,6 +137,22 @@ def repeated(game: Any, states: list[Any]) -> float:
     return rate(run)
 
 
+def items(game: Any, states: list[Any]) -> None:
+    """Each score term alone, every cache emptied before each garden: µs per garden."""
+    rt = game.runtime
+    table = rt.content_cache if rt.content_cache is not None else {}
+    for term in rt.program.scores:
+        f, n = rt.fn(term.expr), 0
+        start = time.process_time()
+        for state in states:
+            for p in range(PLAYERS):
+                state.ctx.data.cache.clear()
+                table.clear()
+                f(Ctx(rt, state.ctx.data), {term.param: rt.players[p]})
+                n += 1
+        print(f"{term.name:14} {1e6 * (time.process_time() - start) / n:8.1f} µs")
+
+
 def check_agreement(games: dict[str, Any], states: dict[str, list[Any]]) -> None:
     """Both modes give the same breakdown for every garden (else the figures mean nothing)."""
     for a, b in zip(states["compiled"], states["interpreted"], strict=True):
@@ -149,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=500, help="steps of one changing garden")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--items", action="store_true", help="time each item alone, uncached")
     args = ap.parse_args(argv)
     book = fixture_book(Path(tempfile.mkdtemp(prefix="karesansui-bench-")))
     games = {m: rulelang.load_game(book, {"players": PLAYERS}, mode=m)
@@ -158,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         states[m] = [random_state(game, rng) for _ in range(max(1, args.gardens // PLAYERS))]
     check_agreement(games, states)
+    if args.items:
+        items(games["compiled"], states["compiled"])
+        return 0
     if args.profile:
         import cProfile
         import pstats
