@@ -229,28 +229,41 @@ class Compiler:
         return call
 
     def _cached(self, args: list[Fn], n: ast.Call) -> Fn:
-        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept);
-        a rule named as f is run through its compiled body, with no function value made."""
+        """`cached(sites, f, args …)`: the value kept until the sites change (grids.kept)."""
         from .grids import kept
-        sites, f, rest = args[0], args[1], args[2:]
-        rt = self.rt
-        key, run = self._rule_runner(n.args[1], len(rest), n.span)
+        sites = args[0]
+        return self._keeping(n, 1, args, lambda c, e, key, values, run:
+                             kept(c, sites(c, e), key, values, run))
 
-        def cached(c: Ctx, e: dict[str, Any]) -> Any:
+    def _memo(self, args: list[Fn], n: ast.Call) -> Fn:
+        """`memo(f, args …)`: values remembered by (rule, arguments) (grids.remembered)."""
+        from .grids import remembered
+        return self._keeping(n, 0, args, lambda c, e, key, values, run:
+                             remembered(c, key, values, run))
+
+    def _keeping(self, n: ast.Call, at: int, args: list[Fn],
+                 keep: Callable[[Ctx, dict[str, Any], Any, tuple[Any, ...], Any], Any]) -> Fn:
+        """The call of `cached` or `memo`, whose rule f is argument `at` and whose arguments
+        for f follow it: keep(c, e, key, values, run) finds or computes the value. A rule
+        named as f is run through its compiled body, with no function value made."""
+        f, rest, rt, name = args[at], args[at + 1:], self.rt, self.refs[id(n.func)][1]
+        key, run = self._rule_runner(n.args[at], len(rest), n.span)
+
+        def call(c: Ctx, e: dict[str, Any]) -> Any:
             values = tuple([a(c, e) for a in rest])
             try:
                 if run is not None:
-                    return kept(c, sites(c, e), key, values, run)
+                    return keep(c, e, key, values, run)
                 g = f(c, e)
-                return kept(c, sites(c, e), getattr(g, "key", g), values,
-                            lambda c, values: g(*values))
+                return keep(c, e, getattr(g, "key", g), values, lambda c, values: g(*values))
             except RuleRuntimeError:
                 raise
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
             except Exception:  # noqa: BLE001 - the builtin reports it with its position
-                return rt.call(("builtin", "cached"), [sites(c, e), f(c, e), *values], c, n)
-        return cached
+                return rt.call(("builtin", name), [a(c, e) for a in args[:at + 1]] + list(values),
+                               c, n)
+        return call
 
     def _rule_runner(self, f: ast.Expr, n_args: int, span: Any
                      ) -> tuple[str | None, Callable[[Ctx, tuple[Any, ...]], Any] | None]:
@@ -268,29 +281,6 @@ class Compiler:
             c.tick(span)
             return body[0](c, dict(zip(params, values, strict=True)))
         return ref[1], run
-
-    def _memo(self, args: list[Fn], n: ast.Call) -> Fn:
-        """`memo(f, args …)`: values remembered by (rule, arguments) (grids.remembered)."""
-        from .grids import remembered
-        f, rest = args[0], args[1:]
-        rt = self.rt
-        key, run = self._rule_runner(n.args[0], len(rest), n.span)
-
-        def memo(c: Ctx, e: dict[str, Any]) -> Any:
-            values = tuple([a(c, e) for a in rest])
-            try:
-                if run is not None:
-                    return remembered(c, key, values, run)
-                g = f(c, e)
-                return remembered(c, getattr(g, "key", g), values,
-                                  lambda c, values: g(*values))
-            except RuleRuntimeError:
-                raise
-            except RulelangError as exc:
-                raise RuleRuntimeError(str(exc), n.span) from None
-            except Exception:  # noqa: BLE001 - the builtin reports it with its position
-                return rt.call(("builtin", "memo"), [f(c, e), *values], c, n)
-        return memo
 
     def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,

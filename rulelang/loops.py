@@ -259,7 +259,7 @@ def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]
     def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
         def q(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
-            items = [x for x in _items(c, domain(c, e))]
+            items = list(_items(c, domain(c, e)))
             pairs = []
             for x in items:
                 e[var] = x
