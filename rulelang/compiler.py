@@ -34,6 +34,7 @@ from .loops import (
     member_loop,
     reader,
     site_loop,
+    tag,
 )
 from .model.values import Piece, Player, Site, show
 
@@ -52,11 +53,12 @@ class Compiler:
         method = getattr(self, f"visit_{type(node).__name__}", None)
         if method is None:
             raise NotImplementedError(type(node).__name__)
-        return method(node)
+        fn: Fn = method(node)
+        return fn
 
     def visit_Const(self, n: ast.Const) -> Fn:
         value = n.value
-        return lambda c, e: value
+        return tag(lambda c, e: value, const=value)
 
     # ---- names
     def visit_Name(self, n: ast.Name) -> Fn:
@@ -73,7 +75,7 @@ class Compiler:
                     return e[key]
                 except KeyError:
                     raise RuleRuntimeError(f"'{key}' has no value here", n.span) from None
-            return local
+            return tag(local, local_name=key)
         if cat == "builtin":
             return self._constant(key)
         if cat == "function":
@@ -346,7 +348,7 @@ class Compiler:
 
     def _call_def(self, key: str, args: list[Fn], n: ast.Node) -> Fn:
         d = self.rt.program.defs[key]
-        params = d.params or ()
+        params: tuple[str, ...] = tuple(d.params or ())
         body = self._def_body(key)
         span = n.span
         if len(params) == 1:
@@ -465,7 +467,23 @@ class Compiler:
                 return obj(c, e)[index(c, e)]
             except (IndexError, KeyError, TypeError) as exc:
                 raise runtime_error(exc, n.span, "indexing") from None
-        return idx
+        name, (k, i) = getattr(obj, "local_name", None), operand(index)
+        if name is None or k is None:
+            return idx
+        if k == "const":  # `row[2]`: one closure
+            def local_const(c: Ctx, e: dict[str, Any]) -> Any:
+                try:
+                    return e[name][i]
+                except Exception:  # noqa: BLE001 - the general path reports it
+                    return idx(c, e)
+            return local_const
+
+        def local_local(c: Ctx, e: dict[str, Any]) -> Any:  # `rows[r]`
+            try:
+                return e[name][e[i]]
+            except Exception:  # noqa: BLE001
+                return idx(c, e)
+        return local_local
 
     def visit_Of(self, n: ast.Of) -> Fn:
         cat, key = self.refs.get(id(n.left), ("local", ""))
@@ -501,6 +519,29 @@ class Compiler:
             except (TypeError, ZeroDivisionError) as exc:
                 raise RuleRuntimeError(f"cannot compute {show(a)} {n.op} {show(b)}: {exc}",
                                        n.span) from None
+        (kl, x), (kr, y) = operand(left), operand(right)
+        if kl == "const" and kr is None:  # `2 * count …`: one closure less
+            def const_left(c: Ctx, e: dict[str, Any]) -> Any:
+                b = right(c, e)
+                try:
+                    return op(x, b)
+                except (TypeError, ZeroDivisionError):
+                    return binop(c, e)
+            return const_left
+        if kl == "local" and kr == "const":  # `i + 1`
+            def local_const(c: Ctx, e: dict[str, Any]) -> Any:
+                try:
+                    return op(e[x], y)
+                except Exception:  # noqa: BLE001 - the general path reports it
+                    return binop(c, e)
+            return local_const
+        if kl == "local" and kr == "local":  # `a + b`
+            def local_local(c: Ctx, e: dict[str, Any]) -> Any:
+                try:
+                    return op(e[x], e[y])
+                except Exception:  # noqa: BLE001
+                    return binop(c, e)
+            return local_local
         return binop
 
     def constant(self, n: ast.Expr) -> tuple[bool, Any]:
@@ -588,8 +629,10 @@ class Compiler:
     def visit_MapExpr(self, n: ast.MapExpr) -> Fn:
         keys, values = [self.expr(x) for x in n.keys], [self.expr(x) for x in n.values]
         span = n.span
-        if all(isinstance(x, ast.Const) for x in n.keys + n.values):  # built once
-            fixed = make_map([x.value for x in n.keys], [x.value for x in n.values], span)
+        consts = [x for x in n.keys + n.values if isinstance(x, ast.Const)]
+        if len(consts) == len(n.keys) + len(n.values):  # built once
+            fixed = make_map([x.value for x in consts[:len(n.keys)]],
+                             [x.value for x in consts[len(n.keys):]], span)
             return lambda c, e: fixed
         return lambda c, e: make_map([k(c, e) for k in keys], [v(c, e) for v in values], span)
 
@@ -649,8 +692,10 @@ class Compiler:
             test, other = body.op, body.right
         if test is None:
             return None
+        assert body is not None  # a test was found in it
         general = QUANTS[n.kind](domain, var, None, self.expr(body))
         if test in ("in", "not in"):
+            assert other is not None
             return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
                                general)
         return site_loop(n.kind == "all", test, domain,
@@ -688,3 +733,16 @@ class Compiler:
         board = self.rt.board
         return incremental_filter(id(node), board.sites, dependents(board, paths), var,
                                   self.expr(cond), per_mover)
+
+
+def operand(f: Fn) -> tuple[str | None, Any]:
+    """("local", name) for a closure that reads a local, ("const", value) for a constant,
+    else (None, None)."""
+    name = getattr(f, "local_name", None)
+    if name is not None:
+        return "local", name
+    value = getattr(f, "const", _NOT_CONST)
+    return ("const", value) if value is not _NOT_CONST else (None, None)
+
+
+_NOT_CONST = object()

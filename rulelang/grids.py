@@ -67,6 +67,11 @@ def pieces_at(c: Any, where: Any, kind: str) -> Any:
 
 def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
     """The pieces (column None) or their attribute, in the shape of `where`."""
+    if type(where) is tuple and column is not None:
+        try:  # the common case: a grid (or a row) of pieces or none, as pieces_at gives
+            return _piece_values(where, kind, column)
+        except AttributeError:  # sites among them
+            pass
     at = c.data.at
     if type(where) is Site or type(where) is Piece:
         return _values(at, (where,), kind, column)[0]
@@ -77,14 +82,26 @@ def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
     return tuple([_values(at, row, kind, column) for row in where])
 
 
+def _piece_values(where: tuple[Any, ...], kind: str, column: list[Any]) -> tuple[Any, ...]:
+    """The attribute (column) of a row or a grid of pieces of `kind`, none elsewhere; raises
+    AttributeError at a site (or anything else that is not a piece or none)."""
+    out: list[Any] = []
+    if where and type(where[0]) is tuple:
+        for row in where:
+            values = []
+            for x in row:
+                values.append(None if x is None or x.kind != kind else column[x.id])
+            out.append(tuple(values))
+        return tuple(out)
+    for x in where:
+        if type(x) is tuple or type(x) is list:
+            raise AttributeError  # rows of another shape: the general path
+        out.append(None if x is None or x.kind != kind else column[x.id])
+    return tuple(out)
+
+
 def _values(at: list[Any], cells: Any, kind: str, column: list[Any] | None
             ) -> tuple[Any, ...]:
-    if column is not None:
-        try:  # the common case of a row of pieces (or none): one comprehension
-            return tuple([None if x is None else column[x.id] if x.kind == kind else None
-                          for x in cells])
-        except AttributeError:  # sites among them
-            pass
     out: list[Any] = []
     for s in cells:
         found = None

@@ -15,7 +15,16 @@ Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
 def reader(name: str) -> Fn:
-    return lambda c, e: e[name]
+    return tag(lambda c, e: e[name], local_name=name)
+
+
+def tag(f: Fn, **facts: Any) -> Fn:
+    """A closure marked with what it computes (`local_name`: it reads that local; `const`: it
+    gives that value), so that the closures above it can read e[name] or use the value
+    directly (compiler.operand)."""
+    for k, v in facts.items():
+        setattr(f, k, v)
+    return f
 
 
 def is_var(node: ast.Expr, var: str) -> bool:
@@ -24,7 +33,7 @@ def is_var(node: ast.Expr, var: str) -> bool:
 
 def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
-    def loop(c: Ctx, e: dict[str, Any]) -> bool:
+    def loop(c: Ctx, e: dict[str, Any]) -> Any:
         b = collection(c, e)
         if type(b) is SiteSet:
             b = b.members
@@ -46,7 +55,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
     if test == "owner":
         assert other is not None
 
-        def owner_loop(c: Ctx, e: dict[str, Any]) -> bool:
+        def owner_loop(c: Ctx, e: dict[str, Any]) -> Any:
             p = other(c, e)
             if type(p) is Player:
                 who = p.index
@@ -67,7 +76,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
         return owner_loop
     empty = test == "empty"
 
-    def loop(c: Ctx, e: dict[str, Any]) -> bool:
+    def loop(c: Ctx, e: dict[str, Any]) -> Any:
         at = c.data.at
         try:
             for s in domain(c, e):
