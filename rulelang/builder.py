@@ -253,7 +253,8 @@ class Builder(Transformer[Token, Any]):
         return (c[0], c[1])
 
     def else_clause(self, m: Meta, c: list[Any]) -> ast.Block:
-        return c[0]
+        block: ast.Block = c[0]
+        return block
 
     def for_each(self, m: Meta, c: list[Any]) -> ast.ForEach:
         return ast.ForEach(str(c[0]), c[1], c[2], span=self._span(m))

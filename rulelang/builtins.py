@@ -7,10 +7,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .errors import RulelangError
 from .model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
+
+if TYPE_CHECKING:
+    from .model.state import GameData
+    from .runtime import Runtime
+
+
+class _Ctx(Protocol):
+    """What a builtin reads of its context (interpreter.Ctx), for the type checker only."""
+    game: Runtime
+    data: GameData
+
+    def tick(self, span: Any, n: int = 1) -> None: ...
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -26,8 +41,8 @@ class Builtin:
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[..., Any]:
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[[_F], _F]:
+    def register(fn: _F) -> _F:
         name = fn.__name__.rstrip("_")
         BUILTINS[name] = Builtin(name, lo, lo if hi is None else hi, fn,
                                  (fn.__doc__ or "").strip(), example)
@@ -35,87 +50,87 @@ def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[..., 
     return register
 
 
-def constant(example: str = "") -> Callable[..., Any]:
+def constant(example: str = "") -> Callable[[_F], _F]:
     return builtin(-1, -1, example)
 
 
 # ---- constants -----------------------------------------------------------------
 @constant("owner(s) == mover")
-def mover(c: Any) -> Player:
+def mover(c: _Ctx) -> Player:
     """The player whose turn it is."""
     return c.game.players[c.data.mover]
 
 
 @constant("winner opponent")
-def opponent(c: Any) -> Player:
+def opponent(c: _Ctx) -> Player:
     """The next player after the mover (the opponent in a two-player game)."""
     return c.game.players[(c.data.mover + 1) % len(c.game.players)]
 
 
 @constant("for each p in players")
-def players(c: Any) -> tuple[Player, ...]:
+def players(c: _Ctx) -> tuple[Player, ...]:
     """All players in seat order."""
     return c.game.players
 
 
 @constant("for each p in others")
-def others(c: Any) -> tuple[Player, ...]:
+def others(c: _Ctx) -> tuple[Player, ...]:
     """The other players, clockwise from the mover."""
     n, m = len(c.game.players), c.data.mover
     return tuple(c.game.players[(m + i) % n] for i in range(1, n))
 
 
 @constant("each s in sites where empty(s)")
-def sites(c: Any) -> tuple[Site, ...]:
+def sites(c: _Ctx) -> tuple[Site, ...]:
     """Every site of the board, in board order."""
     return c.game.board.sites
 
 
 @constant("last.site")
-def last(c: Any) -> dict[str, Any]:
+def last(c: _Ctx) -> dict[str, Any]:
     """The last action: last.action (its name), last.player, last.site, last.piece."""
     return c.data.last
 
 
 @constant("round >= 4")
-def round_(c: Any) -> int:
+def round_(c: _Ctx) -> int:
     """The number of the current round, from 1 (see the `round` section)."""
     return c.data.round
 
 
 @constant("set starter = next_player(starter)")
-def starter(c: Any) -> Player:
+def starter(c: _Ctx) -> Player:
     """The player who began the current round; `set starter = p` makes p begin the next."""
     return c.game.players[c.data.starter]
 
 
 @builtin(1, example="next_player(starter)")
-def next_player(c: Any, p: Player) -> Player:
+def next_player(c: _Ctx, p: Player) -> Player:
     """The player after p in seat order (clockwise)."""
     return c.game.players[(p.index + 1) % len(c.game.players)]
 
 
 @constant("turn > 10")
-def turn(c: Any) -> int:
+def turn(c: _Ctx) -> int:
     """The number of the current turn, from 1."""
     return c.data.turn
 
 
 # ---- sites and pieces ------------------------------------------------------------
 @builtin(1, example="occupied(s)")
-def occupied(c: Any, s: Site) -> bool:
+def occupied(c: _Ctx, s: Site) -> bool:
     """Some piece is on site s."""
     return bool(c.data.at[s.index])
 
 
 @builtin(1, example="empty(s)")
-def empty(c: Any, s: Site) -> bool:
+def empty(c: _Ctx, s: Site) -> bool:
     """No piece is on site s."""
     return not c.data.at[s.index]
 
 
 @builtin(1, example="top(s)")
-def top(c: Any, where: Site | ZoneRef) -> Piece | None:
+def top(c: _Ctx, where: Site | ZoneRef) -> Piece | None:
     """The topmost piece on a site, or the top of a zone's pile (its last piece); none if
     there is none."""
     stack = c.data.at[where.index] if isinstance(where, Site) else c.data.zones[where]
@@ -123,7 +138,7 @@ def top(c: Any, where: Site | ZoneRef) -> Piece | None:
 
 
 @builtin(1, example="pieces(s)")
-def pieces(c: Any, where: Site | ZoneRef) -> tuple[Piece, ...]:
+def pieces(c: _Ctx, where: Site | ZoneRef) -> tuple[Piece, ...]:
     """The pieces on a site (bottom first) or in a zone."""
     if isinstance(where, Site):
         return c.data.at[where.index]
@@ -131,7 +146,7 @@ def pieces(c: Any, where: Site | ZoneRef) -> tuple[Piece, ...]:
 
 
 @builtin(1, example="owner(s) == mover")
-def owner(c: Any, x: Site | Piece | None) -> Player | None:
+def owner(c: _Ctx, x: Site | Piece | None) -> Player | None:
     """The owner of a piece, or of the top piece on a site; none if nobody owns it."""
     if isinstance(x, Site):
         stack = c.data.at[x.index]
@@ -145,20 +160,20 @@ def owner(c: Any, x: Site | Piece | None) -> Player | None:
 
 
 @builtin(1, example="site(p)")
-def site(c: Any, p: Piece) -> Site | None:
+def site(c: _Ctx, p: Piece) -> Site | None:
     """The site a piece is on, or none."""
     where = c.data.loc[p.id]
     return where if isinstance(where, Site) else None
 
 
 @builtin(1, example='kind(p) == "ball"')
-def kind(c: Any, p: Piece) -> str:
+def kind(c: _Ctx, p: Piece) -> str:
     """The kind of a piece."""
     return p.kind
 
 
 @builtin(2, example="group(s, touching)")
-def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
+def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
     """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
     at, owners = c.data.at, c.data.owner
     stack = at[s.index]
@@ -178,7 +193,7 @@ def group(c: Any, s: Site, rel: Relation) -> tuple[Site, ...]:
 
 
 @builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)")
-def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
+def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
           stop: Any = None) -> tuple[Site, ...]:
     """The sites a move of at most `budget` points can end on, from `start` along `rel`.
     `cost(s)` is what entering s costs (none: it cannot be entered); `stop(s)`, if given,
@@ -205,20 +220,20 @@ def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
 
 
 @builtin(2, example="through(rows, last.site)")
-def through(c: Any, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
+def through(c: _Ctx, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
     """The lines of a line set that pass through site s."""
     return lines.through[s.index]
 
 
 @builtin(1, example="repeated(3)")
-def repeated(c: Any, n: int) -> bool:
+def repeated(c: _Ctx, n: int) -> bool:
     """The current position (board, zones, counters, player to move) occurred n times."""
     return c.game.position_count(c.data) >= n
 
 
 # ---- values ------------------------------------------------------------------------
 @builtin(1, example="size(l)")
-def size(c: Any, x: Any) -> int:
+def size(c: _Ctx, x: Any) -> int:
     """The number of items in a collection or pieces in a zone."""
     if isinstance(x, ZoneRef):
         return len(c.data.zones[x])
@@ -226,20 +241,20 @@ def size(c: Any, x: Any) -> int:
 
 
 @builtin(1, example="str(r + 1)")
-def str_(c: Any, x: Any) -> str:
+def str_(c: _Ctx, x: Any) -> str:
     """A value as text."""
     from .model.values import show
     return show(x)
 
 
 @builtin(1, example="letter(0)")
-def letter(c: Any, i: int) -> str:
+def letter(c: _Ctx, i: int) -> str:
     """The i-th letter of the alphabet, from 0: a, b, c …"""
     return "abcdefghijklmnopqrstuvwxyz"[i]
 
 
 @builtin(1, example="abs(r - c)")
-def abs_(c: Any, x: int) -> int:
+def abs_(c: _Ctx, x: int) -> int:
     """The absolute value."""
     return abs(x)
 
@@ -249,45 +264,45 @@ def _items(args: tuple[Any, ...]) -> Any:
 
 
 @builtin(1, 99, example="max(a, b)")
-def max_(c: Any, *args: Any) -> Any:
+def max_(c: _Ctx, *args: Any) -> Any:
     """The largest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     return max(items) if items else 0
 
 
 @builtin(1, 99, example="min(a, b)")
-def min_(c: Any, *args: Any) -> Any:
+def min_(c: _Ctx, *args: Any) -> Any:
     """The smallest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     return min(items) if items else 0
 
 
 @builtin(1, example="sum(points)")
-def sum_(c: Any, xs: Any) -> int:
+def sum_(c: _Ctx, xs: Any) -> int:
     """The sum of a collection of numbers."""
     return sum(xs)
 
 
 @builtin(1, example="count(playable)")
-def count(c: Any, xs: Any) -> int:
+def count(c: _Ctx, xs: Any) -> int:
     """The number of items in a collection."""
     return size(c, xs)
 
 
 @builtin(1, example="any(flags)")
-def any_(c: Any, xs: Any) -> bool:
+def any_(c: _Ctx, xs: Any) -> bool:
     """Some item of the collection is true."""
     return any(xs)
 
 
 @builtin(1, example="all(flags)")
-def all_(c: Any, xs: Any) -> bool:
+def all_(c: _Ctx, xs: Any) -> bool:
     """Every item of the collection is true."""
     return all(xs)
 
 
 @builtin(2, example="subsets(hand of p, 4)")
-def subsets(c: Any, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
+def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     """Every choice of k items of a collection (or zone), in order: `choose role in
     subsets(hand of p, 4)` offers each set of 4 cards once."""
     from itertools import combinations
@@ -296,7 +311,7 @@ def subsets(c: Any, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
 
 
 @builtin(1, example="product([seasons(c) for c in role])")
-def product(c: Any, xs: Any) -> tuple[tuple[Any, ...], ...]:
+def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
     """Every way of taking one item from each of a list of collections, in order (the
     cartesian product): `product([["a", "b"], [1, 2]])` is `(("a", 1), ("a", 2), ("b", 1),
     ("b", 2))`. Each way of using a role's optional abilities, to pick the best with `best`."""
@@ -316,14 +331,14 @@ _PRODUCT_LIMIT = 100_000
 
 
 @builtin(1, example="distinct(each c in field: c.name)")
-def distinct(c: Any, xs: Any) -> tuple[Any, ...]:
+def distinct(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(dict.fromkeys(items))
 
 
 @builtin(1, example="reversed(players)")
-def reversed_(c: Any, xs: Any) -> tuple[Any, ...]:
+def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection (or the pieces of a zone) in reverse order:
     `for each p in reversed(players)` goes round the table counter-clockwise, from the last
     seat to the first."""
@@ -332,13 +347,13 @@ def reversed_(c: Any, xs: Any) -> tuple[Any, ...]:
 
 
 @builtin(1, example="first(playable)")
-def first(c: Any, xs: Any) -> Any:
+def first(c: _Ctx, xs: Any) -> Any:
     """The first item of a collection, or none."""
     return next(iter(xs), None)
 
 
 @builtin(1, example="each(playable)")
-def each(c: Any, xs: Any) -> tuple[Any, ...]:
+def each(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
     return tuple(xs)
 

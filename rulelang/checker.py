@@ -6,7 +6,7 @@ result from Program.refs (keyed by node identity) and never resolve names themse
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import TypeVar
 
 from . import ast
 from .builtins import BUILTINS
@@ -14,9 +14,16 @@ from .errors import Diagnostic, RulebookError
 from .program import Loaded, Module, Program, Ref
 from .source import Span
 
-_GAME_KINDS = {ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
-               ast.Option: "option", ast.Action: "action"}
-_MODULE_KINDS = {ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
+_GameDecl = ast.Piece | ast.Zone | ast.Counter | ast.Var | ast.Option | ast.Action
+_ModuleDecl = ast.Def | ast.Effect | ast.Geometry
+_D = TypeVar("_D", bound=ast.Decl)
+_Named = TypeVar("_Named", bound=_GameDecl)
+
+_GAME_KINDS: dict[type[_GameDecl], str] = {
+    ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
+    ast.Option: "option", ast.Action: "action"}
+_MODULE_KINDS: dict[type[_ModuleDecl], str] = {
+    ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
 _NOT_CALLABLE = {"option", "player", "zone", "counter", "var", "kind", "region", "lines",
                  "local"}
 
@@ -72,16 +79,15 @@ class Checker:
                     self.arity[ref] = (len(params or ()), len(params or ()))
         if isinstance(d, ast.Geometry):
             for item in d.items:
-                name = getattr(item, "name", None)
                 if isinstance(item, (ast.GeoRelation, ast.GeoAlias)):
-                    ns.setdefault(name, ("relation", name))
+                    ns.setdefault(item.name, ("relation", item.name))
                 elif isinstance(item, ast.GeoRegion):
-                    ns.setdefault(name, ("region", name))
+                    ns.setdefault(item.name, ("region", item.name))
                 elif isinstance(item, ast.GeoLines):
-                    ns.setdefault(name, ("lines", name))
+                    ns.setdefault(item.name, ("lines", item.name))
         if key == "":
-            for cls, cat in _GAME_KINDS.items():
-                if isinstance(d, cls):
+            for game_cls, cat in _GAME_KINDS.items():
+                if isinstance(d, game_cls):
                     self.declare(ns, d.name, (cat, d.name), d.span, seen)
 
     # ---- resolution
@@ -125,7 +131,9 @@ class Walker:
         method = getattr(self, f"visit_{type(e).__name__}", None)
         if method is None:
             raise NotImplementedError(type(e).__name__)
-        return method(e, call_arity) if isinstance(e, (ast.Name, ast.Attr)) else method(e)
+        ref: Ref | None = method(e, call_arity) if isinstance(e, (ast.Name, ast.Attr)) \
+            else method(e)
+        return ref
 
     def visit_Const(self, e: ast.Const) -> None:
         return None
@@ -141,9 +149,10 @@ class Walker:
         return self._use(e, ref, call_arity)
 
     def visit_Attr(self, e: ast.Attr, call_arity: int | None) -> Ref | None:
-        if isinstance(e.obj, ast.Name) and self.ck.lookup(e.obj.id, self.scope, self.ns) \
-                and self.ck.lookup(e.obj.id, self.scope, self.ns)[0] == "module":
-            target = self.ck.lookup(e.obj.id, self.scope, self.ns)[1]
+        if isinstance(e.obj, ast.Name) \
+                and (obj := self.ck.lookup(e.obj.id, self.scope, self.ns)) \
+                and obj[0] == "module":
+            target = obj[1]
             ns = self.ck.namespaces.get(target, {})
             ref = ns.get(e.name)
             if ref is None or ref[0] == "module":
@@ -427,17 +436,18 @@ def check(loaded: Loaded, library: bool = False) -> Program:
 
 def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:
     decls = loaded.game.decls
-    first = {t: next((d for d in decls if isinstance(d, t)), None)
-             for t in (ast.Game, ast.Players, ast.Board)}
-    span = loaded.game.source.span_at_end()
-    span = ast.Span(span.path, 1, 1, 1, 2) if span else None  # type: ignore[attr-defined]
-    game = first[ast.Game] or ast.Game("untitled", None, span=span)
-    players = first[ast.Players] or ast.Players(("Player1", "Player2"), 2, 2, span=span)
-    for t, what in ((ast.Game, "game \"Name\""), (ast.Players, "players A, B")):
-        if first[t] is None and not library:
+    first_game = _first(decls, ast.Game)
+    first_players = _first(decls, ast.Players)
+    span = Span(loaded.game.source.span_at_end().path, 1, 1, 1, 2)
+    game = first_game or ast.Game("untitled", None, span=span)
+    players = first_players or ast.Players(("Player1", "Player2"), 2, 2, span=span)
+    found: tuple[tuple[ast.Decl | None, str], ...] = (
+        (first_game, "game \"Name\""), (first_players, "players A, B"))
+    for first, what in found:
+        if first is None and not library:
             ck.error("R209", f"the rulebook has no '{what.split()[0]}' line", span,
                      f"add a line such as: {what}")
-    p = Program(loaded, game, players, _by_name(decls, ast.Option), first[ast.Board],
+    p = Program(loaded, game, players, _by_name(decls, ast.Option), _first(decls, ast.Board),
                 _by_name(decls, ast.Piece), _by_name(decls, ast.Zone),
                 _by_name(decls, ast.Counter), _by_name(decls, ast.Var))
     for key, module in [("", loaded.game), *loaded.modules.items()]:
@@ -446,7 +456,11 @@ def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:
     return p
 
 
-def _by_name(decls: tuple[ast.Decl, ...], cls: type) -> dict[str, Any]:
+def _first(decls: tuple[ast.Decl, ...], cls: type[_D]) -> _D | None:
+    return next((d for d in decls if isinstance(d, cls)), None)
+
+
+def _by_name(decls: tuple[ast.Decl, ...], cls: type[_Named]) -> dict[str, _Named]:
     return {d.name: d for d in decls if isinstance(d, cls)}
 
 

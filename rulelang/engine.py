@@ -187,7 +187,8 @@ class State:
 
     @property
     def data(self) -> GameData:
-        return self.ctx.data
+        data: GameData = self.ctx.data
+        return data
 
     # ---- running
     def _start(self, segment: Any) -> None:
@@ -340,7 +341,7 @@ class State:
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
         new._checkpoint, new._trail = self._checkpoint, []
         new._gen = self._segment(new.ctx)
-        new._decision = new._gen.send(None)
+        new._decision = next(new._gen)  # primes the segment: the same as send(None)
         for action in self._trail:
             d = new._decision
             new.ctx.data.history.append((d, action))

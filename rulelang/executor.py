@@ -7,7 +7,7 @@ statements on hot paths also exist as closures (stmt_fn).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import ast
 from .decision import Decision, GameOver, Option, Run
@@ -16,13 +16,16 @@ from .interpreter import Ctx, iterate
 from .menus import Menus
 from .model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
+if TYPE_CHECKING:
+    from .program import Program
+
 __all__ = ["Executor", "Decision", "GameOver", "Option", "Run"]
 
 
 class Executor(Menus):
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
-        self.program = runtime.program
+        self.program: Program = runtime.program
         self._decides: dict[int, bool] = {}
         self._tail: dict[int, tuple[bool, ...]] = {}
         self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
@@ -31,7 +34,7 @@ class Executor(Menus):
         self._stmt_fns: dict[int, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._choice_plans: dict[int, tuple[Any, Any, Any, str]] = {}
-        self._last_choices: dict[tuple[int, int], bool] = {}
+        self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
     # ---- static analysis
@@ -190,6 +193,7 @@ class Executor(Menus):
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         what = self.value(s.piece, c, e)
+        piece: Piece | None
         if type(what) is PieceSource and s.source is None:  # the common `ball of mover`
             piece = c.data.take_from(what.zone, what.kind)
             if piece is not None:

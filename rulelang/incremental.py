@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import ast
+
+if TYPE_CHECKING:
+    from .program import Program
 
 Path = tuple[str, ...]  # relations followed from the subject site
 _BOARD_READS = {"occupied", "empty", "owner", "top", "pieces"}
@@ -31,7 +34,7 @@ class NotLocal(Exception):
 class LocalAnalysis:
     """Collects the relation paths along which a predicate reads the board."""
 
-    def __init__(self, program: Any) -> None:
+    def __init__(self, program: Program) -> None:
         self.program = program
         self.refs = program.refs
         self.reads: set[Path] = set()
@@ -43,7 +46,8 @@ class LocalAnalysis:
         method = getattr(self, f"visit_{type(node).__name__}", None)
         if method is None:
             raise NotLocal(type(node).__name__)
-        return method(node, env)
+        path: Path | None = method(node, env)
+        return path
 
     def visit_Const(self, n: ast.Const, env: dict[str, Any]) -> None:
         return None
@@ -63,7 +67,7 @@ class LocalAnalysis:
             return None
         raise NotLocal(key)
 
-    def visit_Attr(self, n: ast.Attr, env: dict[str, Any]) -> None:
+    def visit_Attr(self, n: ast.Attr, env: dict[str, Any]) -> Path | None:
         ref = self.refs.get(id(n))
         if ref is not None:
             if ref[0] in _IMMUTABLE:
@@ -92,7 +96,8 @@ class LocalAnalysis:
 
     def _site_path(self, arg: ast.Expr, env: dict[str, Any]) -> Path:
         if isinstance(arg, ast.Name) and env.get(arg.id) is not None:
-            return env[arg.id]
+            path: Path = env[arg.id]
+            return path
         raise NotLocal("a site that is not reached from the subject")
 
     def _def(self, key: str, args: list[ast.Expr], env: dict[str, Any]) -> Path | None:
@@ -147,13 +152,13 @@ class LocalAnalysis:
         return self._all(env, *n.keys, *n.values)
 
 
-def local_reads(program: Any, cond: ast.Expr, var: str) -> set[Path] | None:
+def local_reads(program: Program, cond: ast.Expr, var: str) -> set[Path] | None:
     """The relation paths along which cond(var) reads the board, or None if not local."""
     found = analyse(program, cond, var)
     return None if found is None else found[0]
 
 
-def analyse(program: Any, cond: ast.Expr, var: str) -> tuple[set[Path], bool] | None:
+def analyse(program: Program, cond: ast.Expr, var: str) -> tuple[set[Path], bool] | None:
     """(paths read, reads the mover?) for a local predicate; None otherwise."""
     analysis = LocalAnalysis(program)
     try:
@@ -194,7 +199,7 @@ def incremental_filter(qid: int, sites: tuple[Any, ...], deps: tuple[Any, ...], 
     def query(c: Any, e: dict[str, Any]) -> tuple[Any, ...]:
         data = c.data
         key = (qid, data.mover) if per_mover else qid
-        entry = data.cache.get(key)
+        entry: tuple[list[bool], int, tuple[Any, ...]] | None = data.cache.get(key)
         changes = data.changes
         n = len(changes)
         if entry is not None and entry[1] == n:

@@ -44,7 +44,7 @@ class ReturnValue(Exception):
 
 
 # ---- helpers shared with the compiler ------------------------------------------
-def iterate(c: Ctx, x: Any) -> Iterable[Any]:
+def iterate(c: Ctx, x: Iterable[Any] | ZoneRef | None) -> Iterable[Any]:
     if isinstance(x, ZoneRef):
         return tuple(c.data.zones[x])
     if x is None:

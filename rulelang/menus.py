@@ -9,7 +9,7 @@ where it goes).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import ast
 from .astwalk import walk
@@ -17,16 +17,19 @@ from .decision import Decision, Options
 from .errors import RulelangError, RuleRuntimeError
 from .interpreter import Ctx, iterate
 
+if TYPE_CHECKING:
+    from .program import Program
+
 
 class Menus:
     """Mixed into Executor, whose parts it uses (declared here for the type checker)."""
 
-    program: Any
+    program: Program
     rt: Any
     _tail: dict[int, tuple[bool, ...]]
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
-    _last_choices: dict[tuple[int, int], bool]
+    _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
 
     if TYPE_CHECKING:
         def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any: ...
@@ -152,7 +155,8 @@ class Menus:
             k = 0
             while k < len(stmts) and isinstance(stmts[k], ast.Require):
                 k += 1
-            requires = tuple(self.rt.fn(r.cond) for r in stmts[:k])
+            leading = cast("tuple[ast.Require, ...]", stmts[:k])  # the loop above
+            requires = tuple(self.rt.fn(r.cond) for r in leading)
             rest = stmts[k:]
             shape: Any = True
             if self._last_choice(stmts, k):
@@ -183,8 +187,8 @@ class Menus:
              out: list[tuple[Any, ...]]) -> None:
         stmts = body.stmts
         if i == len(stmts) or not self.needs_walk(body)[i]:
-            if i < len(stmts) and isinstance(stmts[i], ast.Put) and \
-                    stmts[i] not in self._hoisted_puts and not self.put_possible(stmts[i], c, e):
+            if i < len(stmts) and isinstance(put := stmts[i], ast.Put) and \
+                    put not in self._hoisted_puts and not self.put_possible(put, c, e):
                 return
             if self.tail_may_refuse(stmts, i) and not self.tail_runs(stmts, i, c, e):
                 return
@@ -226,12 +230,12 @@ class Menus:
         inside an `if`, a loop or an effect, or a second `put`? (The first statement, when
         it is a `put`, is checked on its own.)"""
         key = (id(stmts), j, "tail")
-        found = self._last_choices.get(key)  # type: ignore[call-overload]
+        found = self._last_choices.get(key)
         if found is None:
             first = stmts[j] if j < len(stmts) else None
             nested = [first] if first is not None and not isinstance(first, ast.Put) else []
             found = any(self._refuses(s) for s in [*nested, *stmts[j + 1:]])
-            self._last_choices[key] = found  # type: ignore[index]
+            self._last_choices[key] = found
         return bool(found)
 
     def _refuses(self, node: ast.Node) -> bool:
@@ -338,4 +342,4 @@ def bound_names(s: ast.Stmt) -> set[str]:
 
 
 def _mover_choose(stmts: tuple[ast.Stmt, ...], i: int) -> bool:
-    return i < len(stmts) and isinstance(stmts[i], ast.Choose) and stmts[i].mode == "mover"
+    return i < len(stmts) and isinstance(s := stmts[i], ast.Choose) and s.mode == "mover"

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -125,7 +127,9 @@ def _token_text(tok: Token) -> str:
 def _expected_help(exc: UnexpectedToken) -> str | None:
     """What the parser would have accepted here (the LALR state's real choices)."""
     try:
-        accepted = exc.interactive_parser.accepts()
+        # lark leaves accepts() unannotated; it returns the set of terminal names
+        accepts = cast("Callable[[], set[str]]", exc.interactive_parser.accepts)
+        accepted = accepts()
     except Exception:  # noqa: BLE001 - no parser state to ask: say nothing rather than guess
         return None
     expected = sorted({_describe(t) for t in accepted if not t.startswith("__")})

@@ -153,7 +153,7 @@ class Runtime:
             return BoardBuilder().freeze()
         call = decl.expr
         ref = self.program.refs.get(id(call.func)) if isinstance(call, ast.Call) else None
-        if ref is None or ref[0] != "geometry":
+        if not isinstance(call, ast.Call) or ref is None or ref[0] != "geometry":
             raise RuleRuntimeError("'board' needs a geometry, e.g. board square(8, 8)", decl.span)
         c = Ctx(self, GameData(0, 0))
         args = [self.interp.eval(a, c, {}) for a in call.args]
