@@ -40,6 +40,15 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}
 
+# Builtins that read the state beyond their arguments. The checker keeps them out of the rules
+# given to `memo` and `cached`, whose kept values would not follow them (R210): the turn and
+# who plays it …
+READS_TURN = frozenset({"mover", "opponent", "others", "last", "round", "starter", "turn",
+                        "repeated"})
+# … and the pieces on sites, which `cached` may read (it watches the sites it is given)
+READS_BOARD = frozenset({"occupied", "empty", "top", "pieces", "owner", "site", "group",
+                         "reach", "mismatched"})
+
 
 def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[[_F], _F]:
     def register(fn: _F) -> _F:

@@ -9,7 +9,8 @@ import difflib
 from typing import TypeVar
 
 from . import ast
-from .builtins import BUILTINS
+from .astwalk import walk
+from .builtins import BUILTINS, READS_BOARD, READS_TURN
 from .errors import Diagnostic, RulebookError
 from .program import Loaded, Module, Program, Ref
 from .source import Span
@@ -427,11 +428,67 @@ def check(loaded: Loaded, library: bool = False) -> Program:
         _walk_module(ck, key, module)
     if not library:
         _check_game(ck, program)
+    _check_kept(ck, program)
     program.refs = ck.refs
     program.uses_repetition = ck.uses_repetition
     if ck.diags:
         raise RulebookError(ck.diags, loaded.sources)
     return program
+
+
+_KEPT = {"memo": 0, "cached": 1}  # builtins that keep a rule's values: its argument's place
+
+
+def _check_kept(ck: Checker, program: Program) -> None:
+    """A rule given to memo or cached must not read what their kept values cannot follow:
+    counters, vars, zones, the turn (and, for memo, the pieces on sites) (R210)."""
+    loaded = program.loaded
+    found: dict[tuple[str, bool], tuple[str, Span] | None] = {}
+    for module in [loaded.game, *loaded.modules.values()]:
+        for node in walk(module.decls):
+            if not isinstance(node, ast.Call):
+                continue
+            cat, name = ck.refs.get(id(node.func), ("", ""))
+            at = _KEPT.get(name) if cat == "builtin" else None
+            if at is None or len(node.args) <= at:
+                continue
+            f = node.args[at]
+            ref = ck.refs.get(id(f))
+            if ref is None or ref[0] != "function":
+                continue
+            read = _state_read(ck, program, ref[1], name == "cached", found)
+            if read is not None:
+                what, where = read
+                place = f"line {where.line}" if where.path == f.span.path else \
+                    f"{where.path}:{where.line}"
+                ck.error("R210", f"{name}: the rule '{_written(f)}' reads {what} ({place}), "
+                         "which a kept value would not follow", f.span,
+                         "pass what it needs as an argument" + (
+                             ", or use cached(sites, …) for the pieces on sites"
+                             if name == "memo" else ""))
+
+
+def _state_read(ck: Checker, program: Program, key: str, board_ok: bool,
+                found: dict[tuple[str, bool], tuple[str, Span] | None]
+                ) -> tuple[str, Span] | None:
+    """The first thing rule `key` (or a rule it calls) reads beyond its arguments: (what,
+    where); None if nothing."""
+    if (key, board_ok) in found:
+        return found[(key, board_ok)]
+    found[(key, board_ok)] = None  # a recursive call adds nothing
+    result = None
+    for node in walk(program.defs[key]):
+        cat, name = ck.refs.get(id(node), ("", ""))
+        if cat in ("counter", "var", "zone"):
+            result = (f"the {cat} '{name}'", node.span)
+        elif cat == "builtin" and (name in READS_TURN or (name in READS_BOARD and not board_ok)):
+            result = (f"'{name}'", node.span)
+        elif cat in ("def", "function") and name in program.defs:
+            result = _state_read(ck, program, name, board_ok, found)
+        if result is not None:
+            break
+    found[(key, board_ok)] = result
+    return result
 
 
 def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:

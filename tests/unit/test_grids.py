@@ -270,3 +270,82 @@ def test_memo_remembers_nothing_when_a_rule_sets_attributes(tmp_path: Path) -> N
     data.put(data.zones[zone_ref("box", None)][0], sites[0])
     first = _eval(state, "memo_looks")
     assert first == _eval(state, "memo_looks") and first is not _eval(state, "memo_looks")
+
+
+# ---- what a kept rule may read (R210) -------------------------------------------------------
+KEPT_GAME = """\
+use square
+{use}
+game "Kept"
+players White, Black
+board square.grid(3, 3, 3)
+piece stone
+counter bonus each player = 0
+var best = 0
+zone bag
+
+def plain(x) = x + 1
+def again(x) = again(x - 1) if x > 0 else plain(x)
+{defs}
+score s(p) = {score}
+
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+
+turn
+  do place
+
+end
+  when turn >= 9
+    highest score wins
+"""
+
+
+def _kept(tmp_path: Path, defs: str, score: str, module: str = "") -> str:
+    """The R210 messages of a game with these rules and this score (empty: none)."""
+    if module:
+        (tmp_path / "helpers.rule").write_text(module)
+    path = tmp_path / "kept.rule"
+    path.write_text(KEPT_GAME.format(use="use helpers" if module else "", defs=defs,
+                                     score=score))
+    try:
+        rulelang.load_game(path)
+    except rulelang.RulebookError as exc:
+        return "\n".join(d.message for d in exc.diagnostics if d.code == "R210")
+    return ""
+
+
+@pytest.mark.parametrize("body, word", [
+    ("bonus of p", "the counter 'bonus'"), ("best", "the var 'best'"),
+    ("size(bag)", "the zone 'bag'"), ("1 if mover == p else 0", "'mover'"),
+    ("turn", "'turn'"), ("count s in sites where occupied(s)", "'occupied'"),
+])
+def test_memo_refuses_a_rule_that_reads_the_state(tmp_path: Path, body: str, word: str) -> None:
+    found = _kept(tmp_path, f"def reads(p) = {body}", "memo(reads, p)")
+    assert found == f"memo: the rule 'reads' reads {word} (line 13), which a kept value " \
+        "would not follow"
+
+
+def test_a_kept_rule_is_checked_through_the_rules_it_calls(tmp_path: Path) -> None:
+    found = _kept(tmp_path, "def outer(p) = 2 * inner(p)\ndef inner(p) = bonus of p",
+                  "memo(outer, p) + memo(again, 3)")
+    assert found.startswith("memo: the rule 'outer' reads the counter 'bonus' (line 14)")
+
+
+def test_a_read_in_another_module_names_its_file(tmp_path: Path) -> None:
+    found = _kept(tmp_path, "", "memo(helpers.whose, sites[0])",
+                  module="def whose(s) = 1 if owner(s) == mover else 0\n")
+    assert "reads 'owner' (" in found and "helpers.rule:1)" in found
+
+
+def test_cached_may_read_the_pieces_on_sites_but_not_the_turn(tmp_path: Path) -> None:
+    assert _kept(tmp_path, "def here(s) = 1 if occupied(s) else 0",
+                 "cached(sites, here, sites[0]) + memo(plain, 2) + memo(again, 2)") == ""
+    assert "cached: the rule 'mine' reads 'mover'" in _kept(
+        tmp_path, "def mine(s) = 1 if owner(s) == mover else 0", "cached(sites, mine, sites[0])")
+
+
+def test_the_state_readers_are_builtins() -> None:
+    from rulelang.builtins import BUILTINS, READS_BOARD, READS_TURN
+    assert READS_TURN | READS_BOARD <= set(BUILTINS) and not READS_TURN & READS_BOARD
