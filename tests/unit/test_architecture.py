@@ -40,3 +40,23 @@ def test_no_game_name_in_the_package() -> None:
     for path in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.lark")]:
         hit = GAME_WORDS.search(path.read_text())
         assert hit is None, f"{path.relative_to(PACKAGE.parent)} mentions {hit.group(0)!r}"
+
+
+def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
+    """Rulebooks are untrusted: nothing in the package evaluates text as Python, and files
+    are read only by the loader (rulebooks, modules, data), the record reader and the parser
+    (its own grammar)."""
+    readers = {"loader.py", "record.py", "parser.py"}
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+            bare = func.id if isinstance(func, ast.Name) else ""  # a builtin of Python
+            method = func.attr if isinstance(func, ast.Attribute) else ""
+            assert bare not in ("eval", "exec", "compile", "__import__") \
+                and method != "import_module", f"{where} makes code"
+            if bare == "open" or method in ("open", "read_text", "read_bytes", "safe_load"):
+                assert path.name in readers, f"{where} reads a file"
