@@ -117,9 +117,22 @@ def result_lines(game: Any, state: Any) -> list[str]:
         lines = ["result: " + " and ".join(names[w] for w in winners) + " win"]
     scores = list(state.scores())
     if any(scores):
-        lines.append("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores,
-                                                                         strict=False)))
+        lines.append("scores: " + ", ".join(f"{n} {s:g}" for n, s in zip(names, scores,
+                                                                           strict=False)))
+        terms = [_terms(state.score_breakdown(i)) for i in range(len(names))]
+        if any(len(t) > 1 for t in terms):
+            lines += [f"  {n}: " + (", ".join(f"{k} {v:g}" for k, v in t.items() if v)
+                                    or "no points") for n, t in zip(names, terms, strict=True)]
     return lines
+
+
+def _terms(breakdown: dict[str, float]) -> dict[str, float]:
+    """A player's points per score term: the lines of an itemised term (`term label`) summed."""
+    points: dict[str, float] = {}
+    for key, value in breakdown.items():
+        term = key.split(" ")[0]
+        points[term] = points.get(term, 0) + value
+    return points
 
 
 # --- check -------------------------------------------------------------------------------

@@ -247,3 +247,22 @@ def test_two_humans_pass_the_device_and_see_only_their_own_view(capsys, book,
                                                                           "secret=0")
         assert mine in screen and theirs not in screen
     assert "secret=7" not in screens[0]
+
+
+def test_the_result_gives_each_players_points_by_term() -> None:
+    class Game:
+        player_names = ["Xena", "Oscar"]
+
+    class State:
+        def winners(self) -> list[int]:
+            return [1]
+
+        def scores(self) -> list[float]:
+            return [3.0, 4.5]
+
+        def score_breakdown(self, p: int) -> dict[str, float]:  # `sheet` is itemised
+            return {"sand": 2, "moss": 0, "sheet r1 Outou": 1, "sheet r2 Outou": p + 0.5}
+
+    assert cli.result_lines(Game(), State()) == [
+        "result: Oscar wins", "scores: Xena 3, Oscar 4.5",
+        "  Xena: sand 2, sheet 1.5", "  Oscar: sand 2, sheet 2.5"]
