@@ -275,6 +275,13 @@ class GeoName(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class GeoLayer(Node):
+    """`layer expr`: the title of the sites sharing a first coordinate (their grid), from
+    the coordinates of the first of them."""
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class GeoRelation(Node):
     name: str
     pattern: tuple[str, ...]

@@ -124,6 +124,9 @@ class Builder(Transformer[Token, Any]):
     def geo_name(self, m: Meta, c: list[Any]) -> ast.GeoName:
         return ast.GeoName(c[0], span=self._span(m))
 
+    def geo_layer(self, m: Meta, c: list[Any]) -> ast.GeoLayer:
+        return ast.GeoLayer(c[0], span=self._span(m))
+
     def geo_relation(self, m: Meta, c: list[Any]) -> ast.GeoRelation:
         return ast.GeoRelation(str(c[0]), tuple(c[1]), tuple(c[2:]), span=self._span(m))
 

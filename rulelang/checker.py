@@ -643,7 +643,10 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
             w.expr(item.cond)
             w.pop()
             coords = item.pattern
-        elif isinstance(item, (ast.GeoName, ast.GeoRelation, ast.GeoRegion)):
+        elif isinstance(item, ast.GeoLayer) and len(coords) != 3:
+            w.ck.error("R204", f"'layer' titles the layers of a board of three coordinates "
+                       f"(layer, row, column); these sites have {len(coords)}", item.span)
+        elif isinstance(item, (ast.GeoName, ast.GeoLayer, ast.GeoRelation, ast.GeoRegion)):
             w.push(*(getattr(item, "pattern", None) or coords))
             for e in (getattr(item, "expr", None), getattr(item, "cond", None),
                       *getattr(item, "targets", ())):

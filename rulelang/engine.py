@@ -419,12 +419,15 @@ def observe(state: State, player: int) -> dict[str, Any]:
                  for (k, o), v in data.vars.items()]
     history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
                for d, i in data.history]
-    return {"game": state.game.name, "player": player, "players": names,
-            "current_player": state.current_player(), "terminal": state.is_terminal(),
-            "turn": data.turn, "board": board, "zones": zones, "counters": counters,
-            "vars": variables, "history": history,
-            "scores": state.scores() if program.scores and state.is_terminal() else None,
-            "winners": state.winners() if state.is_terminal() else None}
+    obs = {"game": state.game.name, "player": player, "players": names,
+           "current_player": state.current_player(), "terminal": state.is_terminal(),
+           "turn": data.turn, "board": board, "zones": zones, "counters": counters,
+           "vars": variables, "history": history,
+           "scores": state.scores() if program.scores and state.is_terminal() else None,
+           "winners": state.winners() if state.is_terminal() else None}
+    if rt.board.layers:  # the titles of the board's layers, by first coordinate
+        obs["layers"] = {str(z): t for z, t in rt.board.layers.items()}
+    return obs
 
 
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:

@@ -1,9 +1,10 @@
 """A terminal picture of one player's observation, built from the observation alone.
 
-Sites with three coordinates (z, r, c) are drawn as one grid per level, bottom level first;
-sites with two coordinates as one grid; any others as a list.  A cell shows its pieces bottom
-to top: the first letter of the owner's name (uppercase; another letter of the name when two
-players share one) or, for a piece without owner, the first letter of its kind in lowercase.
+Sites with three coordinates (z, r, c) are drawn as one grid per level, bottom level first,
+titled by the geometry's `layer` (the observation's "layers") or "level z"; sites with two
+coordinates as one grid; any others as a list.  A cell shows its pieces bottom to top: the
+first letter of the owner's name (uppercase; another letter of the name when two players
+share one) or, for a piece without owner, the first letter of its kind in lowercase.
 A stack of more than three pieces shows as its height and top glyph ("5W"); an empty site is
 '.', and a blank means there is no site there.  When site names are short, a key grid of
 names follows the pictures so a player can find the sites that the moves mention.
@@ -50,7 +51,7 @@ def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     boxed = any("picture" in p for s in obs["board"] for p in s["pieces"]) or any(
         "picture" in p for z in obs["zones"] for p in z.get("pieces") or [])
     lines = [_header(obs), _legend(obs, glyphs, style),
-             *_board(obs["board"], glyphs, width, style, boxed),
+             *_board(obs["board"], glyphs, width, style, boxed, obs.get("layers") or {}),
              *_zones(obs["zones"]), *_counters(obs["counters"]), *_vars(obs.get("vars", [])),
              *_scores(obs)]
     return "\n".join(lines)
@@ -186,26 +187,31 @@ def _legend(obs: Obs, glyphs: dict[str, str], style: PieceStyle | None = None) -
 # --- board -------------------------------------------------------------------------------
 
 def _board(sites: list[Obs], glyphs: dict[str, str], width: int,
-           style: PieceStyle | None = None, boxed: bool = False) -> list[str]:
+           style: PieceStyle | None = None, boxed: bool = False,
+           layers: dict[str, str] | None = None) -> list[str]:
     by_dims: dict[int, list[Obs]] = {}
     for site in sites:
         by_dims.setdefault(len(site["coords"]), []).append(site)
     out: list[str] = []
     for dims in sorted(by_dims, reverse=True):
         group = by_dims[dims]
-        out += (_grids(group, glyphs, width, style, boxed) if dims in (2, 3)
+        out += (_grids(group, glyphs, width, style, boxed, layers or {}) if dims in (2, 3)
                 else _site_list(group, glyphs, width, style))
     return out
 
 
 def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
-           style: PieceStyle | None = None, boxed: bool = False) -> list[str]:
+           style: PieceStyle | None = None, boxed: bool = False,
+           layers: dict[str, str] | None = None) -> list[str]:
+    """One grid per layer (titled by the geometry's `layer`, else "level z"), then the site
+    names in the same shape."""
+    layers = layers or {}
     levels: dict[int, list[Obs]] = {}
     for site in sites:
         z = site["coords"][0] if len(site["coords"]) == 3 else 0
         levels.setdefault(z, []).append(site)
     layered = len(sites[0]["coords"]) == 3
-    titles = {z: f"level {z}" if layered else "board" for z in levels}
+    titles = {z: (layers.get(str(z)) or f"level {z}") if layered else "board" for z in levels}
     order = sorted(levels)
     if boxed:  # pieces have pictures: boxes of one size for every level
         cells = {z: {_rc(s): cell_lines(s["pieces"], glyphs) for s in levels[z]} for z in order}

@@ -176,6 +176,11 @@ class Runtime:
             elif isinstance(item, ast.GeoName):
                 b.names = [show(ev(item.expr, c, {**env, **dict(zip(pattern, k, strict=True))}))
                            for k in b.coords]
+            elif isinstance(item, ast.GeoLayer):
+                firsts = {k[0]: k for k in reversed(b.coords)}  # the first site of each layer
+                b.layers = {z: show(ev(item.expr, c, {**env, **dict(zip(pattern, k,
+                                                                         strict=True))}))
+                            for z, k in sorted(firsts.items())}
             elif isinstance(item, ast.GeoRelation):
                 b.add_relation(item.name, self._edges(item, c, env))
             elif isinstance(item, ast.GeoAlias):

@@ -18,6 +18,7 @@ class Board:
     regions: dict[str, tuple[Site, ...]] = field(default_factory=dict)
     lines: dict[str, LineSet] = field(default_factory=dict)
     graphs: dict[str, nx.DiGraph] = field(default_factory=dict, repr=False)
+    layers: dict[int, str] = field(default_factory=dict)  # titles, by first coordinate
 
     def member(self, name: str) -> object | None:
         for table in (self.relations, self.regions, self.lines):
@@ -35,6 +36,7 @@ class BoardBuilder:
         self.graphs: dict[str, nx.DiGraph] = {}
         self.regions: dict[str, list[tuple[int, ...]]] = {}
         self.lines: dict[str, list[list[tuple[int, ...]]]] = {}
+        self.layers: dict[int, str] = {}
 
     def add_site(self, coords: tuple[int, ...], name: str) -> None:
         self.coords.append(coords)
@@ -61,7 +63,7 @@ class BoardBuilder:
         sites = tuple(Site(i, n, c) for i, (c, n) in enumerate(zip(self.coords, self.names,
                                                                     strict=True)))
         by_coords = {s.coords: s for s in sites}
-        board = Board(sites, by_coords, graphs=self.graphs)
+        board = Board(sites, by_coords, graphs=self.graphs, layers=self.layers)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, g in self.graphs.items():
             table = tuple(tuple(by_coords[t] for t in sorted(g.successors(c),

@@ -350,7 +350,7 @@ def test_the_picture_shows_trees_pawns_buildings_resources_and_cards(load) -> No
     assert "1 Player1, 2 Player2" in text and "c cedar" in text and "s sawtooth" in text
     assert "upper case: standing" in text and "digits: side" in text
     lines = text.splitlines()
-    board4 = lines[[i for i, line in enumerate(lines) if "level 4" in line][0]:][:5]
+    board4 = lines[[i for i, line in enumerate(lines) if "board 4" in line][0]:][:5]
     # board 4 (its columns are the picture's last three): 2s 2p O / 1t 1p 1s / O 1C2 .
     assert [line.split()[-3:] for line in board4[2:5]] == [
         ["2s", "2p", "O"], ["1t", "1p", "1s"], ["O", "1C2", "."]]

@@ -72,6 +72,13 @@ def test_layers_are_drawn_one_grid_each_bottom_first():
     assert "level 0 names" in text and "s021" in text
 
 
+def test_layers_take_the_titles_the_observation_gives():
+    board = [_site(f"s{z}{r}{c}", [z, r, c]) for z in (1, 2) for r in range(2) for c in range(2)]
+    text = render_observation(_obs(board, layers={"1": "garden of White"}))
+    assert text.index("garden of White") < text.index("level 2")
+    assert "garden of White names" in text and "level 1" not in text
+
+
 def test_other_sites_are_a_list():
     board = [_site("pool", [0], None), _site("bag", [], "White", "White")]
     text = render_observation(_obs(board))
