@@ -8,7 +8,7 @@ from typing import Any
 from . import ast
 from .builtins import BUILTINS
 from .errors import RulelangError, RuleRuntimeError
-from .interpreter import Ctx, Interpreter, ReturnValue, iterate
+from .interpreter import STEP_BUDGET, Ctx, Interpreter, ReturnValue, iterate
 from .model.state import GameData
 from .model.topology import Board, BoardBuilder
 from .model.values import Piece, Player, ZoneRef, show, zone_ref
@@ -347,7 +347,16 @@ class RuleFunction:
         self.rt, self.c, self.key, self.node = rt, c, key, node
 
     def __call__(self, *args: Any) -> Any:
-        return self.rt.call_def(self.key, list(args), self.c, self.node)
+        rt = self.rt
+        if rt.mode == "compiled":  # the common call of one argument: no generic frame
+            params = rt.program.defs[self.key].params
+            if params and len(params) == 1 == len(args):
+                c = self.c
+                c.steps += 1
+                if c.steps > STEP_BUDGET:
+                    c.tick(self.node.span)
+                return rt.evaluator.def_body(self.key)[0](c, {params[0]: args[0]})
+        return rt.call_def(self.key, list(args), self.c, self.node)
 
     def __repr__(self) -> str:
         return f"rule {self.key}"
