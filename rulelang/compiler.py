@@ -32,6 +32,7 @@ from .loops import (
     is_var,
     local_names,
     member_loop,
+    occupancy_filter,
     reader,
     site_loop,
     tag,
@@ -719,7 +720,13 @@ class Compiler:
             query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
             if query is not None:
                 return query
-        return QUANTS[n.kind](domain, n.var, cond, body)
+        general = QUANTS[n.kind](domain, n.var, cond, body)
+        if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
+                and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
+            test = self.refs.get(id(n.cond.func), ("", ""))
+            if test in (("builtin", "occupied"), ("builtin", "empty")):
+                return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general)
+        return general
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
                     ) -> Fn | None:

@@ -49,6 +49,19 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
     return loop
 
 
+def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn) -> Fn:
+    """each/count v in SITES where occupied(v) (or empty(v)): the board lists read directly;
+    anything that is not a site goes to the general loop, which says why."""
+    def loop(c: Ctx, e: dict[str, Any]) -> Any:
+        at = c.data.at
+        try:
+            found = tuple([s for s in domain(c, e) if (not at[s.index]) is empty])
+        except (AttributeError, TypeError):
+            return general(c, e)
+        return len(found) if count else found
+    return loop
+
+
 def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: Fn) -> Fn:
     """all/any over sites of a board test, reading GameData lists directly; anything that
     is not a site (or a player to compare with) goes to the general loop, which says why."""
