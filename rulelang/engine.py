@@ -357,10 +357,12 @@ class State:
         what the player may believe (determinization): the pieces in the zones hidden from
         them are shuffled among those zones, by kind and owner (every zone keeps its size and
         its pieces of each kind and owner), and the chance generator is seeded anew. Secret
-        values others have already chosen stay. The copy can be played on but not cloned."""
-        new = self.clone()
-        data, program = new.ctx.data, self.game.runtime.program
+        values others chose in the current segment are chosen again at random among their
+        options (the segment is replayed from its start, every other choice the same). The
+        copy can be played on but not cloned."""
         rng = random.Random(seed)
+        new = self._replayed(player, rng) or self.clone()
+        data, program = new.ctx.data, self.game.runtime.program
         slots: dict[tuple[str, int | None], list[tuple[ZoneRef, int]]] = {}
         for ref, pile in data.zones.items():
             if not _zone_seen(program, ref, player):
@@ -375,6 +377,42 @@ class State:
                 data.loc[piece.id] = ref
         data.rng = Rng(rng.getrandbits(63))
         new._resampled = True
+        return new
+
+    def _replayed(self, player: int, rng: random.Random) -> State | None:
+        """A copy of this state whose segment is replayed from its start with the secret
+        choices of the other players made at random, every other choice the same (by its
+        label); None when there is none to redo or the replay takes another course."""
+        if self._gen is None or self._checkpoint is None or not self._trail:
+            return None
+        made = self.ctx.data.history[-len(self._trail):]
+        if not any(d.secret and d.player != player for d, _ in made):
+            return None
+        new = State.__new__(State)
+        new._resampled, new.game, new._index, new._segment = False, self.game, None, \
+            self._segment
+        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
+        new._checkpoint, new._trail = self._checkpoint, []
+        new._gen = self._segment(new.ctx)
+        try:
+            new._decision = next(new._gen)
+            for old, action in made:
+                d = new._decision
+                if d is None or d.player != old.player:
+                    return None
+                if old.secret and old.player != player:
+                    action = rng.randrange(d.count)
+                else:
+                    labels = d.labels()
+                    wanted = old.labels()[action]
+                    if wanted not in labels:
+                        return None
+                    action = labels.index(wanted)
+                new.ctx.data.history.append((d, action))
+                new._trail.append(action)
+                new._decision = new._gen.send(d.options[action])
+        except (StopIteration, GameOver):
+            return None
         return new
 
     def __str__(self) -> str:

@@ -83,6 +83,7 @@ def at_round_end(state: rulelang.State, hands: list[tuple[list[str], list[str]]]
     move_cards(state, hands[0][0][-1:], "deck")
     data.counters[("curtains_taken", None)] = min(len(hands) - 1, 4)
     data.round = round_no
+    state._start(state.game._turn)  # the turn again, from the data as it is now (clonable)
     assert state.current_player() == 0
     state.apply_action("wander")
     state.apply_action("close")

@@ -159,3 +159,36 @@ def test_mcts_does_not_peek_at_hidden_cards() -> None:
     other = state.clone()
     swap_unseen(other, me)
     assert make_agent("mcts:60", seed=5).choose(other) == first
+
+
+def test_resample_chooses_the_others_secret_roles_again() -> None:
+    # Player 0 has chosen a role in secret; player 1 is to choose. A sample for player 1 must
+    # not carry player 0's real choice: it is made again at random, so two truths that differ
+    # only in that choice give the same samples, and the samples do not all agree with it.
+    from muso_tools import at_round_end
+    hands = [(["Yaezakura", "Kobukuzakura", "Jugatsuzakura", "Kanzakura"], ["Outou"])] * 3
+    start = at_round_end(load(3).new_initial_state(seed=1), hands)
+    assert start.current_player() == 0 and len(start.legal_actions()) > 2
+    truths = []
+    for choice in (0, 2):
+        truth = start.clone()
+        truth.apply_action(choice)
+        assert truth.current_player() == 1
+        truths.append(truth)
+    assert json.dumps(truths[0].observation(1)) == json.dumps(truths[1].observation(1))
+
+    def revealed(sample, seed):  # play on the same way, up to player 0's role shown
+        rng = random.Random(seed)
+        while sample.current_player() in (1, 2):
+            sample.apply_action(rng.choice(sample.legal_actions()))
+        return json.dumps(sample.observation(1))
+
+    for seed in range(4):
+        assert revealed(truths[0].resample(1, seed), seed) == \
+            revealed(truths[1].resample(1, seed), seed)
+    at = len(start.ctx.data.history)  # player 0's choice, as each sample holds it
+
+    def chosen(state):
+        d, action = state.ctx.data.history[at]
+        return d.labels()[action]
+    assert len({chosen(truths[0].resample(1, seed)) for seed in range(12)}) > 2
