@@ -83,6 +83,10 @@ def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled
     """rulelang.load_game, with a missing file reported as a user mistake."""
     if not Path(path).is_file():
         raise _user_error("R410", f"no such rulebook '{path}'")
+    if _library(Path(path)):
+        raise _user_error("R416", f"'{path}' has no `game` line: it is a module of rules, "
+                          "not a game", help=f"a game uses it with `use {Path(path).stem}`; to "
+                          "play it, give it `game \"Name\"`, `players` and a `turn`")
     return rulelang.load_game(path, options, mode=mode)
 
 

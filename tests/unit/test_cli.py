@@ -266,3 +266,11 @@ def test_the_result_gives_each_players_points_by_term() -> None:
     assert cli.result_lines(Game(), State()) == [
         "result: Oscar wins", "scores: Xena 3, Oscar 4.5",
         "  Xena: sand 2, sheet 1.5", "  Oscar: sand 2, sheet 2.5"]
+
+
+def test_playing_a_module_of_rules_says_what_it_is(capsys, tmp_path):
+    module = _rulebook(tmp_path, "helpers.rule", "def double(x) = 2 * x\n")
+    code, out, err = _run(capsys, "play", module, "--agents", "random,random")
+    assert code == 1 and out == ""
+    assert "error[R416]: 'helpers.rule' has no `game` line: it is a module of rules" in err
+    assert "a game uses it with `use helpers`" in err
