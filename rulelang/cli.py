@@ -238,10 +238,22 @@ def _replay_as(done: Any, player: int) -> int:
 
 # --- play --------------------------------------------------------------------------------
 
+def _writable(path: str) -> None:
+    where = Path(path)
+    if where.is_dir():
+        raise _user_error("R410", f"cannot write the record to '{path}': it is a folder",
+                          help="give a file name, e.g. --record game.yaml")
+    if not where.parent.is_dir():
+        raise _user_error("R410", f"cannot write the record to '{path}': there is no folder "
+                          f"'{where.parent}'")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     path = args.path or _choose_bundled()
     if path is None:
         return 1
+    if args.record:  # said before the game, not after it
+        _writable(args.record)
     game = load(path, parse_options(args.option, args.players), args.mode)
     match = Match(game, make_agents(args.agents, game.num_players, args.seed), args.seed)
     match.run()

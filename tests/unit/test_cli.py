@@ -138,6 +138,16 @@ def test_replay_refuses_a_changed_rulebook(capsys, tmp_path, book):
     assert code == 1 and "error[R401]" in err
 
 
+@pytest.mark.parametrize("target, message", [
+    (".", "cannot write the record to '.': it is a folder"),
+    ("nowhere/game.yaml", "cannot write the record to 'nowhere/game.yaml': there is no folder"),
+])
+def test_a_record_that_cannot_be_written_is_refused_before_the_game(capsys, book, target,
+                                                                    message):
+    code, out, err = _run(capsys, "play", book, "--agents", "random", "--record", target)
+    assert code == 1 and out == "" and message in err
+
+
 def test_replay_of_a_broken_record(capsys, tmp_path):
     (tmp_path / "game.yaml").write_text("rulelang: 1\n")
     code, _, err = _run(capsys, "replay", "game.yaml")
