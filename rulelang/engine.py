@@ -8,6 +8,7 @@ game ends in a draw.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from . import ast
@@ -19,6 +20,7 @@ from .model.rng import Rng
 from .model.state import GameData
 from .model.values import Piece, Site, ZoneRef, show
 from .runtime import Runtime
+from .source import Span
 
 TERMINAL = -4
 
@@ -206,9 +208,9 @@ class State:
         except GameOver as over:
             self.ctx.data.result = over.winners
             self._decision, self._gen, self._index = None, None, None
-        except RecursionError:
-            err = RuleRuntimeError("rules call each other too deeply (endless recursion?)", None,
-                                   "R302")
+        except RecursionError as exc:
+            err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
+                                   _recurring_span(exc), "R302")
             err.sources = self.game.runtime.program.loaded.sources
             raise err from None
         except RulelangError as err:
@@ -417,6 +419,23 @@ class State:
 
     def __str__(self) -> str:
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"
+
+
+def _recurring_span(exc: BaseException) -> Span | None:
+    """Where the endless recursion is: the rule call met most often among the innermost
+    frames (a compiled call keeps its `span`, the interpreter its node)."""
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    seen: Counter[Span] = Counter()
+    for frame in frames[-300:]:
+        found = frame.f_locals.get("span")
+        if not isinstance(found, Span):
+            found = getattr(frame.f_locals.get("node"), "span", None)
+        if isinstance(found, Span):
+            seen[found] += 1
+    return seen.most_common(1)[0][0] if seen else None
 
 
 def observe(state: State, player: int) -> dict[str, Any]:
