@@ -694,7 +694,7 @@ class Compiler:
         if test is None:
             return None
         assert body is not None  # a test was found in it
-        general = QUANTS[n.kind](domain, var, None, self.expr(body))
+        general = QUANTS[n.kind](domain, var, None, self.expr(body), n.span)
         if test in ("in", "not in"):
             assert other is not None
             return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
@@ -720,7 +720,7 @@ class Compiler:
             query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
             if query is not None:
                 return query
-        general = QUANTS[n.kind](domain, n.var, cond, body)
+        general = QUANTS[n.kind](domain, n.var, cond, body, n.span)
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
             test = self.refs.get(id(n.cond.func), ("", ""))

@@ -317,7 +317,8 @@ class Executor(Menus):
 
     def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):
-            for v in tuple(iterate(c, self.value(s.domain, c, e))):
+            items = iterate(c, self.value(s.domain, c, e))
+            for v in items if type(items) is range else tuple(items):  # a range stays lazy
                 c.tick(s.span)
                 e[s.var] = v
                 yield None

@@ -3,7 +3,7 @@ expression means; compiler.py produces closures that the tests prove equivalent.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from typing import Any
 
 from . import ast
@@ -290,5 +290,5 @@ class Interpreter:
         items = iterate(c, self.eval(n.domain, c, e))
         cond = self.expr(n.cond) if n.cond is not None else None
         body = self.expr(n.body) if n.body is not None else None
-        c.tick(n.span)
+        c.tick(n.span, len(items) if isinstance(items, Sized) else 1)  # a step per item
         return quant(n.kind, items, c, e, n.var, cond, body)

@@ -3,12 +3,12 @@ board lists directly, and builtins inlined for sites. Each keeps the meaning of 
 form (interpreter.py), as the conformance tests prove, and falls back to it for other values."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any
 
 from . import ast
 from .astwalk import walk
-from .interpreter import RANKED, Ctx, iterate
+from .interpreter import RANKED, STEP_BUDGET, Ctx, iterate
 from .model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -189,16 +189,26 @@ INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
 _MISSING = object()
 
 
-def _items(c: Ctx, xs: Any) -> Any:
-    return xs if type(xs) is tuple else iterate(c, xs)
+def _items(c: Ctx, xs: Any, span: Any, budget: int = STEP_BUDGET) -> Any:
+    """The items of a quantifier's domain, each counted as a step of the budget (all at
+    once: a range of a billion numbers is refused before the first)."""
+    if type(xs) is tuple:
+        steps = c.steps = c.steps + len(xs)
+    else:
+        xs = iterate(c, xs)
+        steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1)
+    if steps > budget:
+        c.tick(span)
+    return xs
 
 
-def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+           span: Any = None) -> Fn:
     if cond is None and body is not None:
         def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
-            for x in _items(c, domain(c, e)):
+            for x in _items(c, domain(c, e), span):
                 e[var] = x
                 if not body(c, e):
                     result = False
@@ -208,19 +218,21 @@ def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
             return result
         return all_
 
-    return _q_bool(True, domain, var, cond, body)
+    return _q_bool(True, domain, var, cond, body, span)
 
 
-def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    return _q_bool(False, domain, var, cond, body)
+def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+           span: Any = None) -> Fn:
+    return _q_bool(False, domain, var, cond, body, span)
 
 
-def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+            span: Any = None) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
-        for x in _items(c, domain(c, e)):
+        for x in _items(c, domain(c, e), span):
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
@@ -233,11 +245,12 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
     return q
 
 
-def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+            span: Any = None) -> Fn:
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         out = []
-        for x in _items(c, domain(c, e)):
+        for x in _items(c, domain(c, e), span):
             e[var] = x
             if cond is None or cond(c, e):
                 out.append(body(c, e) if body is not None else x)
@@ -248,17 +261,18 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
 
 
 def _q_fold(fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
-    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-        collect = _q_each(domain, var, cond, body)
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
+        collect = _q_each(domain, var, cond, body, span)
         return lambda c, e: fold(collect(c, e))
     return make
 
 
-def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+             span: Any = None) -> Fn:
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None
-        for x in _items(c, domain(c, e)):
+        for x in _items(c, domain(c, e), span):
             e[var] = x
             if cond is None or cond(c, e):
                 result = body(c, e) if body is not None else x
@@ -269,8 +283,9 @@ def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
     return q
 
 
-def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
-    collect = _q_each(domain, var, cond, body)
+def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
+             span: Any = None) -> Fn:
+    collect = _q_each(domain, var, cond, body, span)
     if body is None:
         return lambda c, e: len(collect(c, e))
     return lambda c, e: sum(1 for v in collect(c, e) if v)
@@ -278,10 +293,10 @@ def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
 
 def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
     """best | sorted: the items that pass `where`, each with its key (the body, or itself)."""
-    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None) -> Fn:
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
         def q(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
-            items = list(_items(c, domain(c, e)))
+            items = list(_items(c, domain(c, e), span))
             pairs = []
             for x in items:
                 e[var] = x

@@ -1,0 +1,73 @@
+"""Rulebooks are untrusted: evaluation has a step budget. A rule that calls itself without
+end, an endless `while`, a quantifier over a huge range (alone or nested) and a huge list
+comprehension are all stopped with R302, positioned, in both modes, with no traceback."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulelang
+
+BOOK = """game "Loop"
+players A, B
+use square
+board square.grid(3, 3, 3)
+piece stone
+zone bag: 9 stone
+counter n = 0
+{defs}
+
+action place
+  choose site s in sites where empty(s) and {test}
+  put stone from bag at s
+{effects}
+turn
+  do place
+
+end
+  when turn > 3
+    draw
+"""
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("defs, test, places", [
+    ("def forever(n) = forever(n + 1)", "forever(1) > 0", {(8, 18)}),
+    ("def ping(n) = pong(n) + 1\ndef pong(n) = ping(n) + 1", "ping(0) > 0",
+     {(8, 15), (9, 15)}),                              # one of the two calls
+])
+def test_endless_recursion_is_a_positioned_rule_error(tmp_path: Path, mode: str, defs: str,
+                                                      test: str,
+                                                      places: set[tuple[int, int]]) -> None:
+    path = tmp_path / "loop.rule"
+    path.write_text(BOOK.format(defs=defs, test=test, effects=""))
+    game = rulelang.load_game(path, mode=mode)
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        game.new_initial_state(seed=0)
+    d = info.value.diagnostic
+    assert d.code == "R302" and "too deeply" in d.message
+    assert d.span is not None and (d.span.line, d.span.column) in places
+    assert "loop.rule:" in info.value.render() and "^" in info.value.render()
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("defs, test, effects, place", [
+    ("def big = count x in 0..100000000 where x > 5", "big > 0", "", (8, 11)),
+    ("def pairs = count x in 0..10 where (any y in 0..1500000: true)", "pairs > 0",
+     "", (8, 37)),                                     # each inner loop fits, both do not
+    ("def listed = [x for x in 0..100000000]", "size(listed) > 0", "", (8, 14)),
+    ("", "true", "  while true\n    increase n by 1\n", (13, 3)),
+    ("", "true", "  for each k in 0..100000000\n    increase n by k\n", (13, 3)),
+])
+def test_long_evaluation_exceeds_the_step_budget(tmp_path: Path, mode: str, defs: str,
+                                                 test: str, effects: str,
+                                                 place: tuple[int, int]) -> None:
+    path = tmp_path / "long.rule"
+    path.write_text(BOOK.format(defs=defs, test=test, effects=effects))
+    game = rulelang.load_game(path, mode=mode)
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        game.new_initial_state(seed=0).apply_action(0)
+    d = info.value.diagnostic
+    assert d.code == "R302" and "step budget" in d.message
+    assert d.span is not None and (d.span.line, d.span.column) == place
