@@ -315,7 +315,11 @@ def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     """Every choice of k items of a collection (or zone), in order: `choose role in
     subsets(hand of p, 4)` offers each set of 4 cards once."""
     from itertools import combinations
+    from math import comb
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    if isinstance(k, int) and 0 <= k <= len(items) and comb(len(items), k) > _PRODUCT_LIMIT:
+        raise RulelangError(f"subsets: {comb(len(items), k):,} choices, more than "
+                            f"{_PRODUCT_LIMIT:,}")
     return tuple(combinations(items, k))
 
 

@@ -14,6 +14,7 @@ from .incremental import analyse, dependents, incremental_filter
 from .interpreter import (
     BINOPS,
     COMPARES,
+    NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
     get_attr,
@@ -511,37 +512,52 @@ class Compiler:
         return of
 
     def visit_BinOp(self, n: ast.BinOp) -> Fn:
-        op, left, right = BINOPS[n.op], self.expr(n.left), self.expr(n.right)
+        """Numbers are computed by the C operator straight away; anything else goes through
+        BINOPS, which refuses lists and texts too large to make."""
+        op, raw = BINOPS[n.op], NUMBER_OPS[n.op]
+        left, right = self.expr(n.left), self.expr(n.right)
 
         def binop(c: Ctx, e: dict[str, Any]) -> Any:
             a, b = left(c, e), right(c, e)
             try:
+                if type(a) is int and type(b) is int:
+                    return raw(a, b)
                 return op(a, b)
             except (TypeError, ZeroDivisionError) as exc:
                 raise RuleRuntimeError(f"cannot compute {show(a)} {n.op} {show(b)}: {exc}",
                                        n.span) from None
+            except OverflowError as exc:  # the operands may be huge: not shown
+                raise RuleRuntimeError(f"cannot compute {n.op}: {exc}", n.span) from None
         (kl, x), (kr, y) = operand(left), operand(right)
-        if kl == "const" and kr is None:  # `2 * count …`: one closure less
+        if kl == "const" and kr is None and type(x) is int:  # `2 * count …`
             def const_left(c: Ctx, e: dict[str, Any]) -> Any:
                 b = right(c, e)
-                try:
-                    return op(x, b)
-                except (TypeError, ZeroDivisionError):
-                    return binop(c, e)
+                if type(b) is int:
+                    try:
+                        return raw(x, b)
+                    except ZeroDivisionError:
+                        pass
+                return binop(c, e)
             return const_left
-        if kl == "local" and kr == "const":  # `i + 1`
+        if kl == "local" and kr == "const" and type(y) is int:  # `i + 1`
             def local_const(c: Ctx, e: dict[str, Any]) -> Any:
-                try:
-                    return op(e[x], y)
-                except Exception:  # noqa: BLE001 - the general path reports it
-                    return binop(c, e)
+                a = e.get(x)
+                if type(a) is int:
+                    try:
+                        return raw(a, y)
+                    except ZeroDivisionError:
+                        pass
+                return binop(c, e)
             return local_const
         if kl == "local" and kr == "local":  # `a + b`
             def local_local(c: Ctx, e: dict[str, Any]) -> Any:
-                try:
-                    return op(e[x], e[y])
-                except Exception:  # noqa: BLE001
-                    return binop(c, e)
+                a, b = e.get(x), e.get(y)
+                if type(a) is int and type(b) is int:
+                    try:
+                        return raw(a, b)
+                    except ZeroDivisionError:
+                        pass
+                return binop(c, e)
             return local_local
         return binop
 

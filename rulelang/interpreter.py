@@ -13,7 +13,32 @@ from .model.values import MapValue, Piece, Player, Site, ZoneRef, piece_source, 
 Fn = Callable[[Any, dict[str, Any]], Any]  # (context, locals) -> value
 STEP_BUDGET = 2_000_000
 
+SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*` may make
+
+
+def _add(a: Any, b: Any) -> Any:
+    """a + b; a list or text longer than SIZE_LIMIT is refused (doubling one in a loop or a
+    recursion would fill the memory long before the step budget ran out)."""
+    r = a + b
+    if (type(r) is tuple or type(r) is str) and len(r) > SIZE_LIMIT:
+        raise OverflowError(f"a result of {len(r):,} items, more than {SIZE_LIMIT:,}")
+    return r
+
+
+def _mul(a: Any, b: Any) -> Any:
+    """a * b, refusing a list or text longer than SIZE_LIMIT before making it."""
+    if type(a) is int and type(b) is int:
+        return a * b
+    seq, n = (b, a) if type(a) is int else (a, b)
+    if type(n) is int and hasattr(seq, "__len__") and len(seq) * n > SIZE_LIMIT:
+        raise OverflowError(f"a result of {len(seq) * n:,} items, more than {SIZE_LIMIT:,}")
+    return a * b
+
+
 BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
+}
+NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {  # the same on two whole numbers
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
     "%": operator.mod,
 }
@@ -232,6 +257,8 @@ class Interpreter:
         except (TypeError, ZeroDivisionError) as exc:
             raise RuleRuntimeError(f"cannot compute {show(left)} {n.op} {show(right)}: "
                                    f"{exc}", n.span) from None
+        except OverflowError as exc:  # the operands may be huge: not shown
+            raise RuleRuntimeError(f"cannot compute {n.op}: {exc}", n.span) from None
 
     def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)

@@ -71,3 +71,25 @@ def test_long_evaluation_exceeds_the_step_budget(tmp_path: Path, mode: str, defs
     d = info.value.diagnostic
     assert d.code == "R302" and "step budget" in d.message
     assert d.span is not None and (d.span.line, d.span.column) == place
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("defs, test, place, message", [
+    ("def grow(x, k) = grow(x + x, k - 1) if k > 0 else x", "size(grow([1], 40)) > 0",
+     (8, 23), "cannot compute +: a result of 1,048,576 items, more than 1,000,000"),
+    ('def wide = "ab" * 600000', "size(wide) > 0", (8, 12),
+     "cannot compute *: a result of 1,200,000 items, more than 1,000,000"),
+    ("def many = subsets(0..60, 30)", "size(many) > 0", (8, 12),
+     "subsets: 232,714,176,627,630,544 choices, more than 100,000"),
+])
+def test_values_too_large_to_make_are_refused(tmp_path: Path, mode: str, defs: str, test: str,
+                                              place: tuple[int, int], message: str) -> None:
+    # a list doubled forty times takes forty steps but would fill the memory
+    path = tmp_path / "big.rule"
+    path.write_text(BOOK.format(defs=defs, test=test, effects=""))
+    game = rulelang.load_game(path, mode=mode)
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        game.new_initial_state(seed=0)
+    d = info.value.diagnostic
+    assert d.message == message and d.span is not None
+    assert (d.span.line, d.span.column) == place
