@@ -39,9 +39,10 @@ class Builtin:
 
 
 BUILTINS: dict[str, Builtin] = {}
+MAX_PIECES = 100_000  # pieces a game may have (its zones' contents, data rows' copies)
 
 # Builtins that read the state beyond their arguments. The checker keeps them out of the rules
-# given to `memo` and `cached`, whose kept values would not follow them (R210): the turn and
+# given to `memo` and `cached`, whose kept values would not follow them (R211): the turn and
 # who plays it …
 READS_TURN = frozenset({"mover", "opponent", "others", "last", "round", "starter", "turn",
                         "repeated"})

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from . import ast
 from .astwalk import walk
-from .builtins import BUILTINS, READS_BOARD, READS_TURN
+from .builtins import BUILTINS, MAX_PIECES, READS_BOARD, READS_TURN
 from .errors import Diagnostic, RulebookError
 from .program import Loaded, Module, Program, Ref
 from .source import Span
@@ -441,7 +441,7 @@ _KEPT = {"memo": 0, "cached": 1}  # builtins that keep a rule's values: its argu
 
 def _check_kept(ck: Checker, program: Program) -> None:
     """A rule given to memo or cached must not read what their kept values cannot follow:
-    counters, vars, zones, the turn (and, for memo, the pieces on sites) (R210)."""
+    counters, vars, zones, the turn (and, for memo, the pieces on sites) (R211)."""
     loaded = program.loaded
     found: dict[tuple[str, bool], tuple[str, Span] | None] = {}
     for module in [loaded.game, *loaded.modules.values()]:
@@ -461,7 +461,7 @@ def _check_kept(ck: Checker, program: Program) -> None:
                 what, where = read
                 place = f"line {where.line}" if where.path == f.span.path else \
                     f"{where.path}:{where.line}"
-                ck.error("R210", f"{name}: the rule '{_written(f)}' reads {what} ({place}), "
+                ck.error("R211", f"{name}: the rule '{_written(f)}' reads {what} ({place}), "
                          "which a kept value would not follow", f.span,
                          "pass what it needs as an argument" + (
                              ", or use cached(sites, …) for the pieces on sites"
@@ -614,9 +614,10 @@ def _check_rows(ck: Checker, item: ast.Content) -> None:
                      f"declare it: piece {item.kind} with {extra[0]} = …")
             return
         copies = row.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
-            ck.error("R210", f"row {n} of '{item.data}': copies must be a whole number",
-                     item.span)
+        if not isinstance(copies, int) or isinstance(copies, bool) or \
+                not 0 <= copies <= MAX_PIECES:
+            ck.error("R210", f"row {n} of '{item.data}': copies must be a whole number from 0 "
+                     f"to {MAX_PIECES:,}", item.span)
             return
 
 

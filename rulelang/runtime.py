@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
-from .builtins import BUILTINS
+from .builtins import BUILTINS, MAX_PIECES
 from .errors import RulelangError, RuleRuntimeError
 from .interpreter import STEP_BUDGET, Ctx, Interpreter, ReturnValue, iterate
 from .model.state import GameData
@@ -225,7 +225,11 @@ class Runtime:
                 ref = zone_ref(zone.name, owner)
                 data.zones[ref] = []
                 for item in zone.contents:
-                    for attrs in self._rows(item, c):
+                    rows = self._rows(item, c)
+                    if len(self.pieces) + len(rows) > MAX_PIECES:
+                        raise RuleRuntimeError(f"a game may have {MAX_PIECES:,} pieces at "
+                                               "most", item.span)
+                    for attrs in rows:
                         self._new_piece(data, c, item.kind, owner, ref, attrs)
         for counter in self.program.counters.values():
             self._init_scoped(data.counters, counter, counter.init, c)
@@ -237,7 +241,7 @@ class Runtime:
         n = self.interp.eval(expr, c, {})
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise RuleRuntimeError(f"a zone holds a number of pieces, not {show(n)}", expr.span)
-        return n
+        return min(n, MAX_PIECES + 1)  # more is refused by _initial_data
 
     def _rows(self, item: ast.Content, c: Ctx) -> list[dict[str, Any]]:
         """The attributes of each piece a zone starts with: `n kind` gives n times {}; a data
@@ -249,6 +253,8 @@ class Runtime:
         for row in rows:
             attrs = {k: _value(v) for k, v in row.items() if k != "copies"}
             out.extend([attrs] * row.get("copies", 1))
+            if len(out) > MAX_PIECES:  # refused by _initial_data
+                break
         return out
 
     def _new_piece(self, data: GameData, c: Ctx, kind: str, owner: int | None,

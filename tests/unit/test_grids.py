@@ -272,7 +272,7 @@ def test_memo_remembers_nothing_when_a_rule_sets_attributes(tmp_path: Path) -> N
     assert first == _eval(state, "memo_looks") and first is not _eval(state, "memo_looks")
 
 
-# ---- what a kept rule may read (R210) -------------------------------------------------------
+# ---- what a kept rule may read (R211) -------------------------------------------------------
 KEPT_GAME = """\
 use square
 {use}
@@ -303,7 +303,7 @@ end
 
 
 def _kept(tmp_path: Path, defs: str, score: str, module: str = "") -> str:
-    """The R210 messages of a game with these rules and this score (empty: none)."""
+    """The R211 messages of a game with these rules and this score (empty: none)."""
     if module:
         (tmp_path / "helpers.rule").write_text(module)
     path = tmp_path / "kept.rule"
@@ -312,7 +312,7 @@ def _kept(tmp_path: Path, defs: str, score: str, module: str = "") -> str:
     try:
         rulelang.load_game(path)
     except rulelang.RulebookError as exc:
-        return "\n".join(d.message for d in exc.diagnostics if d.code == "R210")
+        return "\n".join(d.message for d in exc.diagnostics if d.code == "R211")
     return ""
 
 

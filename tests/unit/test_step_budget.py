@@ -93,3 +93,25 @@ def test_values_too_large_to_make_are_refused(tmp_path: Path, mode: str, defs: s
     d = info.value.diagnostic
     assert d.message == message and d.span is not None
     assert (d.span.line, d.span.column) == place
+
+
+@pytest.mark.parametrize("zone, data, code, message", [
+    ("zone bag: 200000 stone", None, "R301", "a game may have 100,000 pieces at most"),
+    ("zone bag: stone from \"rows.yaml\"", "- {copies: 60000}\n- {copies: 60000}\n", "R301",
+     "a game may have 100,000 pieces at most"),
+    ("zone bag: stone from \"rows.yaml\"", "- {copies: 1000000000}\n", "R210",
+     "row 1 of 'rows.yaml': copies must be a whole number from 0 to 100,000"),
+])
+def test_a_game_has_a_bounded_number_of_pieces(tmp_path: Path, zone: str, data: str | None,
+                                                code: str, message: str) -> None:
+    if data is not None:
+        (tmp_path / "rows.yaml").write_text(data)
+    path = tmp_path / "many.rule"
+    path.write_text(BOOK.format(defs="", test="true", effects="").replace(
+        "zone bag: 9 stone", zone))
+    with pytest.raises(rulelang.RulelangError) as info:
+        rulelang.load_game(path).new_initial_state(seed=0)
+    error = info.value
+    found = error.diagnostics if isinstance(error, rulelang.RulebookError) else \
+        [error.diagnostic]  # type: ignore[attr-defined]
+    assert [(d.code, d.message) for d in found] == [(code, message)]
