@@ -276,9 +276,11 @@ class GeoName(Node):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class GeoLayer(Node):
-    """`layer expr`: the title of the sites sharing a first coordinate (their grid), from
-    the coordinates of the first of them."""
+    """`layer expr [at place]`: the title of the sites sharing a first coordinate (their
+    grid), and where that grid lies in the picture, (row, column) of grids; both from the
+    coordinates of the first of those sites."""
     expr: Expr
+    at: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -125,7 +125,7 @@ class Builder(Transformer[Token, Any]):
         return ast.GeoName(c[0], span=self._span(m))
 
     def geo_layer(self, m: Meta, c: list[Any]) -> ast.GeoLayer:
-        return ast.GeoLayer(c[0], span=self._span(m))
+        return ast.GeoLayer(c[0], c[1] if len(c) > 1 else None, span=self._span(m))
 
     def geo_relation(self, m: Meta, c: list[Any]) -> ast.GeoRelation:
         return ast.GeoRelation(str(c[0]), tuple(c[1]), tuple(c[2:]), span=self._span(m))

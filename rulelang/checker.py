@@ -650,7 +650,7 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
         elif isinstance(item, (ast.GeoName, ast.GeoLayer, ast.GeoRelation, ast.GeoRegion)):
             w.push(*(getattr(item, "pattern", None) or coords))
             for e in (getattr(item, "expr", None), getattr(item, "cond", None),
-                      *getattr(item, "targets", ())):
+                      getattr(item, "at", None), *getattr(item, "targets", ())):
                 w.expr(e)
             w.pop()
         elif isinstance(item, ast.GeoAlias):

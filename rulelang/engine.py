@@ -484,6 +484,8 @@ def observe(state: State, player: int) -> dict[str, Any]:
            "winners": state.winners() if state.is_terminal() else None}
     if rt.board.layers:  # the titles of the board's layers, by first coordinate
         obs["layers"] = {str(z): t for z, t in rt.board.layers.items()}
+    if rt.board.layer_at:  # and where each lies in the picture: [row, column]
+        obs["layer_at"] = {str(z): list(at) for z, at in rt.board.layer_at.items()}
     return obs
 
 

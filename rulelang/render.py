@@ -51,7 +51,8 @@ def render_observation(obs: Obs, width: int = _WIDTH) -> str:
     boxed = any("picture" in p for s in obs["board"] for p in s["pieces"]) or any(
         "picture" in p for z in obs["zones"] for p in z.get("pieces") or [])
     lines = [_header(obs), _legend(obs, glyphs, style),
-             *_board(obs["board"], glyphs, width, style, boxed, obs.get("layers") or {}),
+             *_board(obs["board"], glyphs, width, style, boxed, obs.get("layers") or {},
+                     obs.get("layer_at") or {}),
              *_zones(obs["zones"]), *_counters(obs["counters"]), *_vars(obs.get("vars", [])),
              *_scores(obs)]
     return "\n".join(lines)
@@ -188,24 +189,28 @@ def _legend(obs: Obs, glyphs: dict[str, str], style: PieceStyle | None = None) -
 
 def _board(sites: list[Obs], glyphs: dict[str, str], width: int,
            style: PieceStyle | None = None, boxed: bool = False,
-           layers: dict[str, str] | None = None) -> list[str]:
+           layers: dict[str, str] | None = None,
+           places: dict[str, list[int]] | None = None) -> list[str]:
     by_dims: dict[int, list[Obs]] = {}
     for site in sites:
         by_dims.setdefault(len(site["coords"]), []).append(site)
     out: list[str] = []
     for dims in sorted(by_dims, reverse=True):
         group = by_dims[dims]
-        out += (_grids(group, glyphs, width, style, boxed, layers or {}) if dims in (2, 3)
+        out += (_grids(group, glyphs, width, style, boxed, layers or {}, places or {})
+                if dims in (2, 3)
                 else _site_list(group, glyphs, width, style))
     return out
 
 
 def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
            style: PieceStyle | None = None, boxed: bool = False,
-           layers: dict[str, str] | None = None) -> list[str]:
+           layers: dict[str, str] | None = None,
+           places: dict[str, list[int]] | None = None) -> list[str]:
     """One grid per layer (titled by the geometry's `layer`, else "level z"), then the site
-    names in the same shape."""
-    layers = layers or {}
+    names in the same shape; layers placed by the geometry (`layer … at (row, column)`) are
+    drawn in those rows, left to right by column."""
+    layers, places = layers or {}, places or {}
     levels: dict[int, list[Obs]] = {}
     for site in sites:
         z = site["coords"][0] if len(site["coords"]) == 3 else 0
@@ -221,7 +226,8 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
         boxes = [_box_grid(titles[z], cells[z], wide, tall) for z in order]
         keys = [_grid(f"{titles[z]} names", {_rc(s): s["site"] for s in levels[z]})
                 for z in order]
-        return [""] + _flow(boxes, width) + [""] + _flow(keys, width)
+        return [""] + _placed(order, boxes, places, width) + [""] + \
+            _placed(order, keys, places, width)
     pictures = [_grid(titles[z], {_rc(s): cell_text(s["pieces"], glyphs, style)
                                   for s in levels[z]})
                 for z in order]
@@ -231,7 +237,25 @@ def _grids(sites: list[Obs], glyphs: dict[str, str], width: int,
                   {_rc(s): s["site"] for s in levels[z]}) for z in order]
     if not layered:
         return [""] + _flow(pictures + keys, width)
-    return [""] + _flow(pictures, width) + [""] + _flow(keys, width)
+    return [""] + _placed(order, pictures, places, width) + [""] + \
+        _placed(order, keys, places, width)
+
+
+def _placed(order: list[int], blocks: list[Block], places: dict[str, list[int]],
+            width: int) -> list[str]:
+    """The layers' blocks flowed in one band, or, when the geometry places them, one band per
+    row of the picture, each in column order."""
+    if not places:
+        return _flow(blocks, width)
+    rows: dict[int, list[tuple[int, Block]]] = {}
+    for z, block in zip(order, blocks, strict=True):
+        r, col = places.get(str(z), [len(order), z])  # unplaced: below the others
+        rows.setdefault(r, []).append((col, block))
+    out: list[str] = []
+    for r in sorted(rows):
+        out += ([""] if out else []) + _flow([b for _, b in sorted(rows[r], key=lambda x: x[0])],
+                                             width)
+    return out
 
 
 def _rc(site: Obs) -> tuple[int, int]:

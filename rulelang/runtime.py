@@ -178,9 +178,11 @@ class Runtime:
                            for k in b.coords]
             elif isinstance(item, ast.GeoLayer):
                 firsts = {k[0]: k for k in reversed(b.coords)}  # the first site of each layer
-                b.layers = {z: show(ev(item.expr, c, {**env, **dict(zip(pattern, k,
-                                                                         strict=True))}))
-                            for z, k in sorted(firsts.items())}
+                for z, k in sorted(firsts.items()):
+                    e = {**env, **dict(zip(pattern, k, strict=True))}
+                    b.layers[z] = show(ev(item.expr, c, e))
+                    if item.at is not None:
+                        b.layer_at[z] = _place(ev(item.at, c, e), item.at)
             elif isinstance(item, ast.GeoRelation):
                 b.add_relation(item.name, self._edges(item, c, env))
             elif isinstance(item, ast.GeoAlias):
@@ -331,6 +333,14 @@ def _sets_piece_attributes(program: Program) -> bool:
     return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
                and id(n.target) not in program.refs
                for m in modules for n in walk(m.decls))
+
+
+def _place(value: Any, node: ast.Expr) -> tuple[int, int]:
+    """A layer's place in the picture: (row, column), whole numbers from 0."""
+    if isinstance(value, tuple) and len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
+        return value[0], value[1]
+    raise RuleRuntimeError(f"a layer is placed at (row, column), not {show(value)}", node.span)
 
 
 def _coords(value: Any) -> tuple[Any, ...]:

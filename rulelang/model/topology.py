@@ -19,6 +19,7 @@ class Board:
     lines: dict[str, LineSet] = field(default_factory=dict)
     graphs: dict[str, nx.DiGraph] = field(default_factory=dict, repr=False)
     layers: dict[int, str] = field(default_factory=dict)  # titles, by first coordinate
+    layer_at: dict[int, tuple[int, int]] = field(default_factory=dict)  # (row, col) of grids
 
     def member(self, name: str) -> object | None:
         for table in (self.relations, self.regions, self.lines):
@@ -37,6 +38,7 @@ class BoardBuilder:
         self.regions: dict[str, list[tuple[int, ...]]] = {}
         self.lines: dict[str, list[list[tuple[int, ...]]]] = {}
         self.layers: dict[int, str] = {}
+        self.layer_at: dict[int, tuple[int, int]] = {}
 
     def add_site(self, coords: tuple[int, ...], name: str) -> None:
         self.coords.append(coords)
@@ -63,7 +65,8 @@ class BoardBuilder:
         sites = tuple(Site(i, n, c) for i, (c, n) in enumerate(zip(self.coords, self.names,
                                                                     strict=True)))
         by_coords = {s.coords: s for s in sites}
-        board = Board(sites, by_coords, graphs=self.graphs, layers=self.layers)
+        board = Board(sites, by_coords, graphs=self.graphs, layers=self.layers,
+                      layer_at=self.layer_at)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, g in self.graphs.items():
             table = tuple(tuple(by_coords[t] for t in sorted(g.successors(c),

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.render import render_state
 
 BOOK = """\
 game "Layers"
@@ -44,14 +45,14 @@ def test_each_layer_is_titled_from_its_first_site(tmp_path: Path, mode: str) -> 
     state = game.new_initial_state(seed=0)
     assert state.observation(1)["layers"] == {"0": "plot of White from a",
                                               "1": "plot of Black from a"}
-    text = rulelang.render.render_state(state, 0)
+    text = render_state(state, 0)
     assert "plot of White from a" in text and "level 0" not in text
 
 
 def test_no_layer_no_titles(tmp_path: Path) -> None:
     state = _game(tmp_path, "").new_initial_state(seed=0)
     assert "layers" not in state.observation(0)
-    assert "level 1" in rulelang.render.render_state(state, 0)
+    assert "level 1" in render_state(state, 0)
 
 
 def test_a_layer_needs_three_coordinates(tmp_path: Path) -> None:
@@ -63,3 +64,26 @@ def test_a_layer_needs_three_coordinates(tmp_path: Path) -> None:
         rulelang.load_game(path)
     assert [d.code for d in info.value.diagnostics] == ["R204"]
     assert "'layer' titles the layers of a board of three coordinates" in str(info.value)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_layers_placed_in_rows_are_drawn_as_they_lie(tmp_path: Path, mode: str) -> None:
+    path = tmp_path / "placed.rule"
+    path.write_text(BOOK.format(layer='  layer "plot " + str(p) at (p // 2, 1 - p % 2)')
+                    .replace("board plots(size(players))", "board plots(3)"))
+    state = rulelang.load_game(path, mode=mode).new_initial_state(seed=0)
+    assert state.observation(0)["layer_at"] == {"0": [0, 1], "1": [0, 0], "2": [1, 1]}
+    lines = render_state(state, 0).splitlines()
+    row = next(line for line in lines if "plot" in line)
+    assert row.split() == ["plot", "1", "plot", "0"]        # column 0 first
+    below = [line for line in lines if line.startswith("plot 2")]
+    assert below and lines.index(below[0]) > lines.index(row)  # the next row of grids
+
+
+def test_a_layer_placed_at_something_else_than_row_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rule"
+    path.write_text(BOOK.format(layer='  layer "x" at p'))
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        rulelang.load_game(path)
+    assert "a layer is placed at (row, column), not 0" in str(info.value)
+    assert info.value.diagnostic.span.line == 6
