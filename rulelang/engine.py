@@ -332,24 +332,37 @@ class State:
         if self._resampled and self._gen is not None:
             raise RulelangError("a resampled state cannot be cloned: clone the state first, "
                                 "then resample the clone")
-        new = State.__new__(State)
-        new._resampled = False
-        new.game, new._index, new._segment = self.game, None, self._segment
         if self._gen is None:  # terminal, or waiting in a single-decision turn
+            new = State.__new__(State)
+            new._resampled = False
+            new.game, new._index, new._segment = self.game, None, self._segment
             new.ctx = Ctx(self.game.runtime, self.ctx.data.copy())
             new._gen, new._decision, new._checkpoint, new._trail = None, self._decision, None, []
             return new
+        new = self._at_segment_start()
+        for action in self._trail:
+            new._replay(action)
+        return new
+
+    def _at_segment_start(self) -> State:
+        """A copy at the start of the current segment, its first decision waiting."""
         assert self._checkpoint is not None
+        new = State.__new__(State)
+        new._resampled, new.game, new._index, new._segment = False, self.game, None, \
+            self._segment
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
         new._checkpoint, new._trail = self._checkpoint, []
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)
-        for action in self._trail:
-            d = new._decision
-            new.ctx.data.history.append((d, action))
-            new._trail.append(action)
-            new._decision = new._gen.send(d.options[action])
         return new
+
+    def _replay(self, action: int) -> None:
+        """Make choice `action` of the waiting decision, inside the segment."""
+        d = self._decision
+        assert d is not None and self._gen is not None
+        self.ctx.data.history.append((d, action))
+        self._trail.append(action)
+        self._decision = self._gen.send(d.options[action])
 
     def observation(self, player: int) -> dict[str, Any]:
         return observe(self, player)
@@ -390,14 +403,8 @@ class State:
         made = self.ctx.data.history[-len(self._trail):]
         if not any(d.secret and d.player != player for d, _ in made):
             return None
-        new = State.__new__(State)
-        new._resampled, new.game, new._index, new._segment = False, self.game, None, \
-            self._segment
-        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
-        new._checkpoint, new._trail = self._checkpoint, []
-        new._gen = self._segment(new.ctx)
         try:
-            new._decision = next(new._gen)
+            new = self._at_segment_start()
             for old, action in made:
                 d = new._decision
                 if d is None or d.player != old.player:
@@ -410,9 +417,7 @@ class State:
                     if wanted not in labels:
                         return None
                     action = labels.index(wanted)
-                new.ctx.data.history.append((d, action))
-                new._trail.append(action)
-                new._decision = new._gen.send(d.options[action])
+                new._replay(action)
         except (StopIteration, GameOver):
             return None
         return new
