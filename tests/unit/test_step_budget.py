@@ -31,6 +31,19 @@ end
 """
 
 
+def _failure(tmp_path: Path, mode: str, defs: str, test: str, effects: str = "",
+             move: bool = False) -> rulelang.RuleRuntimeError:
+    """The rule error of starting the game (and, with move, of its first move)."""
+    path = tmp_path / "game.rule"
+    path.write_text(BOOK.format(defs=defs, test=test, effects=effects))
+    game = rulelang.load_game(path, mode=mode)
+    with pytest.raises(rulelang.RuleRuntimeError) as info:
+        state = game.new_initial_state(seed=0)
+        if move:
+            state.apply_action(0)
+    return info.value
+
+
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
 @pytest.mark.parametrize("defs, test, places", [
     ("def forever(n) = forever(n + 1)", "forever(1) > 0", {(8, 18)}),
@@ -40,15 +53,11 @@ end
 def test_endless_recursion_is_a_positioned_rule_error(tmp_path: Path, mode: str, defs: str,
                                                       test: str,
                                                       places: set[tuple[int, int]]) -> None:
-    path = tmp_path / "loop.rule"
-    path.write_text(BOOK.format(defs=defs, test=test, effects=""))
-    game = rulelang.load_game(path, mode=mode)
-    with pytest.raises(rulelang.RuleRuntimeError) as info:
-        game.new_initial_state(seed=0)
-    d = info.value.diagnostic
+    error = _failure(tmp_path, mode, defs, test)
+    d = error.diagnostic
     assert d.code == "R302" and "too deeply" in d.message
     assert d.span is not None and (d.span.line, d.span.column) in places
-    assert "loop.rule:" in info.value.render() and "^" in info.value.render()
+    assert "game.rule:" in error.render() and "^" in error.render()
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
@@ -63,12 +72,7 @@ def test_endless_recursion_is_a_positioned_rule_error(tmp_path: Path, mode: str,
 def test_long_evaluation_exceeds_the_step_budget(tmp_path: Path, mode: str, defs: str,
                                                  test: str, effects: str,
                                                  place: tuple[int, int]) -> None:
-    path = tmp_path / "long.rule"
-    path.write_text(BOOK.format(defs=defs, test=test, effects=effects))
-    game = rulelang.load_game(path, mode=mode)
-    with pytest.raises(rulelang.RuleRuntimeError) as info:
-        game.new_initial_state(seed=0).apply_action(0)
-    d = info.value.diagnostic
+    d = _failure(tmp_path, mode, defs, test, effects, move=True).diagnostic
     assert d.code == "R302" and "step budget" in d.message
     assert d.span is not None and (d.span.line, d.span.column) == place
 
@@ -85,12 +89,7 @@ def test_long_evaluation_exceeds_the_step_budget(tmp_path: Path, mode: str, defs
 def test_values_too_large_to_make_are_refused(tmp_path: Path, mode: str, defs: str, test: str,
                                               place: tuple[int, int], message: str) -> None:
     # a list doubled forty times takes forty steps but would fill the memory
-    path = tmp_path / "big.rule"
-    path.write_text(BOOK.format(defs=defs, test=test, effects=""))
-    game = rulelang.load_game(path, mode=mode)
-    with pytest.raises(rulelang.RuleRuntimeError) as info:
-        game.new_initial_state(seed=0)
-    d = info.value.diagnostic
+    d = _failure(tmp_path, mode, defs, test).diagnostic
     assert d.message == message and d.span is not None
     assert (d.span.line, d.span.column) == place
 
