@@ -1,7 +1,7 @@
 """Thin shim: `python cli.py ...` is the same as the `rulelang` command."""
 import sys
 
-from rulelang.cli import main
+from rulelang.tools.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

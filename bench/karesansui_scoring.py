@@ -42,7 +42,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from games.karesansui_tools import fixture_book, give_card  # noqa: E402
 
 import rulelang  # noqa: E402
-from rulelang.interpreter import Ctx  # noqa: E402
+from rulelang.library.semantics import Ctx  # noqa: E402
 from rulelang.model.values import zone_ref  # noqa: E402
 
 PLAYERS = 4
@@ -160,7 +160,7 @@ def items(game: Any, states: list[Any]) -> None:
 def by_hand(c: Any, board: Any, player: int) -> dict[str, Any]:
     """The nine items of rulebooks/karesansui_garden.rule transcribed to Python, on the same
     builtins: the floor of scoring a new garden (checked equal to the rules' breakdown)."""
-    from rulelang import grids as g
+    from rulelang.library import grids as g
     rows = g.chunks(c, tuple(board.by_coords[(player, r, col)] for r in range(3)
                              for col in range(5)), 5)
     tiles, stones = g.pieces_at(c, rows, "tile"), g.attr_at(c, rows, "stone", "type")

@@ -16,10 +16,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from . import ast
-from .checker import check
-from .engine import TERMINAL, Game, State
-from .errors import (
+from rulelang.errors import (
     Diagnostic,
     IllegalActionError,
     RecordError,
@@ -27,11 +24,14 @@ from .errors import (
     RulelangError,
     RuleRuntimeError,
 )
-from .loader import load
-from .parser import GRAMMAR_VERSION, parse
-from .program import Loaded, Program
-from .runtime import Runtime
-from .source import Source
+from rulelang.game.engine import TERMINAL, Game, State
+from rulelang.game.runtime import Runtime
+from rulelang.language import ast
+from rulelang.language.checker import check
+from rulelang.language.loader import load
+from rulelang.language.parser import GRAMMAR_VERSION, parse
+from rulelang.language.program import Loaded, Program
+from rulelang.source import Source
 
 COMPILER_VERSION = 1
 BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"

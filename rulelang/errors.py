@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .source import Source, Span
+from rulelang.source import Source, Span
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,5 +14,5 @@ def test_builtin_section_is_up_to_date() -> None:
     spec.loader.exec_module(gen)
     text = gen.DOC.read_text(encoding="utf-8")
     assert gen.rewrite(text) == text, "run: python docs/gen_builtins.py"
-    from rulelang.builtins import BUILTINS
+    from rulelang.library import BUILTINS
     assert all(f"`{gen.signature(b)}`" in text for b in BUILTINS.values())

@@ -24,10 +24,11 @@ from typing import Any
 import pytest
 
 import rulelang
-from rulelang import ast, cli
-from rulelang.builder import build
-from rulelang.loader import STDLIB, load, load_source
+from rulelang.language import ast
+from rulelang.language.builder import build
+from rulelang.language.loader import STDLIB, load, load_source
 from rulelang.source import Span
+from rulelang.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"

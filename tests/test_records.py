@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.cli import main
+from rulelang.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,10 +5,10 @@
 """
 from __future__ import annotations
 
-from ..errors import Diagnostic, RulelangError, render
-from .base import Agent, HumanAgent, QuitGame, StateLike
-from .mcts import DEFAULT_ITERATIONS, MCTSAgent
-from .random import RandomAgent
+from rulelang.agents.base import Agent, HumanAgent, QuitGame, StateLike
+from rulelang.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
+from rulelang.agents.random import RandomAgent
+from rulelang.errors import Diagnostic, RulelangError, render
 
 __all__ = ["Agent", "AGENT_NAMES", "DEFAULT_ITERATIONS", "HumanAgent", "MCTSAgent",
            "QuitGame", "RandomAgent", "StateLike", "make_agent"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 
-from .base import StateLike
+from rulelang.agents.base import StateLike
 
 DEFAULT_ITERATIONS = 400
 _MAX_PLAYOUT = 5000  # moves; a playout that runs longer is scored as a draw

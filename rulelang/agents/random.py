@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from .base import StateLike
+from rulelang.agents.base import StateLike
 
 
 class RandomAgent:

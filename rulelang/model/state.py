@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rng import Rng
-from .values import Piece, Site, ZoneRef
+from rulelang.model.rng import Rng
+from rulelang.model.values import Piece, Site, ZoneRef
 
 
 class GameData:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .values import LineSet, Relation, Site, SiteSet
+from rulelang.model.values import LineSet, Relation, Site, SiteSet
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.interpreter import Ctx
+from rulelang.library.semantics import Ctx
 from rulelang.model.values import zone_ref
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -624,7 +624,7 @@ def test_no_secret_card_in_another_players_observation(new: Any) -> None:
 
 # ---- the picture for `rulelang play` ---------------------------------------------------------
 def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
-    from rulelang.render import render_observation
+    from rulelang.tools.render import render_observation
 
     state = new(2)
     next_tiles(state, "MT", "QA")
@@ -737,7 +737,7 @@ def test_zenami_may_discard_for_free(new: Any) -> None:
 
 
 def test_cli_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
-    from rulelang.cli import main
+    from rulelang.tools.cli import main
 
     code = main(["play", str(BOOK), "--players", "3", "--seed", "2",
                  "--agents", "random,random,random"])

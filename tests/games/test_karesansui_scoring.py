@@ -64,7 +64,7 @@ def test_garden_owner_tile_and_stone(book: Path, mode: str) -> None:
 
 
 def test_the_module_is_not_a_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
-    from rulelang import cli
+    from rulelang.tools import cli
     module = ROOT / "rulebooks" / "karesansui_garden.rule"
     assert rulelang.is_library(module)
     assert all(p.name != "karesansui_garden.rule" for p in cli.bundled())

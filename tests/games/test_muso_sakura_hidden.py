@@ -11,7 +11,7 @@ import sys
 import pytest
 from muso_tools import RULEBOOK, every_card, load, zone
 
-from rulelang import cli
+from rulelang.tools import cli
 
 MODES = ["interpreted", "compiled"]
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.record import record_game, replay, write_record
+from rulelang.tools.record import record_game, replay, write_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rule")

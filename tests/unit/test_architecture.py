@@ -1,5 +1,6 @@
-"""The dependency rule: the runtime never imports the front end, and no game lives in the
-package."""
+"""The layers of the package: each subpackage imports only from the layers below it, the
+two evaluators never import each other, the runtime never imports the front end's parser,
+there is no import cycle, no module is over 600 lines, and no game lives in the package."""
 from __future__ import annotations
 
 import ast
@@ -7,33 +8,111 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
-RUNTIME = ["runtime.py", "engine.py", "executor.py", "menus.py", "decision.py", "compiler.py",
-           "loops.py", "astwalk.py",
-           "interpreter.py", "incremental.py", "builtins.py", "program.py",
-           *(f"model/{p.name}" for p in (PACKAGE / "model").glob("*.py")),
-           *(f"agents/{p.name}" for p in (PACKAGE / "agents").glob("*.py"))]
-FRONT_END = {"parser", "builder", "checker", "loader", "lark"}
+# Bottom to top; a module may import its own package and any package of a lower layer.
+LAYERS = [
+    ["rulelang.source"],                             # source texts and positions
+    ["rulelang.errors"],                             # diagnostics and the error tree
+    ["rulelang.model"],                              # sites, pieces, zones, the state's data
+    ["rulelang.library"],                            # builtins, the shared semantics, Ctx
+    ["rulelang.language"],                           # read, parse, build, load, check, analyse
+    ["rulelang.reference", "rulelang.fast"],         # the two evaluators (siblings)
+    ["rulelang.game"],                               # the static game, turns, the engine
+    ["rulelang.agents"],                             # players that see only State methods
+    ["rulelang"],                                    # the public API (__init__.py)
+    ["rulelang.tools"],                              # CLI, records, terminal pictures
+]
+FRONT_END = {"rulelang.language.parser", "rulelang.language.builder",
+             "rulelang.language.loader", "rulelang.language.checker", "lark"}
+RUNTIME_PACKAGES = ("rulelang.model", "rulelang.library", "rulelang.reference",
+                    "rulelang.fast", "rulelang.game", "rulelang.agents")
 GAME_WORDS = re.compile(r"karesansui|sakura|tatara|sponnect|spline|tic.?tac|connect.?four|"
                         r"breakthrough|moss|virtue|beech|shibumi|muso|hazakura|garden|monk|"
                         r"eitai|forest|zazen|\btiles?\b", re.IGNORECASE)
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    names: set[str] = set()
-    for node in ast.walk(tree):
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module a file imports, at its top or inside a function."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            names.add((node.module or "").split(".")[-1])
-            names.update(a.name for a in node.names)
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names
+                         if (PACKAGE.parent / f"{base}.{a.name}".replace(".", "/")).exists()
+                         or (PACKAGE.parent / (f"{base}.{a.name}".replace(".", "/") + ".py"))
+                         .exists())
         elif isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-    return names
+            found.update(a.name for a in node.names)
+    return found
 
 
-def test_runtime_modules_never_import_the_front_end() -> None:
-    for rel in RUNTIME:
-        found = imported_modules(PACKAGE / rel) & FRONT_END
-        assert not found, f"rulelang/{rel} imports {sorted(found)}"
+def layer_of(module: str) -> tuple[int, str] | None:
+    best: tuple[int, str] | None = None
+    for i, packages in enumerate(LAYERS):
+        for p in packages:
+            if (module == p or module.startswith(p + ".")) and (best is None
+                                                                  or len(p) > len(best[1])):
+                best = (i, p)
+    return best
+
+
+def modules() -> dict[str, set[str]]:
+    return {module_name(p): {m for m in imports(p) if m.startswith("rulelang")}
+            for p in PACKAGE.rglob("*.py")}
+
+
+def test_each_layer_imports_only_lower_layers() -> None:
+    for mod, deps in modules().items():
+        own = layer_of(mod)
+        assert own is not None, f"{mod} is in no layer: add its package to LAYERS"
+        for dep in deps:
+            theirs = layer_of(dep)
+            assert theirs is not None, f"{mod} imports {dep}, which is in no layer"
+            ok = theirs[1] == own[1] or theirs[0] < own[0]
+            assert ok, f"{mod} (layer {own[1]}) imports {dep} (layer {theirs[1]})"
+
+
+def test_runtime_never_imports_the_front_end() -> None:
+    for mod, deps in modules().items():
+        if mod.startswith(RUNTIME_PACKAGES):
+            found = {d for d in deps if any(d == f or d.startswith(f + ".") for f in FRONT_END)}
+            assert not found, f"{mod} imports {sorted(found)}"
+
+
+def test_no_import_cycle() -> None:
+    found = modules()
+    graph = {m: {d for d in deps if d in found} for m, deps in found.items()}
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            if d == m or (m.startswith(d + ".") and d == "rulelang"):
+                continue
+            assert state.get(d) != 1, f"import cycle: {' -> '.join([*path, m, d])}"
+            if d not in state:
+                visit(d, [*path, m])
+        state[m] = 2
+
+    for m in graph:
+        if m not in state:
+            visit(m, [])
+
+
+def test_no_module_is_over_600_lines() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        n = len(path.read_text().splitlines())
+        assert n <= 600, f"{path.relative_to(PACKAGE.parent)} has {n} lines"
 
 
 def test_no_game_name_in_the_package() -> None:

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fakes  # noqa: E402
 
 import rulelang  # noqa: E402
-from rulelang import cli  # noqa: E402
+from rulelang.tools import cli  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 
 import rulelang
-from rulelang import grids
-from rulelang.interpreter import Ctx
+from rulelang.library import grids
+from rulelang.library.semantics import Ctx
 from rulelang.model.values import zone_ref
 
 RULES = Path(__file__).parent / "rules"
@@ -21,7 +21,7 @@ MODES = ["interpreted", "compiled"]
 
 # ---- pure builtins, in Python -----------------------------------------------------------
 def test_chunks_reversed_distinct_masked() -> None:
-    from rulelang import builtins
+    from rulelang.library import builtins
     assert grids.chunks(None, (1, 2, 3, 4, 5), 2) == ((1, 2), (3, 4), (5,))
     assert builtins.reversed_(None, [1, 2, 3]) == (3, 2, 1)
     assert builtins.distinct(None, ("b", None, "a", "b", None)) == ("b", None, "a")
@@ -347,5 +347,6 @@ def test_cached_may_read_the_pieces_on_sites_but_not_the_turn(tmp_path: Path) ->
 
 
 def test_the_state_readers_are_builtins() -> None:
-    from rulelang.builtins import BUILTINS, READS_BOARD, READS_TURN
+    from rulelang.library import BUILTINS
+    from rulelang.library.registry import READS_BOARD, READS_TURN
     assert READS_TURN | READS_BOARD <= set(BUILTINS) and not READS_TURN & READS_BOARD

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import ast
-from rulelang.incremental import analyse, dependents, local_reads
+from rulelang.fast.incremental import analyse, dependents, local_reads
+from rulelang.language import ast
 
 RULES = Path(__file__).parent / "rules"
 

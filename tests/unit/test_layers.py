@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.render import render_state
+from rulelang.tools.render import render_state
 
 BOOK = """\
 game "Layers"

@@ -11,16 +11,16 @@ import random
 from collections import Counter
 from typing import Any
 
-from . import ast
-from .astwalk import walk
-from .errors import IllegalActionError, RulelangError, RuleRuntimeError
-from .executor import Decision, Executor, GameOver, Run
-from .interpreter import Ctx
-from .model.rng import Rng
-from .model.state import GameData
-from .model.values import Piece, Site, ZoneRef, show
-from .runtime import Runtime
-from .source import Span
+from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
+from rulelang.game.executor import Decision, Executor, GameOver, Run
+from rulelang.game.runtime import Runtime
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library.semantics import Ctx
+from rulelang.model.rng import Rng
+from rulelang.model.state import GameData
+from rulelang.model.values import Piece, Site, ZoneRef, show
+from rulelang.source import Span
 
 TERMINAL = -4
 

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from . import ast
+from rulelang.language import ast
 
 if TYPE_CHECKING:
-    from .program import Program
+    from rulelang.language.program import Program
 
 Path = tuple[str, ...]  # relations followed from the subject site
 _BOARD_READS = {"occupied", "empty", "owner", "top", "pieces"}

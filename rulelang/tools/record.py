@@ -13,8 +13,7 @@ from typing import Any
 import yaml
 
 import rulelang
-
-from .errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
+from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
 
 VERSION = 1
 _KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")

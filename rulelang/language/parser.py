@@ -10,8 +10,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from .errors import Diagnostic, RulebookError
-from .source import Source, Span
+from rulelang.errors import Diagnostic, RulebookError
+from rulelang.source import Source, Span
 
 GRAMMAR_VERSION = 1
 

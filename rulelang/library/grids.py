@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .builtins import builtin
-from .errors import RulelangError
-from .model.values import Piece, Relation, Site, ZoneRef, show
+from rulelang.errors import RulelangError
+from rulelang.library.registry import builtin
+from rulelang.model.values import Piece, Relation, Site, ZoneRef, show
 
 
 # ---- collections ---------------------------------------------------------------------
@@ -339,46 +339,6 @@ def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
     return f(*args)  # the specification: the interpreter computes it every time
 
 
-def kept(c: Any, sites: Any, name: Any, args: tuple[Any, ...],
-         compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
-    """`cached` in the compiled mode: compute(c, args) kept per state under `name` (checked
-    against the log of changed sites) and, when sound, by the content of the sites."""
-    data = c.data
-    key = ("cached", name, args)
-    n = len(data.changes)
-    entry = data.cache.get(key)
-    if entry is not None:
-        seen, value, members = entry
-        if seen == n:
-            return value
-        if not any(i in members[0] for i in data.changes[seen:]):
-            data.cache[key] = (n, value, members)
-            return value
-    else:
-        members = _MEMBERS.get(sites) if type(sites) is tuple else None
-        if members is None:
-            indices = frozenset(s.index for s in sites)
-            members = (indices, tuple(sorted(indices)))
-            if type(sites) is tuple and len(_MEMBERS) < 10_000:
-                _MEMBERS[sites] = members
-    content = c.game.content_cache
-    if content is None:
-        value = compute(c, args)
-    else:
-        at = data.at
-        ckey = (key, tuple([at[i] for i in members[1]]))
-        value = content.get(ckey, _NONE)
-        if value is _NONE:
-            value = compute(c, args)
-            if len(content) > 100_000:
-                content.clear()
-            content[ckey] = value
-    data.cache[key] = (n, value, members)
-    return value
-
-
-_NONE = object()
-_MEMBERS: dict[tuple[Any, ...], tuple[frozenset[int], tuple[int, ...]]] = {}
 
 
 # ---- values of rules that read only their arguments ----------------------------------------
@@ -389,23 +349,3 @@ def memo(c: Any, f: Callable[..., Any], *args: Any) -> Any:
     equal arguments, as long as no rule sets a piece's attribute or owner. A rule named
     without parentheses is passed as f."""
     return f(*args)  # the specification: the interpreter computes it every time
-
-
-def remembered(c: Any, name: Any, args: tuple[Any, ...],
-               compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
-    """`memo` in the compiled mode: by (rule, arguments), in the game's content cache."""
-    table = c.game.content_cache
-    if table is None:
-        return compute(c, args)
-    key = ("memo", name, args)
-    try:
-        return table[key]
-    except KeyError:
-        pass
-    except TypeError:  # arguments that cannot be compared by value: not remembered
-        return compute(c, args)
-    value = compute(c, args)
-    if len(table) > 100_000:
-        table.clear()
-    table[key] = value
-    return value

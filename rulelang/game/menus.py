@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from . import ast
-from .astwalk import walk
-from .decision import Decision, Options
-from .errors import RulelangError, RuleRuntimeError
-from .interpreter import Ctx, iterate
+from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.game.decision import Decision, Options
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library.semantics import Ctx, iterate
 
 if TYPE_CHECKING:
-    from .program import Program
+    from rulelang.language.program import Program
 
 
 class Menus:

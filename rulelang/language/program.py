@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ast
-from .source import Source
+from rulelang.language import ast
+from rulelang.source import Source
 
 Ref = tuple[str, str]  # (category, key): how the checker resolved a name
 

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-
-from .agents import HumanAgent, QuitGame, make_agent
-from .errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
-from .record import record_game, replay, write_record
-from .render import render_moves, render_observation
+from rulelang.agents import HumanAgent, QuitGame, make_agent
+from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
+from rulelang.tools.record import record_game, replay, write_record
+from rulelang.tools.render import render_moves, render_observation
 
 _MODES = ("compiled", "interpreted")
 _RECAP = 12  # at most this many earlier moves are recalled at the start of a human's turn
@@ -91,7 +90,7 @@ def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled
 
 
 def bundled_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "rulebooks"
+    return Path(__file__).resolve().parents[2] / "rulebooks"
 
 
 def bundled() -> list[Path]:

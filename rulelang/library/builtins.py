@@ -1,67 +1,13 @@
-"""The builtin registry: name -> arity, implementation, doc and example.
-
-Functions receive the evaluation context first (its .data is the GameData, its .game the
-static Runtime). The checker reads arities from here; docs/language.md is generated from it.
-"""
+"""The basic builtins: the turn and its players, numbers, texts and collections, sites and
+the pieces on them (registered in registry.py; grids.py holds the builtins over grids)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any
 
-from .errors import RulelangError
-from .model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
-
-if TYPE_CHECKING:
-    from .model.state import GameData
-    from .runtime import Runtime
-
-
-class _Ctx(Protocol):
-    """What a builtin reads of its context (interpreter.Ctx), for the type checker only."""
-    game: Runtime
-    data: GameData
-
-    def tick(self, span: Any, n: int = 1) -> None: ...
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-@dataclass(frozen=True)
-class Builtin:
-    name: str
-    lo: int  # arity; -1 for a constant (used without parentheses)
-    hi: int
-    impl: Callable[..., Any]
-    doc: str
-    example: str = ""
-
-
-BUILTINS: dict[str, Builtin] = {}
-MAX_PIECES = 100_000  # pieces a game may have (its zones' contents, data rows' copies)
-
-# Builtins that read the state beyond their arguments. The checker keeps them out of the rules
-# given to `memo` and `cached`, whose kept values would not follow them (R211): the turn and
-# who plays it …
-READS_TURN = frozenset({"mover", "opponent", "others", "last", "round", "starter", "turn",
-                        "repeated"})
-# … and the pieces on sites, which `cached` may read (it watches the sites it is given)
-READS_BOARD = frozenset({"occupied", "empty", "top", "pieces", "owner", "site", "group",
-                         "reach", "mismatched"})
-
-
-def builtin(lo: int, hi: int | None = None, example: str = "") -> Callable[[_F], _F]:
-    def register(fn: _F) -> _F:
-        name = fn.__name__.rstrip("_")
-        BUILTINS[name] = Builtin(name, lo, lo if hi is None else hi, fn,
-                                 (fn.__doc__ or "").strip(), example)
-        return fn
-    return register
-
-
-def constant(example: str = "") -> Callable[[_F], _F]:
-    return builtin(-1, -1, example)
+from rulelang.errors import RulelangError
+from rulelang.library.registry import BuiltinContext as _Ctx
+from rulelang.library.registry import builtin, constant
+from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
 
 
 # ---- constants -----------------------------------------------------------------
@@ -253,7 +199,7 @@ def size(c: _Ctx, x: Any) -> int:
 @builtin(1, example="str(r + 1)")
 def str_(c: _Ctx, x: Any) -> str:
     """A value as text."""
-    from .model.values import show
+    from rulelang.model.values import show
     return show(x)
 
 
@@ -372,4 +318,3 @@ def each(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     return tuple(xs)
 
 
-from . import grids  # noqa: E402,F401 - registers the builtins over grids and collections

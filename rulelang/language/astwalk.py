@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from . import ast
+from rulelang.language import ast
 
 
 def walk(node: Any) -> Iterator[ast.Node]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .source import Span
+from rulelang.source import Span
 
 
 @dataclass(frozen=True, slots=True, eq=False)

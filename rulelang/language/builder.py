@@ -7,9 +7,9 @@ from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 from lark.tree import Meta
 
-from . import ast
-from .errors import Diagnostic, RulebookError, RulelangError
-from .source import Source, Span
+from rulelang.errors import Diagnostic, RulebookError, RulelangError
+from rulelang.language import ast
+from rulelang.source import Source, Span
 
 _KIND_WORDS = ("site", "piece", "player", "number", "option")
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from . import ast
-from .decision import Decision, GameOver, Option, Run
-from .errors import RuleRuntimeError
-from .interpreter import Ctx, iterate
-from .menus import Menus
-from .model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
+from rulelang.errors import RuleRuntimeError
+from rulelang.game.decision import Decision, GameOver, Option, Run
+from rulelang.game.menus import Menus
+from rulelang.language import ast
+from rulelang.library.semantics import Ctx, iterate
+from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
 if TYPE_CHECKING:
-    from .program import Program
+    from rulelang.language.program import Program
 
 __all__ = ["Executor", "Decision", "GameOver", "Option", "Run"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from . import ast
-from .model.values import show
+from rulelang.language import ast
+from rulelang.model.values import show
 
 Run = Generator["Decision", "Option", None]
 Option = tuple[Any, ...]  # (action name or None, chosen values): one way to decide

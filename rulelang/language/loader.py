@@ -10,14 +10,14 @@ from typing import Any
 
 import yaml
 
-from . import ast
-from .builder import build
-from .errors import Diagnostic, RulebookError
-from .parser import parse
-from .program import Loaded, Module
-from .source import Source, Span
+from rulelang.errors import Diagnostic, RulebookError
+from rulelang.language import ast
+from rulelang.language.builder import build
+from rulelang.language.parser import parse
+from rulelang.language.program import Loaded, Module
+from rulelang.source import Source, Span
 
-STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+STDLIB = Path(__file__).resolve().parents[2] / "stdlib"
 EXTENSION = ".rule"
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
-from . import ast
-from .astwalk import walk
-from .interpreter import RANKED, STEP_BUDGET, Ctx, iterate
-from .model.values import Player, Site, SiteSet
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, iterate
+from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 

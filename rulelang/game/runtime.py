@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import ast
-from .builtins import BUILTINS, MAX_PIECES
-from .errors import RulelangError, RuleRuntimeError
-from .interpreter import STEP_BUDGET, Ctx, Interpreter, ReturnValue, iterate
-from .model.state import GameData
-from .model.topology import Board, BoardBuilder
-from .model.values import Piece, Player, ZoneRef, show, zone_ref
-from .program import Program
+from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.language import ast
+from rulelang.language.program import Program
+from rulelang.library import BUILTINS, MAX_PIECES
+from rulelang.library.semantics import STEP_BUDGET, Ctx, ReturnValue, iterate
+from rulelang.model.state import GameData
+from rulelang.model.topology import Board, BoardBuilder
+from rulelang.model.values import Piece, Player, ZoneRef, show, zone_ref
+from rulelang.reference.interpreter import Interpreter
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -29,7 +30,7 @@ class Runtime:
         self._fns: dict[int, Fn] = {}
         self.interp = Interpreter(self)
         if mode == "compiled":
-            from .compiler import Compiler
+            from rulelang.fast.compiler import Compiler
             self.evaluator: Any = Compiler(self)
         else:
             self.evaluator = self.interp
@@ -328,7 +329,7 @@ def _score_item(item: Any, term: Any) -> tuple[str, Any]:
                            f"pairs, not {show(item)}", term.span)
 def _sets_piece_attributes(program: Program) -> bool:
     """Some `set x.name = …` may change a piece's attribute or owner."""
-    from .astwalk import walk
+    from rulelang.language.astwalk import walk
     modules = [program.loaded.game, *program.loaded.modules.values()]
     return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
                and id(n.target) not in program.refs

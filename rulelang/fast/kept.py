@@ -1,0 +1,69 @@
+"""Kept values of the fast evaluator: `cached` (a value kept until the sites it depends on
+change) and `memo` (values remembered by rule and arguments). The reference evaluator
+computes both every time (library/grids.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def kept(c: Any, sites: Any, name: Any, args: tuple[Any, ...],
+         compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
+    """`cached` in the compiled mode: compute(c, args) kept per state under `name` (checked
+    against the log of changed sites) and, when sound, by the content of the sites."""
+    data = c.data
+    key = ("cached", name, args)
+    n = len(data.changes)
+    entry = data.cache.get(key)
+    if entry is not None:
+        seen, value, members = entry
+        if seen == n:
+            return value
+        if not any(i in members[0] for i in data.changes[seen:]):
+            data.cache[key] = (n, value, members)
+            return value
+    else:
+        members = _MEMBERS.get(sites) if type(sites) is tuple else None
+        if members is None:
+            indices = frozenset(s.index for s in sites)
+            members = (indices, tuple(sorted(indices)))
+            if type(sites) is tuple and len(_MEMBERS) < 10_000:
+                _MEMBERS[sites] = members
+    content = c.game.content_cache
+    if content is None:
+        value = compute(c, args)
+    else:
+        at = data.at
+        ckey = (key, tuple([at[i] for i in members[1]]))
+        value = content.get(ckey, _NONE)
+        if value is _NONE:
+            value = compute(c, args)
+            if len(content) > 100_000:
+                content.clear()
+            content[ckey] = value
+    data.cache[key] = (n, value, members)
+    return value
+
+
+_NONE = object()
+_MEMBERS: dict[tuple[Any, ...], tuple[frozenset[int], tuple[int, ...]]] = {}
+
+
+def remembered(c: Any, name: Any, args: tuple[Any, ...],
+               compute: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
+    """`memo` in the compiled mode: by (rule, arguments), in the game's content cache."""
+    table = c.game.content_cache
+    if table is None:
+        return compute(c, args)
+    key = ("memo", name, args)
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    except TypeError:  # arguments that cannot be compared by value: not remembered
+        return compute(c, args)
+    value = compute(c, args)
+    if len(table) > 100_000:
+        table.clear()
+    table[key] = value
+    return value

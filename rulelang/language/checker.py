@@ -1,0 +1,298 @@
+"""Names, kinds, arity, options and reachability: Loaded -> Program, or every diagnostic.
+
+Every name in every module is resolved once here; the interpreter and the compiler read the
+result from Program.refs (keyed by node identity) and never resolve names themselves.
+"""
+from __future__ import annotations
+
+from typing import TypeVar
+
+from rulelang.errors import RulebookError
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.language.program import Loaded, Module, Program, Ref
+from rulelang.language.resolver import Checker, GameDecl, Walker, qual, written
+from rulelang.library import MAX_PIECES
+from rulelang.library.registry import READS_BOARD, READS_TURN
+from rulelang.source import Span
+
+_D = TypeVar("_D", bound=ast.Decl)
+_Named = TypeVar("_Named", bound=GameDecl)
+
+
+
+
+def check(loaded: Loaded, library: bool = False) -> Program:
+    """Check a game, or (library=True) a module of definitions that is not a game."""
+    ck = Checker(loaded)
+    for key, module in loaded.modules.items():
+        ck.namespaces[key] = ck.module_namespace(key, module)
+    ck.namespaces[""] = ck.module_namespace("", loaded.game)
+    program = _collect(ck, loaded, library)
+    for key, module in [("", loaded.game), *loaded.modules.items()]:
+        _walk_module(ck, key, module)
+    if not library:
+        _check_game(ck, program)
+    _check_kept(ck, program)
+    program.refs = ck.refs
+    program.uses_repetition = ck.uses_repetition
+    if ck.diags:
+        raise RulebookError(ck.diags, loaded.sources)
+    return program
+
+
+_KEPT = {"memo": 0, "cached": 1}  # builtins that keep a rule's values: its argument's place
+
+
+def _check_kept(ck: Checker, program: Program) -> None:
+    """A rule given to memo or cached must not read what their kept values cannot follow:
+    counters, vars, zones, the turn (and, for memo, the pieces on sites) (R211)."""
+    loaded = program.loaded
+    found: dict[tuple[str, bool], tuple[str, Span] | None] = {}
+    for module in [loaded.game, *loaded.modules.values()]:
+        for node in walk(module.decls):
+            if not isinstance(node, ast.Call):
+                continue
+            cat, name = ck.refs.get(id(node.func), ("", ""))
+            at = _KEPT.get(name) if cat == "builtin" else None
+            if at is None or len(node.args) <= at:
+                continue
+            f = node.args[at]
+            ref = ck.refs.get(id(f))
+            if ref is None or ref[0] != "function":
+                continue
+            read = _state_read(ck, program, ref[1], name == "cached", found)
+            if read is not None:
+                what, where = read
+                place = f"line {where.line}" if where.path == f.span.path else \
+                    f"{where.path}:{where.line}"
+                ck.error("R211", f"{name}: the rule '{written(f)}' reads {what} ({place}), "
+                         "which a kept value would not follow", f.span,
+                         "pass what it needs as an argument" + (
+                             ", or use cached(sites, …) for the pieces on sites"
+                             if name == "memo" else ""))
+
+
+def _state_read(ck: Checker, program: Program, key: str, board_ok: bool,
+                found: dict[tuple[str, bool], tuple[str, Span] | None]
+                ) -> tuple[str, Span] | None:
+    """The first thing rule `key` (or a rule it calls) reads beyond its arguments: (what,
+    where); None if nothing."""
+    if (key, board_ok) in found:
+        return found[(key, board_ok)]
+    found[(key, board_ok)] = None  # a recursive call adds nothing
+    result = None
+    for node in walk(program.defs[key]):
+        cat, name = ck.refs.get(id(node), ("", ""))
+        if cat in ("counter", "var", "zone"):
+            result = (f"the {cat} '{name}'", node.span)
+        elif cat == "builtin" and (name in READS_TURN or (name in READS_BOARD and not board_ok)):
+            result = (f"'{name}'", node.span)
+        elif cat in ("def", "function") and name in program.defs:
+            result = _state_read(ck, program, name, board_ok, found)
+        if result is not None:
+            break
+    found[(key, board_ok)] = result
+    return result
+
+
+def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:
+    decls = loaded.game.decls
+    first_game = _first(decls, ast.Game)
+    first_players = _first(decls, ast.Players)
+    span = Span(loaded.game.source.span_at_end().path, 1, 1, 1, 2)
+    game = first_game or ast.Game("untitled", None, span=span)
+    players = first_players or ast.Players(("Player1", "Player2"), 2, 2, span=span)
+    found: tuple[tuple[ast.Decl | None, str], ...] = (
+        (first_game, "game \"Name\""), (first_players, "players A, B"))
+    for first, what in found:
+        if first is None and not library:
+            ck.error("R209", f"the rulebook has no '{what.split()[0]}' line", span,
+                     f"add a line such as: {what}")
+    p = Program(loaded, game, players, _by_name(decls, ast.Option), _first(decls, ast.Board),
+                _by_name(decls, ast.Piece), _by_name(decls, ast.Zone),
+                _by_name(decls, ast.Counter), _by_name(decls, ast.Var))
+    for key, module in [("", loaded.game), *loaded.modules.items()]:
+        for d in module.decls:
+            _collect_decl(p, key, d)
+    return p
+
+
+def _first(decls: tuple[ast.Decl, ...], cls: type[_D]) -> _D | None:
+    return next((d for d in decls if isinstance(d, cls)), None)
+
+
+def _by_name(decls: tuple[ast.Decl, ...], cls: type[_Named]) -> dict[str, _Named]:
+    return {d.name: d for d in decls if isinstance(d, cls)}
+
+
+def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
+    if isinstance(d, ast.Def):
+        p.defs[qual(key, d.name)] = d
+    elif isinstance(d, ast.Effect):
+        p.effects[qual(key, d.name)] = d
+    elif isinstance(d, ast.Geometry):
+        p.geometries[qual(key, d.name)] = d
+    elif key == "" and isinstance(d, ast.Action):
+        p.actions[d.name] = d
+    elif key == "" and isinstance(d, ast.Round):
+        p.round = d
+    elif key == "" and isinstance(d, ast.Section):
+        p.sections[d.kind] = d.body
+    elif key == "" and isinstance(d, ast.Score):
+        p.scores.append(d)
+    elif key == "" and isinstance(d, ast.Picture):
+        p.pictures[d.name] = d
+
+
+def _walk_module(ck: Checker, key: str, module: Module) -> None:
+    ns = dict(ck.namespaces[key])
+    if key == "":
+        ns.update(_player_refs(module))
+    for d in module.decls:
+        w = Walker(ck, ns, key)
+        _walk_decl(w, d)
+
+
+def _player_refs(module: Module) -> dict[str, Ref]:
+    players = next((d for d in module.decls if isinstance(d, ast.Players)), None)
+    return {n: ("player", str(i)) for i, n in enumerate(players.names)} if players else {}
+
+
+def _walk_decl(w: Walker, d: ast.Decl) -> None:
+    if isinstance(d, ast.Def):
+        w.push(*(d.params or ()))
+        if isinstance(d.body, ast.Block):
+            w.block(d.body, new_scope=False)
+        else:
+            w.expr(d.body)
+        w.pop()
+    elif isinstance(d, ast.Effect):
+        w.push(*d.params)
+        w.block(d.body, new_scope=False)
+        w.pop()
+    elif isinstance(d, (ast.Action, ast.Section)):
+        w.block(d.body)
+    elif isinstance(d, ast.Round):
+        w.expr(d.until)
+        w.block(d.body)
+    elif isinstance(d, ast.Score):
+        w.push(d.param)
+        w.expr(d.expr)
+        w.pop()
+    elif isinstance(d, ast.Picture):
+        if w.ns.get(d.name, ("", ""))[0] != "kind":
+            w.ck.unknown(d.name, d.span, w.scope, {k: v for k, v in w.ns.items()
+                                                   if v[0] == "kind"}, "piece kind")
+        w.push(d.param)
+        w.expr(d.expr)
+        w.pop()
+    elif isinstance(d, ast.Board):
+        w.expr(d.expr)
+    elif isinstance(d, ast.Geometry):
+        _walk_geometry(w, d)
+    elif isinstance(d, (ast.Counter, ast.Var, ast.Piece)):
+        _walk_component(w, d)
+    elif isinstance(d, ast.Zone):
+        for item in d.contents:
+            w.expr(item.count)
+            if w.ns.get(item.kind, ("", ""))[0] != "kind":
+                w.ck.unknown(item.kind, item.span, w.scope, {k: v for k, v in w.ns.items()
+                                                             if v[0] == "kind"}, "piece kind")
+            elif item.data is not None:
+                _check_rows(w.ck, item)
+
+
+def _check_rows(ck: Checker, item: ast.Content) -> None:
+    """Every row of a data file names attributes its piece kind declares."""
+    rows = ck.loaded.data.get((item.span.path, item.data or ""))
+    if rows is None:
+        return  # the loader reported why
+    piece = next(d for d in ck.loaded.game.decls
+                 if isinstance(d, ast.Piece) and d.name == item.kind)
+    known = {name for name, _ in piece.attrs} | {"copies"}
+    for n, row in enumerate(rows, start=1):
+        extra = sorted(set(row) - known)
+        if extra:
+            ck.error("R210", f"row {n} of '{item.data}' has '{extra[0]}', which a "
+                     f"'{item.kind}' does not have", item.span,
+                     f"declare it: piece {item.kind} with {extra[0]} = …")
+            return
+        copies = row.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or \
+                not 0 <= copies <= MAX_PIECES:
+            ck.error("R210", f"row {n} of '{item.data}': copies must be a whole number from 0 "
+                     f"to {MAX_PIECES:,}", item.span)
+            return
+
+
+def _walk_component(w: Walker, d: ast.Decl) -> None:
+    if isinstance(d, ast.Counter):
+        for e in (d.lo, d.hi, d.init):
+            w.expr(e)
+    elif isinstance(d, ast.Var):
+        w.expr(d.init)
+    elif isinstance(d, ast.Piece):
+        for _, e in d.attrs:
+            w.expr(e)
+
+
+def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
+    w.push(*g.params)
+    names: set[str] = set()
+    for item in g.items:
+        if isinstance(item, ast.GeoSites):
+            w.push()
+            for gen in item.generators:
+                w.expr(gen.domain)
+                w.bind(gen.var)
+            w.expr(item.cond)
+            w.pop()
+            coords = item.pattern
+        elif isinstance(item, ast.GeoLayer) and len(coords) != 3:
+            w.ck.error("R204", f"'layer' titles the layers of a board of three coordinates "
+                       f"(layer, row, column); these sites have {len(coords)}", item.span)
+        elif isinstance(item, (ast.GeoName, ast.GeoLayer, ast.GeoRelation, ast.GeoRegion)):
+            w.push(*(getattr(item, "pattern", None) or coords))
+            for e in (getattr(item, "expr", None), getattr(item, "cond", None),
+                      getattr(item, "at", None), *getattr(item, "targets", ())):
+                w.expr(e)
+            w.pop()
+        elif isinstance(item, ast.GeoAlias):
+            for _, part in item.parts:
+                if part not in names:
+                    w.ck.error("R201", f"unknown relation '{part}'", item.span,
+                               "a relation must be declared before it is used")
+        elif isinstance(item, ast.GeoLines):
+            w.push(*names)
+            w.expr(item.expr)
+            w.pop()
+        name = getattr(item, "name", None)
+        if isinstance(name, str):
+            names.add(name)
+    w.pop()
+
+
+def _check_game(ck: Checker, p: Program) -> None:
+    span = p.game.span
+    if "turn" not in p.sections:
+        ck.error("R209", "the rulebook has no 'turn' section", span,
+                 "add a 'turn' block saying what a player does")
+    if p.board is None and p.game.span is not None and any(True for _ in ()):
+        pass
+    for name, action in p.actions.items():
+        if "turn" in p.sections and name not in ck.used_actions | ck.meant_actions:
+            ck.error("R206", f"action '{name}' is never offered", action.span,
+                     f"name it in a 'do' line of the turn, e.g. 'do {name}'")
+    for opt in p.options.values():
+        _check_option_default(ck, opt)
+    if p.players.lo < 1 or p.players.hi < p.players.lo:
+        ck.error("R205", "impossible player count", p.players.span)
+
+
+def _check_option_default(ck: Checker, opt: ast.Option) -> None:
+    if opt.choices and opt.default not in opt.choices:
+        ck.error("R205", f"default '{opt.default}' is not one of the choices of '{opt.name}'",
+                 opt.span)
+    elif not opt.choices and not opt.lo <= int(opt.default) <= opt.hi:  # type: ignore[call-overload]
+        ck.error("R205", f"default {opt.default} is outside {opt.lo}..{opt.hi}", opt.span)
