@@ -40,7 +40,8 @@ _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
 
 __all__ = ["load_game", "check_file", "is_library", "parse", "check", "compile_rulebook", "Game",
            "State", "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError",
-           "IllegalActionError", "RecordError", "Diagnostic", "Source", "BUNDLED"]
+           "IllegalActionError", "RecordError", "Diagnostic", "Source", "BUNDLED",
+           "GRAMMAR_VERSION"]
 
 
 def source_hash(loaded: Loaded) -> str:

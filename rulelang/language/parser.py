@@ -13,7 +13,9 @@ from lark.indenter import DedentError, Indenter
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.source import Source, Span
 
-GRAMMAR_VERSION = 1
+# The language version: bumped when what a rulebook can say or what it means changes (each
+# bump is a CHANGELOG.md entry); written into game records.
+GRAMMAR_VERSION = 2
 
 
 class _Indenter(Indenter):

@@ -15,8 +15,11 @@ import yaml
 import rulelang
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
 
-VERSION = 1
+VERSION = 1  # of the record format
 _KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")
+# `grammar` (optional: records made before it was written have none) is the language's
+# version when the record was made (rulelang.GRAMMAR_VERSION); a record of another version
+# still replays when it reproduces, and says which version made it when it does not.
 
 
 @dataclass
@@ -28,6 +31,7 @@ class GameRecord:
     actions: list[str]
     winners: list[int] | None = None  # None: the game was stopped before its end
     scores: list[Any] | None = None
+    grammar: int | None = None  # the language version that made it (None: not recorded)
 
     @property
     def finished(self) -> bool:
@@ -37,7 +41,7 @@ class GameRecord:
 def record_game(game: Any, state: Any, seed: int, rulebook: str | None = None) -> GameRecord:
     """The record of `state`, a game of `game` started with `seed`."""
     rec = GameRecord(rulebook or str(game.path), game.source_hash, dict(game.options), seed,
-                     list(state.history()))
+                     list(state.history()), grammar=rulelang.GRAMMAR_VERSION)
     if state.is_terminal():
         rec.winners, rec.scores = list(state.winners()), list(state.scores())
     return rec
@@ -45,8 +49,11 @@ def record_game(game: Any, state: Any, seed: int, rulebook: str | None = None) -
 
 def dump_record(rec: GameRecord) -> str:
     result = {"winners": rec.winners, "scores": rec.scores} if rec.finished else None
-    data = {"rulelang": VERSION, "rulebook": rec.rulebook, "sha256": rec.sha256,
-            "options": rec.options, "seed": rec.seed, "actions": rec.actions, "result": result}
+    data = {"rulelang": VERSION, "grammar": rec.grammar, "rulebook": rec.rulebook,
+            "sha256": rec.sha256, "options": rec.options, "seed": rec.seed,
+            "actions": rec.actions, "result": result}
+    if rec.grammar is None:
+        del data["grammar"]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
 
 
@@ -91,8 +98,10 @@ def _from_data(data: Any, path: str) -> GameRecord:
     _expect(path, "options", data["options"], dict)
     _expect(path, "seed", data["seed"], int)
     _expect_list(path, "actions", data["actions"], str)
+    if "grammar" in data:
+        _expect(path, "grammar", data["grammar"], int)
     rec = GameRecord(data["rulebook"], data["sha256"], data["options"], data["seed"],
-                     data["actions"])
+                     data["actions"], grammar=data.get("grammar"))
     _read_result(rec, data["result"], path)
     return rec
 
@@ -149,7 +158,7 @@ def replay(record_path: str | Path, mode: str = "compiled") -> Replay:
     game = _load(rec, Path(record_path), mode)
     state = game.new_initial_state(seed=rec.seed)
     for number, text in enumerate(rec.actions, start=1):
-        _apply(state, number, text, str(record_path))
+        _apply(rec, state, number, text, str(record_path))
     _check_result(rec, state, str(record_path))
     return Replay(rec, game, state)
 
@@ -186,7 +195,7 @@ def _check_hash(rec: GameRecord, game: Any, path: str) -> None:
                      help="the rulebook or a file it uses changed since; replay refused")
 
 
-def _apply(state: Any, number: int, text: str, path: str) -> None:
+def _apply(rec: GameRecord, state: Any, number: int, text: str, path: str) -> None:
     if state.is_terminal():
         raise _error("R403", f"record '{path}': move {number} '{text}' comes after the end "
                      "of the game")
@@ -194,7 +203,7 @@ def _apply(state: Any, number: int, text: str, path: str) -> None:
         state.apply_action(text)
     except IllegalActionError as exc:
         raise _error("R403", f"record '{path}': move {number} '{text}' is illegal: "
-                     f"{exc}") from None
+                     f"{exc}", _version_help(rec)) from None
 
 
 def _check_result(rec: GameRecord, state: Any, path: str) -> None:
@@ -209,8 +218,16 @@ def _check_result(rec: GameRecord, state: Any, path: str) -> None:
     if got != (rec.winners, rec.scores):
         raise _error("R404", f"record '{path}' does not reproduce: it says winners "
                      f"{rec.winners} scores {rec.scores}, replay gives winners {got[0]} "
-                     f"scores {got[1]}")
+                     f"scores {got[1]}", _version_help(rec))
 
 
 def _error(code: str, message: str, help: str | None = None) -> RecordError:
     return RecordError(render(Diagnostic(code, message, None, help)))
+
+
+def _version_help(rec: GameRecord) -> str | None:
+    """Why a record may not reproduce: it was made by another version of the language."""
+    if rec.grammar is None or rec.grammar == rulelang.GRAMMAR_VERSION:
+        return None
+    return (f"the record was made by language version {rec.grammar}; this rulelang is "
+            f"version {rulelang.GRAMMAR_VERSION} (see CHANGELOG.md)")

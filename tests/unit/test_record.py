@@ -57,9 +57,10 @@ def _code(err: pytest.ExceptionInfo[RecordError]) -> str:
 
 def test_record_has_the_contract_keys_in_order(book):
     data = yaml.safe_load(dump_record(_played(book)))
-    assert list(data) == ["rulelang", "rulebook", "sha256", "options", "seed", "actions",
-                          "result"]
+    assert list(data) == ["rulelang", "grammar", "rulebook", "sha256", "options", "seed",
+                          "actions", "result"]
     assert data["rulelang"] == 1 and data["seed"] == 7 and data["actions"] == MOVES
+    assert data["grammar"] == rulelang.GRAMMAR_VERSION
     assert data["options"] == {"players": 2, "size": 3}
     assert data["result"] == {"winners": [0], "scores": [3, 2]}
     assert data["rulebook"] == str(book)
@@ -126,6 +127,27 @@ def test_an_illegal_move_names_its_number_and_reason(book, tmp_path):
         replay(_write(tmp_path / "game.yaml", rec))
     text = err.value.render()
     assert _code(err) == "R403" and "move 3 'a1'" in text and "taken" in text
+
+
+def test_a_record_without_a_grammar_version_still_replays(book, tmp_path):
+    rec = _played(book)
+    rec.grammar = None
+    assert "grammar" not in yaml.safe_load(dump_record(rec))
+    assert replay(_write(tmp_path / "game.yaml", rec)).state.is_terminal()
+
+
+def test_a_record_of_another_language_version_that_fails_says_so(book, tmp_path):
+    rec = _played(book)
+    rec.grammar = rulelang.GRAMMAR_VERSION - 1
+    assert replay(_write(tmp_path / "ok.yaml", rec)).state.is_terminal()  # it reproduces
+    rec.actions[2] = "a1"
+    with pytest.raises(RecordError) as err:
+        replay(_write(tmp_path / "game.yaml", rec))
+    assert f"made by language version {rulelang.GRAMMAR_VERSION - 1}" in err.value.render()
+    rec.grammar = rulelang.GRAMMAR_VERSION
+    with pytest.raises(RecordError) as err:
+        replay(_write(tmp_path / "same.yaml", rec))
+    assert "language version" not in err.value.render()
 
 
 def test_moves_after_the_end_are_refused(book, tmp_path):
