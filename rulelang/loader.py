@@ -15,9 +15,10 @@ from .builder import build
 from .errors import Diagnostic, RulebookError
 from .parser import parse
 from .program import Loaded, Module
+from .resources import stdlib_dir
 from .source import Source, Span
 
-STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+STDLIB = stdlib_dir()
 EXTENSION = ".rule"
 
 
