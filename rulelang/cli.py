@@ -451,3 +451,7 @@ def _clear_screen() -> None:
         print("\033[2J\033[H", end="", flush=True)
     else:
         print("\n" + "-" * 40)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
