@@ -31,10 +31,11 @@ from rulelang.language.checker import check
 from rulelang.language.loader import load
 from rulelang.language.parser import GRAMMAR_VERSION, parse
 from rulelang.language.program import Loaded, Program
+from rulelang.resources import bundled_dir, rulebook_path
 from rulelang.source import Source
 
 COMPILER_VERSION = 1
-BUNDLED = Path(__file__).resolve().parent.parent / "rulebooks"
+BUNDLED = bundled_dir()
 _PROGRAMS: dict[str, Program] = {}
 _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
 
@@ -55,9 +56,11 @@ def source_hash(loaded: Loaded) -> str:
 
 def load_game(path: str | Path, options: dict[str, Any] | None = None,
               mode: str = "compiled") -> Game:
-    """Read, check and compile a rulebook; RulebookError lists every mistake."""
+    """Read, check and compile a rulebook (a path, or a bundled rulebook's name); RulebookError
+    lists every mistake."""
     if mode not in ("compiled", "interpreted"):
         raise RulelangError(f"unknown mode '{mode}' (use 'compiled' or 'interpreted')")
+    path = rulebook_path(path)
     loaded = load(path)
     digest = source_hash(loaded)
     program = _PROGRAMS.get(digest)

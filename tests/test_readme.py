@@ -46,9 +46,9 @@ def test_readme_play_command_names_a_bundled_rulebook_and_known_agents() -> None
         make_agent(name)
 
 
-def test_readme_quickstart_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_readme_quickstart_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (code,) = blocks("python")
-    monkeypatch.chdir(ROOT)  # the quickstart uses paths relative to the repository root
+    monkeypatch.chdir(tmp_path)  # the quickstart works from any folder
     test = doctest.DocTestParser().get_doctest(code, {}, "README quickstart", "README.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)

@@ -15,9 +15,10 @@ from rulelang.language import ast
 from rulelang.language.builder import build
 from rulelang.language.parser import parse
 from rulelang.language.program import Loaded, Module
+from rulelang.resources import stdlib_dir
 from rulelang.source import Source, Span
 
-STDLIB = Path(__file__).resolve().parents[2] / "stdlib"
+STDLIB = stdlib_dir()
 EXTENSION = ".rule"
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import rulelang
 from rulelang.agents import HumanAgent, QuitGame, make_agent
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
+from rulelang.resources import bundled_dir, bundled_rulebook
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
 
@@ -57,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play_parser(play: argparse.ArgumentParser) -> None:
-    play.add_argument("path", nargs="?", metavar="PATH", help="rulebook (default: ask)")
+    play.add_argument("path", nargs="?", metavar="PATH",
+                      help="rulebook file or bundled name (default: ask)")
     play.add_argument("--players", type=int, metavar="N")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seed", type=int, default=0, metavar="N")
@@ -80,8 +82,7 @@ def _user_error(code: str, message: str, help: str | None = None) -> RulelangErr
 
 def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled") -> Any:
     """rulelang.load_game, with a missing file reported as a user mistake."""
-    if not Path(path).is_file():
-        raise _user_error("R410", f"no such rulebook '{path}'")
+    path = _rulebook(path)
     if _library(Path(path)):
         raise _user_error("R416", f"'{path}' has no `game` line: it is a module of rules, "
                           "not a game", help=f"a game uses it with `use {Path(path).stem}`; to "
@@ -89,8 +90,18 @@ def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled
     return rulelang.load_game(path, options, mode=mode)
 
 
-def bundled_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "rulebooks"
+def _rulebook(path: str) -> str:
+    """The file as given, else the bundled rulebook of that name (`play NAME`)."""
+    if Path(path).is_file():
+        return path
+    found = bundled_rulebook(path, bundled_dir())
+    if found is not None:
+        return _shown(found)
+    if Path(path).name != path:  # a path was meant: no list of names
+        raise _user_error("R410", f"no such rulebook '{path}'")
+    names = ", ".join(p.stem for p in bundled()) or "none"
+    raise _user_error("R410", f"no such rulebook '{path}'",
+                      help=f"give a path or a bundled rulebook's name: {names}")
 
 
 def bundled() -> list[Path]:
@@ -147,9 +158,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _check_one(path: str) -> bool:
     try:
-        if not Path(path).is_file():
-            load(path)  # the usual message for a missing file
-        rulelang.check_file(path)  # a game, or a library module
+        rulelang.check_file(_rulebook(path))  # a game, or a library module
     except RulelangError as exc:
         _err(exc.render())
         return False
@@ -441,3 +450,7 @@ def _clear_screen() -> None:
         print("\033[2J\033[H", end="", flush=True)
     else:
         print("\n" + "-" * 40)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,6 +14,7 @@ import yaml
 
 import rulelang
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
+from rulelang.resources import rulebook_path
 
 VERSION = 1  # of the record format
 _KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")
@@ -164,12 +165,13 @@ def replay(record_path: str | Path, mode: str = "compiled") -> Replay:
 
 
 def resolve_rulebook(rulebook: str, record_path: Path) -> Path:
-    """The rulebook as given (relative to the working folder), else beside the record."""
+    """The rulebook as given (relative to the working folder), else beside the record, else
+    the bundled rulebook of that name."""
     given = Path(rulebook)
     if given.is_file() or given.is_absolute():
         return given
     beside = record_path.parent / given
-    return beside if beside.is_file() else given
+    return beside if beside.is_file() else Path(rulebook_path(given))
 
 
 def _load(rec: GameRecord, record_path: Path, mode: str) -> Any:

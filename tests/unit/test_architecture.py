@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
 # Bottom to top; a module may import its own package and any package of a lower layer.
 LAYERS = [
-    ["rulelang.source"],                             # source texts and positions
+    ["rulelang.source", "rulelang.resources"],       # source texts, positions; bundled folders
     ["rulelang.errors"],                             # diagnostics and the error tree
     ["rulelang.model"],                              # sites, pieces, zones, the state's data
     ["rulelang.library"],                            # builtins, the shared semantics, Ctx
@@ -20,6 +20,7 @@ LAYERS = [
     ["rulelang.agents"],                             # players that see only State methods
     ["rulelang"],                                    # the public API (__init__.py)
     ["rulelang.tools"],                              # CLI, records, terminal pictures
+    ["rulelang.__main__"],                           # python -m rulelang
 ]
 FRONT_END = {"rulelang.language.parser", "rulelang.language.builder",
              "rulelang.language.loader", "rulelang.language.checker", "lark"}

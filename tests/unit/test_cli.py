@@ -185,6 +185,22 @@ def test_play_asks_which_bundled_rulebook(capsys, tmp_path, monkeypatch):
     assert "result: " in out
 
 
+def test_a_bundled_rulebook_by_its_name(capsys, tmp_path):
+    _bundle(tmp_path, alpha="fake\n")
+    assert _run(capsys, "check", "alpha") == (0, "alpha: ok\n", "")
+    code, out, _ = _run(capsys, "play", "alpha", "--agents", "random")
+    assert code == 0 and "result: " in out
+
+
+def test_an_unknown_name_lists_the_bundled_ones(capsys, tmp_path):
+    _bundle(tmp_path, alpha="fake\n", beta="fake\n")
+    code, _, err = _run(capsys, "play", "gamma", "--agents", "random")
+    assert code == 1 and "error[R410]: no such rulebook 'gamma'" in err
+    assert "bundled rulebook's name: alpha, beta" in err
+    code, _, err = _run(capsys, "check", "some/where.rule")
+    assert code == 1 and "no such rulebook 'some/where.rule'" in err and "alpha" not in err
+
+
 def test_play_without_bundled_rulebooks(capsys):
     code, _, err = _run(capsys, "play", "--agents", "random")
     assert code == 1 and "no bundled rulebooks" in err
