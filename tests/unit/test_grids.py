@@ -347,6 +347,14 @@ def test_cached_may_read_the_pieces_on_sites_but_not_the_turn(tmp_path: Path) ->
 
 
 def test_the_state_readers_are_builtins() -> None:
-    from rulelang.library import BUILTINS
-    from rulelang.library.registry import READS_BOARD, READS_TURN
-    assert READS_TURN | READS_BOARD <= set(BUILTINS) and not READS_TURN & READS_BOARD
+    """The builtins R211 refuses are those whose facts say they read the turn (memo and
+    cached) or the board (memo), as the lists the checker once kept by hand."""
+    from rulelang.library import BUILTINS, Reads
+    reads_turn = {n for n, b in BUILTINS.items() if b.facts.reads & (Reads.MOVER | Reads.TURN)}
+    reads_board = {n for n, b in BUILTINS.items()
+                   if b.facts.reads & Reads.BOARD and n not in reads_turn}
+    assert reads_turn == {"mover", "opponent", "others", "last", "round", "starter", "turn",
+                          "repeated"}
+    assert reads_board == {"occupied", "empty", "top", "pieces", "owner", "site", "group",
+                           "mismatched", "cached"}  # reach: what its functions read
+    assert reads_turn | reads_board <= set(BUILTINS) and not reads_turn & reads_board
