@@ -501,12 +501,13 @@ def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
 
 def picture_fns(rt: Runtime) -> dict[str, Any]:
     """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
-    picture that reads only its piece (its attributes and owner, through pure builtins) is
+    picture that reads only its piece (its attributes and owner: language.analysis) is
     remembered per (attribute values, owner): observations draw many equal pieces."""
     found: dict[str, Any] = {}
+    analysis = Analysis(rt.program)
     for kind, decl in rt.program.pictures.items():
         fn = rt.fn(decl.expr)
-        if not Analysis(rt.program).reads_only_its_piece(decl.expr, decl.param):
+        if not analysis.reads_only_its_piece(decl.expr, decl.param):
             found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
             continue
         names = [name for name, _ in rt.program.pieces[kind].attrs]
