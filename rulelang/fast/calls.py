@@ -9,7 +9,6 @@ from typing import Any
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.kept import kept, remembered
 from rulelang.fast.loops import (
-    CHEAP_CONSTANTS,
     INLINE,
     INLINE_LOCAL,
     bound_names,
@@ -17,6 +16,7 @@ from rulelang.fast.loops import (
     reader,
 )
 from rulelang.language import ast
+from rulelang.language.analysis import builtin_facts
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
     STEP_BUDGET,
@@ -234,7 +234,7 @@ class CallCompiler:
         ref = self.refs.get(id(a))
         if isinstance(a, ast.Name):
             ref = ref or ("local", a.id)
-            return ref[0] != "def" and (ref[0] != "builtin" or ref[1] in CHEAP_CONSTANTS)
+            return ref[0] != "def" and (ref[0] != "builtin" or builtin_facts(ref[1]).cheap)
         if isinstance(a, ast.Attr):
             return (ref is not None and ref[0] in ("region", "lines", "relation", "player")) \
                 or (isinstance(a.obj, ast.Name) and self.refs.get(id(a.obj)) == ("builtin", "last"))

@@ -16,15 +16,18 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from rulelang.language import ast
+from rulelang.language.analysis import (
+    builtin_facts,
+    fixed,
+    needs_only_arguments,
+    reads_board_at_its_site,
+)
+from rulelang.library.registry import Reads
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
 
 Path = tuple[str, ...]  # relations followed from the subject site
-_BOARD_READS = {"occupied", "empty", "owner", "top", "pieces"}
-_PURE_BUILTINS = {"size", "str", "letter", "abs", "max", "min", "sum", "count", "any", "all",
-                  "first", "each", "kind"}
-_IMMUTABLE = {"relation", "region", "lines", "player", "option", "kind"}
 
 
 class NotLocal(Exception):
@@ -58,19 +61,23 @@ class LocalAnalysis:
             if n.id not in env:
                 raise NotLocal(n.id)
             return None
-        if cat in _IMMUTABLE:
+        if fixed(cat):
             return None
         if cat == "def":
             return self._def(key, [], env)
-        if cat == "builtin" and key in ("mover", "opponent"):
-            self.per_mover = True
-            return None
+        if cat == "builtin":
+            facts = builtin_facts(key)
+            if needs_only_arguments(facts):
+                return None
+            if facts.reads & ~(Reads.MOVER | Reads.GAME) == Reads.NOTHING and not facts.calls:
+                self.per_mover = True  # `mover`, `opponent`: one set per mover
+                return None
         raise NotLocal(key)
 
     def visit_Attr(self, n: ast.Attr, env: dict[str, Any]) -> Path | None:
         ref = self.refs.get(id(n))
         if ref is not None:
-            if ref[0] in _IMMUTABLE:
+            if fixed(ref[0]):
                 return None
             if ref[0] == "def":
                 return self._def(ref[1], [], env)
@@ -81,14 +88,15 @@ class LocalAnalysis:
 
     def visit_Call(self, n: ast.Call, env: dict[str, Any]) -> Path | None:
         cat, key = self.refs.get(id(n.func), ("", ""))
-        if cat == "builtin" and key in _BOARD_READS:
+        facts = builtin_facts(key) if cat == "builtin" else None
+        if facts is not None and reads_board_at_its_site(facts):
             self.reads.add(self._site_path(n.args[0], env))
+            self._all(env, *n.args[1:])
             return None
         if cat == "relation":
             return self._site_path(n.args[0], env) + (key,)
-        if cat == "builtin" and key in _PURE_BUILTINS:
-            for a in n.args:
-                self.run(a, env)
+        if facts is not None and needs_only_arguments(facts):
+            self._all(env, *n.args)
             return None
         if cat == "def":
             return self._def(key, list(n.args), env)

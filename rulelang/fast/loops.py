@@ -104,9 +104,6 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
     return loop
 
 
-CHEAP_CONSTANTS = {"mover", "opponent", "sites", "players", "others", "last", "turn"}
-
-
 def local_names(node: Any, refs: dict[int, Any]) -> set[str]:
     """The local names an expression reads."""
     return {n.id for n in walk(node)

@@ -15,7 +15,7 @@ from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
 from rulelang.game.executor import Decision, Executor, GameOver, Run
 from rulelang.game.runtime import Runtime
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.language.analysis import Analysis
 from rulelang.library.semantics import Ctx
 from rulelang.model.rng import Rng
 from rulelang.model.state import GameData
@@ -499,34 +499,20 @@ def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
     return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))
 
 
-_PURE_BUILTINS = frozenset({"str", "letter", "abs", "max", "min", "sum", "count", "any",
-                            "all", "first", "each", "size", "owner", "kind"})
-
-
 def picture_fns(rt: Runtime) -> dict[str, Any]:
     """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
-    picture that reads only its piece (its attributes and owner, through pure builtins) is
+    picture that reads only its piece (its attributes and owner: language.analysis) is
     remembered per (attribute values, owner): observations draw many equal pieces."""
     found: dict[str, Any] = {}
+    analysis = Analysis(rt.program)
     for kind, decl in rt.program.pictures.items():
         fn = rt.fn(decl.expr)
-        if not _reads_only_its_piece(decl, rt.program.refs):
+        if not analysis.reads_only_its_piece(decl.expr, decl.param):
             found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
             continue
         names = [name for name, _ in rt.program.pieces[kind].attrs]
         found[kind] = _remembered(fn, decl.param, names, {})
     return found
-
-
-def _reads_only_its_piece(decl: ast.Picture, refs: dict[int, Any]) -> bool:
-    for node in walk(decl.expr):
-        ref = refs.get(id(node))
-        if isinstance(node, ast.Name) and ref is not None and not (
-                ref[0] == "local" or (ref[0] == "builtin" and ref[1] in _PURE_BUILTINS)):
-            return False
-        if isinstance(node, ast.Attr) and ref is not None:
-            return False  # a module member or a declaration
-    return True
 
 
 def _remembered(fn: Any, param: str, names: list[str], memo: dict[Any, list[str]]) -> Any:

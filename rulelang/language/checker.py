@@ -9,11 +9,11 @@ from typing import TypeVar
 
 from rulelang.errors import RulebookError
 from rulelang.language import ast
+from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Loaded, Module, Program, Ref
 from rulelang.language.resolver import Checker, GameDecl, Walker, qual, written
 from rulelang.library import MAX_PIECES
-from rulelang.library.registry import READS_BOARD, READS_TURN
 from rulelang.source import Span
 
 _D = TypeVar("_D", bound=ast.Decl)
@@ -48,7 +48,7 @@ def _check_kept(ck: Checker, program: Program) -> None:
     """A rule given to memo or cached must not read what their kept values cannot follow:
     counters, vars, zones, the turn (and, for memo, the pieces on sites) (R211)."""
     loaded = program.loaded
-    found: dict[tuple[str, bool], tuple[str, Span] | None] = {}
+    analysis = Analysis(program, ck.refs)
     for module in [loaded.game, *loaded.modules.values()]:
         for node in walk(module.decls):
             if not isinstance(node, ast.Call):
@@ -61,39 +61,17 @@ def _check_kept(ck: Checker, program: Program) -> None:
             ref = ck.refs.get(id(f))
             if ref is None or ref[0] != "function":
                 continue
-            read = _state_read(ck, program, ref[1], name == "cached", found)
+            read = analysis.first_read(ref[1], KEPT_BY_CACHED if name == "cached"
+                                       else KEPT_BY_MEMO)
             if read is not None:
-                what, where = read
+                where = read.span
                 place = f"line {where.line}" if where.path == f.span.path else \
                     f"{where.path}:{where.line}"
-                ck.error("R211", f"{name}: the rule '{written(f)}' reads {what} ({place}), "
+                ck.error("R211", f"{name}: the rule '{written(f)}' reads {read.what} ({place}), "
                          "which a kept value would not follow", f.span,
                          "pass what it needs as an argument" + (
                              ", or use cached(sites, …) for the pieces on sites"
                              if name == "memo" else ""))
-
-
-def _state_read(ck: Checker, program: Program, key: str, board_ok: bool,
-                found: dict[tuple[str, bool], tuple[str, Span] | None]
-                ) -> tuple[str, Span] | None:
-    """The first thing rule `key` (or a rule it calls) reads beyond its arguments: (what,
-    where); None if nothing."""
-    if (key, board_ok) in found:
-        return found[(key, board_ok)]
-    found[(key, board_ok)] = None  # a recursive call adds nothing
-    result = None
-    for node in walk(program.defs[key]):
-        cat, name = ck.refs.get(id(node), ("", ""))
-        if cat in ("counter", "var", "zone"):
-            result = (f"the {cat} '{name}'", node.span)
-        elif cat == "builtin" and (name in READS_TURN or (name in READS_BOARD and not board_ok)):
-            result = (f"'{name}'", node.span)
-        elif cat in ("def", "function") and name in program.defs:
-            result = _state_read(ck, program, name, board_ok, found)
-        if result is not None:
-            break
-    found[(key, board_ok)] = result
-    return result
 
 
 def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:

@@ -3,12 +3,63 @@ this module and never the parser, the builder or the checker."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from rulelang.language import ast
+from rulelang.library.registry import Reads
 from rulelang.source import Source
 
-Ref = tuple[str, str]  # (category, key): how the checker resolved a name
+Ref = tuple[str, str]  # (category, key): how the checker resolved a name; the category is a
+#                        Category (a str, so that a Ref compares equal to a pair of strings)
+
+
+class Category(StrEnum):
+    """What a name resolves to: the first item of a Ref. Whether such a name may be called
+    (`callable`) and what naming it reads (`reads`; None for rules and builtins, whose reads
+    rulelang.language.analysis derives from their bodies and the builtins' facts)."""
+    LOCAL = "local"          # a parameter or a bound variable: a value given
+    BUILTIN = "builtin"
+    DEF = "def"              # a rule
+    FUNCTION = "function"    # a rule named as an argument, passed as a function
+    EFFECT = "effect"
+    GEOMETRY = "geometry"
+    MODULE = "module"
+    ACTION = "action"
+    RELATION = "relation"    # of the board: fixed for a game
+    REGION = "region"
+    LINES = "lines"
+    KIND = "kind"            # a piece kind
+    PLAYER = "player"
+    OPTION = "option"        # fixed when the game is made
+    ZONE = "zone"            # naming it reads its pieces (size(bag), top(bag))
+    COUNTER = "counter"
+    VAR = "var"
+
+    @property
+    def callable(self) -> bool:
+        """A name of this category may be called (a local never is; `size(x)` with an
+        option named `size` calls the builtin)."""
+        return self in _CALLABLE
+
+    @property
+    def reads(self) -> Reads | None:
+        return _READS.get(self)
+
+    @property
+    def fixed(self) -> bool:
+        """Its value never changes during a game."""
+        return _READS.get(self) == Reads.GAME
+
+
+_CALLABLE = frozenset({Category.BUILTIN, Category.DEF, Category.FUNCTION, Category.EFFECT,
+                       Category.GEOMETRY, Category.MODULE, Category.ACTION, Category.RELATION})
+_READS: dict[Category, Reads] = {
+    Category.LOCAL: Reads.NOTHING,
+    **dict.fromkeys((Category.RELATION, Category.REGION, Category.LINES, Category.KIND,
+                     Category.PLAYER, Category.OPTION), Reads.GAME),
+    Category.ZONE: Reads.ZONES, Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
+}
 
 
 @dataclass

@@ -8,7 +8,7 @@ import difflib
 
 from rulelang.errors import Diagnostic
 from rulelang.language import ast
-from rulelang.language.program import Loaded, Module, Ref
+from rulelang.language.program import Category, Loaded, Module, Ref
 from rulelang.library import BUILTINS
 from rulelang.source import Span
 
@@ -19,8 +19,6 @@ _GAME_KINDS: dict[type[GameDecl], str] = {
     ast.Option: "option", ast.Action: "action"}
 _MODULE_KINDS: dict[type[_ModuleDecl], str] = {
     ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
-_NOT_CALLABLE = {"option", "player", "zone", "counter", "var", "kind", "region", "lines",
-                 "local"}
 
 
 def qual(module: str, name: str) -> str:
@@ -135,7 +133,7 @@ class Walker:
 
     def visit_Name(self, e: ast.Name, call_arity: int | None) -> Ref | None:
         ref = self.ck.lookup(e.id, self.scope, self.ns)
-        if call_arity is not None and ref is not None and ref[0] in _NOT_CALLABLE \
+        if call_arity is not None and ref is not None and not Category(ref[0]).callable \
                 and e.id in BUILTINS:
             ref = ("builtin", e.id)  # an option `size` does not hide the builtin size(x)
         if ref is None:

@@ -5,87 +5,88 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import RulelangError
+from rulelang.library.registry import PURE, Facts, builtin, constant
 from rulelang.library.registry import BuiltinContext as _Ctx
-from rulelang.library.registry import builtin, constant
+from rulelang.library.registry import Reads as R
 from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
 
 
 # ---- constants -----------------------------------------------------------------
-@constant("owner(s) == mover")
+@constant("owner(s) == mover", facts=Facts(R.MOVER, cheap=True))
 def mover(c: _Ctx) -> Player:
     """The player whose turn it is."""
     return c.game.players[c.data.mover]
 
 
-@constant("winner opponent")
+@constant("winner opponent", facts=Facts(R.MOVER | R.GAME, cheap=True))
 def opponent(c: _Ctx) -> Player:
     """The next player after the mover (the opponent in a two-player game)."""
     return c.game.players[(c.data.mover + 1) % len(c.game.players)]
 
 
-@constant("for each p in players")
+@constant("for each p in players", facts=Facts(R.GAME, cheap=True))
 def players(c: _Ctx) -> tuple[Player, ...]:
     """All players in seat order."""
     return c.game.players
 
 
-@constant("for each p in others")
+@constant("for each p in others", facts=Facts(R.MOVER | R.GAME, cheap=True))
 def others(c: _Ctx) -> tuple[Player, ...]:
     """The other players, clockwise from the mover."""
     n, m = len(c.game.players), c.data.mover
     return tuple(c.game.players[(m + i) % n] for i in range(1, n))
 
 
-@constant("each s in sites where empty(s)")
+@constant("each s in sites where empty(s)", facts=Facts(R.GAME, cheap=True))
 def sites(c: _Ctx) -> tuple[Site, ...]:
     """Every site of the board, in board order."""
     return c.game.board.sites
 
 
-@constant("last.site")
+@constant("last.site", facts=Facts(R.TURN, cheap=True))
 def last(c: _Ctx) -> dict[str, Any]:
     """The last action: last.action (its name), last.player, last.site, last.piece."""
     return c.data.last
 
 
-@constant("round >= 4")
+@constant("round >= 4", facts=Facts(R.TURN, cheap=True))
 def round_(c: _Ctx) -> int:
     """The number of the current round, from 1 (see the `round` section)."""
     return c.data.round
 
 
-@constant("set starter = next_player(starter)")
+@constant("set starter = next_player(starter)", facts=Facts(R.TURN | R.GAME, cheap=True))
 def starter(c: _Ctx) -> Player:
     """The player who began the current round; `set starter = p` makes p begin the next."""
     return c.game.players[c.data.starter]
 
 
-@builtin(1, example="next_player(starter)")
+@builtin(1, example="next_player(starter)", facts=Facts(R.GAME))
 def next_player(c: _Ctx, p: Player) -> Player:
     """The player after p in seat order (clockwise)."""
     return c.game.players[(p.index + 1) % len(c.game.players)]
 
 
-@constant("turn > 10")
+@constant("turn > 10", facts=Facts(R.TURN, cheap=True))
 def turn(c: _Ctx) -> int:
     """The number of the current turn, from 1."""
     return c.data.turn
 
 
 # ---- sites and pieces ------------------------------------------------------------
-@builtin(1, example="occupied(s)")
+@builtin(1, example="occupied(s)", facts=Facts(R.BOARD, at_site=True))
 def occupied(c: _Ctx, s: Site) -> bool:
     """Some piece is on site s."""
     return bool(c.data.at[s.index])
 
 
-@builtin(1, example="empty(s)")
+@builtin(1, example="empty(s)", facts=Facts(R.BOARD, at_site=True))
 def empty(c: _Ctx, s: Site) -> bool:
     """No piece is on site s."""
     return not c.data.at[s.index]
 
 
-@builtin(1, example="top(s)")
+@builtin(1, example="top(s)", facts=Facts(R.BOARD, at_site=True))
 def top(c: _Ctx, where: Site | ZoneRef) -> Piece | None:
     """The topmost piece on a site, or the top of a zone's pile (its last piece); none if
     there is none."""
@@ -93,7 +94,7 @@ def top(c: _Ctx, where: Site | ZoneRef) -> Piece | None:
     return stack[-1] if stack else None
 
 
-@builtin(1, example="pieces(s)")
+@builtin(1, example="pieces(s)", facts=Facts(R.BOARD, at_site=True))
 def pieces(c: _Ctx, where: Site | ZoneRef) -> tuple[Piece, ...]:
     """The pieces on a site (bottom first) or in a zone."""
     if isinstance(where, Site):
@@ -101,7 +102,7 @@ def pieces(c: _Ctx, where: Site | ZoneRef) -> tuple[Piece, ...]:
     return tuple(c.data.zones[where])
 
 
-@builtin(1, example="owner(s) == mover")
+@builtin(1, example="owner(s) == mover", facts=Facts(R.BOARD | R.PIECES | R.GAME, at_site=True))
 def owner(c: _Ctx, x: Site | Piece | None) -> Player | None:
     """The owner of a piece, or of the top piece on a site; none if nobody owns it."""
     if isinstance(x, Site):
@@ -115,20 +116,20 @@ def owner(c: _Ctx, x: Site | Piece | None) -> Player | None:
     return None if o is None else c.game.players[o]
 
 
-@builtin(1, example="site(p)")
+@builtin(1, example="site(p)", facts=Facts(R.BOARD))
 def site(c: _Ctx, p: Piece) -> Site | None:
     """The site a piece is on, or none."""
     where = c.data.loc[p.id]
     return where if isinstance(where, Site) else None
 
 
-@builtin(1, example='kind(p) == "ball"')
+@builtin(1, example='kind(p) == "ball"', facts=PURE)
 def kind(c: _Ctx, p: Piece) -> str:
     """The kind of a piece."""
     return p.kind
 
 
-@builtin(2, example="group(s, touching)")
+@builtin(2, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME))
 def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
     """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
     at, owners = c.data.at, c.data.owner
@@ -148,7 +149,8 @@ def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
     return tuple([sites[i] for i in sorted(seen)])
 
 
-@builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)")
+@builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)",
+         facts=Facts(R.GAME, calls=(3, 4)))
 def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
           stop: Any = None) -> tuple[Site, ...]:
     """The sites a move of at most `budget` points can end on, from `start` along `rel`.
@@ -175,20 +177,20 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     return tuple(s for s in ends if stop is None or stop(s))
 
 
-@builtin(2, example="through(rows, last.site)")
+@builtin(2, example="through(rows, last.site)", facts=PURE)
 def through(c: _Ctx, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
     """The lines of a line set that pass through site s."""
     return lines.through[s.index]
 
 
-@builtin(1, example="repeated(3)")
+@builtin(1, example="repeated(3)", facts=Facts(R.STATE | R.HISTORY))
 def repeated(c: _Ctx, n: int) -> bool:
     """The current position (board, zones, counters, player to move) occurred n times."""
     return c.game.position_count(c.data) >= n
 
 
 # ---- values ------------------------------------------------------------------------
-@builtin(1, example="size(l)")
+@builtin(1, example="size(l)", facts=PURE)
 def size(c: _Ctx, x: Any) -> int:
     """The number of items in a collection or pieces in a zone."""
     if isinstance(x, ZoneRef):
@@ -196,20 +198,20 @@ def size(c: _Ctx, x: Any) -> int:
     return len(x)
 
 
-@builtin(1, example="str(r + 1)")
+@builtin(1, example="str(r + 1)", facts=PURE)
 def str_(c: _Ctx, x: Any) -> str:
     """A value as text."""
     from rulelang.model.values import show
     return show(x)
 
 
-@builtin(1, example="letter(0)")
+@builtin(1, example="letter(0)", facts=PURE)
 def letter(c: _Ctx, i: int) -> str:
     """The i-th letter of the alphabet, from 0: a, b, c …"""
     return "abcdefghijklmnopqrstuvwxyz"[i]
 
 
-@builtin(1, example="abs(r - c)")
+@builtin(1, example="abs(r - c)", facts=PURE)
 def abs_(c: _Ctx, x: int) -> int:
     """The absolute value."""
     return abs(x)
@@ -219,45 +221,45 @@ def _items(args: tuple[Any, ...]) -> Any:
     return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
 
 
-@builtin(1, 99, example="max(a, b)")
+@builtin(1, 99, example="max(a, b)", facts=PURE)
 def max_(c: _Ctx, *args: Any) -> Any:
     """The largest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     return max(items) if items else 0
 
 
-@builtin(1, 99, example="min(a, b)")
+@builtin(1, 99, example="min(a, b)", facts=PURE)
 def min_(c: _Ctx, *args: Any) -> Any:
     """The smallest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     return min(items) if items else 0
 
 
-@builtin(1, example="sum(points)")
+@builtin(1, example="sum(points)", facts=PURE)
 def sum_(c: _Ctx, xs: Any) -> int:
     """The sum of a collection of numbers."""
     return sum(xs)
 
 
-@builtin(1, example="count(playable)")
+@builtin(1, example="count(playable)", facts=PURE)
 def count(c: _Ctx, xs: Any) -> int:
     """The number of items in a collection."""
     return size(c, xs)
 
 
-@builtin(1, example="any(flags)")
+@builtin(1, example="any(flags)", facts=PURE)
 def any_(c: _Ctx, xs: Any) -> bool:
     """Some item of the collection is true."""
     return any(xs)
 
 
-@builtin(1, example="all(flags)")
+@builtin(1, example="all(flags)", facts=PURE)
 def all_(c: _Ctx, xs: Any) -> bool:
     """Every item of the collection is true."""
     return all(xs)
 
 
-@builtin(2, example="subsets(hand of p, 4)")
+@builtin(2, example="subsets(hand of p, 4)", facts=PURE)
 def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     """Every choice of k items of a collection (or zone), in order: `choose role in
     subsets(hand of p, 4)` offers each set of 4 cards once."""
@@ -270,7 +272,7 @@ def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     return tuple(combinations(items, k))
 
 
-@builtin(1, example="product([seasons(c) for c in role])")
+@builtin(1, example="product([seasons(c) for c in role])", facts=PURE)
 def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
     """Every way of taking one item from each of a list of collections, in order (the
     cartesian product): `product([["a", "b"], [1, 2]])` is `(("a", 1), ("a", 2), ("b", 1),
@@ -290,14 +292,14 @@ def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
 _PRODUCT_LIMIT = 100_000
 
 
-@builtin(1, example="distinct(each c in field: c.name)")
+@builtin(1, example="distinct(each c in field: c.name)", facts=PURE)
 def distinct(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(dict.fromkeys(items))
 
 
-@builtin(1, example="reversed(players)")
+@builtin(1, example="reversed(players)", facts=PURE)
 def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection (or the pieces of a zone) in reverse order:
     `for each p in reversed(players)` goes round the table counter-clockwise, from the last
@@ -306,13 +308,13 @@ def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     return items[::-1]
 
 
-@builtin(1, example="first(playable)")
+@builtin(1, example="first(playable)", facts=PURE)
 def first(c: _Ctx, xs: Any) -> Any:
     """The first item of a collection, or none."""
     return next(iter(xs), None)
 
 
-@builtin(1, example="each(playable)")
+@builtin(1, example="each(playable)", facts=PURE)
 def each(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
     return tuple(xs)

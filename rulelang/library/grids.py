@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.errors import RulelangError
-from rulelang.library.registry import builtin
+from rulelang.library.registry import PURE, Facts, builtin
+from rulelang.library.registry import Reads as R
 from rulelang.model.values import Piece, Relation, Site, ZoneRef, show
 
 
 # ---- collections ---------------------------------------------------------------------
-@builtin(2, example="chunks(cells, 5)")
+@builtin(2, example="chunks(cells, 5)", facts=PURE)
 def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
     """The items in consecutive groups of n, in order: the rows of a grid from its cells
     listed row by row."""
@@ -39,7 +40,7 @@ def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
 _CHUNKS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
-@builtin(2, example="masked(row, flags)")
+@builtin(2, example="masked(row, flags)", facts=PURE)
 def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
     """The items of xs where the flag at the same position is true, none elsewhere (the
     positions are kept); rows of items with rows of flags give rows."""
@@ -48,7 +49,8 @@ def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
 
 
 # ---- the pieces on sites -----------------------------------------------------------------
-@builtin(3, example='attr_at(row, "card", "points")')
+@builtin(3, example='attr_at(row, "card", "points")',
+         facts=Facts(R.GIVEN_SITES | R.PIECES | R.GAME))
 def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     """The attribute `name` of the piece of kind `kind` on a site (the topmost one), none where
     there is none; a piece (of that kind) stands for itself. Given a collection of sites it
@@ -56,7 +58,7 @@ def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     return _shaped(c, where, kind, _column(c, kind, name))
 
 
-@builtin(2, example='pieces_at(rows, "card")')
+@builtin(2, example='pieces_at(rows, "card")', facts=Facts(R.GIVEN_SITES | R.GAME))
 def pieces_at(c: Any, where: Any, kind: str) -> Any:
     """The piece of kind `kind` on a site (the topmost one), none where there is none; for a
     collection of sites a tuple, for rows of sites a tuple of rows (a grid of pieces)."""
@@ -128,7 +130,8 @@ def _column(c: Any, kind: str, name: str) -> list[Any]:
     return column
 
 
-@builtin(5, example='mismatched(sites, east, "card", "right", "left")')
+@builtin(5, example='mismatched(sites, east, "card", "right", "left")',
+         facts=Facts(R.BOARD | R.PIECES | R.GAME))
 def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> int:
     """How many pairs of sites (s, t), s in `sites` and t in rel(s), both hold a piece of
     kind `kind` whose attributes differ: s's attribute `a` is not t's attribute `b` (edge
@@ -169,7 +172,7 @@ def _grid(g: Any) -> Any:
     return [tuple(row) for row in g]
 
 
-@builtin(1, 2, example="largest_rectangle(grid, false)")
+@builtin(1, 2, example="largest_rectangle(grid, false)", facts=PURE)
 def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     """The number of cells of the largest rectangle (rows and columns of the grid) whose
     cells are all true, or all equal to `value` if given; 0 if there is none."""
@@ -195,7 +198,7 @@ def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     return best
 
 
-@builtin(4, example="mismatches(right_edges, left_edges, 0, 1)")
+@builtin(4, example="mismatches(right_edges, left_edges, 0, 1)", facts=PURE)
 def mismatches(c: Any, a: Any, b: Any, dr: int, dc: int) -> int:
     """How many cells (r, c) of grid a, with a cell (r + dr, c + dc) in grid b, hold values
     that are both not none and differ (edge matching over grids of labels: right edges
@@ -226,7 +229,7 @@ def _pattern(pattern: Any) -> tuple[int, int, tuple[tuple[int, int, Any], ...]]:
 _PATTERNS: dict[Any, tuple[int, int, tuple[tuple[int, int, Any], ...]]] = {}
 
 
-@builtin(2, example='occurrences(grid, ["T.T", "*.*"])')
+@builtin(2, example='occurrences(grid, ["T.T", "*.*"])', facts=PURE)
 def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     """In how many places the pattern (a smaller grid) lies in the grid: each pattern cell
     must match the cell under it: `.` or none matches anything, `*` anything but none, any
@@ -259,7 +262,7 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     return found
 
 
-@builtin(3, 4, example="corner_pairs(grid, 3, 3)")
+@builtin(3, 4, example="corner_pairs(grid, 3, 3)", facts=PURE)
 def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple[Any, ...]:
     """The pairs of filled cells (not none) at opposite corners of an h x w block (h rows,
     w columns) of the grid whose other cells are all none; each pair as two (row, column)
@@ -281,7 +284,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
 
 
 # ---- pairs -----------------------------------------------------------------------------------
-@builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])")
+@builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])", facts=PURE)
 def best_matching(c: Any, edges: Any) -> Any:
     """The largest total weight of a set of pairs no two of which share an item, from pairs
     given as (item, item, weight) (a maximum-weight matching)."""
@@ -330,7 +333,7 @@ def _matching_networkx(edges: list[tuple[int, int, Any]]) -> Any:
 
 
 # ---- results kept until their sites change ----------------------------------------------------
-@builtin(2, 99, example="cached(row, row_points, row)")
+@builtin(2, 99, example="cached(row, row_points, row)", facts=Facts(R.BOARD | R.PIECES, calls=(1,)))
 def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
     """f(args …), where f depends only on its arguments and on the pieces on `sites` (and
     their attributes): the compiled mode keeps the value while none of those sites changes,
@@ -342,7 +345,7 @@ def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
 
 
 # ---- values of rules that read only their arguments ----------------------------------------
-@builtin(1, 99, example="memo(sand_of, grid)")
+@builtin(1, 99, example="memo(sand_of, grid)", facts=Facts(R.NOTHING, calls=(0,)))
 def memo(c: Any, f: Callable[..., Any], *args: Any) -> Any:
     """f(args …), for a rule f that reads nothing but its arguments (and the attributes of
     pieces given in them): the compiled mode remembers its values and gives them again for

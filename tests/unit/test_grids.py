@@ -346,7 +346,30 @@ def test_cached_may_read_the_pieces_on_sites_but_not_the_turn(tmp_path: Path) ->
         tmp_path, "def mine(s) = 1 if owner(s) == mover else 0", "cached(sites, mine, sites[0])")
 
 
+def test_a_kept_rule_may_call_reach_with_rules_that_read_nothing(tmp_path: Path) -> None:
+    """reach reads what the rules it is given read: nothing, or the board, or (given a
+    parameter) anything."""
+    walk = "def step(s) = 1\ndef walk(s) = size(reach(s, square.orthogonal, 2, step))"
+    assert _kept(tmp_path, walk, "memo(walk, sites[0])") == ""
+    board = "def step(s) = 1 if empty(s) else none\n" \
+        "def walk(s) = size(reach(s, square.orthogonal, 2, step))"
+    assert "memo: the rule 'walk' reads 'empty' (line 13)" in _kept(
+        tmp_path, board, "memo(walk, sites[0])")
+    given = "def walk(s, f) = size(reach(s, square.orthogonal, 2, f))\n" \
+        "def apply(s) = walk(s, apply)"
+    assert "reads the function 'f' given to 'reach'" in _kept(
+        tmp_path, given, "cached(sites, apply, sites[0])")
+
+
 def test_the_state_readers_are_builtins() -> None:
-    from rulelang.library import BUILTINS
-    from rulelang.library.registry import READS_BOARD, READS_TURN
-    assert READS_TURN | READS_BOARD <= set(BUILTINS) and not READS_TURN & READS_BOARD
+    """The builtins R211 refuses are those whose facts say they read the turn (memo and
+    cached) or the board (memo), as the lists the checker once kept by hand."""
+    from rulelang.library import BUILTINS, Reads
+    reads_turn = {n for n, b in BUILTINS.items() if b.facts.reads & (Reads.MOVER | Reads.TURN)}
+    reads_board = {n for n, b in BUILTINS.items()
+                   if b.facts.reads & Reads.BOARD and n not in reads_turn}
+    assert reads_turn == {"mover", "opponent", "others", "last", "round", "starter", "turn",
+                          "repeated"}
+    assert reads_board == {"occupied", "empty", "top", "pieces", "owner", "site", "group",
+                           "mismatched", "cached"}  # reach: what its functions read
+    assert reads_turn | reads_board <= set(BUILTINS) and not reads_turn & reads_board
