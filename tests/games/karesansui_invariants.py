@@ -10,6 +10,7 @@ another player's secret card (famous garden, unused gardener card).
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -126,5 +127,7 @@ def random_game(game: Any, seed: int, hidden: bool = True, checks: bool = True
     return state, steps
 
 
+@functools.cache
 def load(players: int, mode: str = "compiled", variant: str = "standard") -> Any:
+    """Loaded once per process (load_game parses the rulebook again on every call)."""
     return rulelang.load_game(BOOK, {"players": players, "variant": variant}, mode=mode)

@@ -5,6 +5,7 @@ then tiles and stones are put on a player's garden through the state's data (Gam
 which logs the changed sites as any rule would)."""
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 from typing import Any
@@ -71,4 +72,11 @@ def rule(state: Any, name: str, *args: Any) -> Any:
 
 
 def new_state(book: Path, mode: str, players: int = 2) -> Any:
-    return rulelang.load_game(book, {"players": players}, mode=mode).new_initial_state(seed=0)
+    return _game(book, mode, players).new_initial_state(seed=0)
+
+
+@functools.cache
+def _game(book: Path, mode: str, players: int) -> rulelang.Game:
+    """Loaded once per process: load_game parses the rulebook again on every call (the runtime
+    is cached, the parse is not), and a fixture book is written once and never changed."""
+    return rulelang.load_game(book, {"players": players}, mode=mode)

@@ -2,6 +2,7 @@
 then the round end played with given roles."""
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -13,8 +14,15 @@ RULEBOOK = rulelang.BUNDLED / "muso_sakura.rule"
 
 def load(players: int = 3, engine: str = "compiled", **options: Any) -> rulelang.Game:
     """The game for a number of players; `engine` is the evaluation mode, `options` the
-    rulebook's options (mode=long, abilities=chosen)."""
-    return rulelang.load_game(RULEBOOK, options={"players": players, **options}, mode=engine)
+    rulebook's options (mode=long, abilities=chosen). Loaded once per process (load_game
+    parses the rulebook again on every call; its runtime is cached, the parse is not)."""
+    return _load(players, engine, tuple(sorted(options.items())))
+
+
+@functools.cache
+def _load(players: int, engine: str, options: tuple[tuple[str, Any], ...]) -> rulelang.Game:
+    return rulelang.load_game(RULEBOOK, options={"players": players, **dict(options)},
+                              mode=engine)
 
 
 def zone(state: rulelang.State, name: str, owner: int | None = None) -> list[Any]:

@@ -6,6 +6,7 @@ every run tries the same games.
 from __future__ import annotations
 
 import functools
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,11 @@ import rulelang
 from rulelang.tools.record import record_game, replay, write_record
 
 ROOT = Path(__file__).resolve().parents[2]
+# games only, not the modules they use: a `game "…"` line, read from the text so that
+# collection parses no rulebook (test_the_rulebooks_are_the_bundled_games checks the list)
+_GAME_LINE = re.compile(r'^game "', re.M)
 RULEBOOKS = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rule")
-                   if not rulelang.is_library(p))  # games only, not the modules they use
+                   if _GAME_LINE.search(p.read_text(encoding="utf-8")))
 MODES = ("interpreted", "compiled")
 MAX_MOVES = 120  # longer random games are cut here (spline_plus can loop a long time)
 
@@ -53,6 +57,12 @@ def view(state: Any) -> dict[str, Any]:
             "legal": [state.action_to_string(a) for a in legal], "history": state.history(),
             "returns": state.returns(), "winners": state.winners(),
             "observations": [state.observation(p) for p in range(n)]}
+
+
+def test_the_rulebooks_are_the_bundled_games() -> None:
+    """RULEBOOKS is every bundled rulebook that is not a library module (rulelang.is_library)."""
+    assert RULEBOOKS == sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rule")
+                               if not rulelang.is_library(p))
 
 
 game_and_mode = pytest.mark.parametrize(("name", "mode"),
