@@ -10,7 +10,7 @@ separate grids (placed by the geometry's `layer … at (row, column)`, else side
 
 `draw(obs, shape)` draws only what the observation holds, so nothing hidden from its player
 can appear: the sites with their pieces (a disc per owned piece in the owner's colour and
-letter, a tile with its edge labels as coloured edges and its `picture` lines), then beside
+letter, a square plate with its edge labels as coloured edges and its `picture` lines), then beside
 the board the players, the zones (a hidden zone as its count), the counters, the variables
 and the scores. Every site is a `<g class="site …" data-site="a1">`, every piece a
 `<g class="piece kind-K owner-P" data-piece="K">`, for styling and tests.
@@ -44,7 +44,7 @@ text { font-family: sans-serif; }
 .site.lastmove > .cell { stroke: #D55E00; stroke-width: 3; }
 .site.upper.lastmove > .cell { stroke-dasharray: none; }
 .piece .body { stroke: #222; stroke-width: 1.5; }
-.piece .tile { fill: #F3EBD8; stroke: #8A7A5A; }
+.piece .plate { fill: #F3EBD8; stroke: #8A7A5A; }
 .panel text { font-size: 13px; fill: #222; }
 .panel .head { font-weight: bold; }
 .layer-title { font-size: 13px; fill: #444; }
@@ -287,9 +287,9 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
     fill = ctx.colours.get(str(owner), _NEUTRAL) if owner else _NEUTRAL
     lines = piece.get("picture")
     edges = all(k in attrs for k in ("n", "e", "s", "w"))
-    if lines or edges:  # a tile or card: a square with its edges and its picture
+    if lines or edges:  # a plate: a square with its edges and its picture
         half = size * 0.46
-        g.add(Node("rect", class_="body tile" if owner is None else "body", x=cx - half,
+        g.add(Node("rect", class_="body plate" if owner is None else "body", x=cx - half,
                    y=cy - half, width=2 * half, height=2 * half, rx=size * 0.06,
                    fill=None if owner is None else fill))
         if edges:
@@ -318,7 +318,7 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
 
 
 def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Node]:
-    """A tile's four edge labels as coloured bars along its sides, with the label."""
+    """A plate's four edge labels as coloured bars along its sides, with the label."""
     out = []
     inset = half * 0.82
     sides = {"n": (cx - inset, cy - half, cx + inset, cy - half, cx, cy - half * 0.72),
