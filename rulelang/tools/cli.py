@@ -1,4 +1,4 @@
-"""The `rulelang` command: check, play, replay and list rulebooks.
+"""The `rulelang` command: check, play, replay, render and list rulebooks.
 
 `main(argv) -> exit code`.  Every user mistake ends in a clear message and exit code 1 (argparse
 usage errors: 2), never a traceback: RulelangError is caught here and printed with render().
@@ -19,6 +19,7 @@ from rulelang.errors import Diagnostic, IllegalActionError, RecordError, Rulelan
 from rulelang.resources import bundled_dir, bundled_rulebook
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
+from rulelang.tools.viewer import position, replay_page
 
 _MODES = ("compiled", "interpreted")
 _RECAP = 12  # at most this many earlier moves are recalled at the start of a human's turn
@@ -52,7 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--mode", choices=_MODES, default="compiled")
     rep.add_argument("--as", dest="viewer", metavar="PLAYER",
                      help="show the game as this player (a name or a seat number from 1) saw it")
+    rep.add_argument("--html", metavar="OUT",
+                     help="write the replay as one self-contained HTML page (with --as: as "
+                     "that player saw it; else as the first player)")
     rep.set_defaults(run=cmd_replay)
+    _render_parser(sub.add_parser("render", help="draw a position as SVG"))
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
     return ap
 
@@ -68,6 +73,22 @@ def _play_parser(play: argparse.ArgumentParser) -> None:
     play.add_argument("--record", metavar="FILE", help="write the game record here")
     play.add_argument("--mode", choices=_MODES, default="compiled")
     play.set_defaults(run=cmd_play)
+
+
+def _render_parser(ren: argparse.ArgumentParser) -> None:
+    ren.add_argument("path", nargs="?", metavar="PATH",
+                     help="rulebook file or bundled name (not needed with --record)")
+    ren.add_argument("--record", metavar="FILE", help="a game record: draw one of its plies")
+    ren.add_argument("--ply", type=int, metavar="N",
+                     help="the position after N moves of the record (default: its end)")
+    ren.add_argument("--as", dest="viewer", metavar="PLAYER",
+                     help="as this player sees it (default: the player to move)")
+    ren.add_argument("--players", type=int, metavar="N")
+    ren.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    ren.add_argument("--seed", type=int, default=0, metavar="N")
+    ren.add_argument("--mode", choices=_MODES, default="compiled")
+    ren.add_argument("-o", "--output", required=True, metavar="OUT", help="the SVG file")
+    ren.set_defaults(run=cmd_render)
 
 
 # --- shared helpers ----------------------------------------------------------------------
@@ -211,6 +232,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         _err(exc.render())
         return 1
+    if args.html is not None:
+        _writable(args.html, "the page")
+        seat = 0 if args.viewer is None else _seat(done.game, args.viewer)
+        text = replay_page(done.game, done.record.seed, done.record.actions, seat)
+        Path(args.html).write_text(text, encoding="utf-8")
+        print(f"{args.file}: {len(done.record.actions)} moves reproduce; the replay as "
+              f"{done.game.player_names[seat]} saw it is written to {args.html}")
+        return 0
     if args.viewer is not None:
         return _replay_as(done, _seat(done.game, args.viewer))
     moves = len(done.record.actions)
@@ -244,15 +273,59 @@ def _replay_as(done: Any, player: int) -> int:
     return 0
 
 
+# --- render ------------------------------------------------------------------------------
+
+def cmd_render(args: argparse.Namespace) -> int:
+    _writable(args.output, "the picture")
+    if args.record is not None:
+        try:
+            done = replay(args.record, mode=args.mode)
+        except RecordError as exc:
+            _err(exc.render())
+            return 1
+        game, actions = done.game, done.record.actions
+        ply = len(actions) if args.ply is None else args.ply
+        if not 0 <= ply <= len(actions):
+            raise _user_error("R417", f"no ply {ply} in '{args.record}'",
+                              help=f"give --ply 0 (the start) to {len(actions)} (the end)")
+        state = game.new_initial_state(seed=done.record.seed)
+        for text in actions[:ply - 1] if ply else []:
+            state.apply_action(text)
+        before = None  # the state before the last move: its sites are highlighted
+        if ply:
+            before = state.clone()
+            state.apply_action(actions[ply - 1])
+    else:
+        if args.path is None:
+            raise _user_error("R417", "render needs a rulebook or a record",
+                              help="rulelang render PATH -o board.svg, or "
+                              "rulelang render --record FILE [--ply N] -o board.svg")
+        if args.ply is not None:
+            raise _user_error("R417", "--ply needs --record: a rulebook alone has only its "
+                              "start", help="record a game with rulelang play --record FILE")
+        game = load(args.path, parse_options(args.option, args.players), args.mode)
+        state, before = game.new_initial_state(seed=args.seed), None
+    seat = _seat(game, args.viewer) if args.viewer is not None else _mover(state)
+    obs_before = None if before is None else before.observation(seat)
+    Path(args.output).write_text(position(state, seat, obs_before) + "\n", encoding="utf-8")
+    print(f"{args.output}: the position as {game.player_names[seat]} sees it")
+    return 0
+
+
+def _mover(state: Any) -> int:
+    now = state.current_player()
+    return int(now) if not state.is_terminal() and now >= 0 else 0
+
+
 # --- play --------------------------------------------------------------------------------
 
-def _writable(path: str) -> None:
+def _writable(path: str, what: str = "the record") -> None:
     where = Path(path)
     if where.is_dir():
-        raise _user_error("R410", f"cannot write the record to '{path}': it is a folder",
-                          help="give a file name, e.g. --record game.yaml")
+        raise _user_error("R410", f"cannot write {what} to '{path}': it is a folder",
+                          help="give a file name, e.g. game.yaml or board.svg")
     if not where.parent.is_dir():
-        raise _user_error("R410", f"cannot write the record to '{path}': there is no folder "
+        raise _user_error("R410", f"cannot write {what} to '{path}': there is no folder "
                           f"'{where.parent}'")
 
 
@@ -378,7 +451,8 @@ class Match:
         self._hand_over(player)
         obs = state.observation(player)
         print("\n" + render_observation(obs) + self._recap(player, obs["history"]))
-        print("\nyour moves (type a number or a move, q to quit):\n" + render_moves(state))
+        print("\nyour moves (type a number or a move, svg [FILE] for a picture, q to quit):\n"
+              + render_moves(state))
         return self._prompt(state, player)
 
     def _hand_over(self, player: int) -> None:
@@ -422,6 +496,9 @@ def _parse_choice(state: Any, text: str, legal: list[int]) -> int | None:
     """A move number or action string typed by a human; None (after saying why) if neither."""
     if text.lower() in ("q", "quit"):
         raise QuitGame
+    if text.split(" ")[0].lower() == "svg":
+        _write_svg(state, text[3:].strip() or "position.svg")
+        return None
     if not text:
         print(render_moves(state))
         return None
@@ -431,6 +508,18 @@ def _parse_choice(state: Any, text: str, legal: list[int]) -> int | None:
         print(f"there is no move {text}: type 1 to {len(legal)}, a move, or q to quit")
         return None
     return _parse_action(state, text, legal)
+
+
+def _write_svg(state: Any, path: str) -> None:
+    """`svg [FILE]` at the prompt: the position as the player to move sees it, as SVG."""
+    try:
+        _writable(path, "the picture")
+        Path(path).write_text(position(state, state.current_player()) + "\n", encoding="utf-8")
+    except (RulelangError, OSError) as exc:
+        print(exc.render() if isinstance(exc, RulelangError) else f"cannot write '{path}': "
+              f"{exc.strerror or exc}")
+        return
+    print(f"position written to {path}")
 
 
 def _parse_action(state: Any, text: str, legal: list[int]) -> int | None:

@@ -1,0 +1,391 @@
+"""A position as SVG, drawn from one player's observation and the board's static shape.
+
+`board_shape(game)` reads the geometry once (never the state): how the rows run (a relation
+`north` or `up` towards higher rows puts row 0 at the bottom), whether the grid is
+hexagonal (neighbours at (-1, +1) and (+1, -1) but not on the other diagonal: each row lies
+half a site further east than the one above), and, for boards of three coordinates, whether
+the layers are stacked levels (relations between layers z and z-1 that stay within a cell:
+each level lies over the one below at the mean offset of those edges, as on a pyramid) or
+separate grids (placed by the geometry's `layer … at (row, column)`, else side by side).
+
+`draw(obs, shape)` draws only what the observation holds, so nothing hidden from its player
+can appear: the sites with their pieces (a disc per owned piece in the owner's colour and
+letter, a square plate with its edge labels as coloured edges and its `picture` lines), then beside
+the board the players, the zones (a hidden zone as its count), the counters, the variables
+and the scores. Every site is a `<g class="site …" data-site="a1">`, every piece a
+`<g class="piece kind-K owner-P" data-piece="K">`, for styling and tests.
+"""
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulelang.tools.render import _piece_label, _value, _zone, owner_glyphs
+from rulelang.tools.svg import Node, document, slug
+
+Obs = dict[str, Any]
+Point = tuple[float, float]
+
+# Okabe & Ito's palette, safe for the common kinds of colour blindness; the owner's letter is
+# written on each piece as well, so colour is never the only clue
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
+           "#000000")
+_NEUTRAL = "#BBBBBB"
+_EDGE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
+                 "#555555")
+_SQRT3 = 3 ** 0.5
+CSS = """
+text { font-family: sans-serif; }
+.site > .cell { stroke: #777; stroke-width: 1; }
+.site.light > .cell { fill: #EEEEEE; } .site.dark > .cell { fill: #C8C8C8; }
+.site.upper > .cell { fill: none; stroke-dasharray: 3 3; }
+.site.lastmove > .cell { stroke: #D55E00; stroke-width: 3; }
+.site.upper.lastmove > .cell { stroke-dasharray: none; }
+.piece .body { stroke: #222; stroke-width: 1.5; }
+.piece .plate { fill: #F3EBD8; stroke: #8A7A5A; }
+.panel text { font-size: 13px; fill: #222; }
+.panel .head { font-weight: bold; }
+.layer-title { font-size: 13px; fill: #444; }
+"""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How the board lies (see the module doc); the same for every position of a game."""
+    hexagonal: bool = False
+    upward: bool = False  # row 0 at the bottom
+    levels: dict[int, Point] = field(default_factory=dict)  # stacked: offset (dr, dc) per z
+    dims: int = 2
+
+
+def board_shape(game: Any) -> Shape:
+    board = game.runtime.board
+    if not board.sites:
+        return Shape()
+    dims = len(board.sites[0].coords)
+    flat: set[Point] = set()
+    down: dict[int, list[Point]] = {}
+    upward = False
+    for name, graph in board.graphs.items():
+        for a, b in graph.edges:
+            if len(a) < 2:
+                continue
+            dr, dc = b[-2] - a[-2], b[-1] - a[-1]
+            if len(a) == 2 or a[0] == b[0]:
+                flat.add((dr, dc))
+                upward = upward or (name in ("north", "up") and dr > 0)
+            elif len(a) == 3 and b[0] == a[0] - 1 and abs(dr) <= 1 and abs(dc) <= 1:
+                down.setdefault(a[0], []).append((dr, dc))
+    hexagonal = {(-1, 1), (1, -1)} <= flat and not {(1, 1), (-1, -1)} & flat
+    levels: dict[int, Point] = {}
+    if dims == 3 and down and not board.layer_at:
+        zs = sorted({s.coords[0] for s in board.sites})
+        levels[zs[0]] = (0.0, 0.0)
+        for below, z in zip(zs, zs[1:], strict=False):
+            edges = down.get(z) or [(0, 0)]
+            r0, c0 = levels[below]
+            # a site of level z lies over the mean of the sites it rests on
+            levels[z] = (r0 + sum(e[0] for e in edges) / len(edges),
+                         c0 + sum(e[1] for e in edges) / len(edges))
+    return Shape(hexagonal, upward, levels, dims)
+
+
+# --- drawing -----------------------------------------------------------------------------
+
+@dataclass
+class _Ctx:
+    obs: Obs
+    shape: Shape
+    cell: float
+    colours: dict[str, str]
+    glyphs: dict[str, str]
+    last: frozenset[str]
+    titles: list[Node] = field(default_factory=list)
+
+
+def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> str:
+    """The SVG text of an observation; `last` names the sites the last move changed."""
+    return drawing(obs, shape, last).to_string()
+
+
+def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> Node:
+    players = list(obs["players"])
+    colours = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(players)}
+    pictured = any("picture" in p for s in obs["board"] for p in s["pieces"])
+    ctx = _Ctx(obs, shape, 96.0 if pictured else 56.0, colours, owner_glyphs(players),
+               frozenset(last))
+    margin = 16.0
+    board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
+    width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
+    header = Node("text", _status(obs), x=margin, y=margin + 8, class_="status")
+    header.set(font_size=16, font_weight="bold")
+    panel_x = margin + width + (24 if width else 0)
+    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{margin + 24})")
+    panel_w, panel_h = _panel(ctx, panel)
+    total_w = panel_x + panel_w + margin
+    total_h = margin + 24 + max(height, panel_h) + margin
+    root = document(round(total_w), round(total_h), [
+        Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
+             class_="background"), header, board, panel], css=CSS, class_="rulelang-board")
+    root.set(data_game=str(obs["game"]), data_player=str(obs["player"]))
+    return root
+
+
+def _status(obs: Obs) -> str:
+    players, me, now = obs["players"], obs["player"], obs["current_player"]
+    if obs["terminal"]:
+        status = "game over"
+        winners = obs.get("winners") or []
+        if winners:
+            status += ": " + " and ".join(players[w] for w in winners) + \
+                (" wins" if len(winners) == 1 else " win")
+    else:
+        status = (players[now] if 0 <= now < len(players) else "chance") + " to move"
+    you = f" (as {players[me]})" if 0 <= me < len(players) else ""
+    return f"{obs['game']}: {status}{you}"
+
+
+def _board(ctx: _Ctx, out: Node) -> Point:
+    sites = ctx.obs["board"]
+    dims = len(sites[0]["coords"])
+    if dims == 3 and not ctx.shape.levels:
+        return _layers(ctx, out, sites)
+    if dims in (2, 3):
+        return _grid(ctx, out, sites, 0.0, 0.0)
+    per_row = 10  # a board without rows and columns: its sites in rows of ten
+    spots = {s["site"]: (float(i // per_row), float(i % per_row)) for i, s in enumerate(sites)}
+    return _cells(ctx, out, sites, spots, 0.0, 0.0)
+
+
+def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
+    """Separate grids, one per first coordinate, placed as the geometry says."""
+    by_z: dict[int, list[Obs]] = {}
+    for s in sites:
+        by_z.setdefault(int(s["coords"][0]), []).append(s)
+    titles = ctx.obs.get("layers") or {}
+    places = ctx.obs.get("layer_at") or {}
+    zs = sorted(by_z)
+    per_row = 3 if not places else max(int(p[1]) for p in places.values()) + 1
+    spot = {z: tuple(places.get(str(z), (i // per_row, i % per_row))) for i, z in enumerate(zs)}
+    sizes = {z: _extent(ctx, by_z[z]) for z in zs}
+    cell_w = max(w for w, _ in sizes.values())
+    title_h = 20.0 if titles else 0.0
+    cell_h = max(h for _, h in sizes.values()) + title_h
+    gap = ctx.cell * (0.15 if places else 0.5)  # joined boards lie edge to edge
+    width = height = 0.0
+    for z in zs:
+        row, col = spot[z]
+        x, y = col * (cell_w + gap), row * (cell_h + gap)
+        if titles:
+            out.add(Node("text", titles.get(str(z), f"level {z}"), x=x, y=y + 14,
+                         class_="layer-title", data_layer=z))
+        group = out.add(Node("g", class_="layer", data_layer=z))
+        right, bottom = _grid(ctx, group, by_z[z], x, y + title_h)
+        width, height = max(width, right), max(height, bottom)
+    return width, height
+
+
+def _extent(ctx: _Ctx, sites: list[Obs]) -> Point:
+    spots = _spots(ctx, sites)
+    rows = [r for r, _ in spots.values()]
+    cols = [c for _, c in spots.values()]
+    return ((max(cols) - min(cols) + 1) * ctx.cell, (max(rows) - min(rows) + 1) * ctx.cell *
+            (_SQRT3 / 2 if ctx.shape.hexagonal else 1.0) + (ctx.cell * 0.3
+                                                            if ctx.shape.hexagonal else 0))
+
+
+def _spots(ctx: _Ctx, sites: list[Obs]) -> dict[str, Point]:
+    """Each site's (row, column) in cells from the top left, before hexagonal squeezing."""
+    top = max(int(s["coords"][-2]) for s in sites)
+    spots: dict[str, Point] = {}
+    for s in sites:
+        r, c = int(s["coords"][-2]), int(s["coords"][-1])
+        dr, dc = ctx.shape.levels.get(int(s["coords"][0]), (0.0, 0.0)) \
+            if len(s["coords"]) == 3 else (0.0, 0.0)
+        row = (top - r) if ctx.shape.upward else float(r)
+        spots[s["site"]] = (row + dr, c + dc + (r * 0.5 if ctx.shape.hexagonal else 0.0))
+    low_r = min(r for r, _ in spots.values())
+    low_c = min(c for _, c in spots.values())
+    return {k: (r - low_r, c - low_c) for k, (r, c) in spots.items()}
+
+
+def _grid(ctx: _Ctx, out: Node, sites: list[Obs], x: float, y: float) -> Point:
+    spots = _spots(ctx, sites)
+    if ctx.shape.levels:  # lower levels first, so that upper pieces lie on top
+        sites = sorted(sites, key=lambda s: int(s["coords"][0]))
+    return _cells(ctx, out, sites, spots, x, y)
+
+
+def _cells(ctx: _Ctx, out: Node, sites: list[Obs], spots: dict[str, Point], x: float,
+           y: float) -> Point:
+    size = ctx.cell
+    squeeze = _SQRT3 / 2 if ctx.shape.hexagonal else 1.0
+    width = height = 0.0
+    for s in sites:
+        r, c = spots[s["site"]]
+        cx, cy = x + (c + 0.5) * size, y + (r * squeeze + 0.5 + (0.15 if squeeze < 1 else 0)) \
+            * size
+        out.add(_site(ctx, s, cx, cy))
+        width, height = max(width, cx + size / 2 - x), max(height, cy + size / 2 - y)
+    return x + width, y + height
+
+
+def _site(ctx: _Ctx, site: Obs, cx: float, cy: float) -> Node:
+    coords = [int(v) for v in site["coords"]]
+    level = coords[0] if ctx.shape.levels else 0
+    shade = "light" if sum(coords[-2:]) % 2 == 0 else "dark"
+    classes = ["site", shade if not ctx.shape.hexagonal else "light"]
+    if ctx.shape.levels:
+        classes += [f"level-{level}"] + (["upper"] if level > 0 else [])
+    if not site["pieces"]:
+        classes.append("empty")
+    if site["site"] in ctx.last:
+        classes.append("lastmove")
+    g = Node("g", class_=" ".join(classes), data_site=site["site"],
+             data_coords=",".join(map(str, coords)))
+    size = ctx.cell
+    if ctx.shape.hexagonal:
+        radius = size / _SQRT3
+        corners = [(cx + radius * _cos(a), cy + radius * _sin(a)) for a in range(30, 390, 60)]
+        g.add(Node("polygon", class_="cell",
+                   points=" ".join(f"{px:.1f},{py:.1f}" for px, py in corners)))
+    elif ctx.shape.levels:
+        g.add(Node("circle", class_="cell", cx=cx, cy=cy, r=size * (0.46 if level else 0.48)))
+    else:
+        g.add(Node("rect", class_="cell", x=cx - size / 2, y=cy - size / 2, width=size,
+                   height=size))
+    g.add(Node("title", site["site"]))
+    pieces = site["pieces"]
+    shown = pieces[-3:]
+    for i, piece in enumerate(shown):
+        scale = 1.0 - 0.28 * i if len(shown) > 1 else 1.0
+        g.add(_piece(ctx, piece, cx, cy, size * scale, level, on_top=i == len(shown) - 1))
+    if len(pieces) > 3:
+        g.add(Node("text", f"{len(pieces)}", x=cx + size * 0.38, y=cy - size * 0.3,
+                   font_size=11, text_anchor="end", class_="height"))
+    return g
+
+
+def _cos(deg: int) -> float:
+    return math.cos(math.radians(deg))
+
+
+def _sin(deg: int) -> float:
+    return math.sin(math.radians(deg))
+
+
+def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
+           on_top: bool) -> Node:
+    kind, owner = str(piece.get("kind", "")), piece.get("owner")
+    attrs = piece.get("attrs") or {}
+    classes = ["piece", f"kind-{slug(kind)}", f"owner-{slug(owner)}" if owner else "unowned"]
+    classes += [slug(k) for k, v in attrs.items() if v is True]
+    g = Node("g", class_=" ".join(classes), data_piece=kind, data_owner=owner)
+    g.add(Node("title", _piece_label(piece) + (f" ({owner})" if owner else "")))
+    fill = ctx.colours.get(str(owner), _NEUTRAL) if owner else _NEUTRAL
+    lines = piece.get("picture")
+    edges = all(k in attrs for k in ("n", "e", "s", "w"))
+    if lines or edges:  # a plate: a square with its edges and its picture
+        half = size * 0.46
+        g.add(Node("rect", class_="body plate" if owner is None else "body", x=cx - half,
+                   y=cy - half, width=2 * half, height=2 * half, rx=size * 0.06,
+                   fill=None if owner is None else fill))
+        if edges:
+            g.children += _edges(attrs, cx, cy, half)
+        texts = list(lines or [kind])
+        if edges and len(texts) == 3:  # the picture's edge lines are drawn as edges
+            words = texts[1].split(" ")
+            ends = [str(attrs["w"]), str(attrs["e"])]
+            texts = [" ".join(words[1:-1]) if [words[0], words[-1]] == ends else texts[1]]
+        font = min(size * 0.8 / max(len(texts), 1), size * 1.6 / max(map(len, texts)), 16)
+        top = cy - font * (len(texts) - 1) / 2
+        for i, text in enumerate(texts):
+            g.add(Node("text", text, x=cx, y=top + i * font * 1.1 + font * 0.35,
+                       font_size=round(font, 1), text_anchor="middle", class_="label"))
+        return g
+    radius = size * 0.36
+    g.add(Node("circle", class_="body", cx=cx, cy=cy, r=radius, fill=fill,
+               stroke_width=1.5 + level))
+    mark = ctx.glyphs.get(str(owner), "?") if owner else kind[:1].lower()
+    if on_top:
+        dark = fill in ("#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7")
+        g.add(Node("text", mark, x=cx, y=cy + radius * 0.35, font_size=round(radius, 1),
+                   text_anchor="middle", fill="#FFFFFF" if dark else "#000000",
+                   class_="label"))
+    return g
+
+
+def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Node]:
+    """A plate's four edge labels as coloured bars along its sides, with the label."""
+    out = []
+    inset = half * 0.82
+    sides = {"n": (cx - inset, cy - half, cx + inset, cy - half, cx, cy - half * 0.72),
+             "s": (cx - inset, cy + half, cx + inset, cy + half, cx, cy + half * 0.9),
+             "w": (cx - half, cy - inset, cx - half, cy + inset, cx - half * 0.7, cy + 4),
+             "e": (cx + half, cy - inset, cx + half, cy + inset, cx + half * 0.7, cy + 4)}
+    for side, (x1, y1, x2, y2, tx, ty) in sides.items():
+        label = str(attrs[side])
+        colour = _EDGE_COLOURS[sum(map(ord, label)) % len(_EDGE_COLOURS)]
+        out.append(Node("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=5,
+                        class_=f"edge edge-{side}", data_edge=label))
+        out.append(Node("text", label, x=tx, y=ty, font_size=10, text_anchor="middle",
+                        class_="edge-label"))
+    return out
+
+
+# --- beside the board --------------------------------------------------------------------
+
+_LINE = 17.0
+_WRAP = 58
+
+
+def _panel(ctx: _Ctx, out: Node) -> Point:
+    obs = ctx.obs
+    y = 0.0
+    width = 240.0
+
+    def line(text: str, cls: str, **data: str | None) -> None:
+        nonlocal y, width
+        pieces = textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
+        g = out.add(Node("g", class_=cls, **{f"data_{k}": v for k, v in data.items()}))
+        for piece in pieces:
+            y += _LINE
+            g.add(Node("text", piece, x=0, y=y, class_="head" if cls == "head" else None))
+            width = max(width, len(piece) * 7.2)
+
+    line("players", "head")
+    for i, name in enumerate(obs["players"]):
+        y += _LINE
+        g = out.add(Node("g", class_="player" + (" to-move" if i == obs["current_player"]
+                                                 else ""), data_player=name))
+        g.add(Node("circle", cx=7, cy=y - 4, r=7, fill=ctx.colours[name], stroke="#222",
+                   class_="swatch"))
+        marker = " ◀" if i == obs["current_player"] and not obs["terminal"] else ""
+        g.add(Node("text", f"{ctx.glyphs[name]}  {name}{marker}", x=20, y=y))
+    if obs["zones"]:
+        y += 6
+        line("zones", "head")
+        for z in obs["zones"]:
+            line(_zone(z), "zone" + (" hidden" if z.get("pieces") is None else ""),
+                 zone=z["zone"], owner=z.get("owner"))
+    if obs["counters"]:
+        y += 6
+        line("counters", "head")
+        for c in obs["counters"]:
+            label = c["counter"] + (f" ({c['owner']})" if c.get("owner") else "")
+            line(f"{label}: {c['value']}", "counter", counter=c["counter"], owner=c.get("owner"))
+    if obs.get("vars"):
+        y += 6
+        line("variables", "head")
+        for v in obs["vars"]:
+            label = v["var"] + (f" ({v['owner']})" if v.get("owner") else "")
+            shown = "hidden" if v["value"] is None and v.get("owner") else _value(v["value"])
+            line(f"{label}: {shown}", "var", var=v["var"], owner=v.get("owner"))
+    if obs.get("scores") is not None:
+        y += 6
+        line("scores", "head")
+        for name, score in zip(obs["players"], obs["scores"], strict=False):
+            line(f"{name}: {score:g}", "score", player=name)
+    return width, y + 6

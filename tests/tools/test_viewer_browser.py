@@ -1,0 +1,114 @@
+"""The replay page in a real browser: Debian's chromium driven by Playwright (from PyPI,
+launched with the system browser's executable: no browser download). Keys step through a
+game, a deep link opens its ply, the drawn sites are the board's, the picture is not blank,
+and no request leaves the page. Skipped, with the reason, when Playwright or chromium is
+missing (.ci/run installs both)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang.agents import make_agent
+from rulelang.tools.viewer import replay_page
+
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright is not installed (pip install -e '.[test]')")
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             "/usr/bin/chromium") if p and Path(p).is_file()), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine "
+                                "(apt-get install -y chromium; .ci/run does)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM,
+                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def _page(tmp_path: Path, name: str, seed: int) -> tuple[Path, int, int]:
+    game = rulelang.load_game(name)
+    state = game.new_initial_state(seed=seed)
+    agent = make_agent("random", seed=seed)
+    while not state.is_terminal():
+        state.apply_action(agent.choose(state))
+    out = tmp_path / f"{name}.html"
+    out.write_text(replay_page(game, seed, list(state.history()), 0), encoding="utf-8")
+    return out, len(state.history()), len(game.runtime.board.sites)
+
+
+def _open(browser: Any, url: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    return context, page, requests
+
+
+def _ply(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.ply"))
+
+
+def test_keys_step_through_a_game(browser: Any, tmp_path: Path) -> None:
+    path, moves, sites = _page(tmp_path, "hex", 1)
+    context, page, requests = _open(browser, path.as_uri())
+    try:
+        assert _ply(page) == 0
+        assert page.locator("#board svg .site").count() == sites
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert _ply(page) == 2 and page.evaluate("location.hash") == "#ply=2"
+        assert page.locator("#board svg .piece").count() == 2
+        assert page.locator("#board svg .site.lastmove").count() == 1
+        assert page.locator("#moves li.current").get_attribute("data-ply") == "2"
+        page.keyboard.press("ArrowLeft")
+        assert _ply(page) == 1 and page.locator("#board svg .piece").count() == 1
+        page.keyboard.press("End")
+        assert _ply(page) == moves
+        page.keyboard.press("ArrowRight")
+        assert _ply(page) == moves
+        page.keyboard.press("Home")
+        assert _ply(page) == 0 and page.locator("#board svg .piece").count() == 0
+        box = page.locator("#board svg").bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 100
+        assert page.evaluate(_PAINTED) > 1, "the picture is blank"
+        page.keyboard.press("End")
+        assert page.evaluate(_PAINTED) > 2  # the board and both players' stones
+    finally:
+        context.close()
+    assert requests and all(u.startswith(("file:", "data:")) for u in requests), requests
+
+
+def test_deep_link_opens_its_ply(browser: Any, tmp_path: Path) -> None:
+    path, moves, sites = _page(tmp_path, "karesansui", 2)
+    context, page, requests = _open(browser, path.as_uri() + "#ply=7")
+    try:
+        assert _ply(page) == 7
+        assert page.locator("#moves li.current").get_attribute("data-ply") == "7"
+        assert page.locator("#board svg .site").count() == sites
+        assert page.locator("#board svg .piece").count() > 0
+        page.evaluate("location.hash = '#ply=3'")
+        page.wait_for_function("document.body.dataset.ply === '3'")
+        page.keyboard.press("End")
+        assert _ply(page) == moves and page.locator("#scores table tr").count() == 3
+    finally:
+        context.close()
+    assert all(u.startswith(("file:", "data:")) for u in requests), requests
+
+
+_PAINTED = """() => {
+  const fills = new Set();
+  for (const el of document.querySelectorAll('#board svg rect, #board svg circle,'
+                                             + ' #board svg polygon')) {
+    const box = el.getBBox();
+    if (box.width > 0 && box.height > 0) fills.add(getComputedStyle(el).fill);
+  }
+  return fills.size;
+}"""
