@@ -58,7 +58,7 @@ class CallCompiler:
         if cat == "builtin":
             return self._builtin(key, args, n)
         if cat == "def":
-            inlined = self._inline(key, n.args, args)
+            inlined = self._inline(key, n.args, args, n.span)
             return inlined if inlined is not None else self._call_def(key, args, n)
         rt = self.rt
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
@@ -178,10 +178,12 @@ class CallCompiler:
             return body[0](c, dict(zip(params, values, strict=True)))
         return ref[1], run
 
-    def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
+    def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn], span: Any
+                ) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
         constants) are substituted; the others, and a cheap one whose names the body binds too,
-        are evaluated once into fresh local names, as are the body's own `let`s."""
+        are evaluated once into fresh local names, as are the body's own `let`s. The call is
+        still a step of the budget, as every rule call is."""
         d = self.rt.program.defs[key]
         if self._inline_depth >= 8:
             return None
@@ -209,9 +211,17 @@ class CallCompiler:
             self._subst = saved
             self._inline_depth -= 1
         if not pre:
-            return body
+            def counted(c: Ctx, e: dict[str, Any]) -> Any:
+                c.steps += 1
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                return body(c, e)
+            return counted
 
         def inlined(c: Ctx, e: dict[str, Any]) -> Any:
+            c.steps += 1
+            if c.steps > STEP_BUDGET:
+                c.tick(span)
             for name, f in pre:
                 e[name] = f(c, e)
             return body(c, e)

@@ -30,6 +30,8 @@ from rulelang.library.semantics import (
     iterate,
     local_of,
     make_map,
+    make_range,
+    negate,
     of_value,
     runtime_error,
 )
@@ -79,7 +81,7 @@ class Compiler(CallCompiler):
             rt = self.rt
             return lambda c, e: rt.ref_value(ref, c, e, n)
         if cat == "def":
-            inlined = self._inline(key, (), [])
+            inlined = self._inline(key, (), [], n.span)
             return inlined if inlined is not None else self._call_def(key, [], n)
         if cat in ("relation", "region", "lines", "player", "option", "kind"):
             try:
@@ -267,8 +269,16 @@ class Compiler(CallCompiler):
         if n.op == "!=":
             return lambda c, e: left(c, e) != right(c, e)
         if n.op in ("in", "not in"):
-            negate = n.op == "not in"
-            return lambda c, e: (left(c, e) in iterate(c, right(c, e))) != negate
+            negated, span = n.op == "not in", n.span
+
+            def member(c: Ctx, e: dict[str, Any]) -> Any:
+                a, b = left(c, e), right(c, e)
+                try:
+                    return (a in iterate(c, b, span)) != negated
+                except TypeError:
+                    raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
+                                           span) from None
+            return member
         op = COMPARES[n.op]
 
         def compare(c: Ctx, e: dict[str, Any]) -> Any:
@@ -291,8 +301,12 @@ class Compiler(CallCompiler):
         return lambda c, e: not operand(c, e)
 
     def visit_Neg(self, n: ast.Neg) -> Fn:
-        operand = self.expr(n.operand)
-        return lambda c, e: -operand(c, e)
+        operand, span = self.expr(n.operand), n.span
+
+        def neg(c: Ctx, e: dict[str, Any]) -> Any:
+            v = operand(c, e)
+            return -v if type(v) is int else negate(v, span)
+        return neg
 
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
         cond, then, orelse = self.expr(n.cond), self.expr(n.then), self.expr(n.orelse)
@@ -350,7 +364,7 @@ class Compiler(CallCompiler):
 
         def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
             var, domain = gens[i]
-            for v in iterate(c, domain(c, env)):
+            for v in iterate(c, domain(c, env), span):
                 c.tick(span)
                 env[var] = v
                 if i < last:
@@ -366,7 +380,8 @@ class Compiler(CallCompiler):
 
     def visit_Range(self, n: ast.Range) -> Fn:
         lo, hi = self.expr(n.lo), self.expr(n.hi)
-        return lambda c, e: range(lo(c, e), hi(c, e) + 1)
+        span = n.span
+        return lambda c, e: make_range(lo(c, e), hi(c, e), span)
 
     def _site_test_quant(self, n: ast.Quant, domain: Fn) -> Fn | None:
         """`all|any v in SITES: occupied(v)` / `empty(v)` / `owner(v) == P` (P not using v):

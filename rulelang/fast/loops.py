@@ -8,7 +8,7 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, iterate
+from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, iterate, quant_error
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -195,7 +195,7 @@ def _items(c: Ctx, xs: Any, span: Any, budget: int = STEP_BUDGET) -> Any:
     if type(xs) is tuple:
         steps = c.steps = c.steps + len(xs)
     else:
-        xs = iterate(c, xs)
+        xs = iterate(c, xs, span)
         steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1)
     if steps > budget:
         c.tick(span)
@@ -260,10 +260,17 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
     return q
 
 
-def _q_fold(fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
+def _q_fold(kind: str, fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
     def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
         collect = _q_each(domain, var, cond, body, span)
-        return lambda c, e: fold(collect(c, e))
+
+        def q(c: Ctx, e: dict[str, Any]) -> Any:
+            values = collect(c, e)
+            try:
+                return fold(values)
+            except TypeError as exc:  # values that cannot be added up or compared
+                raise quant_error(kind, exc, span) from None
+        return q
     return make
 
 
@@ -291,22 +298,22 @@ def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
     return lambda c, e: sum(1 for v in collect(c, e) if v)
 
 
-def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
+def _q_ranked(kind: str, rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
     """best | sorted: the items that pass `where`, each with its key (the body, or itself)."""
     def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
         def q(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
-            items = list(_items(c, domain(c, e), span))
             pairs = []
-            for x in items:
+            for x in _items(c, domain(c, e), span):
                 e[var] = x
-                if cond is None or cond(c, e):
-                    # one item needs no key: a best or a sorted of one is that item
-                    key = None if body is None or len(items) == 1 else body(c, e)
-                    pairs.append((x, x if body is None else key))
+                if cond is None or cond(c, e):  # the key of every item, even of a single one
+                    pairs.append((x, x if body is None else body(c, e)))
             if old is not _MISSING:
                 e[var] = old
-            return rank(pairs)
+            try:
+                return rank(pairs)
+            except TypeError as exc:
+                raise quant_error(kind, exc, span) from None
         return q
     return make
 
@@ -314,7 +321,8 @@ def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]
 QUANTS: dict[str, Callable[..., Fn]] = {
     "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
     "count": _q_count,
-    "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
-    "sum": _q_fold(sum),
-    **{kind: _q_ranked(rank) for kind, rank in RANKED.items()},
+    "max": _q_fold("max", lambda vs: max(vs, default=0)),
+    "min": _q_fold("min", lambda vs: min(vs, default=0)),
+    "sum": _q_fold("sum", sum),
+    **{kind: _q_ranked(kind, rank) for kind, rank in RANKED.items()},
 }
