@@ -21,9 +21,14 @@ A corpus file (`cases/*.cases`) holds, line by line:
   - `effect {JSON}`: the observable state after the case: any of `out` (as above), `board`
     (every occupied site: the kinds of its pieces, bottom first), `zones` (the number of
     pieces of the zones named, e.g. `"hand of A"`) and `counters` (the values of the
-    counters named, `"score of A"` for a per-player one);
+    counters named, `"score of A"` for a per-player one) and `winners` (the winners'
+    numbers once the game is over: [] for a draw);
   - `perm [JSON list]`: the value of `out` is an ordering of these items, the same in both
     modes and for the same seed each time (what a shuffle promises).
+
+A case written `known: EXPR => EXPECTED` (or `block: known: TITLE`) states the meaning where
+the code is known to be wrong in a file outside the evaluators (a bug left for its owner): it
+must fail, and the test says so once it holds.
 
 Each file becomes one rulebook (two loads: one per mode). Its setup asks for one decision,
 `choose case_number in 1..N`, and runs the case of that number; each case runs from a copy of
@@ -83,6 +88,7 @@ class Case:
     expect: tuple[str, Any, str | None]  # ("value"|"error"|"effect"|"perm", value, fragment)
     decls: list[str] = field(default_factory=list)
     before: list[str] = field(default_factory=list)
+    known: bool = False  # a known bug: the case must fail
 
     @property
     def where(self) -> str:
@@ -138,6 +144,11 @@ def parse(path: Path) -> list[Case]:
         if line.startswith("before:"):
             before.append(line[len("before:"):].strip())
             continue
+        known = False
+        if line.startswith("known:"):
+            known, line = True, line[len("known:"):].strip()
+        elif line.startswith("block: known:"):
+            known = True
         if line.startswith("block:"):
             body: list[str] = []
             while i < len(lines) and not lines[i].strip().startswith("=>"):
@@ -150,13 +161,13 @@ def parse(path: Path) -> list[Case]:
             expect = _expectation(lines[i].strip()[2:], f"{path.name}:{i + 1}")
             i += 1
             text = textwrap.dedent("\n".join(b for b in body if b.strip()))
-            cases.append(Case(path, number, "block", text, expect))
+            cases.append(Case(path, number, "block", text, expect, known=known))
             continue
         if " => " not in line:
             raise ValueError(f"{path.name}:{number}: neither a case nor a declaration: {line!r}")
         expr, _, expected = line.partition(" => ")
         cases.append(Case(path, number, "expr", expr.strip(),
-                          _expectation(expected, f"{path.name}:{number}")))
+                          _expectation(expected, f"{path.name}:{number}"), known=known))
     for case in cases:
         case.decls, case.before = decls, before
     return cases
@@ -223,7 +234,6 @@ def summary(state: Any) -> dict[str, Any]:
     """The observable state after a case: `out`, the board, the zones' sizes, the counters
     (from the public observation; `out` from the state's variables, for its exact type)."""
     obs = state.observation(0)
-    players = state.game.runtime.players
     out = state.ctx.data.vars[("out", None)]
     v = plain(out)
     if isinstance(out, ZoneRef):
@@ -234,8 +244,8 @@ def summary(state: Any) -> dict[str, Any]:
              for z in obs["zones"]}
     counters = {c["counter"] if c["owner"] is None else f"{c['counter']} of {c['owner']}":
                 c["value"] for c in obs["counters"]}
-    del players
-    return {"out": v, "board": board, "zones": zones, "counters": counters}
+    return {"out": v, "board": board, "zones": zones, "counters": counters,
+            "winners": obs["winners"]}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -280,15 +290,22 @@ def outcomes(cases: list[Case], mode: str, folder: Path, seed: int = 0
 def failures(cases: list[Case], folder: Path, modes: Iterable[str] = MODES) -> list[str]:
     """What differs from the expected outcomes, case by case and mode by mode ([] if all
     hold): each line starts with the case's position."""
+    modes = tuple(modes)
     found: list[str] = []
     seen: dict[int, list[Any]] = {}
+    known_ok: dict[int, int] = {}
     for mode in modes:
         for case, (kind, got) in zip(cases, outcomes(cases, mode, folder), strict=True):
             problem = judge(case, kind, got)
-            if problem is not None:
+            if case.known:
+                known_ok[id(case)] = known_ok.get(id(case), 0) + (problem is None)
+            elif problem is not None:
                 found.append(f"{case.where} [{mode}] {case.text.splitlines()[0]!r}: {problem}")
             if case.expect[0] == "perm" and kind == "value":
                 seen.setdefault(id(case), []).append(got["out"])
+    for case in cases:
+        if case.known and known_ok.get(id(case)) == len(modes):
+            found.append(f"{case.where}: a known bug is fixed: remove its 'known:'")
     for case in cases:  # a shuffle: the same order in both modes, and again with the seed
         if case.expect[0] == "perm":
             again = outcomes([case], "interpreted", folder)[0][1]
