@@ -27,6 +27,7 @@ from rulelang.library.semantics import (
     NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
+    domain_items,
     get_attr,
     iterate,
     local_of,
@@ -276,7 +277,7 @@ class Compiler(CallCompiler):
             def member(c: Ctx, e: dict[str, Any]) -> Any:
                 a, b = left(c, e), right(c, e)
                 try:
-                    return (a in iterate(c, b, span)) != negated
+                    return (a in iterate(c, b)) != negated
                 except TypeError:
                     raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
                                            span) from None
@@ -383,7 +384,7 @@ class Compiler(CallCompiler):
 
         def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
             var, domain = gens[i]
-            for v in iterate(c, domain(c, env), span):
+            for v in domain_items(c, domain(c, env), span):
                 c.tick(span)
                 env[var] = v
                 if i < last:

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, iterate, quant_error
+from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, domain_items, quant_error
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -228,7 +228,7 @@ def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET
     if type(xs) is tuple:
         steps = c.steps = c.steps + len(xs) + extra
     else:
-        xs = iterate(c, xs, span)
+        xs = domain_items(c, xs, span)
         steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1) + extra
     if steps > budget:
         c.tick(span)

@@ -86,18 +86,24 @@ class ReturnValue(Exception):
 
 
 # ---- helpers shared with the compiler ------------------------------------------
-def iterate(c: Ctx, x: Iterable[Any] | ZoneRef | None, span: Any = None) -> Iterable[Any]:
-    """The items of a collection, of a zone (its pieces) or of none (no items); anything else
-    is a runtime error."""
-    if type(x) is tuple:
-        return x
+def iterate(c: Ctx, x: Iterable[Any] | ZoneRef | None) -> Iterable[Any]:
+    """The items of a collection, of a zone (its pieces) or of none (no items)."""
     if isinstance(x, ZoneRef):
         return tuple(c.data.zones[x])
     if x is None:
         return ()
-    if not hasattr(x, "__iter__"):
-        raise RuleRuntimeError(f"{show(x)} is not a collection", span)
     return x
+
+
+def domain_items(c: Ctx, x: Any, span: Any) -> Iterable[Any]:
+    """The items of the domain of a quantifier or a comprehension (see iterate); anything
+    that is not a collection is a runtime error."""
+    if type(x) is tuple:
+        return x
+    items = iterate(c, x)
+    if not hasattr(items, "__iter__"):
+        raise RuleRuntimeError(f"{show(x)} is not a collection", span)
+    return items
 
 
 def make_range(lo: Any, hi: Any, span: Any) -> range:

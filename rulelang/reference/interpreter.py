@@ -13,6 +13,7 @@ from rulelang.library.semantics import (
     COMPARES,
     Ctx,
     Fn,
+    domain_items,
     get_attr,
     iterate,
     local_of,
@@ -93,7 +94,7 @@ class Interpreter:
     def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         if n.op in ("in", "not in"):
-            right = iterate(c, right, n.span)
+            right = iterate(c, right)
         try:
             return COMPARES[n.op](left, right)
         except TypeError:
@@ -135,7 +136,7 @@ class Interpreter:
                 out.append(self.eval(n.item, c, e))
             return
         g = n.generators[i]
-        for v in iterate(c, self.eval(g.domain, c, e), n.span):
+        for v in domain_items(c, self.eval(g.domain, c, e), n.span):
             c.tick(n.span)
             e[g.var] = v
             self._comp(n, i + 1, c, e, out)
@@ -144,7 +145,7 @@ class Interpreter:
         return make_range(self.eval(n.lo, c, e), self.eval(n.hi, c, e), n.span)
 
     def visit_Quant(self, n: ast.Quant, c: Ctx, e: dict[str, Any]) -> Any:
-        items = iterate(c, self.eval(n.domain, c, e), n.span)
+        items = domain_items(c, self.eval(n.domain, c, e), n.span)
         cond = self.expr(n.cond) if n.cond is not None else None
         body = self.expr(n.body) if n.body is not None else None
         c.tick(n.span, len(items) if isinstance(items, Sized) else 1)  # a step per item
