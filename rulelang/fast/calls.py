@@ -33,6 +33,7 @@ class CallCompiler:
     _defs: dict[str, list[Fn]]
     _subst: dict[str, Fn]
     _inline_depth: int
+    _pending_steps: int
     _fresh_count: int
 
     def expr(self, node: ast.Expr) -> Fn:
@@ -41,7 +42,15 @@ class CallCompiler:
     # ---- calls
     def visit_Call(self, n: ast.Call) -> Fn:
         cat, key = self.refs.get(id(n.func), ("", ""))
+        # the steps of inlined calls whose body is this call (not for its arguments)
+        pending, self._pending_steps = self._pending_steps, 0
         args = [self.expr(a) for a in n.args]
+        if cat == "def":
+            self._pending_steps = pending
+            inlined = self._inline(key, n.args, args, n.span)
+            extra, self._pending_steps = self._pending_steps, 0
+            return inlined if inlined is not None else self._call_def(key, args, n, extra)
+        assert pending == 0, "only a rule's call takes the steps of the calls around it"
         if cat == "relation":
             rel = self.rt.board.relations.get(key)
             if rel is not None:
@@ -57,9 +66,6 @@ class CallCompiler:
                 return lambda c, e: table[arg(c, e).index]
         if cat == "builtin":
             return self._builtin(key, args, n)
-        if cat == "def":
-            inlined = self._inline(key, n.args, args)
-            return inlined if inlined is not None else self._call_def(key, args, n)
         rt = self.rt
         return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
 
@@ -178,13 +184,17 @@ class CallCompiler:
             return body[0](c, dict(zip(params, values, strict=True)))
         return ref[1], run
 
-    def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn]) -> Fn | None:
+    def _inline(self, key: str, nodes: tuple[ast.Expr, ...], args: list[Fn], span: Any
+                ) -> Fn | None:
         """Compile a rule's body in place: no frame, no call. Cheap arguments (names,
         constants) are substituted; the others, and a cheap one whose names the body binds too,
-        are evaluated once into fresh local names, as are the body's own `let`s."""
+        are evaluated once into fresh local names, as are the body's own `let`s. The call is
+        still a step of the budget, as every rule call is."""
         d = self.rt.program.defs[key]
         if self._inline_depth >= 8:
-            return None
+            return None  # the caller calls it, with the steps pending
+        incoming, self._pending_steps = self._pending_steps, 0
+        steps = 1 + incoming  # this call and the inlined calls whose body it is
         bound = bound_names(d.body)  # a cheap argument the body could capture is evaluated once
         cheap = [self._cheap(a) and not (local_names(a, self.refs) & bound) for a in nodes]
         subst: dict[str, Fn] = {}
@@ -202,16 +212,37 @@ class CallCompiler:
         try:
             if isinstance(d.body, ast.Block):
                 run = self._pure_block(d.body, rename=True)
+                if not pre:  # the call counted by the block's own closure
+                    def block(c: Ctx, e: dict[str, Any]) -> Any:
+                        c.steps += steps
+                        if c.steps > STEP_BUDGET:
+                            c.tick(span)
+                        return run(c, e)[1]
+                    return block
                 body: Fn = lambda c, e: run(c, e)[1]  # noqa: E731
+            elif not pre and (isinstance(d.body, (ast.Quant, ast.IfExpr)) or (
+                    isinstance(d.body, ast.Call) and
+                    self.refs.get(id(d.body.func), ("",))[0] == "def")):
+                # the quantifier, conditional or rule's call that is the body counts this call
+                self._pending_steps = steps
+                return self.expr(d.body)
             else:
                 body = self.expr(d.body)
         finally:
             self._subst = saved
             self._inline_depth -= 1
         if not pre:
-            return body
+            def counted(c: Ctx, e: dict[str, Any]) -> Any:
+                c.steps += steps
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                return body(c, e)
+            return counted
 
         def inlined(c: Ctx, e: dict[str, Any]) -> Any:
+            c.steps += steps
+            if c.steps > STEP_BUDGET:
+                c.tick(span)
             for name, f in pre:
                 e[name] = f(c, e)
             return body(c, e)
@@ -240,8 +271,11 @@ class CallCompiler:
                 or (isinstance(a.obj, ast.Name) and self.refs.get(id(a.obj)) == ("builtin", "last"))
         return False
 
-    def _call_def(self, key: str, args: list[Fn], n: ast.Node) -> Fn:
+    def _call_def(self, key: str, args: list[Fn], n: ast.Node, extra: int = 0) -> Fn:
+        """A call through the rule's compiled body: one step (and `extra` more for the
+        inlined calls whose body this call is)."""
         d = self.rt.program.defs[key]
+        steps = 1 + extra
         params: tuple[str, ...] = tuple(d.params or ())
         body = self._def_body(key)
         span = n.span
@@ -249,14 +283,14 @@ class CallCompiler:
             p0, a0 = params[0], args[0]
 
             def call1(c: Ctx, e: dict[str, Any]) -> Any:
-                c.steps += 1
+                c.steps += steps
                 if c.steps > STEP_BUDGET:
                     c.tick(span)
                 return body[0](c, {p0: a0(c, e)})
             return call1
 
         def call(c: Ctx, e: dict[str, Any]) -> Any:
-            c.steps += 1
+            c.steps += steps
             if c.steps > STEP_BUDGET:
                 c.tick(span)
             return body[0](c, {p: a(c, e) for p, a in zip(params, args, strict=True)})

@@ -25,11 +25,15 @@ from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
     NUMBER_OPS,
+    STEP_BUDGET,
     Ctx,
+    domain_items,
     get_attr,
     iterate,
     local_of,
     make_map,
+    make_range,
+    negate,
     of_value,
     runtime_error,
 )
@@ -45,6 +49,7 @@ class Compiler(CallCompiler):
         self._defs: dict[str, list[Fn]] = {}
         self._subst: dict[str, Fn] = {}  # parameters of the rule being inlined
         self._inline_depth = 0
+        self._pending_steps = 0  # steps of inlined calls for the quantifier compiled next
 
     def expr(self, node: ast.Expr) -> Fn:
         method = getattr(self, f"visit_{type(node).__name__}", None)
@@ -79,7 +84,7 @@ class Compiler(CallCompiler):
             rt = self.rt
             return lambda c, e: rt.ref_value(ref, c, e, n)
         if cat == "def":
-            inlined = self._inline(key, (), [])
+            inlined = self._inline(key, (), [], n.span)
             return inlined if inlined is not None else self._call_def(key, [], n)
         if cat in ("relation", "region", "lines", "player", "option", "kind"):
             try:
@@ -267,8 +272,16 @@ class Compiler(CallCompiler):
         if n.op == "!=":
             return lambda c, e: left(c, e) != right(c, e)
         if n.op in ("in", "not in"):
-            negate = n.op == "not in"
-            return lambda c, e: (left(c, e) in iterate(c, right(c, e))) != negate
+            negated, span = n.op == "not in", n.span
+
+            def member(c: Ctx, e: dict[str, Any]) -> Any:
+                a, b = left(c, e), right(c, e)
+                try:
+                    return (a in iterate(c, b)) != negated
+                except TypeError:
+                    raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
+                                           span) from None
+            return member
         op = COMPARES[n.op]
 
         def compare(c: Ctx, e: dict[str, Any]) -> Any:
@@ -291,12 +304,33 @@ class Compiler(CallCompiler):
         return lambda c, e: not operand(c, e)
 
     def visit_Neg(self, n: ast.Neg) -> Fn:
-        operand = self.expr(n.operand)
-        return lambda c, e: -operand(c, e)
+        operand, span = self.expr(n.operand), n.span
+
+        def neg(c: Ctx, e: dict[str, Any]) -> Any:
+            v = operand(c, e)
+            return -v if type(v) is int else negate(v, span)
+        return neg
 
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
+        # the steps of inlined calls whose body this is: counted here, with no closure more
+        steps, self._pending_steps = self._pending_steps, 0
         cond, then, orelse = self.expr(n.cond), self.expr(n.then), self.expr(n.orelse)
         (fixed_a, a), (fixed_b, b) = self.constant(n.then), self.constant(n.orelse)
+        span = n.span
+        if steps and fixed_a and fixed_b:
+            def counted_fixed(c: Ctx, e: dict[str, Any]) -> Any:
+                c.steps += steps
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                return a if cond(c, e) else b
+            return counted_fixed
+        if steps:
+            def counted(c: Ctx, e: dict[str, Any]) -> Any:
+                c.steps += steps
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                return then(c, e) if cond(c, e) else orelse(c, e)
+            return counted
         if fixed_a and fixed_b:  # `left_edge if p == White else top_edge`
             return lambda c, e: a if cond(c, e) else b
         return lambda c, e: then(c, e) if cond(c, e) else orelse(c, e)
@@ -350,7 +384,7 @@ class Compiler(CallCompiler):
 
         def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
             var, domain = gens[i]
-            for v in iterate(c, domain(c, env)):
+            for v in domain_items(c, domain(c, env), span):
                 c.tick(span)
                 env[var] = v
                 if i < last:
@@ -366,9 +400,10 @@ class Compiler(CallCompiler):
 
     def visit_Range(self, n: ast.Range) -> Fn:
         lo, hi = self.expr(n.lo), self.expr(n.hi)
-        return lambda c, e: range(lo(c, e), hi(c, e) + 1)
+        span = n.span
+        return lambda c, e: make_range(lo(c, e), hi(c, e), span)
 
-    def _site_test_quant(self, n: ast.Quant, domain: Fn) -> Fn | None:
+    def _site_test_quant(self, n: ast.Quant, domain: Fn, extra: int) -> Fn | None:
         """`all|any v in SITES: occupied(v)` / `empty(v)` / `owner(v) == P` (P not using v):
         a loop over site indices reading the board lists, no closure call per site."""
         body, var = n.body, n.var
@@ -389,16 +424,19 @@ class Compiler(CallCompiler):
         if test is None:
             return None
         assert body is not None  # a test was found in it
-        general = QUANTS[n.kind](domain, var, None, self.expr(body), n.span)
+        general = QUANTS[n.kind](domain, var, None, self.expr(body), n.span, extra)
         if test in ("in", "not in"):
             assert other is not None
             return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
-                               general)
+                               general, n.span, extra)
         return site_loop(n.kind == "all", test, domain,
-                         self.expr(other) if other is not None else None, general)
+                         self.expr(other) if other is not None else None, general, n.span,
+                         extra)
 
     # ---- quantifiers: plain loops
     def visit_Quant(self, n: ast.Quant) -> Fn:
+        # the call of an inlined rule whose body is this quantifier: counted with its items
+        extra, self._pending_steps = self._pending_steps, 0
         domain = self.expr(n.domain)
         saved = self._subst
         self._subst = {k: v for k, v in saved.items() if k != n.var}
@@ -408,19 +446,20 @@ class Compiler(CallCompiler):
         finally:
             self._subst = saved
         if n.kind in ("all", "any") and cond is None and body is not None:
-            fast = self._site_test_quant(n, domain)
+            fast = self._site_test_quant(n, domain, extra)
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:
             query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
-            if query is not None:
+            if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
-        general = QUANTS[n.kind](domain, n.var, cond, body, n.span)
+        general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
             test = self.refs.get(id(n.cond.func), ("", ""))
             if test in (("builtin", "occupied"), ("builtin", "empty")):
-                return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general)
+                return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general,
+                                        n.span, extra)
         return general
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, iterate
+from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, domain_items, quant_error
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -31,15 +31,24 @@ def is_var(node: ast.Expr, var: str) -> bool:
     return isinstance(node, ast.Name) and node.id == var
 
 
-def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn) -> Fn:
-    """all/any v in A: v in B (B not using v): B evaluated once, C-level membership."""
+def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn,
+                span: Any = None, extra: int = 0) -> Fn:
+    """all/any v in A: v in B (B not using v): B evaluated once, C-level membership. The
+    items of A are steps (and `extra` more: the call of an inlined rule whose body this is)."""
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         b = collection(c, e)
         if type(b) is SiteSet:
             b = b.members
         elif type(b) is not tuple:
             return general(c, e)
-        for x in domain(c, e):
+        xs = domain(c, e)
+        try:  # its items are steps (a domain without a size: the general loop)
+            steps = c.steps = c.steps + len(xs) + extra
+        except TypeError:
+            return general(c, e)
+        if steps > STEP_BUDGET:
+            c.tick(span)
+        for x in xs:
             if (x in b) is inside:
                 if not want_all:
                     return True
@@ -49,20 +58,29 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
     return loop
 
 
-def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn) -> Fn:
+def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn, span: Any = None,
+                     extra: int = 0) -> Fn:
     """each/count v in SITES where occupied(v) (or empty(v)): the board lists read directly;
     anything that is not a site goes to the general loop, which says why."""
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         at = c.data.at
+        xs = domain(c, e)
+        try:  # its items are steps (a domain without a size: the general loop)
+            steps = c.steps = c.steps + len(xs) + extra
+        except TypeError:
+            return general(c, e)
+        if steps > STEP_BUDGET:
+            c.tick(span)
         try:
-            found = tuple([s for s in domain(c, e) if (not at[s.index]) is empty])
+            found = tuple([s for s in xs if (not at[s.index]) is empty])
         except (AttributeError, TypeError):
             return general(c, e)
         return len(found) if count else found
     return loop
 
 
-def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: Fn) -> Fn:
+def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: Fn,
+              span: Any = None, extra: int = 0) -> Fn:
     """all/any over sites of a board test, reading GameData lists directly; anything that
     is not a site (or a player to compare with) goes to the general loop, which says why."""
     if test == "owner":
@@ -77,8 +95,15 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
             else:
                 return general(c, e)
             at, owners = c.data.at, c.data.owner
+            xs = domain(c, e)
+            try:  # its items are steps (a domain without a size: the general loop)
+                steps = c.steps = c.steps + len(xs) + extra
+            except TypeError:
+                return general(c, e)
+            if steps > STEP_BUDGET:
+                c.tick(span)
             try:
-                for s in domain(c, e):
+                for s in xs:
                     stack = at[s.index]
                     hit = (owners[stack[-1].id] == who) if stack else who is None
                     if hit != want_all:
@@ -91,8 +116,15 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
 
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         at = c.data.at
+        xs = domain(c, e)
+        try:  # its items are steps (a domain without a size: the general loop)
+            steps = c.steps = c.steps + len(xs) + extra
+        except TypeError:
+            return general(c, e)
+        if steps > STEP_BUDGET:
+            c.tick(span)
         try:
-            for s in domain(c, e):
+            for s in xs:
                 if (not at[s.index]) is empty:
                     if not want_all:
                         return True
@@ -186,26 +218,27 @@ INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
 _MISSING = object()
 
 
-def _items(c: Ctx, xs: Any, span: Any, budget: int = STEP_BUDGET) -> Any:
+def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET) -> Any:
     """The items of a quantifier's domain, each counted as a step of the budget (all at
-    once: a range of a billion numbers is refused before the first)."""
+    once: a range of a billion numbers is refused before the first); `extra` steps more for
+    the call of an inlined rule whose body is this quantifier."""
     if type(xs) is tuple:
-        steps = c.steps = c.steps + len(xs)
+        steps = c.steps = c.steps + len(xs) + extra
     else:
-        xs = iterate(c, xs)
-        steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1)
+        xs = domain_items(c, xs, span)
+        steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1) + extra
     if steps > budget:
         c.tick(span)
     return xs
 
 
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-           span: Any = None) -> Fn:
+           span: Any = None, extra: int = 0) -> Fn:
     if cond is None and body is not None:
         def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
-            for x in _items(c, domain(c, e), span):
+            for x in _items(c, domain(c, e), span, extra):
                 e[var] = x
                 if not body(c, e):
                     result = False
@@ -215,21 +248,21 @@ def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             return result
         return all_
 
-    return _q_bool(True, domain, var, cond, body, span)
+    return _q_bool(True, domain, var, cond, body, span, extra)
 
 
 def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-           span: Any = None) -> Fn:
-    return _q_bool(False, domain, var, cond, body, span)
+           span: Any = None, extra: int = 0) -> Fn:
+    return _q_bool(False, domain, var, cond, body, span, extra)
 
 
 def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-            span: Any = None) -> Fn:
+            span: Any = None, extra: int = 0) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
-        for x in _items(c, domain(c, e), span):
+        for x in _items(c, domain(c, e), span, extra):
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
@@ -243,11 +276,11 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 
 
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-            span: Any = None) -> Fn:
+            span: Any = None, extra: int = 0) -> Fn:
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         out = []
-        for x in _items(c, domain(c, e), span):
+        for x in _items(c, domain(c, e), span, extra):
             e[var] = x
             if cond is None or cond(c, e):
                 out.append(body(c, e) if body is not None else x)
@@ -257,19 +290,27 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
     return q
 
 
-def _q_fold(fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
-    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
-        collect = _q_each(domain, var, cond, body, span)
-        return lambda c, e: fold(collect(c, e))
+def _q_fold(kind: str, fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., Fn]:
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None,
+             extra: int = 0) -> Fn:
+        collect = _q_each(domain, var, cond, body, span, extra)
+
+        def q(c: Ctx, e: dict[str, Any]) -> Any:
+            values = collect(c, e)
+            try:
+                return fold(values)
+            except TypeError as exc:  # values that cannot be added up or compared
+                raise quant_error(kind, exc, span) from None
+        return q
     return make
 
 
 def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-             span: Any = None) -> Fn:
+             span: Any = None, extra: int = 0) -> Fn:
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None
-        for x in _items(c, domain(c, e), span):
+        for x in _items(c, domain(c, e), span, extra):
             e[var] = x
             if cond is None or cond(c, e):
                 result = body(c, e) if body is not None else x
@@ -281,29 +322,30 @@ def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
 
 
 def _q_count(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
-             span: Any = None) -> Fn:
-    collect = _q_each(domain, var, cond, body, span)
+             span: Any = None, extra: int = 0) -> Fn:
+    collect = _q_each(domain, var, cond, body, span, extra)
     if body is None:
         return lambda c, e: len(collect(c, e))
     return lambda c, e: sum(1 for v in collect(c, e) if v)
 
 
-def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
+def _q_ranked(kind: str, rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]:
     """best | sorted: the items that pass `where`, each with its key (the body, or itself)."""
-    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None) -> Fn:
+    def make(domain: Fn, var: str, cond: Fn | None, body: Fn | None, span: Any = None,
+             extra: int = 0) -> Fn:
         def q(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
-            items = list(_items(c, domain(c, e), span))
             pairs = []
-            for x in items:
+            for x in _items(c, domain(c, e), span, extra):
                 e[var] = x
-                if cond is None or cond(c, e):
-                    # one item needs no key: a best or a sorted of one is that item
-                    key = None if body is None or len(items) == 1 else body(c, e)
-                    pairs.append((x, x if body is None else key))
+                if cond is None or cond(c, e):  # the key of every item, even of a single one
+                    pairs.append((x, x if body is None else body(c, e)))
             if old is not _MISSING:
                 e[var] = old
-            return rank(pairs)
+            try:
+                return rank(pairs)
+            except TypeError as exc:
+                raise quant_error(kind, exc, span) from None
         return q
     return make
 
@@ -311,7 +353,8 @@ def _q_ranked(rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Fn]
 QUANTS: dict[str, Callable[..., Fn]] = {
     "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
     "count": _q_count,
-    "max": _q_fold(lambda vs: max(vs, default=0)), "min": _q_fold(lambda vs: min(vs, default=0)),
-    "sum": _q_fold(sum),
-    **{kind: _q_ranked(rank) for kind, rank in RANKED.items()},
+    "max": _q_fold("max", lambda vs: max(vs, default=0)),
+    "min": _q_fold("min", lambda vs: min(vs, default=0)),
+    "sum": _q_fold("sum", sum),
+    **{kind: _q_ranked(kind, rank) for kind, rank in RANKED.items()},
 }

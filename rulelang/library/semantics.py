@@ -51,6 +51,14 @@ NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {  # the same on two whole nu
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
     "%": operator.mod,
 }
+def negate(value: Any, span: Any) -> Any:
+    """-value; anything but a number is a positioned runtime error."""
+    try:
+        return -value
+    except TypeError:
+        raise RuleRuntimeError(f"cannot compute -{show(value)}: not a number", span) from None
+
+
 COMPARES: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
@@ -79,11 +87,36 @@ class ReturnValue(Exception):
 
 # ---- helpers shared with the compiler ------------------------------------------
 def iterate(c: Ctx, x: Iterable[Any] | ZoneRef | None) -> Iterable[Any]:
+    """The items of a collection, of a zone (its pieces) or of none (no items)."""
     if isinstance(x, ZoneRef):
         return tuple(c.data.zones[x])
     if x is None:
         return ()
     return x
+
+
+def domain_items(c: Ctx, x: Any, span: Any) -> Iterable[Any]:
+    """The items of the domain of a quantifier or a comprehension (see iterate); anything
+    that is not a collection is a runtime error."""
+    if type(x) is tuple:
+        return x
+    items = iterate(c, x)
+    if not hasattr(items, "__iter__"):
+        raise RuleRuntimeError(f"{show(x)} is not a collection", span)
+    return items
+
+
+def make_range(lo: Any, hi: Any, span: Any) -> range:
+    """lo..hi, both ends included: whole numbers only."""
+    if type(lo) is int and type(hi) is int:
+        return range(lo, hi + 1)
+    raise RuleRuntimeError(f"a range goes from a whole number to a whole number, not "
+                           f"{show(lo)}..{show(hi)}", span)
+
+
+def quant_error(kind: str, exc: Exception, span: Any) -> RuleRuntimeError:
+    """A quantifier whose values cannot be added up, compared or ranked (TypeError)."""
+    return RuleRuntimeError(f"cannot compute {kind}: {exc}", span)
 
 
 def get_attr(c: Ctx, obj: Any, name: str, coord: dict[str, int]) -> Any:

@@ -13,12 +13,16 @@ from rulelang.library.semantics import (
     COMPARES,
     Ctx,
     Fn,
+    domain_items,
     get_attr,
     iterate,
     local_of,
     make_map,
+    make_range,
+    negate,
     of_value,
     quant,
+    quant_error,
     runtime_error,
 )
 from rulelang.model.values import show
@@ -107,7 +111,7 @@ class Interpreter:
         return not self.eval(n.operand, c, e)
 
     def visit_Neg(self, n: ast.Neg, c: Ctx, e: dict[str, Any]) -> Any:
-        return -self.eval(n.operand, c, e)
+        return negate(self.eval(n.operand, c, e), n.span)
 
     def visit_IfExpr(self, n: ast.IfExpr, c: Ctx, e: dict[str, Any]) -> Any:
         return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)
@@ -132,17 +136,20 @@ class Interpreter:
                 out.append(self.eval(n.item, c, e))
             return
         g = n.generators[i]
-        for v in iterate(c, self.eval(g.domain, c, e)):
+        for v in domain_items(c, self.eval(g.domain, c, e), n.span):
             c.tick(n.span)
             e[g.var] = v
             self._comp(n, i + 1, c, e, out)
 
     def visit_Range(self, n: ast.Range, c: Ctx, e: dict[str, Any]) -> Any:
-        return range(self.eval(n.lo, c, e), self.eval(n.hi, c, e) + 1)
+        return make_range(self.eval(n.lo, c, e), self.eval(n.hi, c, e), n.span)
 
     def visit_Quant(self, n: ast.Quant, c: Ctx, e: dict[str, Any]) -> Any:
-        items = iterate(c, self.eval(n.domain, c, e))
+        items = domain_items(c, self.eval(n.domain, c, e), n.span)
         cond = self.expr(n.cond) if n.cond is not None else None
         body = self.expr(n.body) if n.body is not None else None
         c.tick(n.span, len(items) if isinstance(items, Sized) else 1)  # a step per item
-        return quant(n.kind, items, c, e, n.var, cond, body)
+        try:
+            return quant(n.kind, items, c, e, n.var, cond, body)
+        except TypeError as exc:  # values that cannot be added up or compared
+            raise quant_error(n.kind, exc, n.span) from None
