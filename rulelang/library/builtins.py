@@ -218,7 +218,7 @@ def abs_(c: _Ctx, x: int) -> int:
 
 
 def _items(args: tuple[Any, ...]) -> Any:
-    return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list, range)) else args
 
 
 @builtin(1, 99, example="max(a, b)", facts=PURE)
