@@ -8,6 +8,11 @@ effect runs on a scratch copy of the data (a way whose effect cannot happen is r
 After the last choose and requirement the rest of the option is tried on a scratch copy when
 it may still refuse (a `require` or a `put`, also inside an `if`, a loop or an effect; a
 `put` that comes first is only asked for its piece).
+
+Two details are kept as the language has always had them (the fast menus agree): an effect
+called after the last choose is looked into for a `require` or a `put`, but not the effects
+it calls; and in the scratch run of the rest, each statement sees the locals as they were
+after the last choose (a `let` there binds for its own statement only).
 """
 from __future__ import annotations
 

@@ -302,10 +302,13 @@ class Statements:
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> list[Any]:
         """The values a choose offers: the domain's items that satisfy `where`, in order."""
+        domain = tuple(iterate(c, self.value(s.domain, c, e)))
+        if s.cond is None:
+            return list(domain)
         out = []
-        for v in tuple(iterate(c, self.value(s.domain, c, e))):
+        for v in domain:
             e[s.var] = v
-            if s.cond is None or self.value(s.cond, c, e):
+            if self.value(s.cond, c, e):
                 out.append(v)
         return out
 
