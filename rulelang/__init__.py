@@ -24,6 +24,8 @@ from rulelang.errors import (
     RulelangError,
     RuleRuntimeError,
 )
+from rulelang.fast.compiler import Compiler
+from rulelang.fast.flow import FastFlow
 from rulelang.game.engine import TERMINAL, Game, State
 from rulelang.game.runtime import Runtime
 from rulelang.language import ast
@@ -31,6 +33,8 @@ from rulelang.language.checker import check
 from rulelang.language.loader import load
 from rulelang.language.parser import GRAMMAR_VERSION, parse
 from rulelang.language.program import Loaded, Program
+from rulelang.reference.flow import ReferenceFlow
+from rulelang.reference.statements import Reference
 from rulelang.resources import bundled_dir, rulebook_path
 from rulelang.source import Source
 
@@ -38,6 +42,12 @@ COMPILER_VERSION = 1
 BUNDLED = bundled_dir()
 _PROGRAMS: dict[str, Program] = {}
 _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
+# mode -> (the expression evaluator, the flow of play): the reference one is the meaning of
+# the language, the fast one (compiled closures, fast paths) is proven equal by the tests
+EVALUATORS: dict[str, tuple[Any, Any]] = {
+    "compiled": (Compiler, FastFlow),
+    "interpreted": (Reference, ReferenceFlow),
+}
 
 __all__ = ["load_game", "check_file", "is_library", "parse", "check", "compile_rulebook", "Game",
            "State", "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError",
@@ -58,7 +68,7 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
               mode: str = "compiled") -> Game:
     """Read, check and compile a rulebook (a path, or a bundled rulebook's name); RulebookError
     lists every mistake."""
-    if mode not in ("compiled", "interpreted"):
+    if mode not in EVALUATORS:
         raise RulelangError(f"unknown mode '{mode}' (use 'compiled' or 'interpreted')")
     path = rulebook_path(path)
     loaded = load(path)
@@ -94,7 +104,7 @@ def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "com
     runtime = _RUNTIMES.get(key)
     if runtime is None:
         try:
-            runtime = _RUNTIMES[key] = Runtime(program, options, mode)
+            runtime = _RUNTIMES[key] = Runtime(program, options, *EVALUATORS[mode])
         except RulelangError as err:
             err.sources = program.loaded.sources
             raise

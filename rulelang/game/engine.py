@@ -1,9 +1,9 @@
 """Game and State, shaped like OpenSpiel's: the engine advances until one player must decide,
 offers the legal options as sorted ints with stable strings, and applies the choice.
 
-Flow: setup once, then turns in seat order. After each turn the `end` section is checked.
-A turn with no possible decision is skipped; when every player in a row is skipped, the
-game ends in a draw.
+What is played is the evaluator's Flow (library/decision.py): setup once, then turns, each a
+generator segment; the engine keeps the segment's checkpoint and choices (for clone and
+resample) and has no fast path of its own (a flow may offer some through its hooks).
 """
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from collections import Counter
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
-from rulelang.game.executor import Decision, Executor, GameOver, Run
 from rulelang.game.runtime import Runtime
-from rulelang.language import ast
 from rulelang.language.analysis import Analysis
+from rulelang.language.decisions import DecisionAnalysis
+from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx
 from rulelang.model.rng import Rng
 from rulelang.model.state import GameData
@@ -28,7 +28,7 @@ TERMINAL = -4
 class Game:
     def __init__(self, runtime: Runtime, path: str, source_hash: str) -> None:
         self.runtime = runtime
-        self.executor = Executor(runtime)
+        self.flow: Flow = runtime.make_flow(runtime)  # the evaluator's flow of play
         program = runtime.program
         self.name = program.game.name
         self.path = path
@@ -40,123 +40,23 @@ class Game:
         self.option_specs = {n: _spec(o) for n, o in program.options.items()}
         blocks = [*program.sections.values(), *(a.body for a in program.actions.values()),
                   *([program.round.body] if program.round is not None else [])]
-        self.has_chance = any(self.executor.chance(b) for b in blocks)
+        analysis = DecisionAnalysis(program)
+        self.has_chance = any(analysis.chance(b) for b in blocks)
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
-        self._round = program.round
-        self.simple = self.executor.single_decision_turns() and not (
-            self._round is not None and self.executor.decides(self._round.body))
-        self._turn_stmts = program.sections["turn"].stmts
-        do_at = next((i for i, s in enumerate(self._turn_stmts) if isinstance(s, ast.Do)),
-                     len(self._turn_stmts))
-        self._after_do_fns = self.executor.block_fns(self._turn_stmts[do_at + 1:]) \
-            if self.simple else ()
-        end = program.sections.get("end")
-        self._end_fns = self.executor.block_fns(end.stmts) if end is not None else ()
-        self._uses_repetition = program.uses_repetition
-        setup = program.sections.get("setup")
-        self._setup_decides = setup is not None and self.executor.decides(setup)
-        self._setup_fixed = setup is None or not self.executor.chance(setup)
-        self._start_cache: tuple[GameData, Decision | None] | None = None
         self.pictures = picture_fns(runtime)  # how pieces are drawn (render.py)
 
     def new_initial_state(self, seed: int = 0) -> State:
-        if self._start_cache is not None:  # a setup without chance or choice: made once
-            data0, decision = self._start_cache
-            state = State(self, data0.copy())
-            state.ctx.data.rng.seed(seed)
-            state._decision = decision
+        found = self.flow.initial(seed)
+        if found is not None:
+            state = State(self, found[0])
+            state._decision = found[1]
             return state
         data = self.runtime.template.copy()
         data.rng.seed(seed)
         state = State(self, data)
-        if self.simple and not self._setup_decides:
-            state._guard(state._plain_setup, None)  # no generator, no checkpoint
-            if self._setup_fixed and state._gen is None:
-                self._start_cache = (state.ctx.data.copy(), state._decision)
-        else:
-            state._start(self._setup)
+        state._guard(state._begin, None)
         return state
-
-    # ---- segments of play: setup, then turns
-    def _setup(self, c: Ctx) -> Run:
-        block = self.runtime.program.sections.get("setup")
-        if block is not None:
-            yield from self.executor.run(block, c, {})
-        if self.runtime.program.uses_repetition:
-            key = self.runtime.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
-
-    def _turn(self, c: Ctx) -> Run:
-        """The general turn: any number of decisions, by anyone."""
-        before = len(c.data.history)
-        yield from self.executor.run(self.runtime.program.sections["turn"], c, {})
-        self._record_position(c)
-        end = self.runtime.program.sections.get("end")
-        if end is not None:
-            yield from self.executor.run(end, c, {})
-        if self._next_turn(c, len(c.data.history) > before):
-            yield from self.executor.run(self._round.body, c, {})  # type: ignore[union-attr]
-            if end is not None:
-                yield from self.executor.run(end, c, {})
-            self._new_round(c)
-
-    def _simple_decision(self, c: Ctx) -> Decision | None:
-        """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
-        e: dict[str, Any] = {}
-        execute = self.executor.execute
-        for s in self._turn_stmts:
-            if type(s) is ast.Do:
-                options = self.executor.menu(s, c)
-                return Decision(c.data.mover, options, menu=s) if options else None
-            execute(s, c, e)
-        return None
-
-    def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
-        if self._after_do_fns:
-            e: dict[str, Any] = {}
-            for f in self._after_do_fns:
-                f(c, e)
-        if self._uses_repetition:
-            self._record_position(c)
-        if self._end_fns:
-            env: dict[str, Any] = {}
-            for f in self._end_fns:
-                f(c, env)
-        if self._next_turn(c, decided):
-            self.executor.run_plain(self._round.body, c, {})  # type: ignore[union-attr]
-            for f in self._end_fns:
-                f(c, {})
-            self._new_round(c)
-
-    def _record_position(self, c: Ctx) -> None:
-        if self._uses_repetition:
-            data = c.data
-            key = self.runtime.position_key(data, (data.mover + 1) % self.num_players)
-            data.positions[key] = data.positions.get(key, 0) + 1
-
-    def _next_turn(self, c: Ctx, decided: bool) -> bool:
-        """After a turn and its end check: the next player, or True when a round ends (the
-        caller then runs the `round` section, the end check, and _new_round)."""
-        data = c.data
-        data.idle = 0 if decided else data.idle + 1
-        if data.idle >= self.num_players:
-            raise GameOver([])  # nobody could do anything for a whole round
-        data.turn += 1
-        if self._round is not None:
-            data.round_turns += 1
-            until = self._round.until
-            if (self.runtime.fn(until)(c, {}) if until is not None
-                    else data.round_turns >= self.num_players):
-                return True
-        data.mover = (data.mover + 1) % self.num_players
-        return False
-
-    def _new_round(self, c: Ctx) -> None:
-        data = c.data
-        data.round += 1
-        data.round_turns = 0
-        data.mover = data.starter
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} players={self.num_players}>"
@@ -171,9 +71,9 @@ def _spec(o: Any) -> dict[str, Any]:
 class State:
     """One game in progress.
 
-    Single-decision turns (the common case) run without a generator: the state holds the
-    decision and applies the chosen option directly. Otherwise a generator runs the segment
-    (setup or one turn) and clone() replays the segment's choices from its checkpoint.
+    A generator runs the segment of play (the flow's setup or one turn) and clone() replays
+    the segment's choices from its checkpoint. When the flow plays on without a generator
+    (its fast hooks: start, resume, apply), the state holds the decision alone.
     """
 
     def __init__(self, game: Game, data: GameData) -> None:
@@ -193,6 +93,13 @@ class State:
         return data
 
     # ---- running
+    def _begin(self, _: Any) -> None:
+        decision = self.game.flow.start(self.ctx)
+        if decision is None:
+            self._start(self.game.flow.setup)
+        else:
+            self._decision = decision
+
     def _start(self, segment: Any) -> None:
         self._segment = segment
         self._checkpoint = self.ctx.data.copy()
@@ -219,6 +126,7 @@ class State:
 
     def _advance(self, sent: Any) -> None:
         """Run the current generator segment, then the next ones, until a decision."""
+        flow = self.game.flow
         while self._gen is not None:
             try:
                 self._decision = self._gen.send(sent)
@@ -227,38 +135,17 @@ class State:
             except StopIteration:
                 pass
             sent = None
-            if self.game.simple:
-                self._gen = None
-                self._simple_next()
+            decision = flow.resume(self.ctx)
+            if decision is not None:
+                self._gen, self._decision, self._index = None, decision, None
                 return
-            self._segment = self.game._turn
+            self._segment = flow.turn
             self._checkpoint = self.ctx.data.copy()
             self._trail = []
             self._gen = self._segment(self.ctx)
 
-    def _simple_next(self, _: Any = None) -> None:
-        c = self.ctx
-        while True:
-            d = self.game._simple_decision(c)
-            if d is not None:
-                self._decision, self._index = d, None
-                return
-            self.game._finish_simple_turn(c, decided=False)
-
-    def _plain_setup(self, _: Any) -> None:
-        c = self.ctx
-        setup = self.game.runtime.program.sections.get("setup")
-        if setup is not None:
-            self.game.executor.run_plain(setup, c, {})
-        if self.game._uses_repetition:
-            key = self.game.runtime.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
-        self._simple_next()
-
-    def _apply_simple(self, option: Any) -> None:
-        self.game.executor.perform_plain(option, self.ctx)
-        self.game._finish_simple_turn(self.ctx, decided=True)
-        self._simple_next()
+    def _apply(self, option: Any) -> None:
+        self._decision, self._index = self.game.flow.apply(option, self.ctx), None
 
     # ---- OpenSpiel-shaped API
     def current_player(self) -> int:
@@ -287,7 +174,7 @@ class State:
         key = " ".join(str(text).split())
         if key in self._index:
             return self._index[key]
-        raise IllegalActionError(self.game.executor.explain(d, key, self.ctx))
+        raise IllegalActionError(self.game.flow.explain(d, key, self.ctx))
 
     def apply_action(self, action: int | str) -> None:
         if isinstance(action, str):
@@ -300,7 +187,7 @@ class State:
                                      f"(legal: 0..{d.count - 1})")
         self.ctx.data.history.append((d, action))
         if self._gen is None:
-            self._guard(self._apply_simple, d.options[action])
+            self._guard(self._apply, d.options[action])
         else:
             self._trail.append(action)
             self._guard(self._advance, d.options[action])
@@ -332,7 +219,7 @@ class State:
         if self._resampled and self._gen is not None:
             raise RulelangError("a resampled state cannot be cloned: clone the state first, "
                                 "then resample the clone")
-        if self._gen is None:  # terminal, or waiting in a single-decision turn
+        if self._gen is None:  # terminal, or waiting for a decision the flow applies itself
             new = State.__new__(State)
             new._resampled = False
             new.game, new._index, new._segment = self.game, None, self._segment

@@ -1,15 +1,20 @@
 """The static side of one game: players, the board, pieces, options and the evaluation of
-names. Built once per (rulebook, options, mode); shared by every state of that game."""
+names. Built once per (rulebook, options, evaluator); shared by every state of that game.
+
+The evaluator is given (rulelang/__init__.py chooses it): `make_evaluator(runtime)` gives the
+expressions' closures (`expr(node)`) and the rules' bodies (`def_body(key)`), and
+`make_flow(runtime)` the flow of play the engine runs. The board and the initial data are
+built with the reference evaluator in every mode."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import BUILTINS, MAX_PIECES
-from rulelang.library.semantics import STEP_BUDGET, Ctx, ReturnValue, iterate
+from rulelang.library.semantics import Ctx, iterate
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
 from rulelang.model.values import Piece, Player, ZoneRef, show, zone_ref
@@ -18,22 +23,25 @@ from rulelang.reference.interpreter import Interpreter
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
+class Evaluator(Protocol):
+    def expr(self, node: ast.Expr) -> Fn: ...
+    def def_body(self, key: str) -> list[Fn]: ...  # a one-cell box: the body of a rule
+
+
 class Runtime:
-    def __init__(self, program: Program, options: dict[str, Any], mode: str) -> None:
+    def __init__(self, program: Program, options: dict[str, Any],
+                 make_evaluator: Callable[[Runtime], Evaluator],
+                 make_flow: Callable[[Runtime], Any]) -> None:
         self.program = program
         self.options = options
-        self.mode = mode
+        self.make_flow = make_flow
         names = program.players.names or tuple(f"Player{i + 1}"
                                                 for i in range(options["players"]))
         self.players = tuple(Player(i, n) for i, n in enumerate(names))
         self.coord_index: dict[str, int] = {}
         self._fns: dict[int, Fn] = {}
         self.interp = Interpreter(self)
-        if mode == "compiled":
-            from rulelang.fast.compiler import Compiler
-            self.evaluator: Any = Compiler(self)
-        else:
-            self.evaluator = self.interp
+        self.evaluator: Any = make_evaluator(self)
         self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
                             for k, d in program.pieces.items()}  # kind -> its attributes
         self.board = self._build_board()
@@ -115,37 +123,7 @@ class Runtime:
         d = self.program.defs[key]
         c.tick(node.span)
         env = dict(zip(d.params or (), args, strict=True))
-        if self.mode == "compiled":  # the compiled body (a rule passed as a value)
-            return self.evaluator.def_body(key)[0](c, env)
-        if isinstance(d.body, ast.Block):
-            return self.run_pure_block(d.body, c, env)
-        return self.fn(d.body)(c, env)
-
-    def run_pure_block(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Any:
-        """A function body of let / if / return statements."""
-        try:
-            self._pure(block, c, e)
-        except ReturnValue as r:
-            return r.value
-        return None
-
-    def _pure(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
-        for s in block.stmts:
-            if isinstance(s, ast.Let):
-                for name, value in s.bindings:
-                    e[name] = self.fn(value)(c, e)
-            elif isinstance(s, ast.Return):
-                raise ReturnValue(self.fn(s.value)(c, e))
-            elif isinstance(s, ast.If):
-                for cond, body in s.branches:
-                    if self.fn(cond)(c, e):
-                        self._pure(body, c, e)
-                        break
-                else:
-                    if s.orelse is not None:
-                        self._pure(s.orelse, c, e)
-            else:
-                raise RuleRuntimeError("a function may only use let, if and return", s.span)
+        return self.evaluator.def_body(key)[0](c, env)
 
     # ---- board
     def _build_board(self) -> Board:
@@ -365,14 +343,11 @@ class RuleFunction:
 
     def __call__(self, *args: Any) -> Any:
         rt = self.rt
-        if rt.mode == "compiled":  # the common call of one argument: no generic frame
-            params = rt.program.defs[self.key].params
-            if params and len(params) == 1 == len(args):
-                c = self.c
-                c.steps += 1
-                if c.steps > STEP_BUDGET:
-                    c.tick(self.node.span)
-                return rt.evaluator.def_body(self.key)[0](c, {params[0]: args[0]})
+        params = rt.program.defs[self.key].params
+        if params and len(params) == 1 == len(args):  # the common call: no generic frame
+            c = self.c
+            c.tick(self.node.span)
+            return rt.evaluator.def_body(self.key)[0](c, {params[0]: args[0]})
         return rt.call_def(self.key, list(args), self.c, self.node)
 
     def __repr__(self) -> str:

@@ -91,7 +91,7 @@ def at_round_end(state: rulelang.State, hands: list[tuple[list[str], list[str]]]
     move_cards(state, hands[0][0][-1:], "deck")
     data.counters[("curtains_taken", None)] = min(len(hands) - 1, 4)
     data.round = round_no
-    state._start(state.game._turn)  # the turn again, from the data as it is now (clonable)
+    state._start(state.game.flow.turn)  # the turn again, from the data as it is now (clonable)
     assert state.current_player() == 0
     state.apply_action("wander")
     state.apply_action("close")
@@ -124,7 +124,7 @@ def arrange(state: rulelang.State, hands: list[tuple[list[str], list[str]]],
         move_cards(state, open_, "open", p)
     move_cards(state, list(field), "field")
     move_cards(state, list(deck), "deck")
-    state._start(state.game._turn)  # the turn's first decision, from the data as it is now
+    state._start(state.game.flow.turn)  # the turn's first decision, from the data as it is now
     return state
 
 

@@ -140,3 +140,17 @@ def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
                 and method != "import_module", f"{where} makes code"
             if bare == "open" or method in ("open", "read_text", "read_bytes", "safe_load"):
                 assert path.name in readers, f"{where} reads a file"
+
+
+def test_only_the_public_api_knows_the_modes() -> None:
+    """The evaluator (and its flow of play) is chosen in rulelang/__init__.py alone: no other
+    runtime module asks which mode it runs in."""
+    for path in PACKAGE.rglob("*.py"):
+        mod = module_name(path)
+        if mod == "rulelang" or not mod.startswith(RUNTIME_PACKAGES):
+            continue
+        text = path.read_text()
+        for word in ('"compiled"', '"interpreted"', "mode =="):
+            for line in text.splitlines():
+                if word in line and "s.mode" not in line:
+                    raise AssertionError(f"{mod} asks for the mode: {line.strip()}")

@@ -1,5 +1,5 @@
-"""Menus: the options of a `do`, enumerated once per decision, and why a refused action is
-not among them.
+"""The fast menus: the options of a `do`, enumerated once per decision (their meaning is
+rulelang/reference/menus.py's).
 
 Every complete way of taking one of the actions is one option: the action's chooses are
 enumerated together, effects between them tried on a scratch copy of the data, up to the
@@ -9,12 +9,13 @@ where it goes).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from rulelang.errors import RulelangError, RuleRuntimeError
-from rulelang.game.decision import Decision, Options
+from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.library.decision import Options
 from rulelang.library.semantics import Ctx, iterate
 
 if TYPE_CHECKING:
@@ -30,15 +31,16 @@ class Menus:
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
+    decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
+    chance: Callable[[ast.Node], bool]
+    _effect: Callable[[ast.CallStmt], ast.Effect]
 
     if TYPE_CHECKING:
         def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any: ...
-        def decides(self, s: ast.Node) -> bool: ...
         def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any: ...
         def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
-        def _effect(self, s: ast.CallStmt) -> ast.Effect: ...
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
         """For each statement index: does a choose or require follow (at top level)?"""
@@ -76,20 +78,6 @@ class Menus:
                 return False
             chance_seen = chance_seen or self.chance(s)
         return True
-
-    def chance(self, s: ast.Node) -> bool:
-        """May this statement draw on the random generator?"""
-        if isinstance(s, ast.Choose):
-            return s.mode == "random"
-        if isinstance(s, ast.Shuffle):
-            return True
-        if isinstance(s, ast.CallStmt):
-            return self.chance(self._effect(s).body)
-        blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
-        blocks += [b for _, b in getattr(s, "branches", ())]
-        if isinstance(s, ast.Block):
-            return any(self.chance(x) for x in s.stmts)
-        return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
 
     def menu(self, s: ast.Do, c: Ctx) -> Options:
         segments: list[tuple[Any, ...]] = []
@@ -278,55 +266,6 @@ class Menus:
         finally:
             c.data = saved
 
-    def text(self, node: ast.Node) -> str:
-        span = node.span
-        src = self.program.loaded.sources.get(span.path)
-        if src is None or span.line != span.end_line:
-            return "a condition"
-        return src.line(span.line)[span.column - 1: span.end_column - 1]
-
-    def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        """Why `text` is not among the options of decision d."""
-        words = text.split()
-        if d.menu is None:
-            return f"'{text}' is not one of the choices for '{d.choose.var}'"  # type: ignore
-        names = d.menu.actions
-        if not words or words[0] not in names:
-            return f"'{words[0] if words else text}' is not an action now (actions: " \
-                   f"{', '.join(names)})"
-        action = self.program.actions[words[0]]
-        if not any(o[0] == words[0] for o in d.options):
-            return f"'{words[0]}' is not possible now: {self.first_failure(action, c)}"
-        return f"'{text}' is not a legal way to {words[0]}: " + self.bad_value(action, words, d)
-
-    def first_failure(self, action: ast.Action, c: Ctx) -> str:
-        e: dict[str, Any] = {}
-        for s in action.body.stmts:
-            if isinstance(s, ast.Require):
-                try:
-                    ok = self.value(s.cond, c, e)
-                except RulelangError:
-                    ok = False
-                if not ok:
-                    return s.message or f"requires {self.text(s.cond)}"
-            elif isinstance(s, ast.Let):
-                self.exec_Let(s, c, e)
-            else:
-                break
-        return "no choice satisfies its conditions"
-
-    def bad_value(self, action: ast.Action, words: list[str], d: Decision) -> str:
-        chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
-        labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
-                  if o[0] == action.name]
-        for k, s in enumerate(chooses):
-            prefix = words[: k + 2]
-            if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
-                got = words[k + 1] if k + 1 < len(words) else "nothing"
-                cond = f" where {self.text(s.cond)}" if s.cond is not None else ""
-                return f"'{got}' is not a choice for '{s.var}' (from {self.text(s.domain)}" \
-                       f"{cond})"
-        return "too many values"
 
 def free_names(node: Any) -> set[str]:
     """Every name an expression mentions (a superset of the locals it reads)."""

@@ -1,11 +1,14 @@
 """Decisions: someone must choose among options. An option is (action name or None, values);
-its string is made only when asked for, and strings are unique among a decision's options."""
+its string is made only when asked for, and strings are unique among a decision's options.
+
+Also the protocol the engine runs (Flow), which both evaluators implement: the reference one
+(rulelang/reference/flow.py) and the fast one (rulelang/fast/flow.py)."""
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import Any
 
-from rulelang.language import ast
+from rulelang.model.state import GameData
 from rulelang.model.values import show
 
 Run = Generator["Decision", "Option", None]
@@ -52,7 +55,8 @@ class Decision:
     __slots__ = ("player", "options", "secret", "menu", "choose", "count", "_labels")
 
     def __init__(self, player: int, options: list[Option] | Options, secret: bool = False,
-                 menu: ast.Do | None = None, choose: ast.Choose | None = None) -> None:
+                 menu: Any = None, choose: Any = None) -> None:
+        """menu: the `do` statement (ast.Do) of a menu; choose: the `choose` (ast.Choose)."""
         self.player, self.options, self.secret = player, options, secret
         self.menu, self.choose = menu, choose
         self.count = len(options)
@@ -74,6 +78,46 @@ def label(option: Option) -> str:
 class GameOver(Exception):
     def __init__(self, winners: list[int]) -> None:
         self.winners = winners
+
+
+class Flow:
+    """The flow of a game as the engine (game/engine.py) runs it: segments of play, each a
+    generator that yields a Decision whenever some player must choose and is sent the chosen
+    option; a result raises GameOver. `setup` runs once, `turn` runs each turn with its `end`
+    section and, after the last turn of a round, the `round` section.
+
+    The hooks below let an evaluator play some turns without generators; this base class
+    declines them all, and the engine then runs only `setup` and `turn`."""
+
+    def setup(self, c: Any) -> Run:
+        raise NotImplementedError
+
+    def turn(self, c: Any) -> Run:
+        raise NotImplementedError
+
+    def explain(self, d: Decision, text: str, c: Any) -> str:
+        """Why `text` is not among the options of decision d."""
+        raise NotImplementedError
+
+    # ---- fast hooks: a Decision returned by one of them is applied with `apply`
+    def initial(self, seed: int) -> tuple[GameData, Decision | None] | None:
+        """The data and first decision of a new game, or None: start it with `start`."""
+        return None
+
+    def start(self, c: Any) -> Decision | None:
+        """Set up and play on to the first decision without a generator, or None: run
+        `setup` as a generator segment."""
+        return None
+
+    def resume(self, c: Any) -> Decision | None:
+        """After a generator segment: play on to the next decision without a generator, or
+        None: run the next `turn` as a generator segment."""
+        return None
+
+    def apply(self, option: Option, c: Any) -> Decision:
+        """Apply an option of a decision given by `start`, `resume` or `apply`, and play on
+        to the next decision."""
+        raise NotImplementedError
 
 
 def _unique(labels: list[str]) -> list[str]:

@@ -1,8 +1,10 @@
-"""Statements: effects change the GameData; decisions suspend the run.
+"""The fast statement evaluator: effects change the GameData; decisions suspend the run.
 
 A block runs as a generator that yields a Decision whenever some player must choose and is
 sent back the chosen option (see menus.py for how a `do` lists its options). Plain
-statements on hot paths also exist as closures (stmt_fn).
+statements run as methods (exec_*), or as closures on hot paths (fn_*, stmt_fn); an action
+decided by its menu option alone runs without a generator (perform_plain). The meaning of
+each statement is rulelang/reference/statements.py's.
 """
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import RuleRuntimeError
-from rulelang.game.decision import Decision, GameOver, Option, Run
-from rulelang.game.menus import Menus
+from rulelang.fast.menus import Menus
 from rulelang.language import ast
+from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.library.decision import Decision, GameOver, Option, Run
 from rulelang.library.semantics import Ctx, iterate
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
@@ -26,7 +29,10 @@ class Executor(Menus):
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
         self.program: Program = runtime.program
-        self._decides: dict[int, bool] = {}
+        self.analysis = DecisionAnalysis(self.program)
+        self.decides = self.analysis.decides
+        self.chance = self.analysis.chance
+        self._effect = self.analysis.effect
         self._tail: dict[int, tuple[bool, ...]] = {}
         self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
         self._hoisted_puts: set[ast.Put] = set()
@@ -36,34 +42,6 @@ class Executor(Menus):
         self._choice_plans: dict[int, tuple[Any, Any, Any, str]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
-
-    # ---- static analysis
-    def decides(self, s: ast.Node) -> bool:
-        """May this statement ask a player (or chance) to decide?"""
-        key = id(s)
-        if key not in self._decides:
-            self._decides[key] = False  # recursion guard
-            self._decides[key] = self._analyse(s)
-        return self._decides[key]
-
-    def _analyse(self, s: ast.Node) -> bool:
-        if isinstance(s, ast.Choose):
-            return s.mode != "random"
-        if isinstance(s, ast.Do):
-            return True
-        if isinstance(s, ast.Block):
-            return any(self.decides(x) for x in s.stmts)
-        if isinstance(s, ast.If):
-            return any(self.decides(b) for _, b in s.branches) or (
-                s.orelse is not None and self.decides(s.orelse))
-        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
-            return self.decides(s.body)
-        if isinstance(s, ast.CallStmt):
-            return self.decides(self._effect(s).body)
-        return False
-
-    def _effect(self, s: ast.CallStmt) -> ast.Effect:
-        return self.program.effects[self.program.refs[id(s.call.func)][1]]
 
     # ---- running blocks
     def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
@@ -166,8 +144,7 @@ class Executor(Menus):
 
     def exec_Require(self, s: ast.Require, c: Ctx, e: dict[str, Any]) -> None:
         if not self.value(s.cond, c, e):
-            raise RuleRuntimeError(f"requirement failed: {s.message or self.text(s.cond)}",
-                                   s.span)
+            raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
 
     def exec_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> None:  # chance only
         values = self.choices(s, c, e)

@@ -1,0 +1,165 @@
+"""The fast flow: the engine's protocol (library/decision.py Flow) over the fast statement
+evaluator, with the fast paths of play.
+
+* The general segments (setup, turn) are generators, as in rulelang/reference/flow.py.
+* Single-decision turns (most abstract games: one `do`, nothing decided after it) run
+  without generators: the state holds the decision and applies the option directly
+  (start, resume, apply).
+* A setup without chance or choice is run once per game and copied (initial).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.fast.executor import Executor
+from rulelang.language import ast
+from rulelang.language.decisions import explain
+from rulelang.library.decision import Decision, Flow, GameOver, Option, Run
+from rulelang.library.semantics import Ctx
+from rulelang.model.state import GameData
+
+
+class FastFlow(Flow):
+    def __init__(self, runtime: Any) -> None:
+        self.rt = runtime
+        self.executor = ex = Executor(runtime)
+        program = runtime.program
+        self.num_players = len(runtime.players)
+        self._round = program.round
+        self._setup_block = program.sections.get("setup")
+        self._turn_block = program.sections["turn"]
+        self._end = program.sections.get("end")
+        self.simple = ex.single_decision_turns() and not (
+            self._round is not None and ex.decides(self._round.body))
+        self._turn_stmts = self._turn_block.stmts
+        do_at = next((i for i, s in enumerate(self._turn_stmts) if isinstance(s, ast.Do)),
+                     len(self._turn_stmts))
+        self._after_do_fns = ex.block_fns(self._turn_stmts[do_at + 1:]) if self.simple else ()
+        self._end_fns = ex.block_fns(self._end.stmts) if self._end is not None else ()
+        self._uses_repetition = program.uses_repetition
+        setup = self._setup_block
+        self._setup_decides = setup is not None and ex.decides(setup)
+        self._setup_fixed = setup is None or not ex.chance(setup)
+        self._start_cache: tuple[GameData, Decision | None] | None = None
+
+    # ---- the general segments
+    def setup(self, c: Ctx) -> Run:
+        if self._setup_block is not None:
+            yield from self.executor.run(self._setup_block, c, {})
+        if self._uses_repetition:
+            key = self.rt.position_key(c.data, c.data.mover)
+            c.data.positions[key] = 1
+
+    def turn(self, c: Ctx) -> Run:
+        """The general turn: any number of decisions, by anyone."""
+        before = len(c.data.history)
+        run = self.executor.run
+        yield from run(self._turn_block, c, {})
+        self._record_position(c)
+        end = self._end
+        if end is not None:
+            yield from run(end, c, {})
+        if self._next_turn(c, len(c.data.history) > before):
+            yield from run(self._round.body, c, {})
+            if end is not None:
+                yield from run(end, c, {})
+            self._new_round(c)
+
+    def explain(self, d: Decision, text: str, c: Ctx) -> str:
+        return explain(self.rt.program, d, text, c, self.executor.value)
+
+    # ---- single-decision turns: no generators
+    def initial(self, seed: int) -> tuple[GameData, Decision | None] | None:
+        if self._start_cache is None:
+            return None
+        data0, decision = self._start_cache  # a setup without chance or choice: made once
+        data = data0.copy()
+        data.rng.seed(seed)
+        return data, decision
+
+    def start(self, c: Ctx) -> Decision | None:
+        if not self.simple or self._setup_decides:
+            return None
+        if self._setup_block is not None:
+            self.executor.run_plain(self._setup_block, c, {})
+        if self._uses_repetition:
+            key = self.rt.position_key(c.data, c.data.mover)
+            c.data.positions[key] = 1
+        decision = self._next_decision(c)
+        if self._setup_fixed:
+            self._start_cache = (c.data.copy(), decision)
+        return decision
+
+    def resume(self, c: Ctx) -> Decision | None:
+        return self._next_decision(c) if self.simple else None
+
+    def apply(self, option: Option, c: Ctx) -> Decision:
+        self.executor.perform_plain(option, c)
+        self._finish_simple_turn(c, decided=True)
+        return self._next_decision(c)
+
+    def _next_decision(self, c: Ctx) -> Decision:
+        """Turns until one offers a decision (a turn without one is skipped)."""
+        while True:
+            d = self._simple_decision(c)
+            if d is not None:
+                return d
+            self._finish_simple_turn(c, decided=False)
+
+    def _simple_decision(self, c: Ctx) -> Decision | None:
+        """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
+        e: dict[str, Any] = {}
+        execute = self.executor.execute
+        for s in self._turn_stmts:
+            if type(s) is ast.Do:
+                options = self.executor.menu(s, c)
+                return Decision(c.data.mover, options, menu=s) if options else None
+            execute(s, c, e)
+        return None
+
+    def _finish_simple_turn(self, c: Ctx, decided: bool) -> None:
+        if self._after_do_fns:
+            e: dict[str, Any] = {}
+            for f in self._after_do_fns:
+                f(c, e)
+        if self._uses_repetition:
+            self._record_position(c)
+        if self._end_fns:
+            env: dict[str, Any] = {}
+            for f in self._end_fns:
+                f(c, env)
+        if self._next_turn(c, decided):
+            self.executor.run_plain(self._round.body, c, {})
+            for f in self._end_fns:
+                f(c, {})
+            self._new_round(c)
+
+    # ---- between turns
+    def _record_position(self, c: Ctx) -> None:
+        if self._uses_repetition:
+            data = c.data
+            key = self.rt.position_key(data, (data.mover + 1) % self.num_players)
+            data.positions[key] = data.positions.get(key, 0) + 1
+
+    def _next_turn(self, c: Ctx, decided: bool) -> bool:
+        """After a turn and its end check: the next player, or True when a round ends (the
+        caller then runs the `round` section, the end check, and _new_round)."""
+        data = c.data
+        data.idle = 0 if decided else data.idle + 1
+        if data.idle >= self.num_players:
+            raise GameOver([])  # nobody could do anything for a whole round
+        data.turn += 1
+        if self._round is not None:
+            data.round_turns += 1
+            until = self._round.until
+            if (self.rt.fn(until)(c, {}) if until is not None
+                    else data.round_turns >= self.num_players):
+                return True
+        data.mover = (data.mover + 1) % self.num_players
+        return False
+
+    def _new_round(self, c: Ctx) -> None:
+        data = c.data
+        data.round += 1
+        data.round_turns = 0
+        data.mover = data.starter

@@ -1,0 +1,132 @@
+"""What the statements of a checked rulebook may do, found from the tree (may a statement ask
+for a decision, may it draw on chance), and the texts that say why an action is refused.
+Both evaluators use them, so the two cannot disagree on them."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulelang.errors import RulelangError
+from rulelang.language import ast
+from rulelang.language.program import Program
+from rulelang.library.decision import Decision
+
+Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, locals) -> value
+
+
+class DecisionAnalysis:
+    """Per program: which statements decide or draw on chance (remembered per node)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._decides: dict[int, bool] = {}
+
+    def effect(self, s: ast.CallStmt) -> ast.Effect:
+        return self.program.effects[self.program.refs[id(s.call.func)][1]]
+
+    def decides(self, s: ast.Node) -> bool:
+        """May this statement ask a player to decide? (A draw at random is no decision.)"""
+        key = id(s)
+        if key not in self._decides:
+            self._decides[key] = False  # recursion guard
+            self._decides[key] = self._analyse(s)
+        return self._decides[key]
+
+    def _analyse(self, s: ast.Node) -> bool:
+        if isinstance(s, ast.Choose):
+            return s.mode != "random"
+        if isinstance(s, ast.Do):
+            return True
+        if isinstance(s, ast.Block):
+            return any(self.decides(x) for x in s.stmts)
+        if isinstance(s, ast.If):
+            return any(self.decides(b) for _, b in s.branches) or (
+                s.orelse is not None and self.decides(s.orelse))
+        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
+            return self.decides(s.body)
+        if isinstance(s, ast.CallStmt):
+            return self.decides(self.effect(s).body)
+        return False
+
+    def chance(self, s: ast.Node) -> bool:
+        """May this statement draw on the random generator?"""
+        if isinstance(s, ast.Choose):
+            return s.mode == "random"
+        if isinstance(s, ast.Shuffle):
+            return True
+        if isinstance(s, ast.CallStmt):
+            return self.chance(self.effect(s).body)
+        blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
+        blocks += [b for _, b in getattr(s, "branches", ())]
+        if isinstance(s, ast.Block):
+            return any(self.chance(x) for x in s.stmts)
+        return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
+
+    def ends_option(self, s: ast.Stmt) -> bool:
+        """Does the option of a `do` end before this statement of its action: another
+        player's choice, chance, or a statement that may ask for a decision?"""
+        return self.decides(s) or isinstance(s, ast.Choose)
+
+
+# ---- why an action is refused
+def source_text(program: Program, node: ast.Node) -> str:
+    """The text of a one-line node as written ("a condition" otherwise)."""
+    span = node.span
+    src = program.loaded.sources.get(span.path)
+    if src is None or span.line != span.end_line:
+        return "a condition"
+    return src.line(span.line)[span.column - 1: span.end_column - 1]
+
+
+def explain(program: Program, d: Decision, text: str, c: Any, value: Value) -> str:
+    """Why `text` is not among the options of decision d; `value` evaluates an expression."""
+    words = text.split()
+    if d.menu is None:
+        return f"'{text}' is not one of the choices for '{d.choose.var}'"
+    names = d.menu.actions
+    if not words or words[0] not in names:
+        return f"'{words[0] if words else text}' is not an action now (actions: " \
+               f"{', '.join(names)})"
+    action = program.actions[words[0]]
+    if not any(o[0] == words[0] for o in d.options):
+        return f"'{words[0]}' is not possible now: {first_failure(program, action, c, value)}"
+    return f"'{text}' is not a legal way to {words[0]}: " + bad_value(program, action, words, d)
+
+
+def first_failure(program: Program, action: ast.Action, c: Any, value: Value) -> str:
+    """The first leading requirement of an action that fails now."""
+    e: dict[str, Any] = {}
+    for s in action.body.stmts:
+        if isinstance(s, ast.Require):
+            try:
+                ok = value(s.cond, c, e)
+            except RulelangError:
+                ok = False
+            if not ok:
+                return s.message or f"requires {source_text(program, s.cond)}"
+        elif isinstance(s, ast.Let):
+            for name, v in s.bindings:
+                e[name] = value(v, c, e)
+        else:
+            break
+    return "no choice satisfies its conditions"
+
+
+def bad_value(program: Program, action: ast.Action, words: list[str], d: Decision) -> str:
+    """Which value of `words` no option of the action has."""
+    chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
+    labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
+              if o[0] == action.name]
+    for k, s in enumerate(chooses):
+        prefix = words[: k + 2]
+        if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
+            got = words[k + 1] if k + 1 < len(words) else "nothing"
+            cond = f" where {source_text(program, s.cond)}" if s.cond is not None else ""
+            return f"'{got}' is not a choice for '{s.var}' (from " \
+                   f"{source_text(program, s.domain)}{cond})"
+    return "too many values"
+
+
+def requirement_failed(program: Program, s: ast.Require) -> str:
+    """The message of a failed `require` outside a menu."""
+    return f"requirement failed: {s.message or source_text(program, s.cond)}"

@@ -1,0 +1,113 @@
+"""The reference menus: the options of a `do`.
+
+For each action in the order written, every complete way of taking it is one option: the
+values of the mover's chooses of its body, up to the option's end — the first statement that
+another player or chance decides, or that may ask for a decision. The body is walked in
+order: each choose tries each of its values, a `require` that fails refuses the way, an
+effect runs on a scratch copy of the data (a way whose effect cannot happen is refused).
+After the last choose and requirement the rest of the option is tried on a scratch copy when
+it may still refuse (a `require` or a `put`, also inside an `if`, a loop or an effect; a
+`put` that comes first is only asked for its piece).
+
+Two details are kept as the language has always had them (the fast menus agree): an effect
+called after the last choose is looked into for a `require` or a `put`, but not the effects
+it calls; and in the scratch run of the rest, each statement sees the locals as they were
+after the last choose (a `let` there binds for its own statement only).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.errors import RuleRuntimeError
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library.decision import Option
+from rulelang.library.semantics import Ctx
+
+
+class Menus:
+    def __init__(self, statements: Any) -> None:
+        self.st = statements
+        self.analysis = statements.analysis
+
+    def options(self, s: ast.Do, c: Ctx) -> list[Option]:
+        out: list[Option] = []
+        for name in s.actions:
+            ways: list[tuple[Any, ...]] = []
+            self.walk(self.st.program.actions[name].body.stmts, 0, c, {}, (), ways)
+            out.extend((name, way) for way in ways)
+        return out
+
+    def walk(self, stmts: tuple[ast.Stmt, ...], i: int, c: Ctx, e: dict[str, Any],
+             values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
+        """Every way of taking stmts[i:], having chosen `values`, appended to out."""
+        if not any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[i:]):
+            if i < len(stmts) and isinstance(put := stmts[i], ast.Put) and \
+                    not self.has_piece(put, c, e):
+                return
+            if self.may_refuse(stmts, i) and not self.runs(stmts, i, c, e):
+                return
+            out.append(values)
+            return
+        s = stmts[i]
+        if isinstance(s, ast.Choose) and s.mode == "mover":
+            for v in self.st.choices(s, c, e):
+                e[s.var] = v
+                self.walk(stmts, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Require):
+            if self.st.value(s.cond, c, e):
+                self.walk(stmts, i + 1, c, e, values, out)
+        elif isinstance(s, ast.Let):
+            self.st.run_Let(s, c, e)
+            self.walk(stmts, i + 1, c, e, values, out)
+        elif self.analysis.ends_option(s):
+            out.append(values)  # another player or chance decides next: the option ends here
+        else:
+            saved = c.data
+            c.data = saved.copy()
+            try:
+                self.st.run_through(s, c, e)
+                self.walk(stmts, i + 1, c, e, values, out)
+            except RuleRuntimeError:
+                pass  # an effect that cannot happen makes this way of acting illegal
+            finally:
+                c.data = saved
+
+    def has_piece(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool:
+        try:
+            self.st.piece_of(s, c, e)
+            return True
+        except RuleRuntimeError:
+            return False
+
+    def may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        """May stmts[j:] refuse: a `require` or a `put` in them (a first `put` excepted)?"""
+        first = stmts[j] if j < len(stmts) else None
+        nested = [first] if first is not None and not isinstance(first, ast.Put) else []
+        return any(self.refuses(s) for s in [*nested, *stmts[j + 1:]])
+
+    def refuses(self, node: ast.Node) -> bool:
+        for n in walk(node):
+            if isinstance(n, (ast.Require, ast.Put)):
+                return True
+            if isinstance(n, ast.CallStmt) and any(
+                    isinstance(m, (ast.Require, ast.Put))
+                    for m in walk(self.analysis.effect(n).body)):
+                return True
+        return False
+
+    def runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
+        """Does the rest of the option get through on a scratch copy, up to the first
+        statement that may ask for a decision?"""
+        saved = c.data
+        c.data = saved.copy()
+        try:
+            for s in stmts[j:]:
+                if self.analysis.decides(s):
+                    break
+                self.st.run_through(s, c, dict(e))
+            return True
+        except RuleRuntimeError:
+            return False
+        finally:
+            c.data = saved

@@ -1,0 +1,338 @@
+"""The reference statement evaluator: what each statement means.
+
+A block runs as a generator that yields a Decision whenever some player must choose and is
+sent back the chosen option. Each statement kind has one `run_<Kind>`: a plain statement
+changes the data and returns None; a statement that holds others returns a generator over
+them. Expressions are evaluated by walking their trees (interpreter.py), nothing is cached.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rulelang.errors import RuleRuntimeError
+from rulelang.language import ast
+from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.library.decision import Decision, GameOver, Option, Run
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, iterate
+from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
+from rulelang.reference.interpreter import Interpreter
+
+
+class Reference(Interpreter):
+    """The reference expression evaluator, with the bodies of rules (def)."""
+
+    def def_body(self, key: str) -> list[Fn]:
+        body = self.rt.program.defs[key].body
+        if isinstance(body, ast.Block):
+            return [lambda c, e: run_pure_block(self, body, c, e)]
+        return [lambda c, e: self.eval(body, c, e)]
+
+
+def run_pure_block(ev: Interpreter, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Any:
+    """A function body of let / if / return statements: its returned value (or none)."""
+    try:
+        _pure(ev, block, c, e)
+    except ReturnValue as r:
+        return r.value
+    return None
+
+
+def _pure(ev: Interpreter, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
+    for s in block.stmts:
+        if isinstance(s, ast.Let):
+            for name, value in s.bindings:
+                e[name] = ev.eval(value, c, e)
+        elif isinstance(s, ast.Return):
+            raise ReturnValue(ev.eval(s.value, c, e))
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                if ev.eval(cond, c, e):
+                    _pure(ev, body, c, e)
+                    break
+            else:
+                if s.orelse is not None:
+                    _pure(ev, s.orelse, c, e)
+        else:
+            raise RuleRuntimeError("a function may only use let, if and return", s.span)
+
+
+class Statements:
+    def __init__(self, runtime: Any, menus: Any) -> None:
+        self.rt = runtime
+        self.program = runtime.program
+        self.analysis = DecisionAnalysis(self.program)
+        self.ev = Reference(runtime)
+        self.menus = menus(self)  # the options of a `do` (reference/menus.py)
+
+    def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any:
+        return self.ev.eval(node, c, e)
+
+    # ---- blocks
+    def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
+        for s in block.stmts:
+            inner = self.stmt(s, c, e)
+            if inner is not None:
+                yield from inner
+
+    def stmt(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Run | None:
+        """Run a plain statement (None) or give the generator of one that holds others."""
+        method = getattr(self, f"run_{type(s).__name__}", None)
+        if method is None:
+            raise NotImplementedError(type(s).__name__)
+        inner: Run | None = method(s, c, e)
+        return inner
+
+    def run_through(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None:
+        """Run a statement that cannot decide (the analysis says so) to its end."""
+        inner = self.stmt(s, c, e)
+        if inner is not None:
+            for _ in inner:
+                raise RuleRuntimeError("no decision can be made here", s.span)
+
+    # ---- plain statements
+    def run_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None:
+        for name, value in s.bindings:
+            e[name] = self.value(value, c, e)
+
+    def run_Require(self, s: ast.Require, c: Ctx, e: dict[str, Any]) -> None:
+        if not self.value(s.cond, c, e):
+            raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
+
+    def run_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
+        piece = self.piece_of(s, c, e)
+        self.place(piece, self.value(s.target, c, e), c, s)
+
+    def run_Move(self, s: ast.Move, c: Ctx, e: dict[str, Any]) -> None:
+        piece = self.value(s.piece, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
+        self.place(piece, self.value(s.target, c, e), c, s)
+
+    def run_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
+        piece = self.value(s.piece, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
+        c.data.lift(piece)
+
+    def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
+        """The piece a `put` puts: a piece, or the last of its kind in a zone."""
+        what = self.value(s.piece, c, e)
+        piece: Piece | None
+        if isinstance(what, Piece):
+            return what
+        if s.source is not None:
+            zone = self.value(s.source, c, e)
+            what = piece_source(what if isinstance(what, str) else None, zone)
+        if isinstance(what, PieceSource) and isinstance(what.zone, ZoneRef):
+            if what.zone not in c.data.zones:
+                raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player",
+                                       s.piece.span)
+            piece = c.data.take_from(what.zone, what.kind)
+            if piece is None:
+                raise RuleRuntimeError(f"no {what.kind or 'piece'} left in "
+                                       f"{self.zone_text(what.zone)}", s.piece.span)
+            return piece
+        raise RuleRuntimeError(f"'put' needs a piece, not {show(what)}", s.piece.span)
+
+    def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
+        if type(target) is Site:
+            c.data.put(piece, target)
+            c.data.last["site"] = target
+        elif isinstance(target, ZoneRef):
+            c.data.to_zone(piece, target)
+        else:
+            raise RuleRuntimeError(f"a piece can go to a site or a zone, not {show(target)}",
+                                   s.span)
+        c.data.last["piece"] = piece
+
+    def zone_text(self, z: ZoneRef) -> str:
+        return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
+
+    def run_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
+        if self.program.refs.get(id(s.target)) == ("builtin", "starter"):
+            player = self.value(s.value, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
+                                       s.value.span)
+            c.data.starter = player.index
+            return
+        if isinstance(s.target, ast.Attr) and id(s.target) not in self.program.refs:
+            self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
+            return
+        table, key = self.slot(s.target, c, e)
+        value = self.value(s.value, c, e)
+        if table is c.data.counters:
+            value = self.clamp(key, value, c)
+        else:
+            c.data.revealed.discard(key)  # a new secret value is hidden again
+        table[key] = value
+
+    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
+        """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
+        piece = self.value(t.obj, c, e)
+        if not isinstance(piece, Piece):
+            raise RuleRuntimeError(f"only a piece's attributes can be set, not {show(piece)}'s",
+                                   t.span)
+        data = c.data
+        if t.name == "owner":
+            if value is not None and not isinstance(value, Player):
+                raise RuleRuntimeError(f"an owner is a player or none, not {show(value)}",
+                                       t.span)
+            data.owner[piece.id] = None if value is None else value.index
+        elif any(name == t.name for name, _ in self.program.pieces[piece.kind].attrs):
+            data.attrs[t.name][piece.id] = value
+        else:
+            raise RuleRuntimeError(f"a {piece.kind} has no attribute '{t.name}'", t.span)
+        where = data.loc[piece.id]
+        if type(where) is Site:
+            data.changes.append(where.index)  # queries over the board must see it
+
+    def run_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
+        table, key = self.slot(s.target, c, e)
+        new = table[key] + s.sign * self.value(s.amount, c, e)
+        table[key] = self.clamp(key, new, c) if table is c.data.counters else new
+
+    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]
+             ) -> tuple[dict[Any, Any], tuple[str, int | None]]:
+        """The table and key of a counter or var (`points`, `points of p`)."""
+        name_node = t.left if isinstance(t, ast.Of) else t
+        cat, name = self.program.refs[id(name_node)]
+        owner = None
+        if isinstance(t, ast.Of):
+            player = self.value(t.right, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"'of' needs a player, not {show(player)}", t.span)
+            owner = player.index
+        table = c.data.counters if cat == "counter" else c.data.vars
+        if (name, owner) not in table:
+            raise RuleRuntimeError(f"'{name}' belongs to each player: write '{name} of "
+                                   "<player>'", t.span)
+        return table, (name, owner)
+
+    def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
+        lo, hi = self.rt.counter_bounds(key[0], c)
+        if hi is not None and value > hi:
+            value = hi
+        if lo is not None and value < lo:
+            value = lo
+        return value
+
+    def run_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
+        zone = self.value(s.zone, c, e)
+        if not isinstance(zone, ZoneRef):
+            raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
+        c.data.rng.shuffle(c.data.zones[zone])
+
+    def run_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
+        c.data.revealed.update(k for k in c.data.vars if k[0] == s.var)
+
+    def run_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
+        raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
+
+    def run_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
+        if s.kind == "draw":
+            raise GameOver([])
+        if s.kind == "highest score":
+            totals = self.rt.totals(c)
+            best = max(totals)
+            raise GameOver([i for i, t in enumerate(totals) if t == best])
+        value = self.value(s.value, c, e)  # type: ignore[arg-type]
+        players = [value] if s.kind == "winner" else list(iterate(c, value))
+        if not all(isinstance(p, Player) for p in players):
+            raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", s.span)
+        raise GameOver(sorted({p.index for p in players}))
+
+    # ---- statements that hold others
+    def run_Block(self, s: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
+        yield from self.run(s, c, e)
+
+    def run_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> Run:
+        for cond, body in s.branches:
+            if self.value(cond, c, e):
+                yield from self.run(body, c, e)
+                return
+        if s.orelse is not None:
+            yield from self.run(s.orelse, c, e)
+
+    def run_ForEach(self, s: ast.ForEach, c: Ctx, e: dict[str, Any]) -> Run:
+        items = iterate(c, self.value(s.domain, c, e))  # evaluated once, first
+        for v in items if type(items) is range else tuple(items):
+            c.tick(s.span)
+            e[s.var] = v
+            yield from self.run(s.body, c, e)
+
+    def run_Repeat(self, s: ast.Repeat, c: Ctx, e: dict[str, Any]) -> Run:
+        for _ in range(self.value(s.count, c, e)):
+            c.tick(s.span)
+            yield from self.run(s.body, c, e)
+
+    def run_While(self, s: ast.While, c: Ctx, e: dict[str, Any]) -> Run:
+        while self.value(s.cond, c, e):
+            c.tick(s.span)
+            yield from self.run(s.body, c, e)
+
+    def run_CallStmt(self, s: ast.CallStmt, c: Ctx, e: dict[str, Any]) -> Run:
+        effect = self.analysis.effect(s)
+        c.tick(s.span)
+        args = [self.value(a, c, e) for a in s.call.args]
+        yield from self.run(effect.body, c, dict(zip(effect.params, args, strict=True)))
+
+    # ---- decisions
+    def run_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run | None:
+        values = self.choices(s, c, e)
+        if not values:
+            raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
+        if s.mode == "random":  # chance: a draw, no decision
+            e[s.var] = values[c.data.rng.randrange(len(values))]
+            return None
+        return self._ask(s, values, c, e)
+
+    def _ask(self, s: ast.Choose, values: list[Any], c: Ctx, e: dict[str, Any]) -> Run:
+        who = c.data.mover
+        if s.chooser is not None:
+            player = self.value(s.chooser, c, e)
+            if not isinstance(player, Player):
+                raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}",
+                                       s.chooser.span)
+            who = player.index
+        option = yield Decision(who, [(None, (v,)) for v in values],
+                                secret=s.mode == "secret", choose=s)
+        e[s.var] = option[1][0]
+
+    def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> list[Any]:
+        """The values a choose offers: the domain's items that satisfy `where`, in order."""
+        domain = tuple(iterate(c, self.value(s.domain, c, e)))
+        if s.cond is None:
+            return list(domain)
+        out = []
+        for v in domain:
+            e[s.var] = v
+            if self.value(s.cond, c, e):
+                out.append(v)
+        return out
+
+    def run_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
+        options = self.menus.options(s, c)
+        if not options:
+            return  # the turn goes on without this decision
+        option = yield Decision(c.data.mover, options, menu=s)
+        yield from self.perform(option, c)
+
+    def perform(self, option: Option, c: Ctx) -> Run:
+        """An option of a `do`: its action, whose chooses up to the option's end take the
+        option's values, and the rest of the action (which may ask for more)."""
+        action = self.program.actions[option[0]]
+        chosen: Iterator[Any] = iter(option[1])
+        left = len(option[1])
+        e: dict[str, Any] = {}
+        for s in action.body.stmts:
+            if left and isinstance(s, ast.Choose) and s.mode == "mover":
+                e[s.var] = next(chosen)
+                left -= 1
+                continue
+            inner = self.stmt(s, c, e)
+            if inner is not None:
+                yield from inner
+        c.data.last["action"] = action.name  # while the action runs, `last` is the one before
+        c.data.last["player"] = self.rt.players[c.data.mover]
