@@ -1,4 +1,5 @@
-"""The `rulelang` command: check, play, replay, render, list and evaluate rulebooks.
+"""The `rulelang` command: check, play, replay, render, list, evaluate and compare
+rulebooks.
 
 `main(argv) -> exit code`.  Every user mistake ends in a clear message and exit code 1 (argparse
 usage errors: 2), never a traceback: RulelangError is caught here and printed with render().
@@ -23,6 +24,7 @@ from rulelang.tools.common import (
     load,
     parse_options,
 )
+from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
@@ -67,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     _render_parser(sub.add_parser("render", help="draw a position as SVG"))
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
     _evaluate_parser(sub)
+    _compare_parser(sub)
     return ap
 
 

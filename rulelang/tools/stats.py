@@ -76,6 +76,7 @@ class Sprt:
     q1: float = 0.6
     alpha: float = 0.05
     beta: float = 0.05
+    metric: str = "p0-win"  # what is compared: only named here, the caller scores pairs
     b_higher: int = 0
     a_higher: int = 0
 
