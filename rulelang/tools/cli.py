@@ -1,4 +1,5 @@
-"""The `rulelang` command: check, play, replay, render and list rulebooks.
+"""The `rulelang` command: check, play, replay, render, list, evaluate and compare
+rulebooks.
 
 `main(argv) -> exit code`.  Every user mistake ends in a clear message and exit code 1 (argparse
 usage errors: 2), never a traceback: RulelangError is caught here and printed with render().
@@ -7,8 +8,6 @@ Command-line codes are R41x; record codes R40x live in record.py.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,17 @@ from typing import Any
 import rulelang
 from rulelang.agents import HumanAgent, QuitGame, make_agent
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
-from rulelang.resources import bundled_dir, bundled_rulebook
+from rulelang.resources import bundled_dir
+from rulelang.tools.common import (
+    _rulebook,
+    _shown,
+    _user_error,
+    bundled,
+    load,
+    parse_options,
+)
+from rulelang.tools.compare import add_parser as _compare_parser
+from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
 from rulelang.tools.viewer import position, replay_page
@@ -59,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=cmd_replay)
     _render_parser(sub.add_parser("render", help="draw a position as SVG"))
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
+    _evaluate_parser(sub)
+    _compare_parser(sub)
     return ap
 
 
@@ -95,51 +106,6 @@ def _render_parser(ren: argparse.ArgumentParser) -> None:
 
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
-
-
-def _user_error(code: str, message: str, help: str | None = None) -> RulelangError:
-    return RulelangError(render(Diagnostic(code, message, None, help)))
-
-
-def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled") -> Any:
-    """rulelang.load_game, with a missing file reported as a user mistake."""
-    path = _rulebook(path)
-    if _library(Path(path)):
-        raise _user_error("R416", f"'{path}' has no `game` line: it is a module of rules, "
-                          "not a game", help=f"a game uses it with `use {Path(path).stem}`; to "
-                          "play it, give it `game \"Name\"`, `players` and a `turn`")
-    return rulelang.load_game(path, options, mode=mode)
-
-
-def _rulebook(path: str) -> str:
-    """The file as given, else the bundled rulebook of that name (`play NAME`)."""
-    if Path(path).is_file():
-        return path
-    found = bundled_rulebook(path, bundled_dir())
-    if found is not None:
-        return _shown(found)
-    if Path(path).name != path:  # a path was meant: no list of names
-        raise _user_error("R410", f"no such rulebook '{path}'")
-    names = ", ".join(p.stem for p in bundled()) or "none"
-    raise _user_error("R410", f"no such rulebook '{path}'",
-                      help=f"give a path or a bundled rulebook's name: {names}")
-
-
-def bundled() -> list[Path]:
-    """The bundled games (library modules beside them are not games)."""
-    return [p for p in sorted(bundled_dir().glob("*.rule")) if not _library(p)]
-
-
-def _library(path: Path) -> bool:
-    try:
-        return rulelang.is_library(path)
-    except RulelangError:  # a broken rulebook is listed, with its errors
-        return False
-
-
-def _shown(path: Path) -> str:
-    rel = os.path.relpath(path)
-    return str(path) if rel.startswith("..") else rel
 
 
 def result_lines(game: Any, state: Any) -> list[str]:
@@ -342,22 +308,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_record(args.record, record_game(game, match.state, args.seed, rulebook=path))
         print(f"record written to {args.record}")
     return 0
-
-
-def parse_options(items: list[str], players: int | None) -> dict[str, Any] | None:
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise _user_error("R411", f"bad option '{item}'", help="write --option KEY=VALUE")
-        options[key.strip()] = _option_value(value.strip())
-    if players is not None:
-        options["players"] = players
-    return options or None
-
-
-def _option_value(text: str) -> int | str:
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
 
 
 def make_agents(spec: str | None, players: int, seed: int) -> list[Any]:

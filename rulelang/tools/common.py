@@ -1,0 +1,76 @@
+"""Helpers the commands share: user mistakes as diagnostics, finding and loading a rulebook,
+and `--option KEY=VALUE` lists.  cli.py and evaluate.py both use them (neither imports the
+other's internals)."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import rulelang
+from rulelang.errors import Diagnostic, RulelangError, render
+from rulelang.resources import bundled_dir, bundled_rulebook
+
+
+def _user_error(code: str, message: str, help: str | None = None) -> RulelangError:
+    return RulelangError(render(Diagnostic(code, message, None, help)))
+
+
+def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled") -> Any:
+    """rulelang.load_game, with a missing file reported as a user mistake."""
+    path = _rulebook(path)
+    if _library(Path(path)):
+        raise _user_error("R416", f"'{path}' has no `game` line: it is a module of rules, "
+                          "not a game", help=f"a game uses it with `use {Path(path).stem}`; to "
+                          "play it, give it `game \"Name\"`, `players` and a `turn`")
+    return rulelang.load_game(path, options, mode=mode)
+
+
+def _rulebook(path: str) -> str:
+    """The file as given, else the bundled rulebook of that name (`play NAME`)."""
+    if Path(path).is_file():
+        return path
+    found = bundled_rulebook(path, bundled_dir())
+    if found is not None:
+        return _shown(found)
+    if Path(path).name != path:  # a path was meant: no list of names
+        raise _user_error("R410", f"no such rulebook '{path}'")
+    names = ", ".join(p.stem for p in bundled()) or "none"
+    raise _user_error("R410", f"no such rulebook '{path}'",
+                      help=f"give a path or a bundled rulebook's name: {names}")
+
+
+def bundled() -> list[Path]:
+    """The bundled games (library modules beside them are not games)."""
+    return [p for p in sorted(bundled_dir().glob("*.rule")) if not _library(p)]
+
+
+def _library(path: Path) -> bool:
+    try:
+        return rulelang.is_library(path)
+    except RulelangError:  # a broken rulebook is listed, with its errors
+        return False
+
+
+def _shown(path: Path) -> str:
+    rel = os.path.relpath(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def parse_options(items: list[str], players: int | None) -> dict[str, Any] | None:
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise _user_error("R411", f"bad option '{item}'", help="write --option KEY=VALUE")
+        options[key.strip()] = _option_value(value.strip())
+    if players is not None:
+        options["players"] = players
+    return options or None
+
+
+def _option_value(text: str) -> int | str:
+    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+
+

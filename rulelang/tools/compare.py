@@ -1,0 +1,173 @@
+"""`rulelang compare`: two rulebooks, or one with two option sets, played on the same seeds
+with the same seat rotation, so that game i of side A and game i of side B form a pair.
+
+It reports each side's figures and the paired differences (B - A) with 95 % intervals for the
+win rate of seat 1, the draw rate and the length; with `--sprt METRIC` it plays pairs in index
+order until a sequential probability ratio test shows a difference in that metric or rules
+one out (stats.Sprt), so the games played, like every figure, are the same for every --jobs.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from rulelang.tools.common import _user_error
+from rulelang.tools.evaluate import (
+    Progress,
+    add_arguments,
+    jobs,
+    make_setup,
+    out_dir,
+    report,
+    to_json,
+)
+from rulelang.tools.playout import Record, Setup, Task, chunks, run
+from rulelang.tools.stats import Sprt, paired
+
+METRICS: dict[str, Callable[[Record], float]] = {
+    "p0-win": lambda r: float(r["winners"] == [0]),
+    "draw": lambda r: float(not r["capped"] and not r["winners"]),
+    "length": lambda r: float(r["plies"]),
+}
+_BINARY = ("p0-win", "draw")
+
+
+def add_parser(sub: Any) -> None:
+    cp = sub.add_parser("compare", help="play two rulebooks (or option sets) on the same seeds "
+                        "and report the differences")
+    cp.add_argument("a", metavar="A", help="rulebook file or bundled name")
+    cp.add_argument("b", nargs="?", metavar="B", help="the other rulebook (default: A again, "
+                    "with --option-a/--option-b)")
+    cp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an option of both sides")
+    cp.add_argument("--option-a", action="append", default=[], metavar="KEY=VALUE")
+    cp.add_argument("--option-b", action="append", default=[], metavar="KEY=VALUE")
+    cp.add_argument("--sprt", choices=_BINARY, metavar="METRIC",
+                    help="stop as soon as a difference in METRIC (p0-win or draw) is shown or "
+                    "ruled out; --games is then the most pairs played")
+    cp.add_argument("--q1", type=float, default=0.6, metavar="Q",
+                    help="SPRT: under H1, the share of discordant pairs in which one side "
+                    "is higher (default 0.6; H0: one half)")
+    cp.add_argument("--alpha", type=float, default=0.05, help="SPRT false alarm rate")
+    cp.add_argument("--beta", type=float, default=0.05, help="SPRT miss rate")
+    add_arguments(cp, games=2000)
+    cp.set_defaults(run=cmd_compare)
+
+
+def _sides(args: argparse.Namespace) -> tuple[tuple[Setup, Any], tuple[Setup, Any]]:
+    b_path = args.b or args.a
+    if args.b is None and sorted(args.option_a) == sorted(args.option_b):
+        raise _user_error("R418", "compare needs two rulebooks or two option sets",
+                          help="rulelang compare A.rule B.rule, or rulelang compare A.rule "
+                          "--option-a K=V --option-b K=W")
+    a = make_setup(args, args.a, args.option + args.option_a)
+    b = make_setup(args, b_path, args.option + args.option_b)
+    if a[1].num_players != b[1].num_players:
+        raise _user_error("R418", f"the sides have {a[1].num_players} and "
+                          f"{b[1].num_players} players", help="give --players N")
+    return a, b
+
+
+def _check_sprt(args: argparse.Namespace) -> Sprt | None:
+    if args.sprt is None:
+        return None
+    if not 0.5 < args.q1 < 1:
+        raise _user_error("R418", f"--q1 must lie between 0.5 and 1, not {args.q1}")
+    for flag, value in (("--alpha", args.alpha), ("--beta", args.beta)):
+        if not 0 < value < 0.5:
+            raise _user_error("R418", f"{flag} must lie between 0 and 0.5, not {value}")
+    return Sprt(args.q1, args.alpha, args.beta, args.sprt)
+
+
+def _tasks(a: Setup, b: Setup, games: int, size: int) -> Iterator[Task]:
+    for task_a, task_b in zip(chunks(a, 0, games, size), chunks(b, 0, games, size),
+                              strict=True):
+        yield task_a
+        yield task_b
+
+
+def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
+               progress: Progress | None = None) -> tuple[list[Record], list[Record]]:
+    """The records of both sides, pair by pair; with an SPRT, up to the pair that decides."""
+    size = max(1, min(100 if sprt is None else 20, games // (8 * workers) or 1))
+    side_a: list[Record] = []
+    side_b: list[Record] = []
+    pending: list[Record] | None = None
+    for done in run(_tasks(a, b, games, size), workers, progress):
+        if pending is None:
+            pending = done
+            continue
+        for ra, rb in zip(pending, done, strict=True):
+            side_a.append(ra)
+            side_b.append(rb)
+            if sprt is not None:
+                sprt.add(METRICS[sprt.metric](ra), METRICS[sprt.metric](rb))
+                if sprt.decision() is not None:
+                    return side_a, side_b
+        pending = None
+    return side_a, side_b
+
+
+def differences(side_a: list[Record], side_b: list[Record]) -> dict[str, Any]:
+    return {name: paired([f(r) for r in side_a], [f(r) for r in side_b])
+            for name, f in METRICS.items()}
+
+
+def sprt_figures(sprt: Sprt, pairs: int) -> dict[str, Any]:
+    discordant = sprt.a_higher + sprt.b_higher
+    share = discordant / pairs if pairs else 0.0
+    fixed = math.ceil(sprt.fixed_pairs() / share) if share else None
+    return {"metric": sprt.metric, "decision": sprt.decision(), "pairs": pairs,
+            "discordant": discordant, "b_higher": sprt.b_higher, "a_higher": sprt.a_higher,
+            "q1": sprt.q1, "alpha": sprt.alpha, "beta": sprt.beta,
+            "llr": max(sprt.llr(sprt.q1), sprt.llr(1 - sprt.q1)),
+            "bounds": [sprt.lower, sprt.upper], "fixed_size_pairs": fixed}
+
+
+def _line(name: str, d: dict[str, float], pct: bool) -> str:
+    k = 100 if pct else 1
+    unit = " points" if pct else " plies"
+    verdict = "differ" if d["low"] > 0 or d["high"] < 0 else "no clear difference"
+    return (f"  {name:<8} A {k * d['a']:.2f}  B {k * d['b']:.2f}  B-A {k * d['diff']:+.2f}"
+            f"{unit} [{k * d['low']:+.2f}, {k * d['high']:+.2f}]: {verdict}")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    workers = jobs(args)
+    sprt = _check_sprt(args)
+    where = out_dir(args.out)
+    (a, game_a), (b, game_b) = _sides(args)
+    progress = Progress(2 * args.games)
+    side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress)
+    progress.close()
+    diffs = differences(side_a, side_b)
+    lines = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})",
+             f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
+             _line("p0-win", diffs["p0-win"], True), _line("draw", diffs["draw"], True),
+             _line("length", diffs["length"], False)]
+    data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs}
+    if sprt is not None:
+        figures = sprt_figures(sprt, len(side_a))
+        data["sprt"] = figures
+        said = {"H1": "a difference is shown", "H0": "a difference is ruled out",
+                None: "undecided: the --games limit came first"}[figures["decision"]]
+        fixed = figures["fixed_size_pairs"]
+        lines.append(f"SPRT on {args.sprt}: {said} after {len(side_a)} pairs "
+                     f"({figures['b_higher']} pairs B higher, {figures['a_higher']} A higher; "
+                     f"LLR {figures['llr']:.2f}, bounds {figures['bounds'][0]:.2f}.."
+                     f"{figures['bounds'][1]:.2f})")
+        if fixed is not None:
+            lines.append(f"  a fixed-size test at the same error rates needs about {fixed} "
+                         "pairs")
+    print("\n".join(lines))
+    if where is not None:
+        data["a"], data["b"] = report(a, game_a, side_a), report(b, game_b, side_b)
+        (where / "compare.json").write_text(to_json(data), encoding="utf-8")
+        print(f"written: {where / 'compare.json'}")
+    return 0
+
+
+def _opts(setup: Setup) -> str:
+    return "".join(f", {k}={v}" for k, v in setup.options)

@@ -1,0 +1,178 @@
+"""`rulelang evaluate`: play many games of a rulebook and report what they show.
+
+The games run on a process pool (playout.py; `--jobs`, default every core), the figures come
+from report.py and stats.py, and with `--out DIR` the run is written as DIR/evaluation.json
+(every figure and every game's record) and DIR/report.html (self-contained, offline).
+Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --out folder.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rulelang.agents import make_agent
+from rulelang.tools.common import _user_error, load, parse_options
+from rulelang.tools.playout import Record, Setup, chunks, run
+from rulelang.tools.report import summarize, summary_lines
+from rulelang.tools.report_html import page
+
+DEFAULT_GAMES = 1000
+DEFAULT_CAP = 2000
+
+
+def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> None:
+    """The options evaluate and compare share."""
+    p.add_argument("--players", type=int, metavar="N")
+    p.add_argument("--games", type=int, default=games, metavar="N",
+                   help=f"how many games (default {games})")
+    p.add_argument("--agents", default="random", metavar="A,B,...",
+                   help="random, mcts, mcts:N; one for every seat, or one per seat, rotated "
+                   "through the seats game by game (default random)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default: every core)")
+    p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
+                   help=f"cut a game after M moves (default {DEFAULT_CAP})")
+    p.add_argument("--mode", choices=("compiled", "interpreted"), default="compiled")
+    p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
+
+
+def add_parser(sub: Any) -> None:
+    ev = sub.add_parser("evaluate", help="play many games and report balance, length, ...")
+    ev.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
+    ev.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    add_arguments(ev)
+    ev.set_defaults(run=cmd_evaluate)
+
+
+def positive(value: int | None, flag: str) -> int:
+    if value is None or value < 1:
+        raise _user_error("R418", f"{flag} must be a positive whole number, not {value}")
+    return value
+
+
+def jobs(args: argparse.Namespace) -> int:
+    return positive(os.cpu_count() or 1 if args.jobs is None else args.jobs, "--jobs")
+
+
+def agent_list(spec: str, players: int) -> tuple[str, ...]:
+    names = tuple(s.strip().lower() for s in spec.split(","))
+    for name in names:
+        if make_agent(name).is_human:
+            raise _user_error("R418", "no human can play in an evaluation",
+                              help="use random, mcts or mcts:N")
+    if len(names) not in (1, players):
+        raise _user_error("R418", f"{len(names)} agents given for {players} players",
+                          help="give one agent for every seat, or one per seat")
+    return names
+
+
+def out_dir(path: str | None) -> Path | None:
+    """The --out folder, made if need be and checked writable before any game is played."""
+    if path is None:
+        return None
+    where = Path(path)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        probe = where / ".rulelang-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise _user_error("R419", f"cannot write the reports to '{path}': "
+                          f"{exc.strerror or exc}",
+                          help="give a folder you may write to with --out DIR") from None
+    return where
+
+
+def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple[Setup, Any]:
+    """The setup of a run, validated in this process (so workers meet no user mistake)."""
+    positive(args.games, "--games")
+    positive(args.max_plies, "--max-plies")
+    opts = parse_options(options, args.players)
+    game = load(path, opts, args.mode)
+    agents = agent_list(args.agents, game.num_players)
+    setup = Setup(path, tuple(sorted((opts or {}).items())), agents, args.seed,
+                  args.max_plies, args.mode)
+    return setup, game
+
+
+class Progress:
+    """games/s and the time left, on one line of stderr, when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.start = total, 0, time.perf_counter()
+        self.shown = sys.stderr.isatty()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.shown:
+            rate = self.done / max(1e-9, self.elapsed())
+            left = (self.total - self.done) / rate if rate else 0
+            print(f"\r{self.done}/{self.total} games, {rate:.0f} games/s, ETA {left:.0f} s ",
+                  end="", file=sys.stderr, flush=True)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def close(self) -> None:
+        if self.shown:
+            print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    return max(1, min(200, games // (8 * workers) or 1))
+
+
+def evaluate(setup: Setup, games: int, workers: int,
+             progress: Progress | None = None) -> list[Record]:
+    """The records of games 0 .. games-1, ordered by index."""
+    records: list[Record] = []
+    tasks = chunks(setup, 0, games, chunk_size(games, workers))
+    for done in run(tasks, workers, progress):
+        records.extend(done)
+    return records
+
+
+def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
+    """Everything the JSON file holds: the setup, the figures and every game's record."""
+    return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
+            "players": list(game.player_names), "agents": list(setup.agents),
+            "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
+            "mode": setup.mode,
+            "summary": summarize(records, list(game.player_names), list(setup.agents)),
+            "records": records}
+
+
+def to_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    workers = jobs(args)
+    where = out_dir(args.out)
+    setup, game = make_setup(args, args.path, args.option)
+    progress = Progress(args.games)
+    cpu = time.process_time()
+    records = evaluate(setup, args.games, workers, progress)
+    progress.close()
+    seconds = progress.elapsed()
+    data = report(setup, game, records)
+    lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
+    print("\n".join(lines))
+    print(f"{len(records)} games in {seconds:.1f} s on {workers} "
+          f"{'process' if workers == 1 else 'processes'}: {len(records) / seconds:.0f} games/s"
+          + (f", {time.process_time() - cpu:.1f} s CPU here" if workers == 1 else ""))
+    if where is not None:
+        (where / "evaluation.json").write_text(to_json(data), encoding="utf-8")
+        info = {"rulebook": setup.path, "agents": ",".join(setup.agents),
+                "seed": setup.seed, "games": len(records), "max plies": setup.max_plies,
+                **{f"option {k}": v for k, v in setup.options}}
+        (where / "report.html").write_text(page(game.name, info, data["summary"], lines),
+                                           encoding="utf-8")
+        print(f"written: {where / 'evaluation.json'}, {where / 'report.html'}")
+    return 0

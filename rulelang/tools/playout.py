@@ -1,0 +1,144 @@
+"""Many games of one rulebook, played by agents, on a process pool: the engine room of
+`rulelang evaluate` and `rulelang compare`.
+
+Game `index` of a run with master seed S is played from seed `game_seed(S, index)` (the state's
+seed; seat i's agent gets that seed + i + 1, as `rulelang play --seed` gives them), with the
+agents rotated by `index` through the seats.  A game depends on nothing else, so the records
+are the same for every number of worker processes; they come back ordered by index.  Each
+worker loads a rulebook once and keeps it for every later game of the same setup.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from rulelang.agents import make_agent
+from rulelang.tools.common import load
+
+Record = dict[str, Any]
+_GAMES: dict[tuple[str, str, str], Any] = {}  # per process: the loaded rulebooks
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game needs besides its index: the rulebook, its options, the agents, the cap."""
+
+    path: str
+    options: tuple[tuple[str, Any], ...]
+    agents: tuple[str, ...]
+    seed: int
+    max_plies: int
+    mode: str = "compiled"
+
+    def game(self) -> Any:
+        key = (self.path, repr(self.options), self.mode)
+        if key not in _GAMES:
+            _GAMES[key] = load(self.path, dict(self.options) or None, self.mode)
+        return _GAMES[key]
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game `index`: 31 bits of sha256 of the master seed and the index."""
+    digest = hashlib.sha256(f"{master}:{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+def seat_agents(agents: tuple[str, ...], players: int, index: int) -> list[str]:
+    """The agent of each seat in game `index`: the list rotated by the index."""
+    if len(agents) == 1:
+        return list(agents) * players
+    return [agents[(seat + index) % len(agents)] for seat in range(players)]
+
+
+def play_one(setup: Setup, index: int) -> Record:
+    """Play game `index` to its end or to the cap, and return its record."""
+    game = setup.game()
+    seed = game_seed(setup.seed, index)
+    names = seat_agents(setup.agents, game.num_players, index)
+    agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
+    state = game.new_initial_state(seed=seed)
+    actions: list[str] = []
+    movers: list[int] = []
+    total = widest = single = 0
+    while not state.is_terminal() and len(actions) < setup.max_plies:
+        player = state.current_player()
+        options = len(state.legal_actions())
+        total, widest, single = total + options, max(widest, options), single + (options == 1)
+        action = agents[player].choose(state)
+        actions.append(state.action_to_string(action))
+        movers.append(player)
+        state.apply_action(action)
+    capped = not state.is_terminal()
+    players = range(game.num_players)
+    return {
+        "index": index, "seed": seed, "agents": names, "plies": len(actions),
+        "capped": capped, "winners": [] if capped else [int(w) for w in state.winners()],
+        "returns": [float(r) for r in state.returns()] if not capped else [],
+        "scores": [float(s) for s in state.scores()],
+        "terms": [_terms(state.score_breakdown(p)) for p in players],
+        "branching": {"decisions": len(actions), "options": total, "max": widest,
+                      "single": single},
+        "action_counts": dict(sorted(Counter(a.split(" ")[0] for a in actions).items())),
+        "actions": actions, "movers": movers,
+    }
+
+
+def _terms(breakdown: dict[str, float]) -> dict[str, float]:
+    """A player's points per score term (the lines of an itemised term summed)."""
+    points: dict[str, float] = {}
+    for key, value in breakdown.items():
+        term = key.split(" ")[0]
+        points[term] = points.get(term, 0.0) + float(value)
+    return points
+
+
+def _play_chunk(setup: Setup, indices: list[int]) -> list[Record]:
+    return [play_one(setup, i) for i in indices]
+
+
+Task = tuple[Setup, list[int]]
+
+
+def chunks(setup: Setup, start: int, stop: int, size: int) -> Iterator[Task]:
+    for low in range(start, stop, size):
+        yield setup, list(range(low, min(stop, low + size)))
+
+
+def run(tasks: Iterator[Task], jobs: int,
+        on_chunk: Callable[[int], None] | None = None) -> Iterator[list[Record]]:
+    """The records of each task, in the order of the tasks; `jobs` > 1 plays them on a pool
+    of that many processes (started with 'spawn': no state is inherited), a few tasks ahead
+    of the consumer, who may stop early (the rest is then cancelled)."""
+    if jobs <= 1:
+        for setup, indices in tasks:
+            done = _play_chunk(setup, indices)
+            if on_chunk:
+                on_chunk(len(done))
+            yield done
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending: list[Future[list[Record]]] = []
+        try:
+            for task in tasks:
+                pending.append(pool.submit(_play_chunk, *task))
+                if len(pending) > 2 * jobs:
+                    yield _take(pending, on_chunk)
+            while pending:
+                yield _take(pending, on_chunk)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _take(pending: list[Future[list[Record]]],
+          on_chunk: Callable[[int], None] | None) -> list[Record]:
+    done = pending.pop(0).result()
+    if on_chunk:
+        on_chunk(len(done))
+    return done

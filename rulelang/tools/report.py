@@ -1,0 +1,147 @@
+"""The figures of an evaluation, from its game records, and their terminal summary.
+
+`summarize(records, players, agents)` returns plain JSON data: rates carry 95 % Wilson
+intervals (stats.rate), spreads carry mean, sd, min and max (stats.mean_sd).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rulelang.tools.playout import Record
+from rulelang.tools.stats import histogram, mean_sd, rate
+
+
+def summarize(records: list[Record], names: list[str], agents: list[str]) -> dict[str, Any]:
+    n, players = len(records), len(names)
+    finished = [r for r in records if not r["capped"]]
+    sole = [r for r in finished if len(r["winners"]) == 1]
+    summary: dict[str, Any] = {
+        "games": n,
+        "seats": [{"player": names[s],
+                   "wins": rate(sum(r["winners"] == [s] for r in records), n)}
+                  for s in range(players)],
+        "agents": _agents(records, agents),
+        "draws": rate(sum(not r["winners"] for r in finished), n),
+        "shared_wins": rate(sum(len(r["winners"]) > 1 for r in records), n),
+        "capped": rate(n - len(finished), n),
+        "capped_seeds": [r["seed"] for r in records if r["capped"]][:50],
+    }
+    first = rate(sum(r["winners"] == [0] for r in sole), len(sole))
+    fair = 1 / players
+    summary["first_player"] = {
+        "share_of_decided": first, "fair_share": fair,
+        "advantage": bool(sole) and not first["low"] <= fair <= first["high"]}
+    plies = [int(r["plies"]) for r in records]
+    summary["length"] = {"plies": mean_sd(plies), "histogram": histogram(plies)}
+    summary["scores"] = _scores(records, players)
+    decisions = sum(r["branching"]["decisions"] for r in records)
+    summary["branching"] = {
+        "mean": sum(r["branching"]["options"] for r in records) / decisions if decisions else 0,
+        "max": max((r["branching"]["max"] for r in records), default=0),
+        "single_option": rate(sum(r["branching"]["single"] for r in records), decisions)}
+    counts: Counter[str] = Counter()
+    for r in records:
+        counts.update(r["action_counts"])
+    summary["actions"] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    summary["distinct_games"] = len({tuple(r["actions"]) for r in records})
+    summary["notable"] = _notable(records)
+    return summary
+
+
+def _agents(records: list[Record], agents: list[str]) -> list[dict[str, Any]]:
+    """Each agent name's wins over the seats it held."""
+    rows = []
+    for name in dict.fromkeys(agents):
+        held = won = 0
+        for r in records:
+            seats = [s for s, a in enumerate(r["agents"]) if a == name]
+            held += len(seats)
+            won += sum(r["winners"] == [s] for s in seats)
+        rows.append({"agent": name, "wins": rate(won, held)})
+    return rows
+
+
+def _scores(records: list[Record], players: int) -> dict[str, Any]:
+    """Points per named score term over every player of every game, and the final margins
+    (the best score less the second best); empty when the rulebook keeps no score terms."""
+    terms = sorted({t for r in records for seat in r["terms"] for t in seat})
+    if not terms:
+        return {}
+    per_term = {t: mean_sd([seat.get(t, 0.0) for r in records for seat in r["terms"]])
+                for t in terms}
+    margins = [_margin(r["scores"]) for r in records if len(r["scores"]) > 1]
+    return {"terms": per_term, "margins": mean_sd(margins),
+            "per_seat": [mean_sd([r["scores"][s] for r in records]) for s in range(players)]}
+
+
+def _margin(scores: list[float]) -> float:
+    top = sorted(scores, reverse=True)
+    return top[0] - top[1]
+
+
+def _notable(records: list[Record]) -> dict[str, Any]:
+    if not records:
+        return {}
+    short = min(records, key=lambda r: (r["plies"], r["index"]))
+    long = max(records, key=lambda r: (r["plies"], -r["index"]))
+    found = {"shortest": {"seed": short["seed"], "index": short["index"],
+                          "plies": short["plies"]},
+             "longest": {"seed": long["seed"], "index": long["index"], "plies": long["plies"]}}
+    scored = [r for r in records if any(r["terms"]) and len(r["scores"]) > 1]
+    if scored:
+        wide = max(scored, key=lambda r: (_margin(r["scores"]), -r["index"]))
+        found["most_one_sided"] = {"seed": wide["seed"], "index": wide["index"],
+                                   "margin": _margin(wide["scores"])}
+    return found
+
+
+# --- the terminal summary ----------------------------------------------------------------
+
+def _pct(r: dict[str, Any]) -> str:
+    return f"{100 * r['rate']:5.1f} %  [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def _spread(s: dict[str, float]) -> str:
+    return f"mean {s['mean']:.2f}, sd {s['sd']:.2f}, {s['min']:g}..{s['max']:g}"
+
+
+def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
+    """The summary as lines of text: rates with their 95 % intervals."""
+    lines = [f"{title}: {s['games']} games", "wins (95 % Wilson interval):"]
+    lines += [f"  seat {i + 1} {row['player']:<12} {_pct(row['wins'])}"
+              for i, row in enumerate(s["seats"])]
+    if len(s["agents"]) > 1:
+        lines += [f"  agent {row['agent']:<11} {_pct(row['wins'])}" for row in s["agents"]]
+    lines += [f"  draws{'':<13} {_pct(s['draws'])}"]
+    if s["shared_wins"]["count"]:
+        lines.append(f"  shared wins{'':<7} {_pct(s['shared_wins'])}")
+    if s["capped"]["count"]:
+        lines.append(f"  cut by the cap{'':<4} {_pct(s['capped'])}  seeds: "
+                     + ", ".join(map(str, s["capped_seeds"][:5])))
+    first = s["first_player"]
+    verdict = ("FIRST-PLAYER ADVANTAGE" if first["share_of_decided"]["rate"] > first["fair_share"]
+               else "FIRST-PLAYER DISADVANTAGE") if first["advantage"] else "no clear advantage"
+    lines.append(f"first player: {_pct(first['share_of_decided'])} of decided games, fair "
+                 f"{100 * first['fair_share']:.1f} %: {verdict}")
+    lines.append(f"length in plies: {_spread(s['length']['plies'])}")
+    b = s["branching"]
+    lines.append(f"branching: mean {b['mean']:.2f}, max {b['max']}; single-option decisions "
+                 f"{_pct(b['single_option'])}")
+    if s["scores"]:
+        lines.append("score terms (per player):")
+        lines += [f"  {t:<16} {_spread(v)}" for t, v in s["scores"]["terms"].items()]
+        lines.append(f"  final margin     {_spread(s['scores']['margins'])}")
+    top = list(s["actions"].items())[:8]
+    lines.append("actions: " + ", ".join(f"{k} {v}" for k, v in top)
+                 + (" ..." if len(s["actions"]) > 8 else ""))
+    lines.append(f"distinct games: {s['distinct_games']}")
+    notable = s["notable"]
+    if notable:
+        lines.append(f"shortest: seed {notable['shortest']['seed']} "
+                     f"({notable['shortest']['plies']} plies); longest: seed "
+                     f"{notable['longest']['seed']} ({notable['longest']['plies']} plies)")
+    if "most_one_sided" in notable:
+        lines.append(f"most one-sided: seed {notable['most_one_sided']['seed']} "
+                     f"(margin {notable['most_one_sided']['margin']:g})")
+    return lines

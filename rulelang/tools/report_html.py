@@ -1,0 +1,108 @@
+"""The evaluation as one self-contained HTML page: tables and inline SVG bar plots, no script,
+no style sheet or font from elsewhere, so it opens offline and makes no network request."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+_W, _BAR, _LABEL = 560, 22, 150
+_CSS = ("body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}"
+        "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}"
+        "tr:nth-child(even){background:#f3f3f3}h2{margin-top:1.6em}")
+
+
+def _bars(rows: Sequence[tuple[str, float, float | None, float | None]], scale: float,
+          unit: str = "") -> str:
+    """Horizontal bars (label, value, low, high); low/high draw a 95 % interval whisker."""
+    height = _BAR * len(rows) + 10
+    room = _W - _LABEL - 70
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height}" '
+             f'role="img">']
+    for i, (label, value, low, high) in enumerate(rows):
+        y = 5 + i * _BAR
+        width = room * value / scale if scale else 0
+        parts.append(f'<text x="{_LABEL - 6}" y="{y + 15}" text-anchor="end" '
+                     f'font-size="12">{escape(label)}</text>')
+        parts.append(f'<rect x="{_LABEL}" y="{y + 3}" width="{width:.1f}" height="{_BAR - 6}" '
+                     f'fill="#5b8bd0"/>')
+        if low is not None and high is not None:
+            x0, x1 = _LABEL + room * low / scale, _LABEL + room * high / scale
+            parts.append(f'<line x1="{x0:.1f}" x2="{x1:.1f}" y1="{y + 11}" y2="{y + 11}" '
+                         f'stroke="#222" stroke-width="1.5"/>')
+        text = f"{100 * value:.1f} %" if unit == "%" else f"{value:g}"
+        parts.append(f'<text x="{_LABEL + width + 6:.1f}" y="{y + 15}" font-size="12">'
+                     f'{text}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _histogram(bins: list[dict[str, int]]) -> str:
+    if not bins:
+        return "<p>no games</p>"
+    height, top = 160, max(b["count"] for b in bins) or 1
+    step = (_W - 40) / len(bins)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height + 30}" '
+             f'role="img">']
+    for i, b in enumerate(bins):
+        h = height * b["count"] / top
+        x = 20 + i * step
+        label = str(b["low"]) if b["low"] == b["high"] else f"{b['low']}-{b['high']}"
+        parts.append(f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{step - 2:.1f}" '
+                     f'height="{h:.1f}" fill="#5b8bd0"><title>{label} plies: {b["count"]} '
+                     f'games</title></rect>')
+        if i % max(1, len(bins) // 8) == 0:
+            parts.append(f'<text x="{x:.1f}" y="{height + 14}" font-size="10">{label}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _rate_row(label: str, r: dict[str, Any]) -> tuple[str, float, float, float]:
+    return (label, r["rate"], r["low"], r["high"])
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    cells = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f"<table><tr>{cells}</tr>{body}</table>"
+
+
+def _pct(r: dict[str, Any]) -> str:
+    return f"{100 * r['rate']:.1f} % [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str]) -> str:
+    """The report page of one evaluation (`lines`: the terminal summary, shown verbatim)."""
+    rates = [_rate_row(f"seat {i + 1} {row['player']}", row["wins"])
+             for i, row in enumerate(s["seats"])]
+    rates += [_rate_row("draws", s["draws"])]
+    if s["capped"]["count"]:
+        rates.append(_rate_row("cut by the cap", s["capped"]))
+    top = list(s["actions"].items())[:20]
+    scale = max((v for _, v in top), default=1)
+    body = [f"<h1>{escape(title)}</h1>",
+            "<p>" + escape(", ".join(f"{k}: {v}" for k, v in setup.items())) + "</p>",
+            "<h2>Results</h2>", _bars(rates, 1.0, "%"),
+            "<p>bars: the rate; whiskers: its 95 % Wilson interval</p>",
+            _table(["", "rate [95 % interval]"],
+                   [[f"seat {i + 1} {row['player']}", _pct(row["wins"])]
+                    for i, row in enumerate(s["seats"])]
+                   + [[f"agent {row['agent']}", _pct(row["wins"])] for row in s["agents"]]
+                   + [["draws", _pct(s["draws"])], ["shared wins", _pct(s["shared_wins"])],
+                      ["cut by the cap", _pct(s["capped"])],
+                      ["first player, of decided games", _pct(
+                          s["first_player"]["share_of_decided"])]]),
+            "<h2>Length in plies</h2>", _histogram(s["length"]["histogram"]),
+            "<h2>Actions taken</h2>",
+            _bars([(k, float(v), None, None) for k, v in top], float(scale))]
+    if s["scores"]:
+        terms = s["scores"]["terms"]
+        body += ["<h2>Score terms (per player)</h2>",
+                 _table(["term", "mean", "sd", "min", "max"],
+                        [[t, f"{v['mean']:.2f}", f"{v['sd']:.2f}", f"{v['min']:g}",
+                          f"{v['max']:g}"] for t, v in terms.items()])]
+    body += ["<h2>Summary</h2>", "<pre>" + escape("\n".join(lines)) + "</pre>"]
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

@@ -1,0 +1,111 @@
+"""rulelang evaluate: the figures of many random games, byte-identical JSON for every --jobs,
+the exact tic-tac-toe probabilities inside the reported intervals, user mistakes as
+diagnostics."""
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rulelang.tools.cli import main
+from rulelang.tools.evaluate import evaluate, report
+from rulelang.tools.playout import Setup, game_seed, seat_agents
+
+# Uniform random tic-tac-toe, exactly: the first player wins 737/1260 of the games, the
+# second 363/1260, and 160/1260 are drawn.
+EXACT = {"first": Fraction(737, 1260), "second": Fraction(363, 1260),
+         "draw": Fraction(160, 1260)}
+
+
+def _run(tmp_path: Path, *args: str) -> dict:
+    assert main(["evaluate", *args, "--out", str(tmp_path)]) == 0
+    return json.loads((tmp_path / "evaluation.json").read_text(encoding="utf-8"))
+
+
+def _inside(figure: dict, value: Fraction) -> bool:
+    return figure["low"] <= value <= figure["high"]
+
+
+def test_jobs_1_and_2_give_byte_identical_json(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["evaluate", "tic_tac_toe", "--games", "120", "--seed", "7", "--jobs", "1",
+                 "--out", str(one)]) == 0
+    assert main(["evaluate", "tic_tac_toe", "--games", "120", "--seed", "7", "--jobs", "2",
+                 "--out", str(two)]) == 0
+    first = (one / "evaluation.json").read_bytes()
+    assert first == (two / "evaluation.json").read_bytes()
+    data = json.loads(first)
+    assert [r["index"] for r in data["records"]] == list(range(120))
+    assert [r["seed"] for r in data["records"]] == [game_seed(7, i) for i in range(120)]
+
+
+def test_random_tic_tac_toe_intervals_contain_the_exact_values() -> None:
+    setup = Setup("tic_tac_toe", (), ("random",), 0, 100)
+    records = evaluate(setup, 20_000, 1)
+    from rulelang.tools.common import load
+    s = report(setup, load("tic_tac_toe"), records)["summary"]
+    assert s["games"] == 20_000 and s["capped"]["count"] == 0
+    assert _inside(s["seats"][0]["wins"], EXACT["first"])
+    assert _inside(s["seats"][1]["wins"], EXACT["second"])
+    assert _inside(s["draws"], EXACT["draw"])
+    assert s["first_player"]["advantage"]
+    assert s["length"]["plies"]["min"] == 5 and s["length"]["plies"]["max"] == 9
+    assert s["branching"]["max"] == 9
+    assert list(s["actions"]) == ["place"]
+
+
+def test_the_report_holds_every_game_and_the_page_is_offline(tmp_path: Path) -> None:
+    data = _run(tmp_path, "tic_tac_toe", "--games", "50", "--jobs", "1")
+    records = data["records"]
+    assert len(records) == 50
+    s = data["summary"]
+    assert sum(r["plies"] for r in records) == s["actions"]["place"]
+    wins = sum(r["winners"] == [0] for r in records)
+    assert s["seats"][0]["wins"]["count"] == wins
+    assert s["distinct_games"] == len({tuple(r["actions"]) for r in records})
+    shortest = min(r["plies"] for r in records)
+    assert s["notable"]["shortest"]["plies"] == shortest
+    assert sum(b["count"] for b in s["length"]["histogram"]) == 50
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert html.count("<svg") >= 3
+    assert not re.search(r"(src|href)=|url\(|@import|<script", html)
+    assert set(re.findall(r"https?://[^\"' ]+", html)) == {"http://www.w3.org/2000/svg"}
+
+
+def test_agents_rotate_through_the_seats(tmp_path: Path) -> None:
+    assert seat_agents(("a", "b"), 2, 0) == ["a", "b"]
+    assert seat_agents(("a", "b"), 2, 1) == ["b", "a"]
+    data = _run(tmp_path, "tic_tac_toe", "--games", "6", "--jobs", "1",
+                "--agents", "random,mcts:8")
+    assert [r["agents"][0] for r in data["records"]] == ["random", "mcts:8"] * 3
+    rows = {row["agent"]: row["wins"] for row in data["summary"]["agents"]}
+    assert rows["random"]["of"] == rows["mcts:8"]["of"] == 6
+
+
+def test_games_cut_by_the_cap_are_counted_not_waited_for(tmp_path: Path) -> None:
+    data = _run(tmp_path, "connect_four", "--games", "10", "--jobs", "1", "--max-plies", "4")
+    s = data["summary"]
+    assert s["capped"]["count"] == 10 and s["draws"]["count"] == 0
+    assert all(r["plies"] == 4 and r["capped"] for r in data["records"])
+    assert s["capped_seeds"] == [r["seed"] for r in data["records"]]
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["--games", "0"], "R418"), (["--jobs", "0"], "R418"), (["--max-plies", "-1"], "R418"),
+    (["--agents", "nobody"], "R412"), (["--agents", "human"], "R418"),
+    (["--agents", "random,random,random"], "R418"), (["--option", "colour=red"], "R205"),
+    (["--option", "oops"], "R411"), (["--out", "/proc/no/such"], "R419"),
+])
+def test_user_mistakes_are_diagnostics(capsys: pytest.CaptureFixture[str], args: list[str],
+                                       code: str) -> None:
+    assert main(["evaluate", "tic_tac_toe", "--jobs", "1", *args]) == 1
+    err = capsys.readouterr().err
+    assert f"error[{code}]" in err and "Traceback" not in err
+
+
+def test_an_unknown_rulebook_is_a_diagnostic(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "no_such_game", "--jobs", "1"]) == 1
+    assert "error[R410]" in capsys.readouterr().err
