@@ -19,6 +19,7 @@ from rulelang.errors import Diagnostic, IllegalActionError, RecordError, Rulelan
 from rulelang.resources import bundled_dir, bundled_rulebook
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
+from rulelang.tools.scenarios import test_command
 from rulelang.tools.viewer import position, replay_page
 
 _MODES = ("compiled", "interpreted")
@@ -59,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=cmd_replay)
     _render_parser(sub.add_parser("render", help="draw a position as SVG"))
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
+    test = sub.add_parser("test", help="run scenario files (*.test) against their rulebooks")
+    test.add_argument("paths", nargs="*", metavar="PATH",
+                      help="scenario files or folders of them (default: this folder)")
+    test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
+    test.set_defaults(run=cmd_test)
     return ap
 
 
@@ -543,3 +549,8 @@ def _clear_screen() -> None:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    modes = _MODES if args.mode == "both" else (args.mode,)
+    return test_command(args.paths, modes, print)
