@@ -18,6 +18,7 @@ from lark import Token, Tree
 
 import rulelang
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
+from rulelang.language.loader import load_source
 from rulelang.language.parser import parse_scenarios
 from rulelang.source import Source, Span
 
@@ -85,12 +86,7 @@ class Mistake(Exception):
 def read(path: str | Path) -> ScenarioFile:
     """Parse a scenario file; RulebookError carries every mistake with its position."""
     shown = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulebookError([Diagnostic("R418", f"cannot read scenario file '{shown}': "
-                                        f"{exc.strerror or exc}", None)]) from None
-    source = Source(shown, text)
+    source = load_source(path)
     tree = parse_scenarios(source)
     header = _child(tree, "header")
     book_token = header.children[-1]
@@ -334,6 +330,12 @@ def _lack(state: rulelang.State, step: Step) -> None:
         raise Failed(step, f"options lack {_listed(step.args[0])}", f"{_listed(there)} legal")
 
 
+def _no_prefix(state: rulelang.State, step: Step) -> None:
+    there = [s for s in legal(state) if s.startswith(step.args[0])]
+    if there:
+        raise Failed(step, f"no option starting with \"{step.args[0]}\"", _short(there))
+
+
 def _short(items: list[str]) -> str:
     return _listed(items) if len(items) <= 12 else _listed(items[:12])[:-1] + ", ...]"
 
@@ -453,8 +455,13 @@ def _piece_text(p: dict[str, Any]) -> str:
 
 
 def _at(state: rulelang.State, step: Step) -> None:
-    site, what = step.args
     board = _board(state)
+    for site in step.args[0]:
+        _at_site(state, step, board, site, step.args[1])
+
+
+def _at_site(state: rulelang.State, step: Step, board: dict[str, list[dict[str, Any]]],
+             site: str, what: tuple[Any, ...]) -> None:
     if site not in board:
         raise Mistake(step.span, f"no site '{site}' on this board",
                       f"sites are named like {', '.join(list(board)[:3])}")
@@ -493,7 +500,7 @@ def _stated(state: rulelang.State, step: Step) -> None:
 _CHECKS: dict[str, Callable[[rulelang.State, Step], None]] = {
     "g_play": _play, "when": _play, "g_put": _stated, "g_turn": _stated,
     "e_legal": _legal, "e_illegal": _illegal, "e_exactly": _exactly, "e_contain": _contain,
-    "e_lack": _lack, "e_count": _count,
+    "e_lack": _lack, "e_count": _count, "e_no_prefix": _no_prefix,
     "e_winner": _result(_winners_text), "e_winners": _result(_winners_text),
     "e_draw": _result(lambda s, st: "draw"), "e_live": _result(lambda s, st: "not over"),
     "e_to_move": _to_move, "e_scores": _scores, "e_score_term": _score_term,
