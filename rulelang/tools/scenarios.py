@@ -175,6 +175,8 @@ def _scenario(path: str, source: Source, tree: Tree[Token],
 def _step(path: str, source: Source, tree: Tree[Token], span: Span | None = None) -> Step:
     span = span or _span(path, tree)
     text = source.line(span.line)[span.column - 1:].split("#", 1)[0].strip()
+    if text.endswith("\\") or text.count("[") > text.count("]"):  # it goes on below
+        text = text.rstrip("\\").rstrip() + " ..."
     return Step(tree.data, span, text, tuple(_value(c) for c in tree.children))
 
 
@@ -263,13 +265,15 @@ def _player(state: rulelang.State, step: Step, name: str) -> int:
 
 
 def _play(state: rulelang.State, step: Step) -> None:
-    for text in step.args[0]:
+    texts = step.args[0]
+    for n, text in enumerate(texts, start=1):
+        which = f"'{text}'" + (f" (action {n} of {len(texts)})" if len(texts) > 1 else "")
         if state.is_terminal():
-            raise Failed(step, f"'{text}' playable", f"the game is over ({outcome(state)})")
+            raise Failed(step, f"{which} playable", f"the game is over ({outcome(state)})")
         try:
             state.apply_action(text)
         except IllegalActionError as exc:
-            raise Failed(step, f"'{text}' legal", f"illegal: {exc}") from None
+            raise Failed(step, f"{which} legal", f"illegal: {exc}") from None
 
 
 def _refusal(state: rulelang.State, text: str) -> str | None:
@@ -534,6 +538,12 @@ def files(paths: list[str]) -> list[Path]:
     return out
 
 
+def _why(err: RulebookError) -> str:
+    paths = {d.span.path for d in err.diagnostics if d.span is not None}
+    return "its rulebook does not load" if paths and all(p.endswith(".rule") for p in paths) \
+        else "the file cannot be read"
+
+
 def test_command(paths: list[str], modes: tuple[str, ...], echo: Callable[[str], None]) -> int:
     """Run every scenario; print one line per scenario (and what failed); 1 on any failure."""
     found = files(paths or ["."])
@@ -544,8 +554,9 @@ def test_command(paths: list[str], modes: tuple[str, ...], echo: Callable[[str],
     for path in found:
         try:
             file = read(path)
+            rulelang.load_game(file.rulebook, mode=modes[0])
         except RulebookError as err:
-            echo(f"FAIL {path}: the file cannot be read\n{_indent(err.render())}")
+            echo(f"FAIL {path}: {_why(err)}\n{_indent(err.render())}")
             failed += 1
             continue
         for res in run(file, modes):
