@@ -10,48 +10,16 @@ they are reported at their position like a failure, never as a traceback.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lark import Token, Tree
-
 import rulelang
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
-from rulelang.language.loader import load_source
-from rulelang.language.parser import parse_scenarios
-from rulelang.source import Source, Span
+from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 
-MODES = ("compiled", "interpreted")
-
-
-@dataclass(frozen=True)
-class Step:
-    """One line of a scenario: a `given` fact, a `when` or one expectation."""
-    kind: str
-    span: Span
-    text: str  # the line as written, shown when it fails
-    args: tuple[Any, ...]
-
-
-@dataclass
-class Scenario:
-    name: str
-    span: Span
-    options: dict[str, Any]
-    options_span: Span | None = None
-    mode: str | None = None
-    seed: int = 0
-    steps: list[Step] = field(default_factory=list)
-
-
-@dataclass
-class ScenarioFile:
-    path: str
-    source: Source
-    rulebook: Path
-    options: dict[str, Any]
-    scenarios: list[Scenario]
+__all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",
+           "test_command", "perft"]
 
 
 @dataclass(frozen=True)
@@ -71,126 +39,6 @@ class Failed(Exception):
     def __init__(self, step: Step, expected: str, found: str) -> None:
         super().__init__(found)
         self.step, self.expected, self.found = step, expected, found
-
-
-class Mistake(Exception):
-    """A scenario that cannot be run as written (R418): its diagnostic, with a position."""
-
-    def __init__(self, span: Span | None, message: str, help_: str | None = None) -> None:
-        super().__init__(message)
-        self.diagnostic = Diagnostic("R418", message, span, help_)
-
-
-# ---- reading -----------------------------------------------------------------------------
-
-def read(path: str | Path) -> ScenarioFile:
-    """Parse a scenario file; RulebookError carries every mistake with its position."""
-    shown = str(path)
-    source = load_source(path)
-    tree = parse_scenarios(source)
-    header = _child(tree, "header")
-    book_token = header.children[-1]
-    assert isinstance(book_token, Token)
-    rulebook = Path(path).parent / _string(book_token)
-    if not rulebook.is_file():
-        raise RulebookError([Diagnostic("R418", f"no rulebook '{_string(book_token)}' beside "
-                                        "this file", _token_span(shown, book_token),
-                                        f"the name is relative to {Path(path).parent}/")],
-                            {shown: source})
-    top = _child(tree, "s_options", None)
-    options = _options(top) if top is not None else {}
-    scenarios = [_scenario(shown, source, t, options) for t in tree.children
-                 if isinstance(t, Tree) and t.data == "scenario"]
-    return ScenarioFile(shown, source, rulebook, options, scenarios)
-
-
-def _child(tree: Tree[Token], name: str, default: Any = ...) -> Any:
-    for c in tree.children:
-        if isinstance(c, Tree) and c.data == name:
-            return c
-    if default is ...:
-        raise AssertionError(name)
-    return default
-
-
-def _string(tok: Token) -> str:
-    return str(tok)[1:-1]
-
-
-def _token_span(path: str, tok: Token) -> Span:
-    return Span(path, tok.line or 1, tok.column or 1, tok.end_line or tok.line or 1,
-                tok.end_column or (tok.column or 1) + 1)
-
-
-def _span(path: str, tree: Tree[Token]) -> Span:
-    m = tree.meta
-    return Span(path, m.line, m.column, m.end_line, m.end_column)
-
-
-def _options(tree: Tree[Token]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in tree.children:
-        assert isinstance(item, Tree)
-        name, value = (str(c) for c in item.children)
-        out[name] = int(value) if value.isdigit() else value
-    return out
-
-
-def _scenario(path: str, source: Source, tree: Tree[Token],
-              defaults: dict[str, Any]) -> Scenario:
-    name = tree.children[0]
-    assert isinstance(name, Token)
-    sc = Scenario(_string(name), _span(path, tree), dict(defaults))
-    for step in tree.children[1:]:
-        assert isinstance(step, Tree)
-        if step.data == "s_options":
-            sc.options.update(_options(step))
-            sc.options_span = _span(path, step)
-        elif step.data == "s_mode":
-            mode = str(step.children[0])
-            if mode not in MODES:
-                raise RulebookError([Diagnostic("R418", f"unknown mode '{mode}'",
-                                                _span(path, step), "compiled or interpreted")],
-                                    {path: source})
-            sc.mode = mode
-        elif step.data in ("given", "given_one"):
-            for fact in step.children:
-                assert isinstance(fact, Tree)
-                if fact.data == "g_seed":
-                    sc.seed = int(str(fact.children[0]))
-                else:
-                    sc.steps.append(_step(path, source, fact))
-        elif step.data in ("expect_block",):
-            sc.steps.extend(_step(path, source, c) for c in step.children
-                            if isinstance(c, Tree))
-        elif step.data == "expect":
-            check = step.children[0]
-            assert isinstance(check, Tree)
-            sc.steps.append(_step(path, source, check, _span(path, step)))
-        else:
-            sc.steps.append(_step(path, source, step))
-    return sc
-
-
-def _step(path: str, source: Source, tree: Tree[Token], span: Span | None = None) -> Step:
-    span = span or _span(path, tree)
-    text = source.line(span.line)[span.column - 1:].split("#", 1)[0].strip()
-    if text.endswith("\\") or text.count("[") > text.count("]"):  # it goes on below
-        text = text.rstrip("\\").rstrip() + " ..."
-    return Step(tree.data, span, text, tuple(_value(c) for c in tree.children))
-
-
-def _value(node: Token | Tree[Token]) -> Any:
-    if isinstance(node, Token):
-        if node.type == "STRING":
-            return _string(node)
-        return int(node) if node.type == "INT" else str(node)
-    if node.data == "strings":
-        return tuple(_string(t) for t in node.children if isinstance(t, Token))
-    if node.data == "number":
-        return -int(str(node.children[-1])) if len(node.children) == 2 \
-            else int(str(node.children[0]))
-    return (str(node.data), *(_value(c) for c in node.children))
 
 
 # ---- running -----------------------------------------------------------------------------
@@ -338,6 +186,41 @@ def _no_prefix(state: rulelang.State, step: Step) -> None:
     there = [s for s in legal(state) if s.startswith(step.args[0])]
     if there:
         raise Failed(step, f"no option starting with \"{step.args[0]}\"", _short(there))
+
+
+def _prefix_exactly(state: rulelang.State, step: Step) -> None:
+    prefix, want = step.args[0], (step.args[1] if len(step.args) > 1 else ())
+    found = [s for s in legal(state) if s.startswith(prefix)]
+    if sorted(want) != sorted(found):
+        missing = [s for s in want if s not in found]
+        extra = [s for s in found if s not in want]
+        raise Failed(step, f"options starting \"{prefix}\" exactly {_listed(want)}",
+                     f"{_listed(found)} (missing {_listed(missing)}, not expected "
+                     f"{_listed(extra)})")
+
+
+def _named(state: rulelang.State, step: Step, field_: str, key: str) -> None:
+    """`counter NAME [of P]: n` and `var NAME [of P]: v`, as the observation shows them."""
+    name, owner, want = step.args if len(step.args) == 3 else (step.args[0], None, step.args[1])
+    if owner is not None:
+        _player(state, step, owner)
+    obs = state.observation(_player(state, step, owner) if owner else 0)
+    rows = [r for r in obs[field_] if r[key] == name]
+    if not rows:
+        raise Mistake(step.span, f"no {key} '{name}' in this game", "the names: " + ", ".join(
+            sorted({r[key] for r in obs[field_]})))
+    row = next((r for r in rows if r["owner"] == owner), None)
+    if row is None:
+        raise Mistake(step.span, f"'{name}' is " + ("per player: say `of` whose"
+                                                    if owner is None else "not per player"))
+    got = row["value"]
+    if got != want or isinstance(got, bool) != isinstance(want, bool):
+        whose = f" of {owner}" if owner else ""
+        raise Failed(step, f"{key} {name}{whose}: {_shown_value(want)}", _shown_value(got))
+
+
+def _shown_value(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else (f'"{v}"' if isinstance(v, str) else str(v))
 
 
 def _short(items: list[str]) -> str:
@@ -505,6 +388,9 @@ _CHECKS: dict[str, Callable[[rulelang.State, Step], None]] = {
     "g_play": _play, "when": _play, "g_put": _stated, "g_turn": _stated,
     "e_legal": _legal, "e_illegal": _illegal, "e_exactly": _exactly, "e_contain": _contain,
     "e_lack": _lack, "e_count": _count, "e_no_prefix": _no_prefix,
+    "e_prefix_exactly": _prefix_exactly,
+    "e_counter": lambda s, st: _named(s, st, "counters", "counter"),
+    "e_var": lambda s, st: _named(s, st, "vars", "var"),
     "e_winner": _result(_winners_text), "e_winners": _result(_winners_text),
     "e_draw": _result(lambda s, st: "draw"), "e_live": _result(lambda s, st: "not over"),
     "e_to_move": _to_move, "e_scores": _scores, "e_score_term": _score_term,

@@ -29,7 +29,8 @@ def copy(tmp_path: Path, game: str, old: str = "", new: str = "") -> Path:
 
 
 def scenario(tmp_path: Path, body: str, game: str = "tic_tac_toe") -> Path:
-    shutil.copy(RULEBOOKS / f"{game}.rule", tmp_path)
+    for data in [RULEBOOKS / f"{game}.rule", *RULEBOOKS.glob(f"{game}_*.yaml")]:
+        shutil.copy(data, tmp_path)
     path = tmp_path / "my.test"
     path.write_text(f'rulebook "{game}.rule"\n\nscenario "mine"\n' + body)
     return path
@@ -123,3 +124,18 @@ def test_broken_rulebook_is_reported_once(tmp_path: Path,
     code, out = run(capsys, str(path))
     assert code == 1 and out.count("its rulebook does not load") == 1
     assert "tic_tac_toe.rule:19:" in out
+
+
+def test_counters_vars_and_option_prefixes(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario(tmp_path, '  given play "2b2", "1b2", "move 1b1", "fell 1a1 money"\n'
+                    "  expect counter money of Player1: 4\n", game="tatara")
+    code, out = run(capsys, str(path))
+    assert "expected: counter money of Player1: 4\n    found:    3" in out
+    path = scenario(tmp_path, "  expect counter gold of Player1: 4\n", game="tatara")
+    code, out = run(capsys, str(path))
+    assert f"{path}:4:3: error[R418]: no counter 'gold' in this game" in out
+    path = scenario(tmp_path, '  given play "2b2", "1b2"\n  expect var built of Player1: true\n'
+                    '  expect options starting "fell" exactly ["fell 1a1 money"]\n', game="tatara")
+    code, out = run(capsys, str(path))
+    assert code == 1 and "expected: var built of Player1: true\n    found:    false" in out
