@@ -32,7 +32,7 @@ def test_scenario(file: scenarios.ScenarioFile, scenario: scenarios.Scenario, mo
 
 
 def test_every_bundled_game_has_a_scenario_file() -> None:
-    games = {p.stem for p in (ROOT / "rulebooks").glob("*.rule")}
-    tested = {scenarios.read(p).rulebook.stem for p in FILES}
-    assert tested, "no scenario files"
-    assert tested <= games
+    import rulelang
+
+    games = {p.stem for p in (ROOT / "rulebooks").glob("*.rule") if not rulelang.is_library(p)}
+    assert {scenarios.read(p).rulebook.stem for p in FILES} == games
