@@ -10,7 +10,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 BUNDLED = ("stdlib", "rulebooks")
-PATTERNS = ("*.rule", "*.yaml")
+PATTERNS = ("*.rule", "*.yaml", "*.test")
 
 
 def bundled_files() -> list[Path]:

@@ -122,10 +122,13 @@ def _ok(done: subprocess.CompletedProcess[str]) -> str:
 def test_the_wheel_carries_the_stdlib_and_the_bundled_rulebooks(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder in ("stdlib", "rulebooks"):
-        for path in (ROOT / folder).glob("*.rule"):
+        for path in [*(ROOT / folder).glob("*.rule"), *(ROOT / folder).glob("*.test")]:
             assert f"rulelang/_bundled/{folder}/{path.name}" in names
     assert "rulelang/_bundled/rulebooks/tatara_cards.yaml" in names
-    assert "rulelang/language/grammar.lark" in names and "rulelang/__main__.py" in names
+    assert "rulelang/_bundled/rulebooks/spline.test" in names  # scenario files ship too
+    for grammar in ("grammar.lark", "scenario.lark"):
+        assert f"rulelang/language/{grammar}" in names
+    assert "rulelang/__main__.py" in names
 
 
 def test_the_installed_package_is_the_wheel(bin_dir: Path, away: Path) -> None:

@@ -28,8 +28,8 @@ class _Indenter(Indenter):
 
 
 @functools.cache
-def _lark() -> Lark:
-    text = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+def _lark(grammar: str = "grammar.lark") -> Lark:
+    text = (Path(__file__).parent / grammar).read_text(encoding="utf-8")
     return Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
                 maybe_placeholders=False)
 
@@ -37,11 +37,21 @@ def _lark() -> Lark:
 def parse(source: Source) -> Tree[Token]:
     """Parse a rulebook. After a syntax error the declaration holding it is blanked out and
     the rest is parsed again, so that every syntax error of the file is reported at once."""
+    return _parse(source, "grammar.lark")
+
+
+def parse_scenarios(source: Source) -> Tree[Token]:
+    """Parse a scenario file (*.test, scenario.lark): the same layout, comments, strings and
+    syntax errors as a rulebook, with its own declarations."""
+    return _parse(source, "scenario.lark")
+
+
+def _parse(source: Source, grammar: str) -> Tree[Token]:
     lines = source.text.splitlines()
     diagnostics: list[Diagnostic] = []
     for _ in range(50):
         try:
-            tree = _lark().parse("\n".join(lines) + "\n")
+            tree = _lark(grammar).parse("\n".join(lines) + "\n")
         except UnexpectedInput as exc:
             diagnostics.append(_syntax_diagnostic(exc, source))
             line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)

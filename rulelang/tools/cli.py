@@ -15,7 +15,7 @@ from typing import Any
 import rulelang
 from rulelang.agents import HumanAgent, QuitGame, make_agent
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
-from rulelang.resources import bundled_dir
+from rulelang.tools import common
 from rulelang.tools.common import (
     _rulebook,
     _shown,
@@ -28,6 +28,7 @@ from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
+from rulelang.tools.scenarios import test_command
 from rulelang.tools.viewer import position, replay_page
 
 _MODES = ("compiled", "interpreted")
@@ -70,6 +71,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
     _evaluate_parser(sub)
     _compare_parser(sub)
+    test = sub.add_parser("test", help="run scenario files (*.test) against their rulebooks")
+    test.add_argument("paths", nargs="*", metavar="PATH",
+                      help="scenario files or folders of them (default: this folder)")
+    test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
+    test.set_defaults(run=cmd_test)
     return ap
 
 
@@ -158,7 +164,7 @@ def _check_one(path: str) -> bool:
 def cmd_list(args: argparse.Namespace) -> int:
     books = bundled()
     if not books:
-        print(f"no bundled rulebooks in {bundled_dir()}")
+        print(f"no bundled rulebooks in {common.bundled_dir()}")
     results = [_describe(path) for path in books]
     return 0 if all(results) else 1
 
@@ -324,7 +330,7 @@ def make_agents(spec: str | None, players: int, seed: int) -> list[Any]:
 def _choose_bundled() -> str | None:
     books = bundled()
     if not books:
-        _err(render(Diagnostic("R414", f"no bundled rulebooks in {bundled_dir()}", None,
+        _err(render(Diagnostic("R414", f"no bundled rulebooks in {common.bundled_dir()}", None,
                                "name a rulebook: rulelang play PATH")))
         return None
     for i, path in enumerate(books, start=1):
@@ -489,6 +495,11 @@ def _clear_screen() -> None:
         print("\033[2J\033[H", end="", flush=True)
     else:
         print("\n" + "-" * 40)
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    modes = _MODES if args.mode == "both" else (args.mode,)
+    return test_command(args.paths, modes, print)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import rulelang
 from rulelang.errors import Diagnostic, RulelangError, render
 from rulelang.resources import bundled_dir, bundled_rulebook
 
+__all__ = ["bundled_dir", "bundled", "load", "parse_options"]
+
 
 def _user_error(code: str, message: str, help: str | None = None) -> RulelangError:
     return RulelangError(render(Diagnostic(code, message, None, help)))

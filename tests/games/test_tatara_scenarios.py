@@ -1,4 +1,5 @@
-"""Tatara and the Forest: scenario tests for each rule, through the public API, both modes.
+"""Tatara and the Forest: scenario tests for each rule, through the public API, both modes
+(those that only play moves and check options or the turn are in rulebooks/tatara.test).
 
 Board layout (2 players, [ASSUMED B-07]): boards 1 2 over 3 4, each 3x3 spaces named
 board + column a-c + row 1-3 ("4b2" is the centre of board 4):
@@ -87,30 +88,7 @@ def test_setup_goes_counter_clockwise_from_the_start_players_right(load, players
     assert all(a.startswith("move ") for a in legal(state))
 
 
-def test_setup_needs_an_empty_space(load) -> None:
-    state = play(load(), "2b2")
-    assert "2b2" not in legal(state) and "1a1" not in legal(state)  # a pawn, an oak
-
-
-def test_boards_join_in_two_rows_for_three_and_four_players(load) -> None:
-    # 3 players: [1][2][3] over [4][5]; from 3b3 a move of 3 reaches 3c2 … but no board 6
-    state = play(load(players=3), "1b2;2b2;3b3")
-    assert moves(state) >= {"3a2", "3c2", "2c3", "2c2"} and "6b1" not in board(state)
-    # 4 players: 3a3 touches 6a1 (down) and 2c3 (left)
-    state = play(load(players=4), "1b2;2b2;4b2;3a3")
-    assert {"6a1", "6b1", "6a2", "2c3", "2c2"} <= moves(state)
-
-
 # -- movement ------------------------------------------------------------------------------------
-def test_moves_of_up_to_three_around_trees_and_others(load) -> None:
-    state = play(load(), "2b2;1b2")  # Player2 on 2b2, Player1 on 1b2
-    # cost 1: 1b1 1a2 1c2 1b3; 2: 1c1 1a3 2a2 3b1; 3: 2a1 3b2 3c1 (and the oaks 1a1 1c3,
-    # which cannot be stopped on); 2b2 holds Player2's pawn and tatara
-    assert moves(state) == {"1b1", "1a2", "1c2", "1b3", "1c1", "1a3", "2a2", "3b1", "2a1",
-                            "3b2", "3c1"}
-    assert "1b2" not in moves(state)  # at least one space [ASSUMED B-13]
-
-
 def test_others_pieces_block_and_own_tatara_does_not(load) -> None:
     game = load(ORDERED)  # boards 1 and 2 see no forest event before round 4
     state = play(game, "2b2;1b2;move 1c2;plant pine 1c1;plant cedar 2a2")
@@ -126,15 +104,6 @@ def test_others_pieces_block_and_own_tatara_does_not(load) -> None:
     # Player2's tatara on 2b2 cannot be crossed: 2c2 and 2b3 would cost 3 through it; the
     # ways round cost 5 (2a1 2b1 and the oak 2c1) and 4 (the oak 2a3)
     assert "2c2" not in moves(state) and "2b3" not in moves(state)
-
-
-def test_a_standing_tree_costs_two_and_is_not_a_stop(load) -> None:
-    state = play(load(), "1b2;1a2")  # Player2's pawn and tatara on 1b2, Player1 on 1a2
-    got = moves(state)
-    # 1b1 only over the oak 1a1 (2 + 1 = 3); 1b2 is Player2's; the oak itself is no stop
-    assert "1b1" in got and "1a1" not in got and "1b2" not in got
-    # south: 1a3 (1), 3a1 is an oak (no stop), 1b3 (2), 3b1 (3), 1c3 an oak
-    assert got == {"1b1", "1a3", "1b3", "3b1"}
 
 
 def test_each_pass_adds_one_space_to_the_next_move_only(load) -> None:
@@ -170,13 +139,6 @@ def test_a_pawn_with_nowhere_to_go_skips_its_move(load) -> None:
 
 
 # -- actions -------------------------------------------------------------------------------------
-def test_two_actions_then_the_next_player(load) -> None:
-    state = play(load(), "2b2;1b2;move 1c2;pass")
-    assert state.current_player() == 0
-    play(load(), "pass", state)
-    assert state.current_player() == 1
-
-
 def test_plant_pine_or_cedar_as_a_sapling_next_to_the_pawn(load) -> None:
     state = play(load(), "2b2;1b2;move 1b1")
     plants = {a for a in legal(state) if a.startswith("plant")}
@@ -210,13 +172,6 @@ def test_fell_an_oak_for_money_or_material(load) -> None:
     assert counter(state, "material", P1) == 3 and counter(state, "money", P1) == 0
 
 
-def test_fell_needs_a_standing_tree_next_to_the_pawn(load) -> None:
-    state = play(load(), "2b2;1b2;move 1c2")
-    # 1c3 (oak) is next to 1c2; 1a1 is not
-    fells = {a for a in legal(state) if a.startswith("fell")}
-    assert fells == {"fell 1c3 money", "fell 1c3 material"}
-
-
 def test_build_a_tatara_pay_and_get_three_actions_from_the_next_turn(load) -> None:
     game = load(ORDERED)
     state = play(game, "2b2;1b2;move 1b1;fell 1a1 money;pass;move 2c2;pass;pass;"
@@ -240,11 +195,6 @@ def test_build_a_tatara_pay_and_get_three_actions_from_the_next_turn(load) -> No
     assert not any(a.startswith("build tatara") for a in legal(state))  # once only
     play(game, "pass", state)
     assert state.current_player() == 1
-
-
-def test_pass_is_always_offered(load) -> None:
-    state = play(load(), "2b2;1b2;move 1c2")
-    assert "pass" in legal(state)
 
 
 # -- the forest phase (ordered deck) -------------------------------------------------------------

@@ -11,14 +11,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fakes  # noqa: E402
 
 import rulelang  # noqa: E402
-from rulelang.tools import cli  # noqa: E402
+from rulelang.tools import cli, common  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def fake_engine(monkeypatch, tmp_path):
     monkeypatch.setattr(rulelang, "load_game", fakes.load_game, raising=False)
     monkeypatch.setattr(rulelang, "check_file", fakes.load_game, raising=False)
-    monkeypatch.setattr(cli, "bundled_dir", lambda: tmp_path / "rulebooks")
+    monkeypatch.setattr(common, "bundled_dir", lambda: tmp_path / "rulebooks")
     monkeypatch.chdir(tmp_path)
 
 
