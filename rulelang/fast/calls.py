@@ -41,7 +41,7 @@ class CallCompiler:
 
     # ---- calls
     def visit_Call(self, n: ast.Call) -> Fn:
-        cat, key = self.refs.get(id(n.func), ("", ""))
+        cat, key = self.refs.get(n.func, ("", ""))
         # the steps of inlined calls whose body is this call (not for its arguments)
         pending, self._pending_steps = self._pending_steps, 0
         args = [self.expr(a) for a in n.args]
@@ -148,7 +148,7 @@ class CallCompiler:
         """The call of `cached` or `memo`, whose rule f is argument `at` and whose arguments
         for f follow it: keep(c, e, key, values, run) finds or computes the value. A rule
         named as f is run through its compiled body, with no function value made."""
-        f, rest, rt, name = args[at], args[at + 1:], self.rt, self.refs[id(n.func)][1]
+        f, rest, rt, name = args[at], args[at + 1:], self.rt, self.refs[n.func][1]
         key, run = self._rule_runner(n.args[at], len(rest), n.span)
 
         def call(c: Ctx, e: dict[str, Any]) -> Any:
@@ -171,7 +171,7 @@ class CallCompiler:
                      ) -> tuple[str | None, Callable[[Ctx, tuple[Any, ...]], Any] | None]:
         """For `f` naming a rule of n_args parameters: its key and a runner of its compiled
         body on a tuple of arguments (no function value made); else (None, None)."""
-        ref = self.refs.get(id(f), ("", ""))
+        ref = self.refs.get(f, ("", ""))
         if ref[0] != "function":
             return None, None
         params = self.rt.program.defs[ref[1]].params or ()
@@ -222,7 +222,7 @@ class CallCompiler:
                 body: Fn = lambda c, e: run(c, e)[1]  # noqa: E731
             elif not pre and (isinstance(d.body, (ast.Quant, ast.IfExpr)) or (
                     isinstance(d.body, ast.Call) and
-                    self.refs.get(id(d.body.func), ("",))[0] == "def")):
+                    self.refs.get(d.body.func, ("",))[0] == "def")):
                 # the quantifier, conditional or rule's call that is the body counts this call
                 self._pending_steps = steps
                 return self.expr(d.body)
@@ -255,20 +255,20 @@ class CallCompiler:
     def _plain_local(self, a: ast.Expr) -> str | None:
         """The name, when the expression just reads a local (not an inlined parameter)."""
         if isinstance(a, ast.Name) and a.id not in self._subst and \
-                self.refs.get(id(a), ("local",))[0] == "local":
+                self.refs.get(a, ("local",))[0] == "local":
             return a.id
         return None
 
     def _cheap(self, a: ast.Expr) -> bool:
         if isinstance(a, ast.Const):
             return True
-        ref = self.refs.get(id(a))
+        ref = self.refs.get(a)
         if isinstance(a, ast.Name):
             ref = ref or ("local", a.id)
             return ref[0] != "def" and (ref[0] != "builtin" or builtin_facts(ref[1]).cheap)
         if isinstance(a, ast.Attr):
             return (ref is not None and ref[0] in ("region", "lines", "relation", "player")) \
-                or (isinstance(a.obj, ast.Name) and self.refs.get(id(a.obj)) == ("builtin", "last"))
+                or (isinstance(a.obj, ast.Name) and self.refs.get(a.obj) == ("builtin", "last"))
         return False
 
     def _call_def(self, key: str, args: list[Fn], n: ast.Node, extra: int = 0) -> Fn:

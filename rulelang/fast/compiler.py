@@ -64,7 +64,7 @@ class Compiler(CallCompiler):
 
     # ---- names
     def visit_Name(self, n: ast.Name) -> Fn:
-        ref = self.refs.get(id(n), ("local", n.id))
+        ref = self.refs.get(n, ("local", n.id))
         if ref[0] == "local" and n.id in self._subst:
             return self._subst[n.id]
         return self._ref(ref, n)
@@ -108,10 +108,10 @@ class Compiler(CallCompiler):
         return lambda c, e: impl(c)
 
     def visit_Attr(self, n: ast.Attr) -> Fn:
-        ref = self.refs.get(id(n))
+        ref = self.refs.get(n)
         if ref is not None:
             return self._ref(ref, n)
-        if isinstance(n.obj, ast.Name) and self.refs.get(id(n.obj)) == ("builtin", "last"):
+        if isinstance(n.obj, ast.Name) and self.refs.get(n.obj) == ("builtin", "last"):
             name = n.name
             return lambda c, e: c.data.last[name]
         obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
@@ -172,7 +172,7 @@ class Compiler(CallCompiler):
         return local_local
 
     def visit_Of(self, n: ast.Of) -> Fn:
-        cat, key = self.refs.get(id(n.left), ("local", ""))
+        cat, key = self.refs.get(n.left, ("local", ""))
         right = self.expr(n.right)
         if cat in ("kind", "zone"):  # one value per player, made once
             table = [of_value(Ctx(self.rt, None), cat, key, p) for p in self.rt.players]
@@ -249,7 +249,7 @@ class Compiler(CallCompiler):
         """(True, value) for an expression whose value never changes in a game."""
         if isinstance(n, ast.Const):
             return True, n.value
-        ref = self.refs.get(id(n))
+        ref = self.refs.get(n)
         if isinstance(n, (ast.Name, ast.Attr)) and ref is not None and ref[0] in (
                 "player", "option", "kind", "region", "lines", "relation") and not (
                 ref[0] == "local" or (isinstance(n, ast.Name) and n.id in self._subst)):
@@ -411,10 +411,10 @@ class Compiler(CallCompiler):
         other: ast.Expr | None = None
         if isinstance(body, ast.Call) and len(body.args) == 1 and is_var(body.args[0], var):
             test = {("builtin", "occupied"): "occupied", ("builtin", "empty"): "empty"}.get(
-                self.refs.get(id(body.func), ("", "")))
+                self.refs.get(body.func, ("", "")))
         elif isinstance(body, ast.Compare) and body.op == "==" and isinstance(body.left, ast.Call):
             call = body.left
-            if self.refs.get(id(call.func)) == ("builtin", "owner") and len(call.args) == 1 \
+            if self.refs.get(call.func) == ("builtin", "owner") and len(call.args) == 1 \
                     and is_var(call.args[0], var) and var not in local_names(body.right,
                                                                               self.refs):
                 test, other = "owner", body.right
@@ -456,7 +456,7 @@ class Compiler(CallCompiler):
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
-            test = self.refs.get(id(n.cond.func), ("", ""))
+            test = self.refs.get(n.cond.func, ("", ""))
             if test in (("builtin", "occupied"), ("builtin", "empty")):
                 return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general,
                                         n.span, extra)
@@ -465,14 +465,14 @@ class Compiler(CallCompiler):
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
                     ) -> Fn | None:
         """`var in sites where cond` as an incremental query, when cond is local."""
-        if self.refs.get(id(domain)) != ("builtin", "sites"):
+        if self.refs.get(domain) != ("builtin", "sites"):
             return None
         found = analyse(self.rt.program, cond, var)
         if found is None:
             return None
         paths, per_mover = found
         board = self.rt.board
-        return incremental_filter(id(node), board.sites, dependents(board, paths), var,
+        return incremental_filter(node, board.sites, dependents(board, paths), var,
                                   self.expr(cond), per_mover)
 
 

@@ -33,13 +33,13 @@ class Executor(Menus):
         self.decides = self.analysis.decides
         self.chance = self.analysis.chance
         self._effect = self.analysis.effect
-        self._tail: dict[int, tuple[bool, ...]] = {}
+        self._tail: dict[ast.Block, tuple[bool, ...]] = {}
         self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
         self._hoisted_puts: set[ast.Put] = set()
         self._exec: dict[type, Any] = {}
-        self._stmt_fns: dict[int, Any] = {}
+        self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
-        self._choice_plans: dict[int, tuple[Any, Any, Any, str]] = {}
+        self._choice_plans: dict[ast.Choose, tuple[Any, Any, Any, str]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
@@ -67,11 +67,11 @@ class Executor(Menus):
 
     # ---- statements as closures (the executed form of plain statements on hot paths)
     def stmt_fn(self, s: ast.Stmt) -> Any:
-        f = self._stmt_fns.get(id(s))
+        f = self._stmt_fns.get(s)
         if f is None:
             make = getattr(self, f"fn_{type(s).__name__}", None)
             f = make(s) if make is not None else self._generic_fn(s)
-            self._stmt_fns[id(s)] = f
+            self._stmt_fns[s] = f
         return f
 
     def block_fns(self, stmts: tuple[ast.Stmt, ...]) -> tuple[Any, ...]:
@@ -133,7 +133,7 @@ class Executor(Menus):
         return require
 
     def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any:
-        f = self._fns.get(id(node))
+        f = self._fns.get(node)
         if f is None:
             f = self.rt.fn(node)
         return f(c, e)
@@ -213,14 +213,14 @@ class Executor(Menus):
         return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
 
     def exec_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
-        if self.program.refs.get(id(s.target)) == ("builtin", "starter"):
+        if self.program.refs.get(s.target) == ("builtin", "starter"):
             player = self.value(s.value, c, e)
             if not isinstance(player, Player):
                 raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
                                        s.value.span)
             c.data.starter = player.index
             return
-        if isinstance(s.target, ast.Attr) and id(s.target) not in self.program.refs:
+        if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
             self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
             return
         table, key = self.slot(s.target, c, e)
@@ -259,7 +259,7 @@ class Executor(Menus):
     def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]
              ) -> tuple[dict[Any, Any], tuple[str, int | None]]:
         name_node = t.left if isinstance(t, ast.Of) else t
-        cat, name = self.program.refs[id(name_node)]
+        cat, name = self.program.refs[name_node]
         owner = None
         if isinstance(t, ast.Of):
             player = self.value(t.right, c, e)
@@ -395,9 +395,9 @@ class Executor(Menus):
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
         """The values a choose offers, in the domain's order."""
-        plan = self._choice_plans.get(id(s))
+        plan = self._choice_plans.get(s)
         if plan is None:
-            plan = self._choice_plans[id(s)] = self._choice_plan(s)
+            plan = self._choice_plans[s] = self._choice_plan(s)
         query, domain_fn, cond, var = plan
         if query is not None:  # `choose s in sites where <local>`: kept up to date
             return query(c, e)

@@ -56,7 +56,7 @@ class LocalAnalysis:
         return None
 
     def visit_Name(self, n: ast.Name, env: dict[str, Any]) -> Path | None:
-        cat, key = self.refs.get(id(n), ("local", n.id))
+        cat, key = self.refs.get(n, ("local", n.id))
         if cat == "local":
             if n.id not in env:
                 raise NotLocal(n.id)
@@ -75,7 +75,7 @@ class LocalAnalysis:
         raise NotLocal(key)
 
     def visit_Attr(self, n: ast.Attr, env: dict[str, Any]) -> Path | None:
-        ref = self.refs.get(id(n))
+        ref = self.refs.get(n)
         if ref is not None:
             if fixed(ref[0]):
                 return None
@@ -87,7 +87,7 @@ class LocalAnalysis:
         raise NotLocal(n.name)
 
     def visit_Call(self, n: ast.Call, env: dict[str, Any]) -> Path | None:
-        cat, key = self.refs.get(id(n.func), ("", ""))
+        cat, key = self.refs.get(n.func, ("", ""))
         facts = builtin_facts(key) if cat == "builtin" else None
         if facts is not None and reads_board_at_its_site(facts):
             self.reads.add(self._site_path(n.args[0], env))
@@ -200,7 +200,7 @@ def _reverse(table: tuple[Any, ...], n: int) -> list[list[int]]:
     return rev
 
 
-def incremental_filter(qid: int, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
+def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
                        cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool = False
                        ) -> Callable[[Any, dict[str, Any]], Any]:
     """A closure computing `each var in sites where cond`, updated from the change log."""

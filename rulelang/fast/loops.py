@@ -136,10 +136,10 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
     return loop
 
 
-def local_names(node: Any, refs: dict[int, Any]) -> set[str]:
+def local_names(node: Any, refs: dict[Any, Any]) -> set[str]:
     """The local names an expression reads."""
     return {n.id for n in walk(node)
-            if isinstance(n, ast.Name) and refs.get(id(n), ("local",))[0] == "local"}
+            if isinstance(n, ast.Name) and refs.get(n, ("local",))[0] == "local"}
 
 
 def bound_names(node: Any) -> set[str]:

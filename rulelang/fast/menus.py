@@ -27,7 +27,7 @@ class Menus:
 
     program: Program
     rt: Any
-    _tail: dict[int, tuple[bool, ...]]
+    _tail: dict[ast.Block, tuple[bool, ...]]
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
@@ -44,7 +44,7 @@ class Menus:
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
         """For each statement index: does a choose or require follow (at top level)?"""
-        key = id(body)
+        key = body
         if key not in self._tail:
             flags, later = [], False
             for s in reversed(body.stmts):

@@ -39,7 +39,7 @@ class Runtime:
                                                 for i in range(options["players"]))
         self.players = tuple(Player(i, n) for i, n in enumerate(names))
         self.coord_index: dict[str, int] = {}
-        self._fns: dict[int, Fn] = {}
+        self._fns: dict[ast.Node, Fn] = {}
         self.interp = Interpreter(self)
         self.evaluator: Any = make_evaluator(self)
         self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
@@ -55,9 +55,9 @@ class Runtime:
     # ---- expressions
     def fn(self, node: ast.Expr) -> Fn:
         """The evaluator's closure for an expression, made once per node."""
-        f = self._fns.get(id(node))
+        f = self._fns.get(node)
         if f is None:
-            f = self._fns[id(node)] = self.evaluator.expr(node)
+            f = self._fns[node] = self.evaluator.expr(node)
         return f
 
     def ref_value(self, ref: tuple[str, str], c: Ctx, e: dict[str, Any], node: ast.Node) -> Any:
@@ -131,7 +131,7 @@ class Runtime:
         if decl is None:
             return BoardBuilder().freeze()
         call = decl.expr
-        ref = self.program.refs.get(id(call.func)) if isinstance(call, ast.Call) else None
+        ref = self.program.refs.get(call.func) if isinstance(call, ast.Call) else None
         if not isinstance(call, ast.Call) or ref is None or ref[0] != "geometry":
             raise RuleRuntimeError("'board' needs a geometry, e.g. board square(8, 8)", decl.span)
         c = Ctx(self, GameData(0, 0))
@@ -310,7 +310,7 @@ def _sets_piece_attributes(program: Program) -> bool:
     from rulelang.language.astwalk import walk
     modules = [program.loaded.game, *program.loaded.modules.values()]
     return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
-               and id(n.target) not in program.refs
+               and n.target not in program.refs
                for m in modules for n in walk(m.decls))
 
 

@@ -72,7 +72,7 @@ class Analysis:
     """The reads of the rules and expressions of one checked program (refs: the checker's
     resolution, Program.refs once checked)."""
 
-    def __init__(self, program: Program, refs: dict[int, Ref] | None = None) -> None:
+    def __init__(self, program: Program, refs: dict[ast.Node, Ref] | None = None) -> None:
         self.program = program
         self.refs = program.refs if refs is None else refs
         self._direct: dict[str, tuple[list[Read], list[str]]] = {}
@@ -87,7 +87,7 @@ class Analysis:
                         Reads.EVERYTHING), None
         if isinstance(node, ast.Call):
             return self._call(node), None
-        ref = self.refs.get(id(node))
+        ref = self.refs.get(node)
         if ref is None:
             return None, None
         cat, name = ref
@@ -104,13 +104,13 @@ class Analysis:
     def _call(self, node: ast.Call) -> Read | None:
         """A builtin that calls a function given as something other than a rule's name (a
         parameter): what that function reads is not known here."""
-        ref = self.refs.get(id(node.func))
+        ref = self.refs.get(node.func)
         if ref is None or ref[0] != Category.BUILTIN:
             return None
         for at in facts_of(ref[1]).calls:
             if at < len(node.args):
                 f = node.args[at]
-                fref = self.refs.get(id(f))
+                fref = self.refs.get(f)
                 if fref is None or fref[0] != Category.FUNCTION:
                     return Read(f"the function '{_written(f)}' given to '{ref[1]}'", f.span,
                                 Reads.EVERYTHING)
@@ -185,15 +185,15 @@ class Analysis:
         """The expression reads nothing but the piece named `param` (its attributes and
         owner) and the static game: its values may be remembered per piece's attributes and
         owner for a game."""
-        piece_at: set[int] = set()  # builtins reading "the site" given the piece: owner(p)
+        piece_at: set[ast.Node] = set()  # builtins reading "the site" given the piece: owner(p)
         for n in walk(expr):
             if isinstance(n, (ast.Quant, ast.Generator, ast.ForEach)) and n.var == param or \
                     isinstance(n, ast.Let) and any(name == param for name, _ in n.bindings):
                 return False  # another value under the piece's name
             if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and \
                     n.args[0].id == param and \
-                    self.refs.get(id(n.args[0]), ("local", param)) == ("local", param):
-                piece_at.add(id(n.func))
+                    self.refs.get(n.args[0], ("local", param)) == ("local", param):
+                piece_at.add(n.func)
         allowed = Reads.GAME | Reads.PIECES
         for n in walk(expr):
             read, rule = self.node(n)
@@ -201,8 +201,8 @@ class Analysis:
                 return False
             if read is None or not read.reads & ~allowed:
                 continue
-            ref = self.refs.get(id(n))
-            if id(n) in piece_at and ref is not None and ref[0] == Category.BUILTIN and \
+            ref = self.refs.get(n)
+            if n in piece_at and ref is not None and ref[0] == Category.BUILTIN and \
                     reads_board_at_its_site(facts_of(ref[1])):
                 continue  # on a piece, not a site: only the piece's owner or attributes
             return False

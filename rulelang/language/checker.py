@@ -53,12 +53,12 @@ def _check_kept(ck: Checker, program: Program) -> None:
         for node in walk(module.decls):
             if not isinstance(node, ast.Call):
                 continue
-            cat, name = ck.refs.get(id(node.func), ("", ""))
+            cat, name = ck.refs.get(node.func, ("", ""))
             at = _KEPT.get(name) if cat == "builtin" else None
             if at is None or len(node.args) <= at:
                 continue
             f = node.args[at]
-            ref = ck.refs.get(id(f))
+            ref = ck.refs.get(f)
             if ref is None or ref[0] != "function":
                 continue
             read = analysis.first_read(ref[1], KEPT_BY_CACHED if name == "cached"

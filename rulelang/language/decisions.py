@@ -19,14 +19,14 @@ class DecisionAnalysis:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self._decides: dict[int, bool] = {}
+        self._decides: dict[ast.Node, bool] = {}
 
     def effect(self, s: ast.CallStmt) -> ast.Effect:
-        return self.program.effects[self.program.refs[id(s.call.func)][1]]
+        return self.program.effects[self.program.refs[s.call.func][1]]
 
     def decides(self, s: ast.Node) -> bool:
         """May this statement ask a player to decide? (A draw at random is no decision.)"""
-        key = id(s)
+        key = s
         if key not in self._decides:
             self._decides[key] = False  # recursion guard
             self._decides[key] = self._analyse(s)

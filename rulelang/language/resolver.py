@@ -29,7 +29,7 @@ class Checker:
     def __init__(self, loaded: Loaded) -> None:
         self.loaded = loaded
         self.diags: list[Diagnostic] = []
-        self.refs: dict[int, Ref] = {}
+        self.refs: dict[ast.Node, Ref] = {}
         self.namespaces: dict[str, dict[str, Ref]] = {}
         self.arity: dict[Ref, tuple[int, int]] = {}
         self.used_actions: set[str] = set()
@@ -158,7 +158,7 @@ class Walker:
         return None
 
     def _use(self, e: ast.Expr, ref: Ref, call_arity: int | None) -> Ref:
-        self.ck.refs[id(e)] = ref
+        self.ck.refs[e] = ref
         if ref[0] == "action":
             self.ck.error("R204", f"'{ref[1]}' is an action, not a value", e.span,
                           f"write \"{ref[1]}\" to compare with last.action")
@@ -220,7 +220,7 @@ class Walker:
                 if outer is not None and outer[0] == "module" else None
         if ref is None or ref[0] != "def" or self.ck.arity.get(ref, (-1, -1))[0] < 1:
             return False
-        self.ck.refs[id(a)] = ("function", ref[1])
+        self.ck.refs[a] = ("function", ref[1])
         return True
 
     def visit_Index(self, e: ast.Index) -> None:

@@ -31,7 +31,7 @@ class GameData:
         self.revealed: set[tuple[str, int | None]] = set()  # secret values shown to all
         self.idle = 0  # consecutive turns in which nobody could decide
         self.changes: list[int] = []  # indices of the sites changed so far, in order
-        self.cache: dict[int, Any] = {}  # incremental queries: id -> immutable entry
+        self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
 
     def copy(self) -> GameData:

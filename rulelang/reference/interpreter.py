@@ -48,10 +48,10 @@ class Interpreter:
         return n.value
 
     def visit_Name(self, n: ast.Name, c: Ctx, e: dict[str, Any]) -> Any:
-        return self.rt.ref_value(self.refs.get(id(n), ("local", n.id)), c, e, n)
+        return self.rt.ref_value(self.refs.get(n, ("local", n.id)), c, e, n)
 
     def visit_Attr(self, n: ast.Attr, c: Ctx, e: dict[str, Any]) -> Any:
-        ref = self.refs.get(id(n))
+        ref = self.refs.get(n)
         if ref is not None:
             return self.rt.ref_value(ref, c, e, n)
         obj = self.eval(n.obj, c, e)
@@ -61,7 +61,7 @@ class Interpreter:
             raise RuleRuntimeError(str(exc), n.span) from None
 
     def visit_Call(self, n: ast.Call, c: Ctx, e: dict[str, Any]) -> Any:
-        ref = self.refs.get(id(n.func))
+        ref = self.refs.get(n.func)
         args = [self.eval(a, c, e) for a in n.args]
         return self.rt.call(ref, args, c, n)
 
@@ -73,7 +73,7 @@ class Interpreter:
             raise runtime_error(exc, n.span, "indexing") from None
 
     def visit_Of(self, n: ast.Of, c: Ctx, e: dict[str, Any]) -> Any:
-        cat, key = self.refs.get(id(n.left), ("local", ""))
+        cat, key = self.refs.get(n.left, ("local", ""))
         if cat == "local":  # a name held in a local: `let species = "pine"`, `species of p`
             cat, key = local_of(c, self.eval(n.left, c, e))
         try:

@@ -150,14 +150,14 @@ class Statements:
         return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
 
     def run_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
-        if self.program.refs.get(id(s.target)) == ("builtin", "starter"):
+        if self.program.refs.get(s.target) == ("builtin", "starter"):
             player = self.value(s.value, c, e)
             if not isinstance(player, Player):
                 raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
                                        s.value.span)
             c.data.starter = player.index
             return
-        if isinstance(s.target, ast.Attr) and id(s.target) not in self.program.refs:
+        if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
             self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
             return
         table, key = self.slot(s.target, c, e)
@@ -197,7 +197,7 @@ class Statements:
              ) -> tuple[dict[Any, Any], tuple[str, int | None]]:
         """The table and key of a counter or var (`points`, `points of p`)."""
         name_node = t.left if isinstance(t, ast.Of) else t
-        cat, name = self.program.refs[id(name_node)]
+        cat, name = self.program.refs[name_node]
         owner = None
         if isinstance(t, ast.Of):
             player = self.value(t.right, c, e)
