@@ -54,7 +54,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the games per run")
     ap.add_argument("--mode", default="compiled", choices=("compiled", "interpreted"))
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     sides = {"base": args.base.resolve(), "this": ROOT}
     print(f"{'game':14} {'games':>6} {'base cpu s':>11} {'this cpu s':>11} {'speed this/base':>16}")
     for stem in args.games or list(GAMES):

@@ -11,8 +11,8 @@ from rulelang.errors import RulebookError
 from rulelang.language import ast
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
-from rulelang.language.program import Loaded, Module, Program, Ref
-from rulelang.language.resolver import Checker, GameDecl, Walker, qual, written
+from rulelang.language.program import Category, Loaded, Module, Program, Ref
+from rulelang.language.resolver import Checker, GameDecl, Walker, category, qual, written
 from rulelang.library import MAX_PIECES
 from rulelang.source import Span
 
@@ -134,7 +134,8 @@ def _walk_module(ck: Checker, key: str, module: Module) -> None:
 
 def _player_refs(module: Module) -> dict[str, Ref]:
     players = next((d for d in module.decls if isinstance(d, ast.Players)), None)
-    return {n: ("player", str(i)) for i, n in enumerate(players.names)} if players else {}
+    return {n: Ref(Category.PLAYER, str(i)) for i, n in enumerate(players.names)} \
+        if players else {}
 
 
 def _walk_decl(w: Walker, d: ast.Decl) -> None:
@@ -159,7 +160,7 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
         w.expr(d.expr)
         w.pop()
     elif isinstance(d, ast.Picture):
-        if w.ns.get(d.name, ("", ""))[0] != "kind":
+        if category(w.ns, d.name) != Category.KIND:
             w.ck.unknown(d.name, d.span, w.scope, {k: v for k, v in w.ns.items()
                                                    if v[0] == "kind"}, "piece kind")
         w.push(d.param)
@@ -174,7 +175,7 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
     elif isinstance(d, ast.Zone):
         for item in d.contents:
             w.expr(item.count)
-            if w.ns.get(item.kind, ("", ""))[0] != "kind":
+            if category(w.ns, item.kind) != Category.KIND:
                 w.ck.unknown(item.kind, item.span, w.scope, {k: v for k, v in w.ns.items()
                                                              if v[0] == "kind"}, "piece kind")
             elif item.data is not None:

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulelang.language import ast
 from rulelang.library.registry import Reads
 from rulelang.source import Source
-
-Ref = tuple[str, str]  # (category, key): how the checker resolved a name; the category is a
-#                        Category (a str, so that a Ref compares equal to a pair of strings)
 
 
 class Category(StrEnum):
@@ -60,6 +57,14 @@ _READS: dict[Category, Reads] = {
                      Category.PLAYER, Category.OPTION), Reads.GAME),
     Category.ZONE: Reads.ZONES, Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
 }
+
+
+class Ref(NamedTuple):
+    """How the checker resolved a name: its category and its key (a rule's module-qualified
+    name, a player's index, a builtin's name …). A pair: it unpacks as `cat, key = ref`, and
+    its category is a str enum, so it equals the plain pair of strings."""
+    category: Category
+    key: str
 
 
 @dataclass

@@ -54,7 +54,7 @@ class Checker:
         ns: dict[str, Ref] = {}
         seen: dict[str, Span] = {}
         for use, target in module.uses.items():
-            ns[use] = ("module", target)
+            ns[use] = Ref(Category.MODULE, target)
         for d in module.decls:
             self._declare_decl(ns, seen, key, d)
         return ns
@@ -63,7 +63,7 @@ class Checker:
                       d: ast.Decl) -> None:
         for cls, cat in _MODULE_KINDS.items():
             if isinstance(d, cls):
-                ref = (cat, qual(key, d.name))
+                ref = Ref(Category(cat), qual(key, d.name))
                 self.declare(ns, d.name, ref, d.span, seen)
                 params = d.params
                 if isinstance(d, ast.Def) and params is None:
@@ -73,24 +73,24 @@ class Checker:
         if isinstance(d, ast.Geometry):
             for item in d.items:
                 if isinstance(item, (ast.GeoRelation, ast.GeoAlias)):
-                    ns.setdefault(item.name, ("relation", item.name))
+                    ns.setdefault(item.name, Ref(Category.RELATION, item.name))
                 elif isinstance(item, ast.GeoRegion):
-                    ns.setdefault(item.name, ("region", item.name))
+                    ns.setdefault(item.name, Ref(Category.REGION, item.name))
                 elif isinstance(item, ast.GeoLines):
-                    ns.setdefault(item.name, ("lines", item.name))
+                    ns.setdefault(item.name, Ref(Category.LINES, item.name))
         if key == "":
             for game_cls, cat in _GAME_KINDS.items():
                 if isinstance(d, game_cls):
-                    self.declare(ns, d.name, (cat, d.name), d.span, seen)
+                    self.declare(ns, d.name, Ref(Category(cat), d.name), d.span, seen)
 
     # ---- resolution
     def lookup(self, name: str, scope: list[set[str]], ns: dict[str, Ref]) -> Ref | None:
         if any(name in s for s in scope):
-            return ("local", name)
+            return Ref(Category.LOCAL, name)
         if name in ns:
             return ns[name]
         if name in BUILTINS:
-            return ("builtin", name)
+            return Ref(Category.BUILTIN, name)
         return None
 
     def unknown(self, name: str, span: Span, scope: list[set[str]], ns: dict[str, Ref],
@@ -135,7 +135,7 @@ class Walker:
         ref = self.ck.lookup(e.id, self.scope, self.ns)
         if call_arity is not None and ref is not None and not Category(ref[0]).callable \
                 and e.id in BUILTINS:
-            ref = ("builtin", e.id)  # an option `size` does not hide the builtin size(x)
+            ref = Ref(Category.BUILTIN, e.id)  # an option `size` does not hide the builtin size(x)
         if ref is None:
             self.ck.unknown(e.id, e.span, self.scope, self.ns)
             return None
@@ -220,7 +220,7 @@ class Walker:
                 if outer is not None and outer[0] == "module" else None
         if ref is None or ref[0] != "def" or self.ck.arity.get(ref, (-1, -1))[0] < 1:
             return False
-        self.ck.refs[a] = ("function", ref[1])
+        self.ck.refs[a] = Ref(Category.FUNCTION, ref[1])
         return True
 
     def visit_Index(self, e: ast.Index) -> None:
@@ -387,7 +387,7 @@ class Walker:
         self.expr(s.zone)
 
     def visit_Reveal(self, s: ast.Reveal) -> None:
-        if self.ns.get(s.var, ("", ""))[0] != "var":
+        if category(self.ns, s.var) != Category.VAR:
             self.ck.error("R201", f"unknown variable '{s.var}'", s.span)
 
     def visit_Return(self, s: ast.Return) -> None:
@@ -407,3 +407,9 @@ def written(e: ast.Expr) -> str:
 def _n_args(lo: int, hi: int) -> str:
     n = str(lo) if lo == hi else f"{lo} to {hi}"
     return f"{n} argument" + ("" if n == "1" else "s")
+
+
+def category(ns: dict[str, Ref], name: str) -> Category | None:
+    """The category a name resolves to in a namespace, or None."""
+    ref = ns.get(name)
+    return None if ref is None else ref.category
