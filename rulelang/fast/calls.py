@@ -220,10 +220,10 @@ class CallCompiler:
                         return run(c, e)[1]
                     return block
                 body: Fn = lambda c, e: run(c, e)[1]  # noqa: E731
-            elif not pre and (isinstance(d.body, (ast.Quant, ast.IfExpr)) or (
+            elif not pre and (isinstance(d.body, (ast.Quant, ast.IfExpr, ast.BoolOp)) or (
                     isinstance(d.body, ast.Call) and
                     self.refs.get(d.body.func, ("",))[0] == "def")):
-                # the quantifier, conditional or rule's call that is the body counts this call
+                # the quantifier, conditional, and/or or rule's call that is the body counts it
                 self._pending_steps = steps
                 return self.expr(d.body)
             else:

@@ -294,8 +294,22 @@ class Compiler(CallCompiler):
         return compare
 
     def visit_BoolOp(self, n: ast.BoolOp) -> Fn:
+        # the steps of inlined calls whose body this is: counted here, with no closure more
+        steps, self._pending_steps = self._pending_steps, 0
         left, right = self.expr(n.left), self.expr(n.right)
-        if n.op == "and":  # `not` twice: a bool without calling bool()
+        both = n.op == "and"
+        if steps:
+            span = n.span
+
+            def counted(c: Ctx, e: dict[str, Any]) -> Any:
+                c.steps += steps
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                if both:
+                    return not (not left(c, e) or not right(c, e))
+                return not (not left(c, e) and not right(c, e))
+            return counted
+        if both:  # `not` twice: a bool without calling bool()
             return lambda c, e: not (not left(c, e) or not right(c, e))
         return lambda c, e: not (not left(c, e) and not right(c, e))
 
