@@ -239,3 +239,12 @@ def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
     return RuleRuntimeError(f"{what} failed: {exc}", span)
 
 
+
+
+def increased(old: Any, sign: int, amount: Any, span: Any) -> int:
+    """`increase x by n` (sign 1) or `decrease x by n` (sign -1): whole numbers only."""
+    if type(old) is not int or type(amount) is not int:
+        raise RuleRuntimeError(f"cannot {'increase' if sign > 0 else 'decrease'} "
+                               f"{show(old)} by {show(amount)}: both must be whole numbers",
+                               span)
+    return old + sign * amount

@@ -14,7 +14,7 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.library.decision import Decision, GameOver, Option, Run
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, iterate
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, increased, iterate
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -190,7 +190,7 @@ class Statements:
 
     def run_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
         table, key = self.slot(s.target, c, e)
-        new = table[key] + s.sign * self.value(s.amount, c, e)
+        new = increased(table[key], s.sign, self.value(s.amount, c, e), s.span)
         table[key] = self.clamp(key, new, c) if table is c.data.counters else new
 
     def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]
