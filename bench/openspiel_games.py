@@ -8,6 +8,10 @@ Not a test (the suite plays a sample). Needs pyspiel (pip install -e '.[test]').
 
     python bench/openspiel_games.py                        # 200 games per game, both modes
     python bench/openspiel_games.py --games 50 --mode interpreted hex
+    python bench/openspiel_games.py --deep-perft           # also the perfts the suite cuts
+
+--deep-perft also counts the game trees the suite walks less deep (Breakthrough 8x8 to
+depth 4, OpenSpiel's pinned 256,036), node for node against OpenSpiel.
 """
 from __future__ import annotations
 
@@ -21,7 +25,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "openspiel"))
 
-from test_differential import PAIRS, play  # noqa: E402
+from test_differential import PAIRS, play, test_perft  # noqa: E402
+
+DEEP_PERFT = [("breakthrough", 8, 4, "compiled")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,8 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=["compiled", "interpreted"], nargs="*",
                         default=["compiled", "interpreted"])
     parser.add_argument("names", nargs="*", default=list(PAIRS), help="games (default: all)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--deep-perft", action="store_true")
+    args = parser.parse_intermixed_args(argv)
     failed = 0
+    for name, size, depth, mode in DEEP_PERFT if args.deep_perft else []:
+        start = time.perf_counter()
+        test_perft(name, size, depth, mode)  # raises on a difference, with the first one
+        print(f"{name} {size}x{size} perft to depth {depth}, {mode}: equal to OpenSpiel's "
+              f"({time.perf_counter() - start:.1f} s)")
     for name in args.names:
         for mode in args.mode:
             start = time.perf_counter()

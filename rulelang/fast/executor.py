@@ -375,9 +375,8 @@ class Executor(Menus):
         yield from self.run(effect.body, c, env)
 
     def gen_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run:
-        forced = e.get("\0forced")
-        if forced:
-            e[s.var] = forced.pop(0)
+        if c.forced:  # a value of the chosen menu option
+            e[s.var] = c.forced.pop(0)
             return
         values = self.choices(s, c, e)
         if not values:
@@ -430,8 +429,9 @@ class Executor(Menus):
 
     def perform(self, option: Option, c: Ctx) -> Run:
         action = self.program.actions[option[0]]
-        env: dict[str, Any] = {"\0forced": list(option[1])}
-        yield from self.run(action.body, c, env)
+        c.forced = list(option[1])  # every one is taken before the action can decide again
+        yield from self.run(action.body, c, {})
+        c.forced = []
         self.after_action(action, c)
 
     def after_action(self, action: ast.Action, c: Ctx) -> None:

@@ -67,11 +67,14 @@ COMPARES: dict[str, Callable[[Any, Any], bool]] = {
 
 
 class Ctx:
-    """What an expression sees: the static game (Runtime) and the state's data."""
-    __slots__ = ("game", "data", "steps")
+    """What an expression sees: the static game (Runtime) and the state's data; `forced` holds
+    the values of a chosen menu option still to be handed, in order, to the chooses of the
+    action being performed (the fast evaluator's plan of a `do`)."""
+    __slots__ = ("game", "data", "steps", "forced")
 
     def __init__(self, game: Any, data: Any) -> None:
         self.game, self.data, self.steps = game, data, 0
+        self.forced: list[Any] = []
 
     def tick(self, span: Any, n: int = 1) -> None:
         self.steps += n

@@ -69,11 +69,8 @@ game_and_mode = pytest.mark.parametrize(("name", "mode"),
                                         [(n, m) for n in RULEBOOKS for m in MODES])
 
 
-@game_and_mode
-@SEEDED
-@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
-def test_every_legal_action_applies(name: str, mode: str, data: st.DataObject, seed: int,
-                                    moves: int) -> None:
+def every_legal_action_applies(name: str, mode: str, data: st.DataObject, seed: int,
+                               moves: int) -> None:
     state = play(data, load(name, mode).new_initial_state(seed), moves)
     for action in state.legal_actions():
         child = state.clone()
@@ -83,11 +80,8 @@ def test_every_legal_action_applies(name: str, mode: str, data: st.DataObject, s
         assert child.is_terminal() or child.legal_actions(), "a live state offers no action"
 
 
-@game_and_mode
-@SEEDED
-@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
-def test_clone_is_equal_and_independent(name: str, mode: str, data: st.DataObject, seed: int,
-                                        moves: int) -> None:
+def clone_is_equal_and_independent(name: str, mode: str, data: st.DataObject, seed: int,
+                                   moves: int) -> None:
     state = play(data, load(name, mode).new_initial_state(seed), moves)
     before = view(state)
     twin = state.clone()
@@ -106,11 +100,8 @@ def test_clone_is_equal_and_independent(name: str, mode: str, data: st.DataObjec
     assert state.history()[-1] == before["legal"][mine]
 
 
-@game_and_mode
-@SEEDED
-@given(data=st.data(), seed=seeds())
-def test_actions_and_terminal_states_are_consistent(name: str, mode: str, data: st.DataObject,
-                                                    seed: int) -> None:
+def actions_and_terminal_states_are_consistent(name: str, mode: str, data: st.DataObject,
+                                               seed: int) -> None:
     state = load(name, mode).new_initial_state(seed)
     n = state.game.num_players
     for _ in range(MAX_MOVES):
@@ -137,6 +128,60 @@ def _assert_result(state: Any, n: int) -> None:
         assert sum(returns) == 0, "a two-player game is zero-sum"
     assert [r > 0 or (r == 0 and len(winners) > 1) for r in returns] == \
         [i in winners for i in range(n)]
+
+
+# ---- each property in both modes: the reference evaluator on fewer examples (the one below,
+# test_interpreter_and_compiler_agree, compares the two modes on SEEDED's full count)
+REFERENCE = settings(SEEDED, max_examples=12)
+each_game = pytest.mark.parametrize("name", RULEBOOKS)
+
+
+@each_game
+@SEEDED
+@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
+def test_every_legal_action_applies(name: str, data: st.DataObject, seed: int,
+                                    moves: int) -> None:
+    every_legal_action_applies(name, "compiled", data, seed, moves)
+
+
+@each_game
+@REFERENCE
+@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
+def test_every_legal_action_applies_reference(name: str, data: st.DataObject, seed: int,
+                                              moves: int) -> None:
+    every_legal_action_applies(name, "interpreted", data, seed, moves)
+
+
+@each_game
+@SEEDED
+@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
+def test_clone_is_equal_and_independent(name: str, data: st.DataObject, seed: int,
+                                        moves: int) -> None:
+    clone_is_equal_and_independent(name, "compiled", data, seed, moves)
+
+
+@each_game
+@REFERENCE
+@given(data=st.data(), seed=seeds(), moves=st.integers(0, 60))
+def test_clone_is_equal_and_independent_reference(name: str, data: st.DataObject, seed: int,
+                                                  moves: int) -> None:
+    clone_is_equal_and_independent(name, "interpreted", data, seed, moves)
+
+
+@each_game
+@SEEDED
+@given(data=st.data(), seed=seeds())
+def test_actions_and_terminal_states_are_consistent(name: str, data: st.DataObject,
+                                                    seed: int) -> None:
+    actions_and_terminal_states_are_consistent(name, "compiled", data, seed)
+
+
+@each_game
+@REFERENCE
+@given(data=st.data(), seed=seeds())
+def test_actions_and_terminal_states_are_consistent_reference(name: str, data: st.DataObject,
+                                                              seed: int) -> None:
+    actions_and_terminal_states_are_consistent(name, "interpreted", data, seed)
 
 
 @pytest.mark.parametrize("name", RULEBOOKS)
