@@ -17,6 +17,7 @@ from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.tools.common import _user_error, load, parse_options
+from rulelang.tools.heatmap import heatmap_svg, site_counts
 from rulelang.tools.playout import Record, Setup, chunks, run
 from rulelang.tools.report import summarize, summary_lines
 from rulelang.tools.report_html import page
@@ -140,12 +141,12 @@ def evaluate(setup: Setup, games: int, workers: int,
 
 def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
     """Everything the JSON file holds: the setup, the figures and every game's record."""
+    summary = summarize(records, list(game.player_names), list(setup.agents))
+    summary["sites"] = site_counts(game, records)  # how often actions named each site
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
             "players": list(game.player_names), "agents": list(setup.agents),
             "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
-            "mode": setup.mode,
-            "summary": summarize(records, list(game.player_names), list(setup.agents)),
-            "records": records}
+            "mode": setup.mode, "summary": summary, "records": records}
 
 
 def to_json(data: dict[str, Any]) -> str:
@@ -172,7 +173,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         info = {"rulebook": setup.path, "agents": ",".join(setup.agents),
                 "seed": setup.seed, "games": len(records), "max plies": setup.max_plies,
                 **{f"option {k}": v for k, v in setup.options}}
-        (where / "report.html").write_text(page(game.name, info, data["summary"], lines),
+        heat = heatmap_svg(game, data["summary"]["sites"])
+        (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat),
                                            encoding="utf-8")
         print(f"written: {where / 'evaluation.json'}, {where / 'report.html'}")
     return 0

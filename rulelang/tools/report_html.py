@@ -72,8 +72,10 @@ def _pct(r: dict[str, Any]) -> str:
     return f"{100 * r['rate']:.1f} % [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
 
 
-def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str]) -> str:
-    """The report page of one evaluation (`lines`: the terminal summary, shown verbatim)."""
+def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
+         heatmap: str | None = None) -> str:
+    """The report page of one evaluation (`lines`: the terminal summary, shown verbatim;
+    `heatmap`: the SVG of the sites played, when the game has a board)."""
     rates = [_rate_row(f"seat {i + 1} {row['player']}", row["wins"])
              for i, row in enumerate(s["seats"])]
     rates += [_rate_row("draws", s["draws"])]
@@ -96,6 +98,9 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str])
             "<h2>Length in plies</h2>", _histogram(s["length"]["histogram"]),
             "<h2>Actions taken</h2>",
             _bars([(k, float(v), None, None) for k, v in top], float(scale))]
+    if heatmap is not None:
+        body += ["<h2>Sites played</h2>", heatmap,
+                 "<p>the darker a site, the more actions named it (its count in its title)</p>"]
     if s["scores"]:
         terms = s["scores"]["terms"]
         body += ["<h2>Score terms (per player)</h2>",

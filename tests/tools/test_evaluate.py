@@ -109,3 +109,26 @@ def test_user_mistakes_are_diagnostics(capsys: pytest.CaptureFixture[str], args:
 def test_an_unknown_rulebook_is_a_diagnostic(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "no_such_game", "--jobs", "1"]) == 1
     assert "error[R410]" in capsys.readouterr().err
+
+
+def test_the_sites_played_are_counted_and_drawn_as_a_heatmap(tmp_path: Path) -> None:
+    data = _run(tmp_path, "tic_tac_toe", "--games", "40", "--jobs", "1")
+    sites = data["summary"]["sites"]
+    # every tic-tac-toe action names exactly one site: the counts add up to the plies
+    assert sorted(sites) == sorted(f"{c}{r}" for c in "abc" for r in "123")
+    assert sum(sites.values()) == sum(r["plies"] for r in data["records"])
+    for site, n in sites.items():
+        assert n == sum(f"place {site}" in r["actions"] for r in data["records"])
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    heat = html[html.index("<h2>Sites played</h2>"):]
+    drawn = dict(re.findall(r'data-site="(\w+)"[^>]*data-count="(\d+)"', heat))
+    assert {k: int(v) for k, v in drawn.items()} == sites  # the same drawing as `render`
+    assert heat.count('class="heat"') == sum(1 for n in sites.values() if n)
+
+
+def test_a_game_without_a_board_has_no_heatmap(tmp_path: Path) -> None:
+    import rulelang
+    from rulelang.tools.heatmap import heatmap_svg
+    game = rulelang.load_game(Path(__file__).resolve().parents[2] / "rulebooks" /
+                              "muso_sakura.rule")
+    assert heatmap_svg(game, {}) is None
