@@ -15,9 +15,10 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.fast.menus import Menus
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
 from rulelang.library.semantics import Ctx, increased, iterate
-from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
+from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, show
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
@@ -175,21 +176,9 @@ class Executor(Menus):
             piece = c.data.take_from(what.zone, what.kind)
             if piece is not None:
                 return piece
-        if isinstance(what, Piece):
-            return what
-        if s.source is not None:
-            zone = self.value(s.source, c, e)
-            what = piece_source(what if isinstance(what, str) else None, zone)
-        if isinstance(what, PieceSource) and isinstance(what.zone, ZoneRef):
-            if what.zone not in c.data.zones:
-                raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player",
-                                       s.piece.span)
-            piece = c.data.take_from(what.zone, what.kind)
-            if piece is None:
-                raise RuleRuntimeError(f"no {what.kind or 'piece'} left in "
-                                       f"{self.zone_text(what.zone)}", s.piece.span)
-            return piece
-        raise RuleRuntimeError(f"'put' needs a piece, not {show(what)}", s.piece.span)
+        source = self.value(s.source, c, e) if s.source is not None else None
+        return effects.take_piece(c.data, self.rt.players, what, source, s.source is not None,
+                                  s.piece.span)
 
     def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool:
         try:
@@ -199,18 +188,7 @@ class Executor(Menus):
             return False
 
     def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
-        if type(target) is Site:
-            c.data.put(piece, target)
-            c.data.last["site"] = target
-        elif isinstance(target, ZoneRef):
-            c.data.to_zone(piece, target)
-        else:
-            raise RuleRuntimeError(f"a piece can go to a site or a zone, not {show(target)}",
-                                   s.span)
-        c.data.last["piece"] = piece
-
-    def zone_text(self, z: ZoneRef) -> str:
-        return z.name if z.owner is None else f"{z.name} of {self.rt.players[z.owner].name}"
+        effects.place(c.data, piece, target, s.span)
 
     def exec_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
         if self.program.refs.get(s.target) == ("builtin", "starter"):
@@ -234,51 +212,24 @@ class Executor(Menus):
     def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
         """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
         piece = self.value(t.obj, c, e)
-        if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"only a piece's attributes can be set, not {show(piece)}'s",
-                                   t.span)
-        data = c.data
-        if t.name == "owner":
-            if value is not None and not isinstance(value, Player):
-                raise RuleRuntimeError(f"an owner is a player or none, not {show(value)}",
-                                       t.span)
-            data.owner[piece.id] = None if value is None else value.index
-        elif any(name == t.name for name, _ in self.program.pieces[piece.kind].attrs):
-            data.attrs[t.name][piece.id] = value
-        else:
-            raise RuleRuntimeError(f"a {piece.kind} has no attribute '{t.name}'", t.span)
-        where = data.loc[piece.id]
-        if type(where) is Site:
-            data.changes.append(where.index)  # queries over the board must see it
+        decl = self.program.pieces.get(piece.kind) if isinstance(piece, Piece) else None
+        effects.set_attribute(c.data, decl.attrs if decl else None, piece, t.name, value,
+                              t.span)
 
     def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
         table, key = self.slot(s.target, c, e)
         new = increased(table[key], s.sign, self.value(s.amount, c, e), s.span)
         table[key] = self.clamp(key, new, c) if table is c.data.counters else new
 
-    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]
-             ) -> tuple[dict[Any, Any], tuple[str, int | None]]:
-        name_node = t.left if isinstance(t, ast.Of) else t
-        cat, name = self.program.refs[name_node]
-        owner = None
-        if isinstance(t, ast.Of):
-            player = self.value(t.right, c, e)
-            if not isinstance(player, Player):
-                raise RuleRuntimeError(f"'of' needs a player, not {show(player)}", t.span)
-            owner = player.index
-        table = c.data.counters if cat == "counter" else c.data.vars
-        if (name, owner) not in table:
-            raise RuleRuntimeError(f"'{name}' belongs to each player: write '{name} of "
-                                   "<player>'", t.span)
-        return table, (name, owner)
+    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> effects.Slot:
+        """The table and key of a counter or var (`points`, `points of p`)."""
+        of = isinstance(t, ast.Of)
+        cat, name = self.program.refs[t.left if isinstance(t, ast.Of) else t]
+        player = self.value(t.right, c, e) if isinstance(t, ast.Of) else None
+        return effects.slot(c.data, cat, name, player, of, t.span)
 
     def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
-        lo, hi = self.rt.counter_bounds(key[0], c)
-        if hi is not None and value > hi:
-            value = hi
-        if lo is not None and value < lo:
-            value = lo
-        return value
+        return effects.clamp(self.rt.counter_bounds(key[0], c), value)
 
     def exec_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> None:
         block = self.branch(s, c, e)
