@@ -31,6 +31,19 @@ def is_var(node: ast.Expr, var: str) -> bool:
     return isinstance(node, ast.Name) and node.id == var
 
 
+def counted(c: Ctx, xs: Any, extra: int, span: Any) -> bool:
+    """The items of a domain counted as steps of the budget (and `extra` more: the call of an
+    inlined rule whose body the loop is), all at once; False for a domain without a size,
+    which the caller leaves to the general loop (it says what is wrong)."""
+    try:
+        steps = c.steps = c.steps + len(xs) + extra
+    except TypeError:
+        return False
+    if steps > STEP_BUDGET:
+        c.tick(span)
+    return True
+
+
 def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, general: Fn,
                 span: Any = None, extra: int = 0) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership. The
@@ -42,12 +55,8 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
         elif type(b) is not tuple:
             return general(c, e)
         xs = domain(c, e)
-        try:  # its items are steps (a domain without a size: the general loop)
-            steps = c.steps = c.steps + len(xs) + extra
-        except TypeError:
+        if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        if steps > STEP_BUDGET:
-            c.tick(span)
         for x in xs:
             if (x in b) is inside:
                 if not want_all:
@@ -65,12 +74,8 @@ def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn, span: An
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         at = c.data.at
         xs = domain(c, e)
-        try:  # its items are steps (a domain without a size: the general loop)
-            steps = c.steps = c.steps + len(xs) + extra
-        except TypeError:
+        if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        if steps > STEP_BUDGET:
-            c.tick(span)
         try:
             found = tuple([s for s in xs if (not at[s.index]) is empty])
         except (AttributeError, TypeError):
@@ -96,12 +101,8 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
                 return general(c, e)
             at, owners = c.data.at, c.data.owner
             xs = domain(c, e)
-            try:  # its items are steps (a domain without a size: the general loop)
-                steps = c.steps = c.steps + len(xs) + extra
-            except TypeError:
+            if not counted(c, xs, extra, span):  # a domain without a size
                 return general(c, e)
-            if steps > STEP_BUDGET:
-                c.tick(span)
             try:
                 for s in xs:
                     stack = at[s.index]
@@ -117,12 +118,8 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         at = c.data.at
         xs = domain(c, e)
-        try:  # its items are steps (a domain without a size: the general loop)
-            steps = c.steps = c.steps + len(xs) + extra
-        except TypeError:
+        if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        if steps > STEP_BUDGET:
-            c.tick(span)
         try:
             for s in xs:
                 if (not at[s.index]) is empty:
