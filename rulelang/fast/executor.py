@@ -15,9 +15,10 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.fast.menus import Menus
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
-from rulelang.library.semantics import Ctx, increased, iterate
+from rulelang.library.semantics import Ctx, iterate
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, show
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["Executor", "Decision", "GameOver", "Option", "Run"]
 
 
-class Executor(Menus):
+class Executor(EffectStatements, Menus):
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
         self.program: Program = runtime.program
@@ -153,21 +154,15 @@ class Executor(Menus):
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
         e[s.var] = values[c.data.rng.randrange(len(values))]
 
+    # move, remove, set, increase: the meaning both evaluators share
+    exec_Move = EffectStatements.effect_Move
+    exec_Remove = EffectStatements.effect_Remove
+    exec_Set = EffectStatements.effect_Set
+    exec_Increase = EffectStatements.effect_Increase
+
     def exec_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
         self.place(piece, self.value(s.target, c, e), c, s)
-
-    def exec_Move(self, s: ast.Move, c: Ctx, e: dict[str, Any]) -> None:
-        piece = self.value(s.piece, c, e)
-        if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
-        self.place(piece, self.value(s.target, c, e), c, s)
-
-    def exec_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
-        piece = self.value(s.piece, c, e)
-        if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
-        c.data.lift(piece)
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         what = self.value(s.piece, c, e)
@@ -186,50 +181,6 @@ class Executor(Menus):
             return True
         except RuleRuntimeError:
             return False
-
-    def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
-        effects.place(c.data, piece, target, s.span)
-
-    def exec_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
-        if self.program.refs.get(s.target) == ("builtin", "starter"):
-            player = self.value(s.value, c, e)
-            if not isinstance(player, Player):
-                raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
-                                       s.value.span)
-            c.data.starter = player.index
-            return
-        if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
-            self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
-            return
-        table, key = self.slot(s.target, c, e)
-        value = self.value(s.value, c, e)
-        if table is c.data.counters:
-            value = self.clamp(key, value, c)
-        else:
-            c.data.revealed.discard(key)  # a new secret value is hidden again
-        table[key] = value
-
-    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
-        """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
-        piece = self.value(t.obj, c, e)
-        decl = self.program.pieces.get(piece.kind) if isinstance(piece, Piece) else None
-        effects.set_attribute(c.data, decl.attrs if decl else None, piece, t.name, value,
-                              t.span)
-
-    def exec_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
-        table, key = self.slot(s.target, c, e)
-        new = increased(table[key], s.sign, self.value(s.amount, c, e), s.span)
-        table[key] = self.clamp(key, new, c) if table is c.data.counters else new
-
-    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> effects.Slot:
-        """The table and key of a counter or var (`points`, `points of p`)."""
-        of = isinstance(t, ast.Of)
-        cat, name = self.program.refs[t.left if isinstance(t, ast.Of) else t]
-        player = self.value(t.right, c, e) if isinstance(t, ast.Of) else None
-        return effects.slot(c.data, cat, name, player, of, t.span)
-
-    def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
-        return effects.clamp(self.rt.counter_bounds(key[0], c), value)
 
     def exec_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> None:
         block = self.branch(s, c, e)

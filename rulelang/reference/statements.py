@@ -13,9 +13,10 @@ from typing import Any
 from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, increased, iterate
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, iterate
 from rulelang.model.values import Piece, Player, ZoneRef, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -58,7 +59,7 @@ def _pure(ev: Interpreter, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
             raise RuleRuntimeError("a function may only use let, if and return", s.span)
 
 
-class Statements:
+class Statements(EffectStatements):
     def __init__(self, runtime: Any, menus: Any) -> None:
         self.rt = runtime
         self.program = runtime.program
@@ -100,21 +101,15 @@ class Statements:
         if not self.value(s.cond, c, e):
             raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
 
+    # move, remove, set, increase: the meaning both evaluators share
+    run_Move = EffectStatements.effect_Move
+    run_Remove = EffectStatements.effect_Remove
+    run_Set = EffectStatements.effect_Set
+    run_Increase = EffectStatements.effect_Increase
+
     def run_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
         self.place(piece, self.value(s.target, c, e), c, s)
-
-    def run_Move(self, s: ast.Move, c: Ctx, e: dict[str, Any]) -> None:
-        piece = self.value(s.piece, c, e)
-        if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
-        self.place(piece, self.value(s.target, c, e), c, s)
-
-    def run_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
-        piece = self.value(s.piece, c, e)
-        if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
-        c.data.lift(piece)
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         """The piece a `put` puts: a piece, or the last of its kind in a zone."""
@@ -122,50 +117,6 @@ class Statements:
         source = self.value(s.source, c, e) if s.source is not None else None
         return effects.take_piece(c.data, self.rt.players, what, source, s.source is not None,
                                   s.piece.span)
-
-    def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
-        effects.place(c.data, piece, target, s.span)
-
-    def run_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
-        if self.program.refs.get(s.target) == ("builtin", "starter"):
-            player = self.value(s.value, c, e)
-            if not isinstance(player, Player):
-                raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
-                                       s.value.span)
-            c.data.starter = player.index
-            return
-        if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
-            self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
-            return
-        table, key = self.slot(s.target, c, e)
-        value = self.value(s.value, c, e)
-        if table is c.data.counters:
-            value = self.clamp(key, value, c)
-        else:
-            c.data.revealed.discard(key)  # a new secret value is hidden again
-        table[key] = value
-
-    def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
-        """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
-        piece = self.value(t.obj, c, e)
-        decl = self.program.pieces.get(piece.kind) if isinstance(piece, Piece) else None
-        effects.set_attribute(c.data, decl.attrs if decl else None, piece, t.name, value,
-                              t.span)
-
-    def run_Increase(self, s: ast.Increase, c: Ctx, e: dict[str, Any]) -> None:
-        table, key = self.slot(s.target, c, e)
-        new = increased(table[key], s.sign, self.value(s.amount, c, e), s.span)
-        table[key] = self.clamp(key, new, c) if table is c.data.counters else new
-
-    def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> effects.Slot:
-        """The table and key of a counter or var (`points`, `points of p`)."""
-        of = isinstance(t, ast.Of)
-        cat, name = self.program.refs[t.left if isinstance(t, ast.Of) else t]
-        player = self.value(t.right, c, e) if isinstance(t, ast.Of) else None
-        return effects.slot(c.data, cat, name, player, of, t.span)
-
-    def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
-        return effects.clamp(self.rt.counter_bounds(key[0], c), value)
 
     def run_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
         zone = self.value(s.zone, c, e)
