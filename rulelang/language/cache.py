@@ -18,6 +18,7 @@ from typing import Any
 
 _MEMORY: dict[str, Any] = {}
 _MEMORY_FILES = 256
+_DISK_FILES = 1000  # beyond this many entries, the older half is removed
 _FRONT_END = ("grammar.lark", "parser.py", "builder.py", "ast.py")
 
 
@@ -84,3 +85,17 @@ def _write(file: Path, value: Any) -> None:
         os.replace(temporary, file)  # atomic: parallel loads never see half a file
     except (OSError, pickle.PicklingError, RecursionError, TypeError):
         temporary.unlink(missing_ok=True)
+        return
+    _prune(file.parent)
+
+
+def _prune(folder: Path) -> None:
+    try:
+        entries = list(folder.glob("*.pickle"))
+        if len(entries) <= _DISK_FILES:
+            return
+        entries.sort(key=lambda f: f.stat().st_mtime)
+        for old in entries[:len(entries) // 2]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # another process pruned first

@@ -101,6 +101,13 @@ def test_a_corrupt_cache_file_is_parsed_again(private: Path) -> None:
     assert rulelang.load_game(path).name == "Cache test"
 
 
+def test_the_disk_cache_stays_small(private: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "_DISK_FILES", 4)
+    for n in range(7):
+        cache.cached("data", f"d{n}.yaml", "[]", lambda: [])
+    assert 2 <= len(list((private / "home-cache" / "rulelang").glob("*.pickle"))) <= 4
+
+
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
 def test_a_folder_others_may_write_is_not_used(private: Path) -> None:
     folder = private / "home-cache" / "rulelang"
