@@ -14,8 +14,6 @@ from rulelang.library import BUILTINS
 from rulelang.source import Span
 
 Env = dict[str, Type]
-_ORDERED = frozenset({"number", "text", "list", "tuple", "region", "site", "player", "piece",
-                      "bool"})
 _NO_ATTRS = frozenset({"number", "text", "kind", "option", "bool", "list", "tuple", "zone",
                        "source", "relation", "region", "lines", "rule", "board"})
 _INDEXED = ty.SEQUENCES | ty.TEXTUAL | {"map"}
@@ -40,6 +38,10 @@ class ExprTypes:
         self.reported: set[tuple[str, Span | None]] = set()
         self.results: dict[str, Type] = {}  # a rule's result type (its key: module.name)
         self.busy: set[str] = set()
+        # what a rule's body needs of its parameters: index -> (tags, where, its span)
+        self.needs: dict[str, dict[int, tuple[frozenset[str], str, Span]]] = {}
+        self.collect: dict[int, tuple[frozenset[str], str, Span]] | None = None
+        self.maybe = 0  # > 0: in a part of a rule's body that may not be evaluated
         self.coords = list(dict.fromkeys(n for g in program.geometries.values()
                                          for item in g.items if isinstance(item, ast.GeoSites)
                                          for n in item.pattern))
@@ -76,13 +78,40 @@ class ExprTypes:
         if e is None:
             return ty.UNKNOWN
         t = self.expr(e, env)
+        self.need(t, tags, what, e)
         if not ty.fits(t, tags):
             self.mismatch(e, t, ty.expected(tags), what, help)
         return t
 
+    def need(self, t: Type, tags: frozenset[str], what: str, e: ast.Node) -> None:
+        """The rule being analysed uses its parameter (of type t) where tags are needed, in a
+        part of its body that is always evaluated: a call must give it such a value."""
+        i = ty.param_index(t)
+        if i is not None and self.collect is not None and not self.maybe \
+                and "any" not in tags:
+            self.collect.setdefault(i, (tags, what, e.span))
+
+    def call_needs(self, e: ast.Call, key: str, args: list[Type]) -> None:
+        """A rule's arguments against what its body needs of its parameters (R230)."""
+        d = self.p.defs.get(key)
+        for i, (a, t) in enumerate(zip(e.args, args, strict=False)):
+            need = self.needs.get(key, {}).get(i)
+            if need is None or d is None or not d.params:
+                continue
+            tags, what, where = need
+            self.need(t, tags, what, a)
+            if not ty.fits(t, tags):
+                place = f"line {where.line}" if where.path == e.span.path else \
+                    f"{where.path}:{where.line}"
+                self.error("R230", f"{written(e.func)}(…), argument {i + 1}: expected "
+                           f"{ty.expected(tags)}, found {t}", a.span,
+                           f"'{self.text(a)}' is {t}; '{written(e.func)}' uses its "
+                           f"'{d.params[i]}' in {what} ({place})")
+
     def domain(self, e: ast.Expr, env: Env, what: str, word: str | None = None) -> Type:
         """A collection to go over (R231); its type."""
         t = self.expr(e, env)
+        self.need(t, ty.COLLECTIONS, what, e)
         if ty.fits(t, ty.COLLECTIONS):
             return t
         items = {"site": "a set of sites", "player": "a set of players",
@@ -214,9 +243,14 @@ class ExprTypes:
         if cat == "builtin":
             return self.builtin_call(e, key, args)
         if cat == "def":
-            return self.result(key)
+            out = self.result(key)
+            self.call_needs(e, key, args)
+            return out
         if cat == "relation":
             self.board_uses.append((key, cat, e.func.span))
+            if args:
+                self.need(args[0], frozenset({"site"}), f"the relation '{written(e.func)}'",
+                          e.args[0])
             if args and not ty.fits(args[0], frozenset({"site"})):
                 self.mismatch(e.args[0], args[0], "a site", f"the relation '{written(e.func)}'")
             return ty.list_of(ty.SITE)
@@ -233,11 +267,14 @@ class ExprTypes:
         sig = signature(name)
         for i, (a, t) in enumerate(zip(e.args, args, strict=True)):
             tags = sig.params[i] if i < len(sig.params) else sig.rest
+            if tags is not None:
+                self.need(t, tags, f"{name}(…)", a)
             if tags is not None and not ty.fits(t, tags):
                 self.mismatch(a, t, ty.expected(tags), f"{name}(…), argument {i + 1}")
         if name in ("max", "min"):
             if len(args) == 1:
-                return ty.element(args[0]) if args[0].tag in ty.COLLECTIONS else args[0]
+                return ty.element(args[0]) if args[0].tag in ty.COLLECTIONS else \
+                    ty.plain(args[0])
             return ty.join_all(args)
         item = ty.element(args[sig.generic]) if sig.generic is not None and \
             sig.generic < len(args) else ty.UNKNOWN
@@ -303,7 +340,10 @@ class ExprTypes:
 
     def t_BinOp(self, e: ast.BinOp, env: Env) -> Type:
         a, b = self.expr(e.left, env), self.expr(e.right, env)
-        out = _arith(e.op, a, b)
+        if e.op in ("-", "//", "%"):
+            for x, t in ((e.left, a), (e.right, b)):
+                self.need(t, frozenset({"number"}), f"'{e.op}'", x)
+        out = ty.arith(e.op, a, b)
         if out is None:
             both = f"{a} {e.op} {b}"
             self.error("R230", f"'{e.op}' cannot combine {a} and {b}", e.span,
@@ -320,7 +360,7 @@ class ExprTypes:
         if e.op in ("==", "!="):
             self.choice(e.left, a, e.right)
             self.choice(e.right, b, e.left)
-        elif ty.known(a) and ty.known(b) and not _comparable(a, b):
+        elif ty.known(a) and ty.known(b) and not ty.comparable(a, b):
             self.error("R230", f"'{e.op}' cannot compare {a} with {b}", e.span,
                        "order compares two numbers, two texts or two lists")
         return ty.BOOL
@@ -337,7 +377,9 @@ class ExprTypes:
 
     def t_BoolOp(self, e: ast.BoolOp, env: Env) -> Type:
         self.expr(e.left, env)
+        self.maybe += 1
         self.expr(e.right, env)
+        self.maybe -= 1
         return ty.BOOL
 
     def t_Not(self, e: ast.Not, env: Env) -> Type:
@@ -350,7 +392,10 @@ class ExprTypes:
 
     def t_IfExpr(self, e: ast.IfExpr, env: Env) -> Type:
         self.expr(e.cond, env)
-        return ty.join(self.expr(e.then, env), self.expr(e.orelse, env))
+        self.maybe += 1
+        out = ty.join(self.expr(e.then, env), self.expr(e.orelse, env))
+        self.maybe -= 1
+        return out
 
     def t_TupleExpr(self, e: ast.TupleExpr, env: Env) -> Type:
         return ty.tuple_of(tuple(self.expr(x, env) for x in e.items))
@@ -364,10 +409,14 @@ class ExprTypes:
 
     def t_ListComp(self, e: ast.ListComp, env: Env) -> Type:
         inner = dict(env)
-        for g in e.generators:
+        for k, g in enumerate(e.generators):
+            self.maybe += k > 0
             inner[g.var] = ty.element(self.domain(g.domain, inner, "'for'"))
+        self.maybe += 1  # the condition and the item: only for items
         self.expr(e.cond, inner)
-        return ty.list_of(self.expr(e.item, inner))
+        item = self.expr(e.item, inner)
+        self.maybe -= len(e.generators)
+        return ty.list_of(item)
 
     def t_Range(self, e: ast.Range, env: Env) -> Type:
         for x in (e.lo, e.hi):
@@ -380,8 +429,10 @@ class ExprTypes:
         item = ty.element(d)
         inner = dict(env)
         inner[e.var] = item
+        self.maybe += 1
         self.expr(e.cond, inner)
         body = self.expr(e.body, inner) if e.body is not None else None
+        self.maybe -= 1
         value = item if body is None else body
         if e.kind in ("all", "any"):
             return ty.BOOL
@@ -402,7 +453,7 @@ class ExprTypes:
     # ---- rules
     def result(self, key: str) -> Type:
         """A rule's result type, its parameters being of any type (UNKNOWN while it is
-        being computed: a recursive rule)."""
+        being computed: a recursive rule), and what its body needs of them (self.needs)."""
         if key in self.results:
             return self.results[key]
         d = self.p.defs.get(key)
@@ -410,16 +461,20 @@ class ExprTypes:
             return ty.UNKNOWN
         self.busy.add(key)
         self.quiet += 1
+        saved = self.collect, self.maybe
+        self.collect, self.maybe = {}, 0
         try:
-            t = self.def_type(d)
+            t = ty.plain(self.def_type(d))
+            self.needs[key] = self.collect
         finally:
+            self.collect, self.maybe = saved
             self.quiet -= 1
             self.busy.discard(key)
         self.results[key] = t
         return t
 
     def def_type(self, d: ast.Def) -> Type:
-        env: Env = {p: ty.UNKNOWN for p in d.params or ()}
+        env: Env = {p: ty.param(i) for i, p in enumerate(d.params or ())}
         if isinstance(d.body, ast.Block):
             returns: list[Type] = []
             self.pure_block(d.body, env, returns)
@@ -428,6 +483,7 @@ class ExprTypes:
 
     def pure_block(self, b: ast.Block, env: Env, returns: list[Type]) -> None:
         env = dict(env)
+        depth = self.maybe
         for s in b.stmts:
             if isinstance(s, ast.Let):
                 for name, value in s.bindings:
@@ -435,11 +491,16 @@ class ExprTypes:
             elif isinstance(s, ast.Return):
                 returns.append(self.expr(s.value, env))
             elif isinstance(s, ast.If):
-                for cond, body in s.branches:
+                for k, (cond, body) in enumerate(s.branches):
+                    self.maybe += k > 0
                     self.expr(cond, env)
+                    self.maybe += 1
                     self.pure_block(body, env, returns)
+                    self.maybe -= 1
+                self.maybe += 1
                 if s.orelse is not None:
-                    self.pure_block(s.orelse, env, returns)
+                    self.pure_block(s.orelse, env, returns)  # and after it: maybe returned
+        self.maybe = depth
 
     # ---- the board
     def _board_members(self) -> set[str] | None:
@@ -487,49 +548,3 @@ _ARITH_HELP = {
 }
 
 
-def _arith(op: str, a: Type, b: Type) -> Type | None:
-    """The type of a op b, None when it is certainly an error."""
-    ka, kb = ty.known(a), ty.known(b)
-    num = frozenset({"number"})
-    if op == "+":
-        if not ka or not kb:
-            one = a if ka else b
-            if not ty.known(one):
-                return ty.UNKNOWN
-            if one.tag in ("number", "text") or one.tag in ty.TEXTUAL:
-                return ty.NUMBER if one.tag == "number" else ty.TEXT
-            return ty.as_list(one) if one.tag in ("list", "tuple", "region") else None
-        if a.tag == b.tag == "number":
-            return ty.NUMBER
-        if a.tag in ty.TEXTUAL and b.tag in ty.TEXTUAL:
-            return ty.TEXT
-        if a.tag == b.tag == "tuple":
-            return ty.tuple_of(a.args + b.args)
-        seqs = ("list", "tuple", "region")
-        if a.tag in seqs and b.tag in seqs:
-            return ty.list_of(ty.join(ty.element(a), ty.element(b)))
-        return None
-    if op == "*":
-        if ka and kb and a.tag == b.tag == "number":
-            return ty.NUMBER
-        for x, n in ((a, b), (b, a)):
-            if ty.fits(n, num) and ty.known(x) and x.tag != "number":
-                if x.tag in ty.TEXTUAL:
-                    return ty.TEXT
-                return ty.as_list(x) if x.tag in ("list", "tuple", "region") else None
-        if ka and kb:
-            return None
-        return ty.UNKNOWN if not (ka or kb) else (ty.UNKNOWN if (a if ka else b).tag in
-                                                  ("number", "list", "tuple", "text")
-                                                  else None)
-    if not ty.fits(a, num) or not ty.fits(b, num):
-        return None
-    return ty.NUMBER
-
-
-def _comparable(a: Type, b: Type) -> bool:
-    ta = "text" if a.tag in ty.TEXTUAL else "list" if a.tag in ("list", "tuple", "region") \
-        else a.tag
-    tb = "text" if b.tag in ty.TEXTUAL else "list" if b.tag in ("list", "tuple", "region") \
-        else b.tag
-    return ta == tb and ta in _ORDERED

@@ -89,6 +89,30 @@ SEQUENCES = frozenset({"list", "tuple", "region", "lines"})  # items in order, i
 COLLECTIONS = SEQUENCES | {"zone", "map"} | TEXTUAL  # what a domain or `in` may go over
 
 
+ORDERED = frozenset({"number", "text", "list", "tuple", "region", "site", "player", "piece",
+                     "bool"})
+
+
+def param(i: int) -> Type:
+    """The value of a rule's parameter i while the rule's body is analysed: of any type, but
+    known to be that parameter (what the body needs of it is checked where the rule is
+    called)."""
+    return Type("unknown", name=f"@{i}")
+
+
+def param_index(t: Type) -> int | None:
+    return int(t.name[1:]) if t.tag == "unknown" and t.name.startswith("@") else None
+
+
+def plain(t: Type) -> Type:
+    """t without parameter marks (a rule's result, seen from where it is called)."""
+    if t.tag == "unknown":
+        return UNKNOWN
+    if not t.args:
+        return t
+    return Type(t.tag, tuple(plain(a) for a in t.args), t.name, t.fields)
+
+
 def known(t: Type) -> bool:
     return t.tag not in ("unknown", "none")
 
@@ -297,3 +321,52 @@ def expected(tags: frozenset[str]) -> str:
     if tags & TEXTUAL:
         words.insert(0, "a text")
     return " or ".join(words) if words else "a value"
+
+
+# ---- operators ------------------------------------------------------------------------
+def arith(op: str, a: Type, b: Type) -> Type | None:
+    """The type of a op b, None when it is certainly an error."""
+    ka, kb = known(a), known(b)
+    num = frozenset({"number"})
+    if op == "+":
+        if not ka or not kb:
+            one = a if ka else b
+            if not known(one):
+                return UNKNOWN
+            if one.tag in ("number", "text") or one.tag in TEXTUAL:
+                return NUMBER if one.tag == "number" else TEXT
+            return as_list(one) if one.tag in ("list", "tuple", "region") else None
+        if a.tag == b.tag == "number":
+            return NUMBER
+        if a.tag in TEXTUAL and b.tag in TEXTUAL:
+            return TEXT
+        if a.tag == b.tag == "tuple":
+            return tuple_of(a.args + b.args)
+        seqs = ("list", "tuple", "region")
+        if a.tag in seqs and b.tag in seqs:
+            return list_of(join(element(a), element(b)))
+        return None
+    if op == "*":
+        if ka and kb and a.tag == b.tag == "number":
+            return NUMBER
+        for x, n in ((a, b), (b, a)):
+            if fits(n, num) and known(x) and x.tag != "number":
+                if x.tag in TEXTUAL:
+                    return TEXT
+                return as_list(x) if x.tag in ("list", "tuple", "region") else None
+        if ka and kb:
+            return None
+        return UNKNOWN if not (ka or kb) else (UNKNOWN if (a if ka else b).tag in
+                                                  ("number", "list", "tuple", "text")
+                                                  else None)
+    if not fits(a, num) or not fits(b, num):
+        return None
+    return NUMBER
+
+
+def comparable(a: Type, b: Type) -> bool:
+    ta = "text" if a.tag in TEXTUAL else "list" if a.tag in ("list", "tuple", "region") \
+        else a.tag
+    tb = "text" if b.tag in TEXTUAL else "list" if b.tag in ("list", "tuple", "region") \
+        else b.tag
+    return ta == tb and ta in ORDERED

@@ -32,9 +32,9 @@ class StatementTypes(ExprTypes):
     def decl(self, d: ast.Decl) -> None:
         if isinstance(d, ast.Def):
             key = next((k for k, v in self.p.defs.items() if v is d), None)
-            t = self.def_type(d)
-            if key is not None and key not in self.busy:
-                self.results.setdefault(key, t)
+            if key is not None:
+                self.result(key)  # its type and needs, computed quietly (once)
+            self.def_type(d)  # its mistakes, reported
         elif isinstance(d, ast.Effect):
             self.block(d.body, {p: ty.UNKNOWN for p in d.params})
         elif isinstance(d, (ast.Action, ast.Section)):
