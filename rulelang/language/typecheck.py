@@ -5,6 +5,9 @@ from its body, its parameters being of any type; what cannot be decided is UNKNO
 reported. Statements are checked by typestmt.py, which extends this class."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rulelang.language import ast
 from rulelang.language import types as ty
 from rulelang.language.program import Program, Ref
@@ -48,6 +51,7 @@ class ExprTypes:
         self.attrs = {n for d in program.pieces.values() for n, _ in d.attrs}
         self.board_uses: list[tuple[str, str, Span]] = []
         self.board_members = self._board_members()
+        self.dispatch: dict[type, Callable[[Any, Env], Type]] = {}
 
     # ---- reporting
     def error(self, code: str, msg: str, span: Span | None, help: str | None = None) -> None:
@@ -129,8 +133,11 @@ class ExprTypes:
     def expr(self, e: ast.Expr | None, env: Env) -> Type:
         if e is None:
             return ty.UNKNOWN
-        method = getattr(self, f"t_{type(e).__name__}", None)
-        return ty.UNKNOWN if method is None else method(e, env)
+        cls = type(e)
+        method = self.dispatch.get(cls)
+        if method is None:
+            method = self.dispatch[cls] = getattr(self, f"t_{cls.__name__}", _unknown)
+        return method(e, env)
 
     def t_Const(self, e: ast.Const, env: Env) -> Type:
         v = e.value
@@ -539,6 +546,10 @@ class ExprTypes:
                 self.error("R234", f"the board has no {_MEMBER[cat].split()[-1]} '{name}'", span,
                            f"'{name}' belongs to another geometry than the board's "
                            f"('{self.text(self.p.board.expr)}')" if self.p.board else None)
+
+
+def _unknown(e: ast.Expr, env: Env) -> Type:
+    return ty.UNKNOWN
 
 
 _MEMBER = {"relation": "a relation", "region": "a region", "lines": "a line set"}

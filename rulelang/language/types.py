@@ -9,6 +9,7 @@ site is needed is a runtime error, R3xx), and UNKNOWN ("could be anything") is n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,7 @@ ORDERED = frozenset({"number", "text", "list", "tuple", "region", "site", "playe
                      "bool"})
 
 
+@lru_cache(maxsize=64)
 def param(i: int) -> Type:
     """The value of a rule's parameter i while the rule's body is analysed: of any type, but
     known to be that parameter (what the body needs of it is checked where the rule is
@@ -236,6 +238,7 @@ def _tags(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=512)
 def parse_type(text: str, t: Type = UNKNOWN) -> Type:
     """A result type expression: number, list[site], list[list[T]], record(a: site, …)."""
     text = text.strip()

@@ -20,6 +20,7 @@ _WORD_TAGS = {"site": "site", "player": "player", "piece": "piece", "number": "n
 def check_types(ck: Checker, program: Program, library: bool) -> None:
     """Type every expression of every module; the errors go to the checker's diagnostics."""
     tc = StatementTypes(ck, program, library)
+    tc.def_keys = {id(d): key for key, d in program.defs.items()}
     loaded = program.loaded
     for module in [loaded.game, *loaded.modules.values()]:
         for d in module.decls:
@@ -28,10 +29,12 @@ def check_types(ck: Checker, program: Program, library: bool) -> None:
 
 
 class StatementTypes(ExprTypes):
+    def_keys: dict[int, str]  # a def's key by its node's identity
+
     # ---- declarations
     def decl(self, d: ast.Decl) -> None:
         if isinstance(d, ast.Def):
-            key = next((k for k, v in self.p.defs.items() if v is d), None)
+            key = self.def_keys.get(id(d))
             if key is not None:
                 self.result(key)  # its type and needs, computed quietly (once)
             self.def_type(d)  # its mistakes, reported
