@@ -306,8 +306,8 @@ class ExprTypes:
         return ty.element(obj)
 
     def t_Of(self, e: ast.Of, env: Env) -> Type:
-        right = self.expect(e.right, env, frozenset({"player"}), "'of'",
-                            "'of' reads what belongs to a player: 'hand of mover'")
+        self.expect(e.right, env, frozenset({"player"}), "'of'",
+                    "'of' reads what belongs to a player: 'hand of mover'")
         ref = self.refs.get(e.left)
         if ref is None:
             return ty.UNKNOWN
@@ -326,7 +326,6 @@ class ExprTypes:
             left = env.get(key, ty.UNKNOWN)
             if ty.known(left) and left.tag not in ty.TEXTUAL:
                 self.mismatch(e.left, left, "a piece kind or a zone's name", "'of'")
-        del right
         return ty.UNKNOWN
 
     def supply(self, e: ast.Of, kind: str) -> None:
