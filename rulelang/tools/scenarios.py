@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.game import position
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
+from rulelang.game import position
 from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 
 __all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",
@@ -394,13 +394,78 @@ def _stated(make: Callable[[rulelang.State, Step], rulelang.State]
 
 def _put(state: rulelang.State, step: Step) -> rulelang.State:
     *names, sites = step.args
+    attr = None
+    if isinstance(names[-1], tuple):  # `with NAME = value`
+        attr = (names[-1][1], names[-1][2])
+        names = names[:-1]
     if names[0] in state.game.player_names:
         return position.put_pieces(state, names[0], names[1] if len(names) > 1 else None,
-                                   sites)
+                                   sites, attr)
     if len(names) > 1:
         raise Mistake(step.span, f"no player '{names[0]}' in this game",
                       f"the players: {', '.join(state.game.player_names)}")
-    return position.put_pieces(state, None, names[0], sites)
+    return position.put_pieces(state, None, names[0], sites, attr)
+
+
+def _holds(state: rulelang.State, step: Step) -> None:
+    (zone, owner), want = step.args[0], (step.args[1] if len(step.args) > 1 else ())
+    found = _zone_labels(state, step, zone, owner)
+    if list(want) != found:
+        whose = f" of {owner}" if owner else ""
+        raise Failed(step, f"zone {zone}{whose} holds {_listed(want)}", _short(found))
+
+
+def _zone_count(state: rulelang.State, step: Step) -> None:
+    (zone, owner), want = step.args
+    found = _zone_labels(state, step, zone, owner)
+    if len(found) != want:
+        whose = f" of {owner}" if owner else ""
+        raise Failed(step, f"{want} pieces in zone {zone}{whose}", f"{len(found)}: "
+                     + _short(found))
+
+
+def _zone_labels(state: rulelang.State, step: Step, zone: str, owner: str | None) -> list[str]:
+    try:
+        return position.zone_labels(state, zone, owner)
+    except position.PositionError as err:
+        raise Mistake(step.span, str(err)) from None
+
+
+def _round(state: rulelang.State, step: Step) -> None:
+    if state.data.round != step.args[0]:
+        raise Failed(step, f"round {step.args[0]}", f"round {state.data.round}")
+
+
+def _terms(state: rulelang.State, step: Step) -> dict[str, float]:
+    """The score terms of the player named, those starting with the prefix if one is given."""
+    name, rest = step.args[0], step.args[1:]
+    prefix = rest[0] if rest and isinstance(rest[0], str) else ""
+    terms = state.score_breakdown(_player(state, step, name))
+    return {t: v for t, v in terms.items() if t.startswith(prefix)}
+
+
+def _terms_text(terms: dict[str, float]) -> str:
+    return "[" + ", ".join(f'"{t}": {_num(v)}' for t, v in terms.items()) + "]"
+
+
+def _terms_exactly(state: rulelang.State, step: Step) -> None:
+    found = _terms(state, step)
+    items = step.args[-1] if step.args and isinstance(step.args[-1], tuple) else ("",)
+    want = {item[1]: item[2] for item in items[1:]}
+    if want != found:
+        starting = f' starting "{step.args[1]}"' \
+            if len(step.args) > 1 and isinstance(step.args[1], str) else ""
+        raise Failed(step, f"score terms of {step.args[0]}{starting} exactly "
+                     f"{_terms_text(want)}", _terms_text(found))
+
+
+def _terms_total(state: rulelang.State, step: Step) -> None:
+    found, want = _terms(state, step), step.args[-1]
+    total = sum(found.values())
+    if total != want:
+        starting = f' starting "{step.args[1]}"' if len(step.args) == 3 else ""
+        raise Failed(step, f"score terms of {step.args[0]}{starting} total {want}",
+                     f"{_num(total)}: {_terms_text(found)}")
 
 
 _STATED = {
@@ -409,7 +474,8 @@ _STATED = {
     "g_round": lambda s, st: position.set_round(s, st.args[0]),
     "g_counter": lambda s, st: position.set_value(s, "counter", *st.args[0], st.args[1]),
     "g_var": lambda s, st: position.set_value(s, "var", *st.args[0], st.args[1]),
-    "g_move": lambda s, st: position.move_pieces(s, st.args[0], *st.args[1]),
+    "g_move": lambda s, st: position.move_pieces(s, st.args[0], st.args[-1][0], st.args[-1][1],
+                                                 st.args[1] if len(st.args) > 2 else None),
     "g_move_all": lambda s, st: position.move_all(s, st.args[0] if len(st.args) > 1 else None,
                                                   st.args[-1]),
     "g_order": lambda s, st: position.order_zone(s, *st.args[0], list(st.args[1])),
@@ -427,7 +493,8 @@ _CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
     "e_draw": _result(lambda s, st: "draw"), "e_live": _result(lambda s, st: "not over"),
     "e_to_move": _to_move, "e_scores": _scores, "e_score_term": _score_term,
     "e_sees": _sees, "e_not_sees": _not_sees, "e_perft": _perft, "e_at": _at,
-    "e_pieces": _pieces,
+    "e_pieces": _pieces, "e_holds": _holds, "e_zone_count": _zone_count, "e_round": _round,
+    "e_terms": _terms_exactly, "e_terms_total": _terms_total,
 }
 
 

@@ -29,7 +29,7 @@ def copy(tmp_path: Path, game: str, old: str = "", new: str = "") -> Path:
 
 
 def scenario(tmp_path: Path, body: str, game: str = "tic_tac_toe") -> Path:
-    for data in [RULEBOOKS / f"{game}.rule", *RULEBOOKS.glob(f"{game}_*.yaml")]:
+    for data in [RULEBOOKS / f"{game}.rule", *RULEBOOKS.glob(f"{game}_*.*")]:
         shutil.copy(data, tmp_path)
     path = tmp_path / "my.test"
     path.write_text(f'rulebook "{game}.rule"\n\nscenario "mine"\n' + body)
@@ -152,3 +152,50 @@ def test_counters_vars_and_option_prefixes(tmp_path: Path,
                     '  expect options starting "fell" exactly ["fell 1a1 money"]\n', game="tatara")
     code, out = run(capsys, str(path))
     assert code == 1 and "expected: var built of Player1: true\n    found:    false" in out
+
+
+def test_zone_contents_round_and_score_terms(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    given = ('  given\n    seed 1\n    move all to reserve\n'
+             '    move "Outou", "Kareki" from reserve to open of Player1\n'
+             '    move "Outou" from open of Player1 to field\n')
+    path = scenario(tmp_path, given + '  expect\n    zone open of Player1 holds ["Kareki"]\n'
+                    '    zone field holds ["Outou"]\n    zone reserve count 54\n    round 1\n'
+                    '    score terms of Player1 exactly ["sheet": 0]\n'
+                    '    score terms of Player1 starting "sheet" total 0\n', game="muso_sakura")
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 0, out
+    path = scenario(tmp_path, given + '  expect zone open of Player1 holds ["Outou", "Kareki"]\n'
+                    '  expect zone reserve count 3\n  expect round 2\n'
+                    '  expect score terms of Player1 exactly []\n'
+                    '  expect score terms of Player2 starting "sh" total 4\n', game="muso_sakura")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert 'expected: zone open of Player1 holds ["Outou", "Kareki"]\n' \
+           '    found:    ["Kareki"]' in out
+    path = scenario(tmp_path, given + '  expect score terms of Player1 exactly []\n',
+                    game="muso_sakura")
+    assert 'expected: score terms of Player1 exactly []\n    found:    ["sheet": 0]' \
+        in run(capsys, str(path))[1]
+    for check, found in [("zone reserve count 3", "54: "), ("round 2", "round 1"),
+                         ('score terms of Player2 starting "sh" total 4', '0: ["sheet": 0]')]:
+        path = scenario(tmp_path, given + f"  expect {check}\n", game="muso_sakura")
+        assert f"    found:    {found}" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given move "Outou" from field to deck\n', game="muso_sakura")
+    assert "impossible position: no 'Outou' is in field to move to deck" in run(capsys,
+                                                                               str(path))[1]
+    path = scenario(tmp_path, "  expect zone hand count 3\n", game="muso_sakura")
+    assert ":4:3: error[R420]: the rules have no zone 'hand'" in run(capsys, str(path))[1]
+
+
+def test_pieces_chosen_by_an_attribute(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario(tmp_path, '  given tile with design = "MT" at "1a1", "1b1"\n'
+                    '  expect score moss of Player1: 4\n', game="karesansui")
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 0, out
+    path = scenario(tmp_path, '  given tile with design = "ZZ" at "1a1"\n', game="karesansui")
+    assert ":4:9: error[R420]: impossible position: no unowned tile with design = \"ZZ\" is " \
+        "left in a zone to put on 1a1" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given tile with colour = "red" at "1a1"\n', game="karesansui")
+    assert "impossible position: the pieces have no attribute 'colour'" in run(capsys,
+                                                                              str(path))[1]
