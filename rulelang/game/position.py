@@ -68,9 +68,7 @@ def put_pieces(state: State, owner: str | None, kind: str | None,
             piece = _piece_in_zones(st, data, wanted)
             if piece is None:
                 whose = f"{st.game.player_names[who]}'s " if who is not None else "unowned "
-                shown = f'"{attr[1]}"' if attr is not None and isinstance(attr[1], str) \
-                    else show(attr[1]) if attr is not None else ""
-                which = f" with {attr[0]} = {shown}" if attr is not None else ""
+                which = f" with {attr[0]} = {_shown(attr[1])}" if attr is not None else ""
                 raise PositionError(f"no {whose}{kind or 'piece'}{which} is left in a zone "
                                     f"to put on {site.name}")
             data.put(piece, site)
@@ -98,6 +96,34 @@ def move_pieces(state: State, labels: Iterable[str], zone: str, owner: str | Non
                                     f"{zone_text(st.game.runtime.players, ref)}")
             data.to_zone(piece, ref)
     return restate(state, edit)
+
+
+def move_matching(state: State, kind: str, attr: tuple[str, Any], zone: str, owner: str | None,
+                  source: tuple[str, str | None] | None = None) -> State:
+    """One piece of `kind` whose attribute attr = (name, value) moved from zone `source` (from
+    another zone when None) into `zone` (of `owner`), on top."""
+    def edit(st: State, data: GameData) -> None:
+        if kind not in st.game.runtime.program.pieces:
+            raise PositionError(f"the rules have no piece kind '{kind}'")
+        values = data.attrs.get(attr[0])
+        if values is None:
+            raise PositionError(f"the pieces have no attribute '{attr[0]}'")
+        ref = _zone(st, data, zone, owner)
+        src = _zone(st, data, *source) if source is not None else None
+        piece = _piece_in_zones(st, data, lambda p: (
+            p.kind == kind and values[p.id] == attr[1] and data.loc[p.id] is not ref
+            and (src is None or data.loc[p.id] == src)))
+        if piece is None:
+            where = zone_text(st.game.runtime.players, src) if src is not None \
+                else "another zone"
+            raise PositionError(f"no {kind} with {attr[0]} = {_shown(attr[1])} is in {where} "
+                                f"to move to {zone_text(st.game.runtime.players, ref)}")
+        data.to_zone(piece, ref)
+    return restate(state, edit)
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else show(value)
 
 
 def move_all(state: State, source: tuple[str, str | None] | None,
@@ -156,8 +182,13 @@ def set_value(state: State, category: str, name: str, owner: str | None, value: 
                                     f"{value} is outside")
             data.counters[key] = value
         else:
-            data.vars[key] = value
+            data.vars[key] = _as_tuple(value)
     return restate(state, edit)
+
+
+def _as_tuple(value: Any) -> Any:
+    """A list written in a scenario as the tuple the rules' values are."""
+    return tuple(_as_tuple(x) for x in value) if isinstance(value, list) else value
 
 
 def set_mover(state: State, player: str) -> State:

@@ -214,13 +214,20 @@ def _named(state: rulelang.State, step: Step, field_: str, key: str) -> None:
     if row is None:
         raise Mistake(step.span, f"'{name}' is " + ("per player: say `of` whose"
                                                     if owner is None else "not per player"))
-    got = row["value"]
+    got = _as_list(row["value"])
     if got != want or isinstance(got, bool) != isinstance(want, bool):
         whose = f" of {owner}" if owner else ""
         raise Failed(step, f"{key} {name}{whose}: {_shown_value(want)}", _shown_value(got))
 
 
+def _as_list(v: Any) -> Any:
+    """A value as a scenario writes it: lists (and tuples) as lists."""
+    return [_as_list(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
 def _shown_value(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_shown_value(x) for x in v) + "]"
     return str(v).lower() if isinstance(v, bool) else (f'"{v}"' if isinstance(v, str) else str(v))
 
 
@@ -359,14 +366,32 @@ def _at_site(state: rulelang.State, step: Step, board: dict[str, list[dict[str, 
         if pieces:
             raise Failed(step, f"{site} empty", found)
         return
-    owner, kind = what[1], (what[2] if len(what) > 2 else None)
+    attrs = {a[1]: a[2] for a in what[-1][1:]} if isinstance(what[-1], tuple) else {}
+    names = [x for x in what[1:] if isinstance(x, str)]
+    owner, kind = names[0], (names[1] if len(names) > 1 else None)
     if owner not in state.game.player_names and kind is None:  # `at "a1" ball`: any owner
         owner, kind = None, owner
     elif owner not in state.game.player_names:
         _player(state, step, owner)
+    def fits(p: dict[str, Any]) -> bool:
+        return not ((owner and p["owner"] != owner) or (kind and p["kind"] != kind)
+                    or any(_as_list(p["attrs"].get(k)) != v for k, v in attrs.items()))
+    with_ = ", ".join(f"{k} = {_shown_value(v)}" for k, v in attrs.items())
+    if what[0] == "has":  # any piece of the site
+        if not any(fits(p) for p in pieces):
+            raise Failed(step, f"{site} has " + " ".join(x for x in (owner, kind) if x)
+                         + (f" with {with_}" if attrs else ""), f"{site}: " + (", ".join(
+                             _piece_text(p) + "".join(f" {k} = {_shown_value(_as_list(v))}"
+                                                      for k, v in p["attrs"].items()
+                                                      if k in attrs) for p in pieces)
+                             or "empty"))
+        return
     top = pieces[-1] if pieces else None
-    if top is None or (owner and top["owner"] != owner) or (kind and top["kind"] != kind):
-        raise Failed(step, " ".join(x for x in (site, owner, kind) if x), f"{site} {found}")
+    if top is None or not fits(top):
+        shown = found + (" with " + ", ".join(f"{k} = {_shown_value(_as_list(top['attrs'].get(k)))}"
+                                              for k in attrs) if top and attrs else "")
+        raise Failed(step, " ".join(x for x in (site, owner, kind) if x)
+                     + (f" with {with_}" if attrs else ""), f"{site} {shown}")
 
 
 def _pieces(state: rulelang.State, step: Step) -> None:
@@ -476,6 +501,9 @@ _STATED = {
     "g_var": lambda s, st: position.set_value(s, "var", *st.args[0], st.args[1]),
     "g_move": lambda s, st: position.move_pieces(s, st.args[0], st.args[-1][0], st.args[-1][1],
                                                  st.args[1] if len(st.args) > 2 else None),
+    "g_move_with": lambda s, st: position.move_matching(
+        s, st.args[0], (st.args[1][1], st.args[1][2]), st.args[-1][0], st.args[-1][1],
+        st.args[2] if len(st.args) > 3 else None),
     "g_move_all": lambda s, st: position.move_all(s, st.args[0] if len(st.args) > 1 else None,
                                                   st.args[-1]),
     "g_order": lambda s, st: position.order_zone(s, *st.args[0], list(st.args[1])),
@@ -493,6 +521,8 @@ _CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
     "e_draw": _result(lambda s, st: "draw"), "e_live": _result(lambda s, st: "not over"),
     "e_to_move": _to_move, "e_scores": _scores, "e_score_term": _score_term,
     "e_sees": _sees, "e_not_sees": _not_sees, "e_perft": _perft, "e_at": _at,
+    "e_at_has": lambda s, st: _at(s, Step(st.kind, st.span, st.text,
+                                           (st.args[0], ("has", *st.args[1:])))),
     "e_pieces": _pieces, "e_holds": _holds, "e_zone_count": _zone_count, "e_round": _round,
     "e_terms": _terms_exactly, "e_terms_total": _terms_total,
 }
