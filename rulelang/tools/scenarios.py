@@ -480,8 +480,12 @@ def _terms_exactly(state: rulelang.State, step: Step) -> None:
     if want != found:
         starting = f' starting "{step.args[1]}"' \
             if len(step.args) > 1 and isinstance(step.args[1], str) else ""
+        odd = [f'"{t}": {_num(v)}' + (f", not {_num(want[t])}" if t in want else
+                                      " (not expected)")
+               for t, v in found.items() if want.get(t) != v]
+        odd += [f'"{t}" missing' for t in want if t not in found]
         raise Failed(step, f"score terms of {step.args[0]}{starting} exactly "
-                     f"{_terms_text(want)}", _terms_text(found))
+                     f"{_terms_text(want)}", f"{_terms_text(found)}: " + "; ".join(odd))
 
 
 def _terms_total(state: rulelang.State, step: Step) -> None:

@@ -19,11 +19,17 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-def copy(tmp_path: Path, game: str, old: str = "", new: str = "") -> Path:
-    """The bundled rulebook and its scenario file in tmp_path, the rulebook with one change."""
-    text = (RULEBOOKS / f"{game}.rule").read_text()
+def copy(tmp_path: Path, game: str, old: str = "", new: str = "", changed: str = "") -> Path:
+    """The bundled rulebook, its data and modules ({game}_*) and its scenario file in tmp_path,
+    the rulebook (or the file `changed`) with one change."""
+    for data in RULEBOOKS.glob(f"{game}_*.*"):
+        shutil.copy(data, tmp_path)
+    name = changed or f"{game}.rule"
+    text = (RULEBOOKS / name).read_text()
     assert old in text
-    (tmp_path / f"{game}.rule").write_text(text.replace(old, new, 1))
+    (tmp_path / name).write_text(text.replace(old, new, 1))
+    if changed:
+        shutil.copy(RULEBOOKS / f"{game}.rule", tmp_path)
     shutil.copy(RULEBOOKS / f"{game}.test", tmp_path)
     return tmp_path / f"{game}.test"
 
@@ -52,6 +58,44 @@ def test_changed_capture_rule_fails_its_scenario(tmp_path: Path,
     assert "FAIL " + str(path) + ":23:1 straight ahead is a move, never a capture" in out
     assert f'{path}:31:5: illegal "move a4 a3"\n    expected: \'move a4 a3\' illegal\n' \
            "    found:    legal" in out
+
+
+def test_changed_pair_bonus_fails_the_muso_sakura_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two cards of one name now give 3, not 2
+    path = copy(tmp_path, "muso_sakura", "2 if k == 2", "3 if k == 2")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert "FAIL " + str(path) + ":" in out and " two pairs give 4 and four of a name 10\n" in out
+    assert 'score "sheet r1 names" of Player1: 4\n' \
+           "    expected: score sheet r1 names of Player1: 4\n    found:    6 (" in out
+    assert " a single 夢想桜 has no ability\n" in out
+    assert '"sheet r1 names": 2]\n    found:    ["sheet r1 Hazakura": 3, ' in out
+    assert '"sheet r1 names": 3]: "sheet r1 names": 3, not 2\n' in out
+
+
+def test_changed_moss_points_fail_the_karesansui_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a moss tile now scores 3 (the scoring module beside the rulebook changed)
+    path = copy(tmp_path, "karesansui", "= 2 * occurrences(tile_values(tiles, \"moss\")",
+                "= 3 * occurrences(tile_values(tiles, \"moss\")", "karesansui_garden.rule")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert " moss is 2 points a moss tile (2)\n" in out
+    assert "expect score moss of Player1: 8\n    expected: score moss of Player1: 8\n" \
+           "    found:    12 (" in out
+    assert ' a full garden scores all nine items\n' in out and '"moss": 9, not 6' in out
+
+
+def test_changed_oak_yield_fails_the_tatara_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an oak felled for money now gives 2
+    path = copy(tmp_path, "tatara", '{"oak": 3, "pine": 2', '{"oak": 2, "pine": 2')
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 1
+    assert " an oak felled for money gives 3, for material 3 [B-15] [interpreted]\n" in out
+    assert "expected: counter money of Player1: 3\n    found:    2" in out
+    assert " a mature cedar becomes a beech, sawtooth oaks stand, oaks stay [compiled]" in out
 
 
 def test_changed_line_length_fails_its_scenarios(tmp_path: Path,
@@ -175,8 +219,8 @@ def test_zone_contents_round_and_score_terms(tmp_path: Path,
            '    found:    ["Kareki"]' in out
     path = scenario(tmp_path, given + '  expect score terms of Player1 exactly []\n',
                     game="muso_sakura")
-    assert 'expected: score terms of Player1 exactly []\n    found:    ["sheet": 0]' \
-        in run(capsys, str(path))[1]
+    assert 'expected: score terms of Player1 exactly []\n    found:    ["sheet": 0]: "sheet": 0 ' \
+        "(not expected)" in run(capsys, str(path))[1]
     for check, found in [("zone reserve count 3", "54: "), ("round 2", "round 1"),
                          ('score terms of Player2 starting "sh" total 4', '0: ["sheet": 0]')]:
         path = scenario(tmp_path, given + f"  expect {check}\n", game="muso_sakura")
