@@ -243,3 +243,35 @@ def test_pieces_chosen_by_an_attribute(tmp_path: Path, capsys: pytest.CaptureFix
     path = scenario(tmp_path, '  given tile with colour = "red" at "1a1"\n', game="karesansui")
     assert "impossible position: the pieces have no attribute 'colour'" in run(capsys,
                                                                               str(path))[1]
+
+
+def test_a_piece_moved_by_attribute_list_vars_and_piece_attributes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = ('  given\n    play "2b2", "1b2"\n    move all from deck to box\n'
+            "    move card with board = 3 to deck\n    move card with board = 4 from box to deck\n"
+            '  when "move 1b1", "plant cedar 1c1", "pass", "move 2c2", "pass", "pass"\n'
+            "  expect\n    var drawn: [4, 3]\n    zone deck count 0\n"
+            '    at "1c1" Player1 cedar with standing = false, side = 1\n'
+            '    at "1b2" has Player1 tatara\n')
+    code, out = run(capsys, str(scenario(tmp_path, body, game="tatara")), "--mode", "both")
+    assert code == 0, out
+    for check, found in [
+            ("var drawn: [3, 4]", "[4, 3]"), ("var drawn: []", "[4, 3]"),
+            ('at "1c1" Player1 cedar with side = 2', "1c1 Player1 cedar with side = 1"),
+            ('at "1b2" has Player1 pawn', "1b2: Player1 tatara"),
+            ('at "1b2" has Player1 tatara with blocks = false',
+             "1b2: Player1 tatara blocks = true")]:
+        code, out = run(capsys, str(scenario(tmp_path, body + f"    {check}\n", game="tatara")))
+        assert code == 1 and f"    found:    {found}\n" in out, out
+    path = scenario(tmp_path, '  given\n    play "2b2", "1b2"\n'
+                    "    move card with board = 9 to deck\n", game="tatara")
+    assert ":6:5: error[R420]: impossible position: no card with board = 9 is in another zone " \
+           "to move to deck" in run(capsys, str(path))[1]
+
+
+def test_a_var_stated_as_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = ('  given\n    seed 1\n    var sheet of Player2: [["r1 set", 10], ["r1 more", -1]]\n'
+            '  expect\n    var sheet of Player2: [["r1 set", 10], ["r1 more", -1]]\n'
+            '    score "sheet r1 set" of Player2: 10\n    scores Player2: 9\n')
+    code, out = run(capsys, str(scenario(tmp_path, body, game="muso_sakura")), "--mode", "both")
+    assert code == 0, out
