@@ -98,17 +98,5 @@ def at_round_end(state: rulelang.State, hands: list[tuple[list[str], list[str]]]
     return state
 
 
-def role(names_: list[str]) -> str:
-    return "(" + ", ".join(sorted(names_)) + ")"
-
-
-def choose_roles(state: rulelang.State, roles: list[list[str]]) -> None:
-    for p, r in enumerate(roles):
-        assert state.current_player() == p
-        state.apply_action(role(r))
-
-
-
-
 def legal(state: rulelang.State) -> list[str]:
     return [state.action_to_string(a) for a in state.legal_actions()]
