@@ -48,12 +48,14 @@ def restate(state: State, edit: Callable[[State, GameData], None]) -> State:
 # ---- the facts ---------------------------------------------------------------------------
 
 def put_pieces(state: State, owner: str | None, kind: str | None,
-               sites: Iterable[str], attr: tuple[str, Any] | None = None) -> State:
+               sites: Iterable[str], attr: tuple[str, Any] | None = None,
+               source: tuple[str, str | None] | None = None) -> State:
     """One piece of `kind` (any kind when None) of `owner` (nobody's when None), with the
     attribute `attr` = (name, value) when given, on top of each site, taken from a zone that
-    holds one (the first such zone in the rulebook's order)."""
+    holds one (the first such zone in the rulebook's order; zone `source` when given)."""
     def edit(st: State, data: GameData) -> None:
         who = _player(st, owner) if owner is not None else None
+        src = _zone(st, data, *source) if source is not None else None
         if kind is not None and kind not in st.game.runtime.program.pieces:
             raise PositionError(f"the rules have no piece kind '{kind}'")
         values = data.attrs.get(attr[0]) if attr is not None else None
@@ -62,14 +64,17 @@ def put_pieces(state: State, owner: str | None, kind: str | None,
 
         def wanted(p: Piece) -> bool:
             return ((kind is None or p.kind == kind) and data.owner[p.id] == who
-                    and (values is None or values[p.id] == attr[1]))  # type: ignore[index]
+                    and (values is None or values[p.id] == attr[1])  # type: ignore[index]
+                    and (src is None or data.loc[p.id] == src))
         for name in sites:
             site = _site(st, name)
             piece = _piece_in_zones(st, data, wanted)
             if piece is None:
                 whose = f"{st.game.player_names[who]}'s " if who is not None else "unowned "
                 which = f" with {attr[0]} = {_shown(attr[1])}" if attr is not None else ""
-                raise PositionError(f"no {whose}{kind or 'piece'}{which} is left in a zone "
+                where = f"in {zone_text(st.game.runtime.players, src)}" if src is not None \
+                    else "left in a zone"
+                raise PositionError(f"no {whose}{kind or 'piece'}{which} is {where} "
                                     f"to put on {site.name}")
             data.put(piece, site)
             data.last["site"], data.last["piece"] = site, piece

@@ -419,17 +419,20 @@ def _stated(make: Callable[[rulelang.State, Step], rulelang.State]
 
 def _put(state: rulelang.State, step: Step) -> rulelang.State:
     *names, sites = step.args
-    attr = None
+    attr = source = None
+    if isinstance(names[-1], tuple) and names[-1][0] == "put_from":  # `from ZONE`
+        source = names[-1][1]
+        names = names[:-1]
     if isinstance(names[-1], tuple):  # `with NAME = value`
         attr = (names[-1][1], names[-1][2])
         names = names[:-1]
     if names[0] in state.game.player_names:
         return position.put_pieces(state, names[0], names[1] if len(names) > 1 else None,
-                                   sites, attr)
+                                   sites, attr, source)
     if len(names) > 1:
         raise Mistake(step.span, f"no player '{names[0]}' in this game",
                       f"the players: {', '.join(state.game.player_names)}")
-    return position.put_pieces(state, None, names[0], sites, attr)
+    return position.put_pieces(state, None, names[0], sites, attr, source)
 
 
 def _holds(state: rulelang.State, step: Step) -> None:
