@@ -240,6 +240,14 @@ def test_pieces_chosen_by_an_attribute(tmp_path: Path, capsys: pytest.CaptureFix
     path = scenario(tmp_path, '  given tile with design = "ZZ" at "1a1"\n', game="karesansui")
     assert ":4:9: error[R420]: impossible position: no unowned tile with design = \"ZZ\" is " \
         "left in a zone to put on 1a1" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given\n    stone with type = "Y" from temple at "1a1"\n'
+                    '  expect zone temple count 14\n', game="karesansui")  # 15 for 2 players
+    code, out = run(capsys, str(path))
+    assert code == 0, out
+    path = scenario(tmp_path, '  given\n    stone with type = "Y" from discards at "1a1"\n',
+                    game="karesansui")
+    assert 'impossible position: no unowned stone with type = "Y" is in discards to put on ' \
+        "1a1" in run(capsys, str(path))[1]
     path = scenario(tmp_path, '  given tile with colour = "red" at "1a1"\n', game="karesansui")
     assert "impossible position: the pieces have no attribute 'colour'" in run(capsys,
                                                                               str(path))[1]
