@@ -97,16 +97,6 @@ def put_stone(state: Any, cell: str, kind: str) -> None:
     data.put(stone, _site(state, cell))
 
 
-def hand_card(state: Any, player: int, name: str) -> None:
-    """The player's gardener cards become this one card."""
-    data = state.ctx.data
-    for card in list(_zone(state, "gardeners", player)):
-        data.to_zone(card, zone_ref("gardener_deck", None))
-    card = next(c for z, pile in data.zones.items() for c in pile
-                if c.kind == "gardener" and _attr(state, c, "name") == name)
-    data.to_zone(card, zone_ref("gardeners", player))
-
-
 def empty_stacks(state: Any) -> None:
     for pile in _stacks(state):
         for t in list(pile):
@@ -115,11 +105,6 @@ def empty_stacks(state: Any) -> None:
 
 def set_virtue(state: Any, player: int, value: int) -> None:
     state.ctx.data.counters[("virtue", player)] = value
-
-
-def store(state: Any, player: int, design: str) -> None:
-    piece = _free_tile(state, design)
-    state.ctx.data.to_zone(piece, zone_ref("storage", player))
 
 
 # ---- reading a position ------------------------------------------------------------------
@@ -211,23 +196,6 @@ def test_duo_variant_needs_two_players() -> None:
 
 
 # ---- the turns and gardener cards: scenarios in rulebooks/karesansui.test ----------------
-def test_tiles_run_out_place_from_storage_only(new: Any) -> None:
-    # Not a scenario: the stacks are emptied in the middle of Player1's turn.
-    # [A-05] nobody can draw: phase 1 is placing the stored tile, if any
-    state = new(2)
-    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"))
-    store(state, P2, "MT")
-    empty_stacks(state)
-    play(state, (P1, "zazen"))
-    assert legal(state) == {"place stored 2a1", "place stored 2a3"}
-    play(state, (P2, "place stored 2a1"))
-    assert phase_two(state)
-
-
-def _to_phase_two(state: Any, player: int = P1) -> None:
-    play(state, (player, "draw stack9"), (player, "store"))
-
-
 # ---- end (section 5) ---------------------------------------------------------------------
 ALL = [f"{c}{r}" for r in (1, 2, 3) for c in "abcde"]
 
@@ -328,22 +296,6 @@ def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
 
 
 # ---- more from the assumptions ----------------------------------------------------------------
-
-
-def test_zenami_may_discard_for_free(new: Any) -> None:
-    # Not a scenario: the tiles drawn (and so the actions) are those of the shuffle.
-    state = new(2)
-    hand_card(state, P1, "Zenami")
-    set_virtue(state, P1, 0)
-    _to_phase_two(state)
-    before = count(state, "discards")
-    play(state, (P1, "use_gardener Zenami"), (P1, "stack2"), (P1, "stack2"))
-    for _ in range(2):
-        play(state, (P1, sorted(legal(state))[0]), (P1, "discard"))
-    assert count(state, "discards") == before + 2 and virtue(state, P1) == 0
-    assert tiles_of(state, P1) == 0 and state.current_player() == P2
-
-
 def test_cli_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
     from rulelang.tools.cli import main
 
