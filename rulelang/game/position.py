@@ -212,10 +212,13 @@ def set_round(state: State, number: int) -> State:
     return restate(state, edit)
 
 
-def zone_labels(state: State, zone: str, owner: str | None) -> list[str]:
-    """The names of the pieces in a zone (of a player), its top first (read, not changed)."""
+def zone_labels(state: State, zone: str, owner: str | None, kind: str | None = None) -> list[str]:
+    """The names of the pieces (of `kind` if given) in a zone (of a player), its top first
+    (read, not changed)."""
     ref = _zone(state, state.data, zone, owner)
-    return [p.label for p in reversed(state.data.zones[ref])]
+    if kind is not None and kind not in state.game.runtime.program.pieces:
+        raise PositionError(f"the rules have no piece kind '{kind}'")
+    return [p.label for p in reversed(state.data.zones[ref]) if kind is None or p.kind == kind]
 
 
 # ---- names -------------------------------------------------------------------------------

@@ -124,17 +124,19 @@ def _holds(state: rulelang.State, step: Step) -> None:
 
 
 def _zone_count(state: rulelang.State, step: Step) -> None:
-    (zone, owner), want = step.args
-    found = _zone_labels(state, step, zone, owner)
+    (zone, owner), want, *kind = step.args
+    found = _zone_labels(state, step, zone, owner, kind[0] if kind else None)
     if len(found) != want:
         whose = f" of {owner}" if owner else ""
-        raise Failed(step, f"{want} pieces in zone {zone}{whose}", f"{len(found)}: "
+        what = f"{kind[0]} pieces" if kind else "pieces"
+        raise Failed(step, f"{want} {what} in zone {zone}{whose}", f"{len(found)}: "
                      + short(found))
 
 
-def _zone_labels(state: rulelang.State, step: Step, zone: str, owner: str | None) -> list[str]:
+def _zone_labels(state: rulelang.State, step: Step, zone: str, owner: str | None,
+                 kind: str | None = None) -> list[str]:
     try:
-        return position.zone_labels(state, zone, owner)
+        return position.zone_labels(state, zone, owner, kind)
     except position.PositionError as err:
         raise Mistake(step.span, str(err)) from None
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 from scenario_tools import legal, play
-from tatara_tools import ORDERED, RULEBOOK, board, counter, tree, var, zone_count
+from tatara_tools import ORDERED, RULEBOOK, tree, var, zone_count
 
 import rulelang
 
@@ -38,34 +38,6 @@ def load(request):
             _GAMES[key] = rulelang.load_game(path, {"players": players}, mode=request.param)
         return _GAMES[key]
     return _load
-
-
-# -- components and setup ----------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "boards", "cards"), [(2, 4, 12), (3, 5, 15), (4, 6, 18)])
-def test_boards_oaks_supplies_and_deck_by_player_count(load, players, boards, cards) -> None:
-    # Not a scenario: a scenario counts a zone's pieces, not those of one kind in it.
-    state = load(players=players).new_initial_state(0)
-    sites = board(state)
-    assert len(sites) == 9 * boards
-    assert {name[0] for name in sites} == {str(b) for b in range(1, boards + 1)}
-    oaks = {s for s in sites if tree(state, s) is not None}
-    odd, even = range(1, boards + 1, 2), range(2, boards + 1, 2)
-    marks = {f"{b}a1" for b in odd} | {f"{b}c3" for b in odd}
-    marks |= {f"{b}c1" for b in even} | {f"{b}a3" for b in even}
-    assert oaks == marks
-    assert all(tree(state, s) == ("oak", None, True, 1) for s in oaks)
-    assert zone_count(state, "forest", kind="oak") == 12 - 2 * boards
-    assert zone_count(state, "forest", kind="beech") == 30
-    assert zone_count(state, "deck") == cards
-    assert zone_count(state, "box") == 18 - cards
-    for p in range(1, players + 1):
-        name = f"Player{p}"
-        assert zone_count(state, "supply", name, "pine") == 8
-        assert zone_count(state, "supply", name, "cedar") == 6
-        assert zone_count(state, "supply", name, "sawtooth") == 8
-        assert zone_count(state, "supply", name, "tatara") == 2
-        assert zone_count(state, "supply", name, "eitai") == 1
-        assert counter(state, "money", name) == 0 and counter(state, "material", name) == 0
 
 
 # -- the forest phase (ordered deck) -------------------------------------------------------------

@@ -259,6 +259,7 @@ def test_a_piece_moved_by_attribute_list_vars_and_piece_attributes(
             "    move card with board = 3 to deck\n    move card with board = 4 from box to deck\n"
             '  when "move 1b1", "plant cedar 1c1", "pass", "move 2c2", "pass", "pass"\n'
             "  expect\n    var drawn: [4, 3]\n    zone deck count 0\n"
+            "    zone supply of Player1 count 5 cedar\n"
             '    at "1c1" Player1 cedar with standing = false, side = 1\n'
             '    at "1b2" has Player1 tatara\n')
     code, out = run(capsys, str(scenario(tmp_path, body, game="tatara")), "--mode", "both")
@@ -266,6 +267,7 @@ def test_a_piece_moved_by_attribute_list_vars_and_piece_attributes(
     for check, found in [
             ("var drawn: [3, 4]", "[4, 3]"), ("var drawn: []", "[4, 3]"),
             ('at "1c1" Player1 cedar with side = 2', "1c1 Player1 cedar with side = 1"),
+            ("zone supply of Player1 count 6 cedar", "5: [" + ", ".join(['"cedar"'] * 5) + "]"),
             ('at "1b2" has Player1 pawn', "1b2: Player1 tatara"),
             ('at "1b2" has Player1 tatara with blocks = false',
              "1b2: Player1 tatara blocks = true")]:
