@@ -27,6 +27,8 @@ from rulelang.library.semantics import (
     NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
+    built,
+    charge,
     domain_items,
     get_attr,
     iterate,
@@ -113,7 +115,14 @@ class Compiler(CallCompiler):
             return self._ref(ref, n)
         if isinstance(n.obj, ast.Name) and self.refs.get(n.obj) == ("builtin", "last"):
             name = n.name
-            return lambda c, e: c.data.last[name]
+
+            def last_attr(c: Ctx, e: dict[str, Any]) -> Any:
+                try:
+                    return c.data.last[name]
+                except KeyError:  # the reference's message
+                    raise RuleRuntimeError(f"{show(c.data.last)} has no '{name}'",
+                                           n.span) from None
+            return last_attr
         obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
         if name in coord:  # `s.r`: a site's coordinate, read straight from the site
             i = coord[name]
@@ -267,15 +276,22 @@ class Compiler(CallCompiler):
                 if n.op == "==":
                     return lambda c, e: left(c, e) == value
                 return lambda c, e: left(c, e) != value
-        if n.op == "==":
-            return lambda c, e: left(c, e) == right(c, e)
-        if n.op == "!=":
-            return lambda c, e: left(c, e) != right(c, e)
+        if n.op in ("==", "!="):
+            negated, span = n.op == "!=", n.span
+
+            def equal(c: Ctx, e: dict[str, Any]) -> Any:
+                a = left(c, e)
+                if type(a) is tuple:  # comparing lists costs their length
+                    charge(c, len(a), span)
+                return (a == right(c, e)) != negated
+            return equal
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 
             def member(c: Ctx, e: dict[str, Any]) -> Any:
                 a, b = left(c, e), right(c, e)
+                if type(b) is tuple:  # looking through a list costs its length
+                    charge(c, len(b), span)
                 try:
                     return (a in iterate(c, b)) != negated
                 except TypeError:
@@ -353,8 +369,8 @@ class Compiler(CallCompiler):
         fixed, value = self._constant_tuple(n)
         if fixed:  # `[("QA", "QB"), ("QC", "QD")]`: made once
             return lambda c, e: value
-        items = [self.expr(x) for x in n.items]
-        return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
+        items, span = [self.expr(x) for x in n.items], n.span
+        return lambda c, e: built(tuple[Any, ...](f(c, e) for f in items), span)
 
     def _constant_tuple(self, n: ast.Expr) -> tuple[bool, Any]:
         """(True, value) for a tuple or list literal whose items never change in a game."""

@@ -11,6 +11,8 @@ from rulelang.language import ast
 from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
+    built,
+    charge,
     Ctx,
     Fn,
     domain_items,
@@ -95,6 +97,10 @@ class Interpreter:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         if n.op in ("in", "not in"):
             right = iterate(c, right)
+            if type(right) is tuple:
+                charge(c, len(right), n.span)
+        elif type(left) is tuple and n.op in ("==", "!="):
+            charge(c, len(left), n.span)
         try:
             return COMPARES[n.op](left, right)
         except TypeError:
@@ -117,7 +123,7 @@ class Interpreter:
         return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)
 
     def visit_TupleExpr(self, n: ast.TupleExpr, c: Ctx, e: dict[str, Any]) -> Any:
-        return tuple(self.eval(x, c, e) for x in n.items)
+        return built(tuple(self.eval(x, c, e) for x in n.items), n.span)
 
     visit_ListExpr = visit_TupleExpr
 
