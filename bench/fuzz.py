@@ -28,6 +28,7 @@ def main() -> int:
     ap.add_argument("--limit", type=float, default=5.0, help="seconds per case")
     ap.add_argument("--plies", type=int, default=6, help="random plies per mode")
     ap.add_argument("--show", action="store_true", help="print every case's result")
+    ap.add_argument("--quick", action="store_true", help="small large mutations (the suite's)")
     args = ap.parse_args()
     seeds = list(range(args.seed, args.seed + args.cases))
     start = time.monotonic()
@@ -36,11 +37,13 @@ def main() -> int:
     def progress(o: object) -> None:
         done[0] += 1
         if args.show:
-            print(o.case.seed, o.case.target, o.case.mutation, o.result)  # type: ignore[attr-defined]
+            print(f"{o.seconds:5.2f}s", o.case.seed, o.case.target,  # type: ignore[attr-defined]
+                  o.case.mutation, o.result)  # type: ignore[attr-defined]
         elif done[0] % 200 == 0:
             print(f"  {done[0]} cases, {time.monotonic() - start:.0f} s", file=sys.stderr)
 
-    outcomes = run(seeds, limit=args.limit, plies=args.plies, progress=progress)
+    outcomes = run(seeds, limit=args.limit, plies=args.plies, progress=progress,
+                   quick=args.quick)
     print(f"{len(outcomes)} cases from seed {args.seed}, limit {args.limit} s, "
           f"{args.plies} plies per mode, {time.monotonic() - start:.0f} s wall")
     print(table(outcomes))

@@ -135,8 +135,11 @@ def _add(a: Any, b: Any) -> Any:
     """a + b; a list or text longer than SIZE_LIMIT is refused (doubling one in a loop or a
     recursion would fill the memory long before the step budget ran out)."""
     r = a + b
-    if type(r) is tuple and weight(r) > SIZE_LIMIT or type(r) is str and len(r) > SIZE_LIMIT:
-        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items")
+    if (type(r) is tuple or type(r) is str) and len(r) > SIZE_LIMIT:
+        raise OverflowError(f"a result of {len(r):,} items, more than {SIZE_LIMIT:,}")
+    if type(r) is tuple and weight(r) > SIZE_LIMIT:
+        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items, counting the items "
+                            "of the lists inside it")
     return r
 
 
@@ -145,8 +148,11 @@ def _mul(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         return _int_mul(a, b)
     seq, n = (b, a) if type(a) is int else (a, b)
-    if type(n) is int and hasattr(seq, "__len__") and weight(seq) * n > SIZE_LIMIT:
-        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items")
+    if type(n) is int and hasattr(seq, "__len__") and len(seq) * n > SIZE_LIMIT:
+        raise OverflowError(f"a result of {len(seq) * n:,} items, more than {SIZE_LIMIT:,}")
+    if type(n) is int and type(seq) is tuple and weight(seq) * n > SIZE_LIMIT:
+        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items, counting the items "
+                            "of the lists inside it")
     return a * b
 
 

@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = ROOT / "rulebooks"
 STDLIB = ROOT / "stdlib"
 
+# the sizes of the large mutations; quick cases (the suite's) use the small ones only
+_SIZES = {"nesting": [30, 100, 200, 1000, 5000], "line": [10_000, 100_000, 500_000],
+          "rows": [1000, 20_000], "yaml_nesting": [100, 1000, 20_000]}
+_QUICK = {"nesting": [30, 100, 200], "line": [10_000], "rows": [200], "yaml_nesting": [100]}
+_sizes = dict(_SIZES)
+
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\d+|[^\s\w]')
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _NUMBER = re.compile(r"\d+\Z")
@@ -163,7 +169,7 @@ def _number(text: str, rng: random.Random) -> tuple[str, str]:
 def _nesting(text: str, rng: random.Random) -> tuple[str, str]:
     toks = [m for m in _tokens(text) if _NUMBER.match(m.group()) or _IDENT.match(m.group())]
     m = rng.choice(toks)
-    n = rng.choice([30, 100, 200, 1000, 5000])
+    n = rng.choice(_sizes["nesting"])
     if rng.random() < 0.5:
         return _replace(text, m, "(" * n + m.group() + ")" * n), f"nesting {n} parentheses"
     return _replace(text, m, "[" * n + m.group() + "]" * n), f"nesting {n} brackets"
@@ -172,7 +178,7 @@ def _nesting(text: str, rng: random.Random) -> tuple[str, str]:
 def _long_line(text: str, rng: random.Random) -> tuple[str, str]:
     lines = text.split("\n")
     i = rng.randrange(len(lines))
-    n = rng.choice([10_000, 100_000, 500_000])
+    n = rng.choice(_sizes["line"])
     kind = rng.random()
     if kind < 0.3:
         lines.insert(i, "# " + "x" * n)
@@ -225,12 +231,12 @@ def _yaml(text: str, rng: random.Random) -> tuple[str, str]:
     if r == 1:
         return _swap_tokens(text, rng)[0], "yaml: swap tokens"
     if r == 2:
-        n = rng.choice([100, 1000, 20_000])
+        n = rng.choice(_sizes["yaml_nesting"])
         return "[" * n + "]" * n, f"yaml: nesting {n}"
     if r == 3:
         lines = [line for line in text.split("\n") if line.startswith("- ")]
         row = rng.choice(lines) if lines else "- {}"
-        n = rng.choice([1000, 20_000])
+        n = rng.choice(_sizes["rows"])
         return text + "\n" + "\n".join([row] * n) + "\n", f"yaml: {n} more rows"
     if r == 4:
         laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
@@ -264,8 +270,10 @@ _POOL = _pool()
 _CORPUS = corpus()
 
 
-def make_case(seed: int) -> Case:
-    """The case of this seed: which file, which game, what mutation (1 to 3 of them)."""
+def make_case(seed: int, quick: bool = False) -> Case:
+    """The case of this seed: which file, which game, what mutation (1 to 3 of them); quick
+    cases make the large mutations (nesting, long lines, many rows) small."""
+    _sizes.update(_QUICK if quick else _SIZES)
     rng = random.Random(seed)
     path = _CORPUS[seed % len(_CORPUS)] if seed < len(_CORPUS) else rng.choice(_CORPUS)
     text = path.read_text(encoding="utf-8")

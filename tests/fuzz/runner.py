@@ -40,7 +40,7 @@ _LOAD_FUNCTIONS = (":resolve_options", ":_check_option")
 class Outcome:
     case: Case
     result: dict[str, Any]
-    cpu: float = 0.0
+    seconds: float = 0.0  # wall time of the case
     limit: float = 5.0
 
     @property
@@ -122,6 +122,9 @@ class _Worker:
     def stop(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 def _cpu_of_children() -> float:
@@ -130,7 +133,7 @@ def _cpu_of_children() -> float:
 
 
 def run(seeds: list[int], limit: float = 5.0, plies: int = 6,
-        progress: Any = None) -> list[Outcome]:
+        progress: Any = None, quick: bool = False) -> list[Outcome]:
     """Every case of these seeds, one after another in one worker (replaced after a hang or
     a death)."""
     out: list[Outcome] = []
@@ -138,11 +141,11 @@ def run(seeds: list[int], limit: float = 5.0, plies: int = 6,
     worker = _Worker.start()
     try:
         for seed in seeds:
-            case = make_case(seed)
+            case = make_case(seed, quick)
             folder = base / f"case{seed}"
             write_case(case, folder)
             worker.stage, worker.loaded = "?", 0.0
-            start = time.process_time()
+            start = time.monotonic()
             worker.proc.stdin.write(json.dumps(  # type: ignore[union-attr]
                 {"folder": str(folder), "entry": case.entry, "seed": seed, "plies": plies,
                  "limit": limit}) + "\n")
@@ -158,7 +161,7 @@ def run(seeds: list[int], limit: float = 5.0, plies: int = 6,
             else:
                 result = msg["result"]
             result["loaded"] = worker.loaded
-            out.append(Outcome(case, result, time.process_time() - start, limit))
+            out.append(Outcome(case, result, time.monotonic() - start, limit))
             shutil.rmtree(folder, ignore_errors=True)
             if progress is not None:
                 progress(out[-1])
