@@ -27,7 +27,6 @@ from rulelang.library.semantics import (
     NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
-    built,
     charge,
     domain_items,
     get_attr,
@@ -276,15 +275,21 @@ class Compiler(CallCompiler):
                 if n.op == "==":
                     return lambda c, e: left(c, e) == value
                 return lambda c, e: left(c, e) != value
-        if n.op in ("==", "!="):
-            negated, span = n.op == "!=", n.span
-
+        span = n.span
+        if n.op == "==":
             def equal(c: Ctx, e: dict[str, Any]) -> Any:
                 a = left(c, e)
                 if type(a) is tuple:  # comparing lists costs their length
                     charge(c, len(a), span)
-                return (a == right(c, e)) != negated
+                return a == right(c, e)
             return equal
+        if n.op == "!=":
+            def unequal(c: Ctx, e: dict[str, Any]) -> Any:
+                a = left(c, e)
+                if type(a) is tuple:
+                    charge(c, len(a), span)
+                return a != right(c, e)
+            return unequal
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 
@@ -369,8 +374,8 @@ class Compiler(CallCompiler):
         fixed, value = self._constant_tuple(n)
         if fixed:  # `[("QA", "QB"), ("QC", "QD")]`: made once
             return lambda c, e: value
-        items, span = [self.expr(x) for x in n.items], n.span
-        return lambda c, e: built(tuple[Any, ...](f(c, e) for f in items), span)
+        items = [self.expr(x) for x in n.items]
+        return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
 
     def _constant_tuple(self, n: ast.Expr) -> tuple[bool, Any]:
         """(True, value) for a tuple or list literal whose items never change in a game."""

@@ -48,14 +48,20 @@ def weight(x: Any) -> int:
     if t not in _CONTAINERS:
         return 1
     items = [*x.keys(), *x.values()] if isinstance(x, dict) else x
-    if not _HEAVY.intersection(map(type, items)):
+    kinds = _HEAVY.intersection(map(type, items))
+    if not kinds:
         return len(x)
+    if len(kinds) == 1 and str in kinds:  # texts, no lists: their lengths
+        return min(len(x) + sum([len(y) for y in items if type(y) is str]), SIZE_LIMIT + 1)
     hit = _WEIGHTS.get(id(x))
     if hit is not None and hit[0] is x:
         return hit[1]
     w = len(x)
     for y in items:
-        if type(y) in _CONTAINERS or type(y) is str:
+        ty = type(y)
+        if ty is str:
+            w += len(y)
+        elif ty in _CONTAINERS:
             w += weight(y)
             if w > SIZE_LIMIT:
                 w = SIZE_LIMIT + 1

@@ -11,7 +11,6 @@ from rulelang.language import ast
 from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
-    built,
     charge,
     Ctx,
     Fn,
@@ -123,7 +122,7 @@ class Interpreter:
         return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)
 
     def visit_TupleExpr(self, n: ast.TupleExpr, c: Ctx, e: dict[str, Any]) -> Any:
-        return built(tuple(self.eval(x, c, e) for x in n.items), n.span)
+        return tuple(self.eval(x, c, e) for x in n.items)
 
     visit_ListExpr = visit_TupleExpr
 
