@@ -66,9 +66,10 @@ def weight(x: Any) -> int:
             if w > SIZE_LIMIT:
                 w = SIZE_LIMIT + 1
                 break
-    if len(_WEIGHTS) >= 20_000:
-        _WEIGHTS.clear()
-    _WEIGHTS[id(x)] = (x, w)  # the value is kept alive with its id: no reuse of the id
+    if w >= 256:  # lighter values are weighed again, in fewer than 256 steps
+        if len(_WEIGHTS) >= 1_000:
+            _WEIGHTS.clear()
+        _WEIGHTS[id(x)] = (x, w)  # the value is kept alive with its id: no reuse of the id
     return w
 
 
@@ -143,10 +144,7 @@ def _add(a: Any, b: Any) -> Any:
     r = a + b
     if (type(r) is tuple or type(r) is str) and len(r) > SIZE_LIMIT:
         raise OverflowError(f"a result of {len(r):,} items, more than {SIZE_LIMIT:,}")
-    if type(r) is tuple and weight(r) > SIZE_LIMIT:
-        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items, counting the items "
-                            "of the lists inside it")
-    return r
+    return r  # its weight adds its operands' (no doubling in one step): `set` weighs it
 
 
 def _mul(a: Any, b: Any) -> Any:
