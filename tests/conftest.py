@@ -22,6 +22,8 @@ SLOW_FIRST = (
     "games/test_karesansui_games.py",
     "games/test_tatara_games.py",
     "unit/test_step_budget.py",
+    "fuzz/test_fuzz.py",
+    "security/test_cost.py",
     "games/test_karesansui_scoring.py",
 )
 

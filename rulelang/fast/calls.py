@@ -21,7 +21,9 @@ from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
     STEP_BUDGET,
     Ctx,
+    positioned,
 )
+from rulelang.model.values import Site
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -54,16 +56,22 @@ class CallCompiler:
         if cat == "relation":
             rel = self.rt.board.relations.get(key)
             if rel is not None:
-                table, arg = rel.table, args[0]
-                name = self._plain_local(n.args[0])
+                table, arg, rt = rel.table, args[0], self.rt
+                name = self._plain_local(n.args[0]) if len(args) == 1 else None
                 if name is not None:  # `base(s)`: read the local directly
                     def related(c: Ctx, e: dict[str, Any]) -> Any:
-                        try:
-                            return table[e[name].index]
-                        except (KeyError, AttributeError):
-                            return table[arg(c, e).index]  # raises the positioned error
+                        x = e.get(name)
+                        if type(x) is Site:
+                            return table[x.index]
+                        return rt.call((cat, key), [a(c, e) for a in args], c, n)  # the error
                     return related
-                return lambda c, e: table[arg(c, e).index]
+
+                def related_value(c: Ctx, e: dict[str, Any]) -> Any:
+                    x = arg(c, e)
+                    if type(x) is Site and len(args) == 1:
+                        return table[x.index]
+                    return rt.call((cat, key), [a(c, e) for a in args], c, n)  # the error
+                return related_value
         if cat == "builtin":
             return self._builtin(key, args, n)
         rt = self.rt
@@ -98,8 +106,8 @@ class CallCompiler:
             def call1(c: Ctx, e: dict[str, Any]) -> Any:
                 try:
                     return impl(c, a0(c, e))
-                except RuleRuntimeError:
-                    raise
+                except RuleRuntimeError as err:  # the innermost position, else the call's
+                    raise positioned(err, n.span) from None
                 except RulelangError as exc:  # a builtin's own message, positioned here
                     raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001 - reported with the call's position
@@ -112,8 +120,8 @@ class CallCompiler:
                 x, y = a0(c, e), a1(c, e)
                 try:
                     return impl(c, x, y)
-                except RuleRuntimeError:
-                    raise
+                except RuleRuntimeError as err:  # the innermost position, else the call's
+                    raise positioned(err, n.span) from None
                 except RulelangError as exc:  # a builtin's own message, positioned here
                     raise RuleRuntimeError(str(exc), n.span) from None
                 except Exception:  # noqa: BLE001
@@ -124,8 +132,8 @@ class CallCompiler:
             values = [a(c, e) for a in args]
             try:
                 return impl(c, *values)
-            except RuleRuntimeError:
-                raise
+            except RuleRuntimeError as err:  # the innermost position, else the call's
+                raise positioned(err, n.span) from None
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
             except Exception:  # noqa: BLE001
@@ -158,8 +166,8 @@ class CallCompiler:
                     return keep(c, e, key, values, run)
                 g = f(c, e)
                 return keep(c, e, getattr(g, "key", g), values, lambda c, values: g(*values))
-            except RuleRuntimeError:
-                raise
+            except RuleRuntimeError as err:  # the innermost position, else the call's
+                raise positioned(err, n.span) from None
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
             except Exception:  # noqa: BLE001 - the builtin reports it with its position

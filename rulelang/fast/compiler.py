@@ -27,6 +27,7 @@ from rulelang.library.semantics import (
     NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
+    charge,
     domain_items,
     get_attr,
     iterate,
@@ -113,7 +114,14 @@ class Compiler(CallCompiler):
             return self._ref(ref, n)
         if isinstance(n.obj, ast.Name) and self.refs.get(n.obj) == ("builtin", "last"):
             name = n.name
-            return lambda c, e: c.data.last[name]
+
+            def last_attr(c: Ctx, e: dict[str, Any]) -> Any:
+                try:
+                    return c.data.last[name]
+                except KeyError:  # the reference's message
+                    raise RuleRuntimeError(f"{show(c.data.last)} has no '{name}'",
+                                           n.span) from None
+            return last_attr
         obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
         if name in coord:  # `s.r`: a site's coordinate, read straight from the site
             i = coord[name]
@@ -267,15 +275,28 @@ class Compiler(CallCompiler):
                 if n.op == "==":
                     return lambda c, e: left(c, e) == value
                 return lambda c, e: left(c, e) != value
+        span = n.span
         if n.op == "==":
-            return lambda c, e: left(c, e) == right(c, e)
+            def equal(c: Ctx, e: dict[str, Any]) -> Any:
+                a = left(c, e)
+                if type(a) is tuple:  # comparing lists costs their length
+                    charge(c, len(a), span)
+                return a == right(c, e)
+            return equal
         if n.op == "!=":
-            return lambda c, e: left(c, e) != right(c, e)
+            def unequal(c: Ctx, e: dict[str, Any]) -> Any:
+                a = left(c, e)
+                if type(a) is tuple:
+                    charge(c, len(a), span)
+                return a != right(c, e)
+            return unequal
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 
             def member(c: Ctx, e: dict[str, Any]) -> Any:
                 a, b = left(c, e), right(c, e)
+                if type(b) is tuple:  # looking through a list costs its length
+                    charge(c, len(b), span)
                 try:
                     return (a in iterate(c, b)) != negated
                 except TypeError:

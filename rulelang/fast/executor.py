@@ -18,7 +18,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
-from rulelang.library.semantics import Ctx, iterate
+from rulelang.library.semantics import Ctx, domain_items, iterate
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, show
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ class Executor(EffectStatements, Menus):
             return query(c, e)
         domain = domain_fn(c, e)
         if type(domain) is not tuple:
-            domain = tuple(iterate(c, domain))
+            domain = tuple(domain_items(c, domain, s.domain.span))
         if cond is None:
             return domain
         out = []

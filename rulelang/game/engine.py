@@ -16,7 +16,7 @@ from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.library.decision import Decision, Flow, GameOver, Run
-from rulelang.library.semantics import Ctx
+from rulelang.library.semantics import Ctx, charge, weight
 from rulelang.model.rng import Rng
 from rulelang.model.state import GameData
 from rulelang.model.values import Piece, Site, ZoneRef, show
@@ -252,7 +252,11 @@ class State:
         self._decision = self._gen.send(d.options[action])
 
     def observation(self, player: int) -> dict[str, Any]:
-        return observe(self, player)
+        try:
+            return observe(self, player)
+        except RulelangError as err:  # a picture's rule, or the budget
+            err.sources = self.game.runtime.program.loaded.sources
+            raise
 
     def resample(self, player: int, seed: int) -> State:
         """A copy in which what `player` cannot see is dealt again at random, for search over
@@ -337,6 +341,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
     program = rt.program
 
     pictures = state.game.pictures
+    c = Ctx(rt, data)  # an observation has a step budget of its own: pictures, shown values
 
     columns: dict[str, list[tuple[str, list[Any]]]] = {}  # per kind: its attribute columns
 
@@ -351,7 +356,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
         if p.kind in pictures:
-            view["picture"] = list(pictures[p.kind](state.ctx, p))
+            view["picture"] = list(pictures[p.kind](c, p))
         return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
@@ -364,7 +369,8 @@ def observe(state: State, player: int) -> dict[str, Any]:
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
     variables = [{"var": k, "owner": None if o is None else names[o],
-                  "value": _public(v) if _may_see(program.vars[k], k, o, player, data) else None}
+                  "value": _public(c, v, program.vars[k].span)
+                  if _may_see(program.vars[k], k, o, player, data) else None}
                  for (k, o), v in data.vars.items()]
     history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
                for d, i in data.history]
@@ -436,11 +442,19 @@ def _may_see(decl: Any, name: str, owner: int | None, player: int, data: GameDat
     return not decl.secret or owner == player or (name, owner) in data.revealed
 
 
-def _public(value: Any) -> Any:
+def _public(c: Ctx, value: Any, span: Span | None) -> Any:
+    """A var's value as an observation shows it, charged by its size (semantics.weight)."""
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    charge(c, weight(value), span)
+    return _plain(value)
+
+
+def _plain(value: Any) -> Any:
     if isinstance(value, (bool, int, str)) or value is None:
         return value
     if isinstance(value, (tuple, list)):
-        return [_public(v) for v in value]
+        return [_plain(v) for v in value]
     return show(value)
 
 

@@ -14,10 +14,10 @@ from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import BUILTINS, MAX_PIECES
-from rulelang.library.semantics import Ctx, iterate
+from rulelang.library.semantics import Ctx, domain_items, iterate, positioned
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
-from rulelang.model.values import Piece, Player, ZoneRef, show, zone_ref
+from rulelang.model.values import Piece, Player, Site, ZoneRef, show, zone_ref
 from rulelang.reference.interpreter import Interpreter
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -26,6 +26,18 @@ Fn = Callable[[Ctx, dict[str, Any]], Any]
 class Evaluator(Protocol):
     def expr(self, node: ast.Expr) -> Fn: ...
     def def_body(self, key: str) -> list[Fn]: ...  # a one-cell box: the body of a rule
+
+
+class _Unbuilt:
+    """The board while its geometry is being evaluated: anything that reads it (`sites`, a
+    relation, a rule about the board) is an error, positioned by the board declaration."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuleRuntimeError("a geometry cannot use the board it is building (its sites, "
+                               "relations or a rule about them)", None)
+
+
+_UNBUILT = _Unbuilt()
 
 
 class Runtime:
@@ -44,6 +56,7 @@ class Runtime:
         self.evaluator: Any = make_evaluator(self)
         self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
                             for k, d in program.pieces.items()}  # kind -> its attributes
+        self.board: Any = _UNBUILT  # a geometry cannot use the board it is building
         self.board = self._build_board()
         self.template = self._initial_data()
         # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
@@ -103,8 +116,8 @@ class Runtime:
         if cat == "builtin":
             try:
                 return BUILTINS[key].impl(c, *args)
-            except RuleRuntimeError:  # the innermost position wins (a rule passed as f)
-                raise
+            except RuleRuntimeError as err:  # the innermost position wins (a rule passed as f)
+                raise positioned(err, node.span) from None
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), node.span) from None
             except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
@@ -116,6 +129,9 @@ class Runtime:
             rel = self.board.relations.get(key)
             if rel is None:
                 raise RuleRuntimeError(f"the board has no relation '{key}'", node.span)
+            if len(args) != 1 or not isinstance(args[0], Site):
+                raise RuleRuntimeError(f"relation '{key}' takes one site, not "
+                                       f"{', '.join(map(show, args)) or 'nothing'}", node.span)
             return rel.table[args[0].index]
         raise RuleRuntimeError(f"'{key or '?'}' cannot be called here", node.span)
 
@@ -135,8 +151,13 @@ class Runtime:
         if not isinstance(call, ast.Call) or ref is None or ref[0] != "geometry":
             raise RuleRuntimeError("'board' needs a geometry, e.g. board square(8, 8)", decl.span)
         c = Ctx(self, GameData(0, 0))
-        args = [self.interp.eval(a, c, {}) for a in call.args]
-        return self._geometry(self.program.geometries[ref[1]], args, c)
+        try:
+            args = [self.interp.eval(a, c, {}) for a in call.args]
+            return self._geometry(self.program.geometries[ref[1]], args, c)
+        except RuleRuntimeError as err:
+            if err.diagnostic.span is None:  # _UNBUILT's error, from a compiled rule
+                raise RuleRuntimeError(err.diagnostic.message, decl.span) from None
+            raise
 
     def _geometry(self, g: ast.Geometry, args: list[Any], c: Ctx) -> Board:
         if len(args) != len(g.params):
@@ -180,10 +201,15 @@ class Runtime:
         def gen(i: int, e: dict[str, Any]) -> None:
             if i == len(item.generators):
                 if item.cond is None or self.interp.eval(item.cond, c, e):
+                    missing = [n for n in item.pattern if n not in e]
+                    if missing:
+                        raise RuleRuntimeError(f"no generator gives '{missing[0]}' a value: "
+                                               "write `for " + missing[0] + " in ...`",
+                                               item.span)
                     out.append(tuple(e[n] for n in item.pattern))
                 return
             g = item.generators[i]
-            for v in iterate(c, self.interp.eval(g.domain, c, e)):
+            for v in domain_items(c, self.interp.eval(g.domain, c, e), g.domain.span):
                 gen(i + 1, {**e, g.var: v})
         gen(0, dict(env))
         return out

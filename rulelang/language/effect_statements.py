@@ -10,7 +10,7 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import effects
-from rulelang.library.semantics import Ctx, increased
+from rulelang.library.semantics import Ctx, increased, stored
 from rulelang.model.values import Piece, Player, show
 
 
@@ -50,7 +50,7 @@ class EffectStatements:
             self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
             return
         table, key = self.slot(s.target, c, e)
-        value = self.value(s.value, c, e)
+        value = stored(c, self.value(s.value, c, e), s.value.span)
         if table is c.data.counters:
             value = self.clamp(key, value, c)
         else:

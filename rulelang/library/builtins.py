@@ -9,6 +9,7 @@ from rulelang.library.registry import PURE, Facts, builtin, constant
 from rulelang.library.registry import BuiltinContext as _Ctx
 from rulelang.library.registry import Reads as R
 from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
+from rulelang.library.semantics import charge, charge_items, size_error, too_large, weight
 
 
 # ---- constants -----------------------------------------------------------------
@@ -204,8 +205,9 @@ def size(c: _Ctx, x: Any) -> int:
 
 @builtin(1, example="str(r + 1)", facts=PURE, sig="any -> text")
 def str_(c: _Ctx, x: Any) -> str:
-    """A value as text."""
+    """A value as text (costing the value's size: library/semantics.weight)."""
     from rulelang.model.values import show
+    charge(c, weight(x), None)
     return show(x)
 
 
@@ -229,6 +231,7 @@ def _items(args: tuple[Any, ...]) -> Any:
 def max_(c: _Ctx, *args: Any) -> Any:
     """The largest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
+    charge_items(c, items)
     return max(items) if items else 0
 
 
@@ -236,13 +239,18 @@ def max_(c: _Ctx, *args: Any) -> Any:
 def min_(c: _Ctx, *args: Any) -> Any:
     """The smallest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
+    charge_items(c, items)
     return min(items) if items else 0
 
 
 @builtin(1, example="sum(points)", facts=PURE, sig="coll -> number")
 def sum_(c: _Ctx, xs: Any) -> int:
     """The sum of a collection of numbers."""
-    return sum(xs)
+    charge_items(c, xs)
+    total = sum(xs)
+    if too_large(total):
+        raise size_error(total, None)
+    return total
 
 
 @builtin(1, example="count(playable)", facts=PURE, sig="coll -> number")
@@ -254,12 +262,14 @@ def count(c: _Ctx, xs: Any) -> int:
 @builtin(1, example="any(flags)", facts=PURE, sig="coll -> bool")
 def any_(c: _Ctx, xs: Any) -> bool:
     """Some item of the collection is true."""
+    charge_items(c, xs)
     return any(xs)
 
 
 @builtin(1, example="all(flags)", facts=PURE, sig="coll -> bool")
 def all_(c: _Ctx, xs: Any) -> bool:
     """Every item of the collection is true."""
+    charge_items(c, xs)
     return all(xs)
 
 
@@ -270,6 +280,7 @@ def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     from itertools import combinations
     from math import comb
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    charge_items(c, items)
     if isinstance(k, int) and 0 <= k <= len(items) and comb(len(items), k) > _PRODUCT_LIMIT:
         raise RulelangError(f"subsets: {comb(len(items), k):,} choices, more than "
                             f"{_PRODUCT_LIMIT:,}")
@@ -301,6 +312,7 @@ _PRODUCT_LIMIT = 100_000
 def distinct(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    charge_items(c, items)
     return tuple(dict.fromkeys(items))
 
 
@@ -310,6 +322,7 @@ def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     `for each p in reversed(players)` goes round the table counter-clockwise, from the last
     seat to the first."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
+    charge_items(c, items)
     return items[::-1]
 
 
@@ -322,6 +335,7 @@ def first(c: _Ctx, xs: Any) -> Any:
 @builtin(1, example="each(playable)", facts=PURE, sig="coll[T] -> list[T]")
 def each(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
+    charge_items(c, xs)
     return tuple(xs)
 
 

@@ -1,6 +1,12 @@
 """What both evaluators share: the evaluation context (Ctx, with the one step budget), the
 operators, and the meaning of attribute access, `of`, quantifiers and map literals. The
-reference evaluator and the fast one call these, so the two cannot disagree on them."""
+reference evaluator and the fast one call these, so the two cannot disagree on them.
+
+The budget charges work, not only steps: a loop, a quantifier, `in`, a builtin over a
+collection and a value stored by `set` cost as many steps as the items they touch (all at
+once, never item by item); a list or text may hold SIZE_LIMIT items at most, counting the
+items of the lists inside it each time they appear (`set v = [v, v]` doubles it); a whole
+number may have INT_BITS bits at most."""
 from __future__ import annotations
 
 import operator
@@ -23,6 +29,113 @@ Fn = Callable[[Any, dict[str, Any]], Any]  # (context, locals) -> value
 STEP_BUDGET = 2_000_000
 
 SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*` may make
+INT_BITS = 4096  # bits of the largest whole number a rule may make (about 1,233 digits)
+_INT_LIMIT = 1 << INT_BITS
+_CONTAINERS = frozenset((tuple, list, MapValue, dict))
+_HEAVY = _CONTAINERS | {str}
+_WEIGHTS: dict[int, tuple[Any, int]] = {}  # id -> (value, weight) of nested lists seen
+
+
+def weight(x: Any) -> int:
+    """The size of a value: 1 for a plain value, the length of a text, and for a list or a
+    map its number of items plus the weights of the lists and maps inside it, each time it
+    appears (a list holding the same list twice counts it twice); never more than
+    SIZE_LIMIT + 1. Nested values are remembered by identity, so a list built by doubling
+    another is weighed in a few steps however large its weight."""
+    t = type(x)
+    if t is str:
+        return len(x)
+    if t not in _CONTAINERS:
+        return 1
+    items = [*x.keys(), *x.values()] if isinstance(x, dict) else x
+    kinds = _HEAVY.intersection(map(type, items))
+    if not kinds:
+        return len(x)
+    if len(kinds) == 1 and str in kinds:  # texts, no lists: their lengths
+        return min(len(x) + sum([len(y) for y in items if type(y) is str]), SIZE_LIMIT + 1)
+    hit = _WEIGHTS.get(id(x))
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    w = len(x)
+    for y in items:
+        ty = type(y)
+        if ty is str:
+            w += len(y)
+        elif ty in _CONTAINERS:
+            w += weight(y)
+            if w > SIZE_LIMIT:
+                w = SIZE_LIMIT + 1
+                break
+    if w >= 256:  # lighter values are weighed again, in fewer than 256 steps
+        if len(_WEIGHTS) >= 1_000:
+            _WEIGHTS.clear()
+        _WEIGHTS[id(x)] = (x, w)  # the value is kept alive with its id: no reuse of the id
+    return w
+
+
+def too_large(x: Any) -> bool:
+    """A list or map over SIZE_LIMIT items (see weight), or a number over INT_BITS bits."""
+    t = type(x)
+    if t is int:
+        return not -_INT_LIMIT < x < _INT_LIMIT
+    return t in _CONTAINERS and weight(x) > SIZE_LIMIT
+
+
+def size_error(x: Any, span: Any) -> RuleRuntimeError:
+    if type(x) is int:
+        return RuleRuntimeError(f"a whole number of more than {INT_BITS} bits", span)
+    return RuleRuntimeError(f"a value of more than {SIZE_LIMIT:,} items (counting the "
+                            "items of the lists inside it)", span)
+
+
+def built(x: Any, span: Any) -> Any:
+    """A list, tuple or map literal's value, refused when too large (see weight)."""
+    if weight(x) > SIZE_LIMIT:
+        raise size_error(x, span)
+    return x
+
+
+def stored(c: Ctx, x: Any, span: Any) -> Any:
+    """A value `set` stores: a number within INT_BITS bits; a list or text charged by its
+    weight (and refused over SIZE_LIMIT)."""
+    t = type(x)
+    if t is int:
+        if not -_INT_LIMIT < x < _INT_LIMIT:
+            raise size_error(x, span)
+    elif t in _CONTAINERS or t is str:
+        w = weight(x)
+        if w > SIZE_LIMIT:
+            raise size_error(x, span)
+        charge(c, w, span)
+    return x
+
+
+def charge(c: Ctx, n: int, span: Any) -> None:
+    """n steps at once (the items an operation touches)."""
+    c.steps += n
+    if c.steps > STEP_BUDGET:
+        c.tick(span)
+
+
+def charge_items(c: Ctx, xs: Any) -> None:
+    """A builtin's work over a collection: its length, in steps (positioned by the call)."""
+    if type(xs) is tuple or type(xs) is str or isinstance(xs, (list, range, dict)):
+        charge(c, len(xs), None)
+
+
+def positioned(err: RuleRuntimeError, span: Any) -> RuleRuntimeError:
+    """The error with the given position when it has none of its own (a builtin's budget
+    error is positioned by its call)."""
+    if err.diagnostic.span is not None or span is None:
+        return err
+    return RuleRuntimeError(err.diagnostic.message, span, err.diagnostic.code)
+
+
+def _int_mul(a: int, b: int) -> int:
+    """a * b for whole numbers, refused beyond INT_BITS bits before it is computed."""
+    if a.bit_length() + b.bit_length() > INT_BITS + 1:
+        raise OverflowError(f"a whole number of more than {INT_BITS} bits")
+    return a * b
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -31,16 +144,19 @@ def _add(a: Any, b: Any) -> Any:
     r = a + b
     if (type(r) is tuple or type(r) is str) and len(r) > SIZE_LIMIT:
         raise OverflowError(f"a result of {len(r):,} items, more than {SIZE_LIMIT:,}")
-    return r
+    return r  # its weight adds its operands' (no doubling in one step): `set` weighs it
 
 
 def _mul(a: Any, b: Any) -> Any:
     """a * b, refusing a list or text longer than SIZE_LIMIT before making it."""
     if type(a) is int and type(b) is int:
-        return a * b
+        return _int_mul(a, b)
     seq, n = (b, a) if type(a) is int else (a, b)
     if type(n) is int and hasattr(seq, "__len__") and len(seq) * n > SIZE_LIMIT:
         raise OverflowError(f"a result of {len(seq) * n:,} items, more than {SIZE_LIMIT:,}")
+    if type(n) is int and type(seq) is tuple and weight(seq) * n > SIZE_LIMIT:
+        raise OverflowError(f"a result of more than {SIZE_LIMIT:,} items, counting the items "
+                            "of the lists inside it")
     return a * b
 
 
@@ -48,7 +164,7 @@ BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
 }
 NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {  # the same on two whole numbers
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "+": operator.add, "-": operator.sub, "*": _int_mul, "//": operator.floordiv,
     "%": operator.mod,
 }
 def negate(value: Any, span: Any) -> Any:
@@ -233,7 +349,7 @@ def make_map(keys: list[Any], values: list[Any], span: Any) -> MapValue:
         raise RuleRuntimeError(f"a map key must be a plain value: {exc}", span) from None
     if len(out) != len(keys):
         raise RuleRuntimeError("a map has the same key twice", span)
-    return out
+    return built(out, span)
 
 
 def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
@@ -250,4 +366,7 @@ def increased(old: Any, sign: int, amount: Any, span: Any) -> int:
         raise RuleRuntimeError(f"cannot {'increase' if sign > 0 else 'decrease'} "
                                f"{show(old)} by {show(amount)}: both must be whole numbers",
                                span)
-    return old + sign * amount
+    new = old + sign * amount
+    if not -_INT_LIMIT < new < _INT_LIMIT:
+        raise size_error(new, span)
+    return new

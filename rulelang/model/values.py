@@ -165,7 +165,7 @@ def show(value: object) -> str:
         return "yes" if value else "no"
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(show(v) for v in value) + ")"
-    if isinstance(value, MapValue):
+    if isinstance(value, dict):  # a map literal, or `last`
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
     if value is None:
         return "none"

@@ -11,6 +11,7 @@ from rulelang.language import ast
 from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
+    charge,
     Ctx,
     Fn,
     domain_items,
@@ -95,6 +96,10 @@ class Interpreter:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         if n.op in ("in", "not in"):
             right = iterate(c, right)
+            if type(right) is tuple:
+                charge(c, len(right), n.span)
+        elif type(left) is tuple and n.op in ("==", "!="):
+            charge(c, len(left), n.span)
         try:
             return COMPARES[n.op](left, right)
         except TypeError:

@@ -16,7 +16,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, iterate
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate
 from rulelang.model.values import Piece, Player, ZoneRef, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -202,7 +202,7 @@ class Statements(EffectStatements):
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> list[Any]:
         """The values a choose offers: the domain's items that satisfy `where`, in order."""
-        domain = tuple(iterate(c, self.value(s.domain, c, e)))
+        domain = tuple(domain_items(c, self.value(s.domain, c, e), s.domain.span))
         if s.cond is None:
             return list(domain)
         out = []

@@ -1,0 +1,54 @@
+"""The mutation fuzzer over every bundled rulebook, standard-library module and data file
+(tests/fuzz/): N seeded cases, each loaded, checked and, if it loads, played for a few random
+plies in both modes under a time limit. Prints the number of cases per outcome class (ok,
+diagnostic, crash, hang, memory, outside read) and the distinct problems (outcome, exception
+type and innermost project frame, with an example seed and its mutation); exits 0, this is
+not a test (tests/fuzz/test_fuzz.py runs a short budget in the suite).
+
+    python bench/fuzz.py --cases 2000 --seed 0
+    python bench/fuzz.py --cases 1 --seed 1234 --show      # one case: its mutation and result
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.fuzz.runner import run, table  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0, help="the first case's seed")
+    ap.add_argument("--limit", type=float, default=5.0, help="seconds per case")
+    ap.add_argument("--plies", type=int, default=6, help="random plies per mode")
+    ap.add_argument("--show", action="store_true", help="print every case's result")
+    ap.add_argument("--quick", action="store_true", help="small large mutations (the suite's)")
+    args = ap.parse_args()
+    seeds = list(range(args.seed, args.seed + args.cases))
+    start = time.monotonic()
+    done = [0]
+
+    def progress(o: object) -> None:
+        done[0] += 1
+        if args.show:
+            print(f"{o.seconds:5.2f}s", o.case.seed, o.case.target,  # type: ignore[attr-defined]
+                  o.case.mutation, o.result)  # type: ignore[attr-defined]
+        elif done[0] % 200 == 0:
+            print(f"  {done[0]} cases, {time.monotonic() - start:.0f} s", file=sys.stderr)
+
+    outcomes = run(seeds, limit=args.limit, plies=args.plies, progress=progress,
+                   quick=args.quick)
+    print(f"{len(outcomes)} cases from seed {args.seed}, limit {args.limit} s, "
+          f"{args.plies} plies per mode, {time.monotonic() - start:.0f} s wall")
+    print(table(outcomes))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

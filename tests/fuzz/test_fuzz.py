@@ -1,0 +1,42 @@
+"""A short run of the mutation fuzzer (tests/fuzz/mutate.py) in the suite: 120 seeded cases,
+each loaded, checked and played for a few random plies in both modes in a worker process
+under a time limit. No case may end in a crash, hang or memory error of the classes this
+suite covers (checking, building the evaluators' code, playing, observing). The loading
+classes (file access, YAML and parse limits, option bounds, board geometry and relation
+targets: runner.Outcome.owner == "load") are counted apart, in a test marked xfail until
+the loader refuses them all. `python bench/fuzz.py --cases 2000` is the long run."""
+from __future__ import annotations
+
+import pytest
+
+from .runner import Outcome, run, table
+
+CASES = 120
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Outcome]:
+    return run(list(range(CASES)), limit=5.0, plies=4, quick=True)
+
+
+def test_no_crash_hang_or_memory_error_while_checking_or_playing(
+        outcomes: list[Outcome]) -> None:
+    found = [o for o in outcomes if o.owner == "run"]
+    assert not found, table(found)
+
+
+def test_the_cases_reach_every_stage(outcomes: list[Outcome]) -> None:
+    """The fuzzer tests something: cases are refused with diagnostics, and others load and
+    are played in both modes."""
+    kinds = {o.outcome for o in outcomes}
+    assert {"ok", "diagnostic"} <= kinds
+    played = [o for o in outcomes if o.result.get("modes", {}).get("compiled", "")
+              .startswith("ok") and o.result["modes"].get("interpreted", "").startswith("ok")]
+    assert len(played) >= CASES // 5
+
+
+@pytest.mark.xfail(reason="loading classes (file access, YAML and parse limits, option "
+                   "bounds, board geometry): the loader's part of issue 19", strict=False)
+def test_no_problem_while_loading(outcomes: list[Outcome]) -> None:
+    found = [o for o in outcomes if o.owner == "load"]
+    assert not found, table(found)

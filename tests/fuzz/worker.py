@@ -1,0 +1,196 @@
+"""The fuzzer's worker process: reads cases as JSON lines on stdin, runs each (load and check,
+then a short seeded random playout in each mode) and writes one JSON line per case.
+
+Before each phase it writes `{"stage": ...}`, so that the parent, which kills a worker that
+overruns a case's time limit, knows where the case hung. A case's file opens are audited
+(sys.addaudithook): an open outside the case's folder, the standard library and Python's
+own files is an outside read. The worker's memory is capped (RLIMIT_AS), so that runaway
+growth ends as a MemoryError instead of filling the machine.
+
+    python tests/fuzz/worker.py  (started by tests/fuzz/runner.py)
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import rulelang  # noqa: E402
+from rulelang.errors import RulebookError, RulelangError, RuleRuntimeError  # noqa: E402
+from rulelang.game.engine import Game  # noqa: E402
+from rulelang.language.checker import check  # noqa: E402
+from rulelang.language.loader import load  # noqa: E402
+
+PACKAGE = Path(rulelang.__file__).resolve().parent
+MEMORY = int(os.environ.get("RULELANG_FUZZ_MEMORY", str(1536 << 20)))
+
+
+class Timeout(BaseException):
+    """The case ran over its time limit (a BaseException: rules code may catch Exception)."""
+
+
+class _Audit:
+    def __init__(self) -> None:
+        self.allowed: tuple[str, ...] = ()
+        self.active = False
+        self.outside: list[str] = []
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        if not self.active or event != "open":
+            return
+        path = args[0]
+        if isinstance(path, int):
+            return
+        if isinstance(path, bytes):
+            path = path.decode("utf-8", "replace")
+        try:
+            full = os.path.realpath(str(path))
+        except (ValueError, OSError):
+            full = str(path)
+        if not full.startswith(self.allowed):
+            self.outside.append(str(path)[:200])
+
+
+AUDIT = _Audit()
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise Timeout
+
+
+def _say(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _frame(exc: BaseException) -> str:
+    """The innermost frame of the project (rulelang/) in the exception's traceback."""
+    found = "?"
+    for fs in traceback.StackSummary.extract(traceback.walk_tb(exc.__traceback__),
+                                             lookup_lines=False):
+        if fs.filename.startswith(str(PACKAGE)):
+            rel = Path(fs.filename).relative_to(PACKAGE.parent)
+            found = f"{rel}:{fs.name}"
+    return found
+
+
+def _codes(err: RulelangError) -> list[str]:
+    if isinstance(err, RulebookError):
+        return sorted({d.code for d in err.diagnostics})
+    if isinstance(err, RuleRuntimeError):
+        return [err.diagnostic.code]
+    return [type(err).__name__]
+
+
+def _playout(game: Game, seed: int, plies: int) -> int:
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    done = 0
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        for p in range(game.num_players):
+            state.observation(p)
+        actions = state.legal_actions()
+        action = rng.choice(actions)
+        state.action_to_string(action)
+        state.apply_action(action)
+        done += 1
+    state.returns()
+    str(state)
+    return done
+
+
+def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
+    """Load, check and play the case; the outcome and, per mode, what happened."""
+    rulelang._PROGRAMS.clear()
+    rulelang._RUNTIMES.clear()
+    modes: dict[str, str] = {}
+    stage = "load"
+    start = time.monotonic()
+    try:
+        _say({"stage": stage})
+        loaded = load(entry)
+        _say({"loaded": time.monotonic() - start})
+        stage = "check"
+        _say({"stage": stage})
+        program = check(loaded)
+        stage = "options"
+        chosen = rulelang.resolve_options(program, {})
+        digest = rulelang.source_hash(loaded)
+        for mode in ("compiled", "interpreted"):
+            try:
+                stage = "build"
+                _say({"stage": stage})
+                runtime = rulelang.compile_rulebook(program, chosen, mode, digest)
+                game = Game(runtime, entry, digest)
+                stage = "play"
+                _say({"stage": stage})
+                plies_done = _playout(game, seed, plies)
+                modes[mode] = f"ok {plies_done}"
+            except RulelangError as err:
+                modes[mode] = f"{stage} {','.join(_codes(err))}"
+                if stage != "play":
+                    raise
+        return {"outcome": "ok" if all(v.startswith("ok") for v in modes.values())
+                else "diagnostic", "stage": stage, "modes": modes}
+    except RulelangError as err:
+        text = err.render() if hasattr(err, "render") else str(err)
+        return {"outcome": "diagnostic", "stage": stage, "codes": _codes(err),
+                "message": text[:300], "modes": modes}
+    except Timeout:
+        return {"outcome": "hang", "stage": stage, "modes": modes}
+    except MemoryError:
+        return {"outcome": "memory", "stage": stage, "modes": modes}
+    except Exception as exc:  # noqa: BLE001 - what the fuzzer is looking for
+        return {"outcome": "crash", "stage": stage, "type": type(exc).__name__,
+                "frame": _frame(exc), "message": str(exc)[:200], "modes": modes}
+
+
+def main() -> int:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    signal.signal(signal.SIGALRM, _alarm)
+    # warm up: the grammar and lazily imported modules are read before any case
+    game = rulelang.load_game(ROOT / "rulebooks" / "tic_tac_toe.rule")
+    _playout(game, 0, 2)
+    python = tuple({os.path.realpath(p) + os.sep for p in
+                    (sys.prefix, sys.base_prefix, sys.exec_prefix, str(PACKAGE))})
+    sys.addaudithook(AUDIT)
+    _say({"ready": True})
+    for line in sys.stdin:
+        job = json.loads(line)
+        folder = os.path.realpath(job["folder"]) + os.sep
+        AUDIT.allowed = (folder, str(rulelang.language.loader.STDLIB.resolve()) + os.sep,
+                         *python)
+        AUDIT.outside = []
+        os.chdir(folder)
+        signal.setitimer(signal.ITIMER_REAL, job["limit"])
+        AUDIT.active = True
+        try:
+            result = run_case(str(Path(folder) / job["entry"]), job["seed"], job["plies"])
+        except Timeout:
+            result = {"outcome": "hang", "stage": "?", "modes": {}}
+        finally:
+            AUDIT.active = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if AUDIT.outside:
+            result["outside"] = AUDIT.outside[:5]
+            result["outcome"] = "outside read"
+        result["seed"] = job["seed"]
+        _say({"result": result})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
