@@ -49,54 +49,54 @@ def action(*lines: str) -> str:
         f"  {line}\n" for line in lines)
 
 
+# Each case: the broken line as a designer might write it, which the type checker now refuses
+# before play (its R2xx code), and the same line with the offending value passed through
+# `hidden` (a rule whose type the checker does not know), which reaches the evaluators and
+# must fail there with the positioned R301 (its first line; the source line and caret follow).
 CASES = {
     # a choice's domain that is not a collection (TypeError: 'int' object is not iterable)
-    "int_domain": ("action place\n  choose site s in 5\n  put mark of mover at s\n",
-                   "T.rule:10:20: error[R301]: 5 is not a collection\n"
-                   "   |\n10 |   choose site s in 5\n   |                    ^"),
-    "player_domain": ("action place\n  choose site s in mover\n  put mark of mover at s\n",
-                      "T.rule:10:20: error[R301]: X is not a collection\n"
-                      "   |\n10 |   choose site s in mover\n   |                    ^^^^^"),
+    "int_domain": ("action place\n  choose site s in {}\n  put mark of mover at s\n", "5",
+                   "R231", "T.rule:11:20: error[R301]: 5 is not a collection"),
+    "player_domain": ("action place\n  choose site s in {}\n  put mark of mover at s\n",
+                      "mover", "R231", "T.rule:11:20: error[R301]: X is not a collection"),
     # `last` has no such field (compiled: KeyError 'b'; the dict showed `mark#4`)
-    "last_field": (action("let y = last.b"),
-                   "T.rule:12:11: error[R301]: {action: none, player: none, site: a1, piece: "
-                   "mark} has no 'b'\n   |\n12 |   let y = last.b\n   |           ^^^^^^"),
+    "last_field": (action("let y = {}.b"), "last", "R238",
+                   "T.rule:13:11: error[R301]: {action: none, player: none, site: a1, piece: "
+                   "mark} has no 'b'"),
     # a relation called on something that is not a site (AttributeError: no 'index')
-    "relation_of_player": (action("let y = square.north(mover)"),
-                           "T.rule:12:11: error[R301]: relation 'north' takes one site, "
-                           "not X\n   |\n12 |   let y = square.north(mover)\n"
-                           "   |           ^^^^^^^^^^^^^^^^^^^"),
-    "relation_of_list": (action("let y = square.north(square.north(s))"),
-                         "T.rule:12:11: error[R301]: relation 'north' takes one site, "
-                         "not (a2)\n   |\n12 |   let y = square.north(square.north(s))\n"
-                         "   |           " + "^" * 29),
+    "relation_of_player": (action("let y = square.north({})"), "mover", "R230",
+                           "T.rule:13:11: error[R301]: relation 'north' takes one site, not X"),
+    "relation_of_list": (action("let y = square.north({})"), "square.north(s)", "R230",
+                         "T.rule:13:11: error[R301]: relation 'north' takes one site, not (a2)"),
     # unary minus of a site and of a tuple (TypeError: bad operand type for unary -)
-    "negate_site": (action("let y = -s"),
-                    "T.rule:12:11: error[R301]: cannot compute -a1: not a number\n"
-                    "   |\n12 |   let y = -s\n   |           ^^"),
-    "negate_tuple": (action("let y = -(1, 2)"),
-                     "T.rule:12:11: error[R301]: cannot compute -(1, 2): not a number\n"
-                     "   |\n12 |   let y = -(1, 2)\n   |           ^^^^^^^"),
+    "negate_site": (action("let y = -{}"), "s", "R230",
+                    "T.rule:13:11: error[R301]: cannot compute -a1: not a number"),
+    "negate_tuple": (action("let y = -{}"), "(1, 2)", "R230",
+                     "T.rule:13:11: error[R301]: cannot compute -(1, 2): not a number"),
     # `in` on a relation and on a number (TypeError: argument is not iterable)
-    "in_relation": (action("let y = s in square.north"),
-                    "T.rule:12:11: error[R301]: cannot compare a1 in relation north\n"
-                    "   |\n12 |   let y = s in square.north\n   |           ^^^^^^^^^^^^^^^^^"),
-    "in_number": (action("let y = 1 in 5"),
-                  "T.rule:12:11: error[R301]: cannot compare 1 in 5\n"
-                  "   |\n12 |   let y = 1 in 5\n   |           ^^^^^^"),
+    "in_relation": (action("let y = s in {}"), "square.north", "R231",
+                    "T.rule:13:11: error[R301]: cannot compare a1 in relation north"),
+    "in_number": (action("let y = 1 in {}"), "5", "R231",
+                  "T.rule:13:11: error[R301]: cannot compare 1 in 5"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_runtime_error_is_positioned_and_the_same_in_both_modes(name: str,
                                                                  tmp_path: Path) -> None:
-    body, expected = CASES[name]
+    body, value, check_code, expected = CASES[name]
     path = tmp_path / "T.rule"
-    path.write_text(HEAD + body + TAIL, encoding="utf-8")
+    path.write_text(HEAD + "def hidden(x) = x\n" + body.format(value) + TAIL, encoding="utf-8")
+    for mode in MODES:
+        assert f"error[{check_code}]" in play(path, mode).splitlines()[0]  # refused at check
+    path.write_text(HEAD + "def hidden(x) = x\n" + body.format(f"hidden({value})") + TAIL,
+                    encoding="utf-8")
     got = {mode: play(path, mode) for mode in MODES}
-    assert got["interpreted"] == expected
-    assert got["compiled"] == expected
-    assert "#" not in expected.split("\n")[0]  # no internal piece id
+    assert got["interpreted"] == got["compiled"]
+    lines = got["compiled"].splitlines()
+    assert lines[0] == expected
+    assert f"hidden({value})" in lines[2] and "^" in lines[3]
+    assert "#" not in expected  # no internal piece id
 
 
 def test_a_geometry_cannot_use_the_board_it_builds(tmp_path: Path) -> None:
