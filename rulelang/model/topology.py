@@ -20,6 +20,8 @@ class Board:
     graphs: dict[str, nx.DiGraph] = field(default_factory=dict, repr=False)
     layers: dict[int, str] = field(default_factory=dict)  # titles, by first coordinate
     layer_at: dict[int, tuple[int, int]] = field(default_factory=dict)  # (row, col) of grids
+    # where each site is drawn in its grid (`draw at`): (row from the top, column in half sites)
+    draw_at: dict[tuple[int, ...], tuple[int, int]] = field(default_factory=dict)
 
     def member(self, name: str) -> object | None:
         for table in (self.relations, self.regions, self.lines):
@@ -39,6 +41,7 @@ class BoardBuilder:
         self.lines: dict[str, list[list[tuple[int, ...]]]] = {}
         self.layers: dict[int, str] = {}
         self.layer_at: dict[int, tuple[int, int]] = {}
+        self.draw_at: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def add_site(self, coords: tuple[int, ...], name: str) -> None:
         self.coords.append(coords)
@@ -66,7 +69,7 @@ class BoardBuilder:
                                                                     strict=True)))
         by_coords = {s.coords: s for s in sites}
         board = Board(sites, by_coords, graphs=self.graphs, layers=self.layers,
-                      layer_at=self.layer_at)
+                      layer_at=self.layer_at, draw_at=self.draw_at)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, g in self.graphs.items():
             table = tuple(tuple(by_coords[t] for t in sorted(g.successors(c),
