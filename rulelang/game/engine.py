@@ -114,6 +114,7 @@ class State:
             step(arg)
         except GameOver as over:
             self.ctx.data.result = over.winners
+            self.ended_by = over.span  # the result statement that ended the game, if any
             self._decision, self._gen, self._index = None, None, None
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",

@@ -79,7 +79,7 @@ class Screen:
         if 0 <= me < len(players):
             t.append(" — you are ")
             t.append(players[me], style=self.colours[players[me]])
-        t.append(f" — turn {obs.get('turn', 0) + 1}", style="dim")
+        t.append(f" — turn {obs.get('turn', 0)}", style="dim")
         return t
 
     def legend(self) -> list[Text]:
@@ -90,14 +90,14 @@ class Screen:
         if any(p in self.goals for p in players):
             for p in players:
                 t = Text("  ")
-                t.append(f"{self.glyphs[p]} {p}", style=self.colours[p])
+                t.append(self._mark(p), style=self.colours[p])
                 if p in self.goals:
                     t.append(f": {self.goals[p]}")
                 out += wrap(t, self.width, 6)
         else:
             t = Text("  ")
             for i, p in enumerate(players):
-                t.append(("   " if i else "") + f"{self.glyphs[p]} {p}", style=self.colours[p])
+                t.append(("   " if i else "") + self._mark(p), style=self.colours[p])
             out.append(t)
         style = piece_style(self.obs)
         if style is not None:
@@ -110,6 +110,10 @@ class Screen:
         if everyone:
             out += wrap(Text(f"  goal: {everyone}"), self.width, 4)
         return out
+
+    def _mark(self, player: str) -> str:
+        glyph = self.glyphs[player]
+        return player if glyph == player else f"{glyph} {player}"
 
     def board(self) -> list[Text]:
         return BoardPainter(self.obs, self.last).lines(self.width)
