@@ -189,7 +189,8 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
 def _walk_view(w: Walker, d: ast.View) -> None:
     """A goal names a player (or `everyone`); hide and show name vars, counters or zones."""
     players = {n for n, r in w.ns.items() if r[0] == Category.PLAYER.value} | {"everyone"}
-    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone")}
+    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone")} | {
+        a for d in w.ck.loaded.game.decls if isinstance(d, ast.Piece) for a, _ in d.attrs}
     for name, text, span in d.goals:
         if name not in players:
             w.ck.error("R201", f"a goal is a player's: '{name}' is not a player", span,
@@ -199,8 +200,9 @@ def _walk_view(w: Walker, d: ast.View) -> None:
         w.expr(text)
     for name, span in [*d.hidden, *((n, s) for n, _, s in d.labels)]:
         if name not in shown:
-            w.ck.error("R201", f"'{name}' is not a var, counter or zone", span,
-                       "hide and show name the game's vars, counters and zones")
+            w.ck.error("R201", f"'{name}' is not a var, counter, zone or piece attribute",
+                       span, "hide and show name the game's vars, counters, zones and the "
+                       "attributes of its pieces")
 
 
 def _check_rows(ck: Checker, item: ast.Content) -> None:

@@ -163,7 +163,7 @@ class BoardPainter:
         """Sites whose pieces have pictures: a grid of boxes, every box as wide and tall as
         the largest picture on the board; coordinates on the edges."""
         every = [ls for s in self.obs["board"] for ls in [self.cell(s)]]
-        wide = max([t.cell_len for ls in every for t in ls] + [3])
+        wide = max([t.cell_len for ls in every for t in ls] + [3]) + 1
         tall = max([len(ls) for ls in every] + [1])
         whole = _common([s["site"] for s in layer.sites])
         grid = {self._pos(s): s for s in layer.sites}
@@ -178,8 +178,8 @@ class BoardPainter:
         for s in top_row:
             label = "" if s is None else _part(s["site"], whole, _common(
                 [x["site"] for x in top_row if x is not None]))
-            head.append("  " + label.center(wide) + " ", style="dim")
-        rule = Text(" " * (lw + 1) + "+" + "+".join("-" * (wide + 2) for _ in cols) + "+")
+            head.append(" " + label.center(wide), style="dim")
+        rule = Text(" " * (lw + 1) + "+" + "+".join("-" * wide for _ in cols) + "+")
         out = [Text(layer.title, style="bold"), head, rule]
         for r in rows:
             cells = [self.cell(grid[(r, h)]) if (r, h) in grid else None for h in cols]
@@ -189,13 +189,13 @@ class BoardPainter:
                 line = Text(label.rjust(lw) + " |", style="")
                 for c in cells:
                     if c is None:
-                        line.append(" " + "/" * wide + " ")
+                        line.append("/" * wide)
                     else:
                         t = c[i] if i < len(c) else Text("")
                         pad = wide - t.cell_len
-                        line.append(" " * (1 + pad // 2))
+                        line.append(" " * (pad // 2))
                         line.append_text(t)
-                        line.append(" " * (1 + pad - pad // 2))
+                        line.append(" " * (pad - pad // 2))
                     line.append("|")
                 out.append(line)
             out.append(rule.copy())

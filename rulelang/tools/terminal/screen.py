@@ -2,7 +2,8 @@
 and goal (the rulebook's `view` goals), the board (board.py), then what lies beside it,
 grouped: the viewer's own zones, counters and vars, each other player's, then the table's
 (shared ones). Vars, counters and zones that the rulebook's `view` hides are left out, those
-it titles (`show x as "…"`) are shown by that title. A value the viewer may not see shows as
+it titles (`show x as "…"`) are shown by that title; a piece in a zone is listed with its
+attributes but those the `view` hides. A value the viewer may not see shows as
 hidden, never as none. Zones named alike but for a number (stack1 … stack9) share one line.
 """
 from __future__ import annotations
@@ -63,7 +64,6 @@ class Screen:
         self.labels: dict[str, str] = view.get("labels") or {}
         self.colours = player_colours(obs["players"])
         self.glyphs = owner_glyphs(obs["players"])
-        self.attrs = _varying_attrs(obs)
 
     # -- parts ----------------------------------------------------------------------------
     def header(self) -> Text:
@@ -79,7 +79,8 @@ class Screen:
         if 0 <= me < len(players):
             t.append(" — you are ")
             t.append(players[me], style=self.colours[players[me]])
-        t.append(f" — turn {obs.get('turn', 0)}", style="dim")
+        if "turn" in obs:
+            t.append(f" — turn {obs['turn']}", style="dim")
         return t
 
     def legend(self) -> list[Text]:
@@ -100,7 +101,8 @@ class Screen:
                 t.append(("   " if i else "") + self._mark(p), style=self.colours[p])
             out.append(t)
         style = piece_style(self.obs)
-        if style is not None:
+        pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
+        if style is not None and not pictured:
             kinds = ", ".join(f"{letter} {k}" for k, letter in style.letters.items())
             flags = sorted(set(style.flags.values()))
             numbers = sorted({a for names in style.numbers.values() for a in names})
@@ -195,21 +197,16 @@ class Screen:
         return ", ".join(k if n == 1 else f"{n} {k}" for k, n in counts.items())
 
     def _label(self, piece: Obs) -> str:
-        """A piece by its picture, else by its name (`name` attribute) or kind, with the
-        attributes that tell it apart from the others of its kind here (never a repr)."""
+        """A piece by its picture, else by its name (`name` attribute) or kind, with its
+        attributes but those the rulebook's `view` hides."""
         lines = piece.get("picture")
         if lines:
             return lines[0] if len(lines) == 1 else "[" + " / ".join(
                 x.strip() for x in lines) + "]"
-        attrs = dict(piece.get("attrs") or {})
-        kind = str(piece.get("kind"))
-        base = str(attrs.pop("name")) if "name" in attrs else kind
-        if "name" in (piece.get("attrs") or {}):
-            rest = [str(v) for v in attrs.values() if v not in ("", None, [], ())]
-        else:
-            rest = [_attr(k, attrs[k]) for k in self.attrs.get(kind, []) if k in attrs]
-        rest = [r for r in rest if r]
-        return f"{base} ({' '.join(rest)})" if rest else base
+        attrs = {k: v for k, v in (piece.get("attrs") or {}).items() if k not in self.hidden}
+        base = str(attrs.pop("name")) if "name" in attrs else str(piece.get("kind"))
+        rest = [_attr(k, v) for k, v in attrs.items() if v not in ("", None, [], ())]
+        return f"{base} ({', '.join(rest)})" if rest else base
 
     def _value_items(self) -> list[tuple[str | None, Text]]:
         out: list[tuple[str | None, Text]] = []
@@ -231,22 +228,13 @@ class Screen:
 
 
 def _attr(name: str, value: Any) -> str:
+    if name == "name":
+        return str(value)
     if value is True:
         return name.replace("_", " ")
     if value is False:
         return "not " + name.replace("_", " ")
     return f"{name.replace('_', ' ')} {value}"
-
-
-def _varying_attrs(obs: Obs) -> dict[str, list[str]]:
-    """Per piece kind, the attributes whose values differ among its pieces in view."""
-    every = [p for s in obs["board"] for p in s["pieces"]] + \
-        [p for z in obs["zones"] for p in (z.get("pieces") or [])]
-    values: dict[str, dict[str, set[str]]] = {}
-    for p in every:
-        for k, v in (p.get("attrs") or {}).items():
-            values.setdefault(str(p.get("kind")), {}).setdefault(k, set()).add(repr(v))
-    return {kind: [a for a, vs in attrs.items() if len(vs) > 1] for kind, attrs in values.items()}
 
 
 def value_text(value: Any) -> str:

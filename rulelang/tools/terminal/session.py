@@ -257,6 +257,10 @@ class Session:
             self.out.print(Text("not allowed: ", style="bold red")
                            + Text(why_illegal(self.game, self.state, text, str(exc))))
             return None
+        if action not in self.state.legal_actions():
+            self.out.print(Text("not allowed: ", style="bold red") + Text(f"{text} is not "
+                                                                          "legal now"))
+            return None
         return str(self.state.action_to_string(action))
 
     def _rules(self) -> None:
@@ -326,14 +330,14 @@ class Session:
                     self.out.print(line, overflow="ignore", crop=False)
         for reason in end_reason(self.game, self.state):
             self.out.print(reason)
+        for row in score_table(self.game, self.state):
+            self.out.print(row)
         winners = self.state.winners()
         colours = player_colours(self.names)
         line = Text(winners_line(self.game, self.state), style="bold")
         if len(winners) == 1:
             line.stylize(colours[self.names[winners[0]]])
         self.out.print(line)
-        for row in score_table(self.game, self.state):
-            self.out.print(row)
 
 
 def _changed(before: list[Any], after: list[Any]) -> set[str]:
