@@ -208,9 +208,9 @@ class Session:
         if len(labels) <= _LISTED:
             self._print_moves(labels)
             return
-        sample = ", ".join(labels[:3])
-        self.out.print(Text(f"{len(labels)} moves ({sample} …): type one — Tab completes, "
-                            "`moves` lists them, `help` for commands", style="dim"))
+        sample = ", ".join(labels[:2])
+        self.out.print(Text(f"{len(labels)} moves ({sample} …): Tab completes, `moves` lists "
+                            "them, `help`", style="dim"))
 
     def _print_moves(self, labels: list[str]) -> None:
         items = [f"{i}. {t}" for i, t in enumerate(labels, start=1)]
