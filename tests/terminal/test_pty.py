@@ -143,3 +143,71 @@ def test_the_end(book: str, tmp_path: Path) -> None:
         assert "\ntotal " in end  # every player's score by term
     finished = read_record(path)
     assert finished.finished
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "eof", "ctrl-c while the AI thinks"])
+def test_ctrl_c_and_end_of_input_write_the_record_and_resume_goes_on(how: str,
+                                                                    tmp_path: Path) -> None:
+    agents = "human,mcts:30s" if how.endswith("thinks") else "human,random"
+    child = _spawn("hex", ["hex", "--agents", agents, "--record", "game.yaml"], tmp_path)
+    _prompt(child, "Black")
+    child.sendline("place a1")
+    if how.endswith("thinks"):
+        child.expect_exact("is thinking")
+        child.sendintr()
+    else:
+        _prompt(child, "Black")
+        child.sendintr() if how == "ctrl-c" else child.sendeof()
+    child.expect(pexpect.EOF)
+    assert "record written to game.yaml" in ANSI.sub("", child.before)
+    record = read_record(tmp_path / "game.yaml")
+    assert not record.finished and record.actions[0] == "place a1"
+    again = _spawn("hex", ["--resume", "game.yaml", "--agents", "human,random"], tmp_path)
+    screen = _fits("hex", _prompt(again, "Black"))
+    assert any(" 1 B " in line or line.startswith("1 B ") for line in screen)
+    again.sendline("q")
+    again.expect(pexpect.EOF)
+
+
+def test_hot_seat_wipes_the_screen_and_scrollback_between_players(tmp_path: Path) -> None:
+    game = rulelang.load_game(bundled_dir() / "muso_sakura.rule", {"players": 3})
+    state = game.new_initial_state(seed=2)
+    first = state.observation(0)
+    mine = [p["attrs"]["name"] for z in first["zones"] if z["zone"] == "hidden"
+            and z["owner"] == "Player1" for p in z["pieces"]]
+    child = _spawn("muso_sakura", ["muso_sakura", "--players", "3", "--seed", "2",
+                                   "--agents", "human,human,human"], tmp_path)
+    _prompt(child, "Player1")
+    child.sendline("wander")
+    while True:  # Player1 may decide more than once; then the device goes to Player2
+        index = child.expect_exact(["pass the device to Player2", "Player1>"])
+        if index == 0:
+            break
+        child.sendline("1")
+    handed = str(child.before)
+    assert handed.rstrip().endswith("\x1b[H\x1b[2J\x1b[3J") or "\x1b[3J" in handed[-40:]
+    child.sendline("")
+    second = _prompt(child, "Player2")
+    assert "\x1b[3J" in second  # wiped again once Player2 has the device
+    shown = ANSI.sub("", second.split("\x1b[3J")[-1])
+    others = [p["attrs"]["name"] for z in state.observation(1)["zones"]
+              if z.get("pieces") and z["owner"] in ("Player2", None) for p in z["pieces"]]
+    for name in set(mine) - set(others):  # Player1's hidden cards, unless Player2 sees one
+        assert name not in shown
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_rules_and_hint_at_the_prompt(tmp_path: Path) -> None:
+    child = _spawn("tic_tac_toe", ["tic_tac_toe", "--agents", "human,random"], tmp_path)
+    _prompt(child, "X")
+    child.sendline("rules")
+    rules = ANSI.sub("", _prompt(child, "X"))
+    assert "Tic-tac-toe" in rules and "Three of your marks in a row" in rules
+    child.sendline("hint")
+    hint = ANSI.sub("", _prompt(child, "X"))
+    assert re.search(r"hint: place [a-c][1-3]", hint)
+    child.sendline("score")
+    assert "no score" in ANSI.sub("", _prompt(child, "X"))
+    child.sendline("q")
+    child.expect(pexpect.EOF)
