@@ -42,13 +42,13 @@ def rules_dir() -> Path:
     return package / "_bundled" / "rules"
 
 
-def rules_text(rulebook: str | Path) -> str | None:
-    """The rules of a game as written for players: NAME.md beside the rulebook NAME.rule,
-    else the bundled rules of that name; None when there are none."""
+def rules_path(rulebook: str | Path) -> Path | None:
+    """Where the rules of a game are written for players: NAME.md beside the rulebook
+    NAME.rule, else the bundled rules of that name; None when there are none."""
     path = Path(rulebook)
     for candidate in (path.with_suffix(".md"), rules_dir() / f"{path.stem}.md"):
         if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
+            return candidate
     return None
 
 

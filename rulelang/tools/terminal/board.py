@@ -159,12 +159,12 @@ class BoardPainter:
             out.append(edge(bottom))
         return out
 
-    def _boxed(self, layer: Layer) -> list[Text]:
-        """Sites whose pieces have pictures: a grid of boxes, every box as wide and tall as
-        the largest picture on the board; coordinates on the edges."""
+    def _boxed(self, layer: Layer, compact: bool = False) -> list[Text]:
+        """Sites whose pieces have pictures: a grid of boxes, every box as wide as the widest
+        picture on the board, each row as tall as its tallest; coordinates on the edges.
+        Compact: one line per site (the middle line of its picture), no rules."""
         every = [ls for s in self.obs["board"] for ls in [self.cell(s)]]
-        wide = max([t.cell_len for ls in every for t in ls] + [3]) + 1
-        tall = max([len(ls) for ls in every] + [1])
+        wide = max([t.cell_len for ls in every for t in ls] + [3])
         whole = _common([s["site"] for s in layer.sites])
         grid = {self._pos(s): s for s in layer.sites}
         rows = sorted({r for r, _ in grid})
@@ -180,10 +180,12 @@ class BoardPainter:
                 [x["site"] for x in top_row if x is not None]))
             head.append(" " + label.center(wide), style="dim")
         rule = Text(" " * (lw + 1) + "+" + "+".join("-" * wide for _ in cols) + "+")
-        out = [Text(layer.title, style="bold"), head, rule]
+        out = [Text(layer.title, style="bold"), head] + ([] if compact else [rule])
         for r in rows:
             cells = [self.cell(grid[(r, h)]) if (r, h) in grid else None for h in cols]
-            height = max([len(c) for c in cells if c is not None] + [tall])
+            if compact:
+                cells = [c if c is None else c[(len(c) - 1) // 2:][:1] for c in cells]
+            height = max([len(c) for c in cells if c is not None] + [1])  # this row's
             for i in range(height):
                 label = row_names[r] if i == (height - 1) // 2 else ""
                 line = Text(label.rjust(lw) + " |", style="")
@@ -198,13 +200,22 @@ class BoardPainter:
                         line.append(" " * (pad - pad // 2))
                     line.append("|")
                 out.append(line)
-            out.append(rule.copy())
+            if not compact:
+                out.append(rule.copy())
         return out
 
     # -- the whole board ------------------------------------------------------------------
-    def lines(self, width: int = 80) -> list[Text]:
+    def lines(self, width: int = 80, height: int | None = None) -> list[Text]:
+        """The board in `width` columns; pictured layers that would pass `height` rows are
+        drawn compact, but for the one titled with the viewer's name."""
         found = layers(self.obs)
         blocks = [(ly, self.layer(ly)) for ly in found]
+        if self.boxed and height is not None and _tall(blocks, width) > height:
+            players = self.obs["players"]
+            me = players[self.obs["player"]] if 0 <= self.obs["player"] < len(players) else None
+            blocks = [(ly, b if me is not None and me in ly.title.split()
+                       else self._boxed(ly, compact=True)) for ly, b in blocks]
+        gap = 2 if self.boxed else _GAP  # boxes have their own edges
         if any(ly.place is not None for ly in found):
             bands: dict[int, list[tuple[int, list[Text]]]] = {}
             for ly, block in blocks:
@@ -212,9 +223,13 @@ class BoardPainter:
                 bands.setdefault(row, []).append((col, block))
             out: list[Text] = []
             for row in sorted(bands):
-                out += flow([b for _, b in sorted(bands[row], key=lambda x: x[0])], width)
+                out += flow([b for _, b in sorted(bands[row], key=lambda x: x[0])], width, gap)
             return out
-        return flow([b for _, b in blocks], width)
+        return flow([b for _, b in blocks], width, gap)
+
+
+def _tall(blocks: list[tuple[Layer, list[Text]]], width: int) -> int:
+    return len(flow([b for _, b in blocks], width, 2))
 
 
 def flow(blocks: list[list[Text]], width: int, gap: int = _GAP) -> list[Text]:

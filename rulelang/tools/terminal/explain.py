@@ -110,7 +110,7 @@ def _why_not_in(game: Any, state: Any, expr: ast.Expr, value: Any,
 def _rule_body(program: Any, expr: ast.Expr, game: Any, state: Any,
                env: dict[str, Any]) -> tuple[ast.Expr | None, dict[str, Any]]:
     """The expression a rule stands for, with its parameters bound (a rule with no
-    parameters named bare, `shibumi.playable`, or called)."""
+    parameters named bare, `module.rule`, or called)."""
     node = expr.func if isinstance(expr, ast.Call) else expr
     ref = program.refs.get(node)
     if ref is None or ref[0] != "def":

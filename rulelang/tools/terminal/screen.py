@@ -56,8 +56,8 @@ def wrap_items(head: Text, items: list[Text], width: int, indent: int = 4,
 
 class Screen:
     def __init__(self, obs: Obs, last: set[str] | frozenset[str] = frozenset(),
-                 width: int = 80) -> None:
-        self.obs, self.last, self.width = obs, last, width
+                 width: int = 80, height: int | None = None) -> None:
+        self.obs, self.last, self.width, self.height = obs, last, width, height
         view = obs.get("view") or {}
         self.goals: dict[str, str] = view.get("goals") or {}
         self.hidden: set[str] = set(view.get("hidden") or [])
@@ -118,7 +118,8 @@ class Screen:
         return player if glyph == player else f"{glyph} {player}"
 
     def board(self) -> list[Text]:
-        return BoardPainter(self.obs, self.last).lines(self.width)
+        room = None if self.height is None else self.height - 20  # what else is drawn
+        return BoardPainter(self.obs, self.last).lines(self.width, room)
 
     def groups(self) -> list[Text]:
         """The zones, counters and vars beside the board: the viewer's, each other player's,
@@ -204,9 +205,13 @@ class Screen:
             return lines[0] if len(lines) == 1 else "[" + " / ".join(
                 x.strip() for x in lines) + "]"
         attrs = {k: v for k, v in (piece.get("attrs") or {}).items() if k not in self.hidden}
-        base = str(attrs.pop("name")) if "name" in attrs else str(piece.get("kind"))
-        rest = [_attr(k, v) for k, v in attrs.items() if v not in ("", None, [], ())]
-        return f"{base} ({', '.join(rest)})" if rest else base
+        if "name" in attrs:  # a card by its name, then its other values: "Outou(桜桃 summer 3)"
+            name = attrs.pop("name")
+            rest = " ".join(str(v) for v in attrs.values() if v not in ("", None, [], ()))
+            return f"{name}({rest})" if rest else str(name)
+        base = str(piece.get("kind"))
+        items = [_attr(k, v) for k, v in attrs.items() if v not in ("", None, [], ())]
+        return f"{base} ({', '.join(items)})" if items else base
 
     def _value_items(self) -> list[tuple[str | None, Text]]:
         out: list[tuple[str | None, Text]] = []
@@ -243,5 +248,9 @@ def value_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "—"
+        if all(isinstance(v, (list, tuple)) and len(v) == 2 and isinstance(v[1], (int, float))
+               and not isinstance(v[1], bool) for v in value):  # a sheet: (label, points)
+            total = sum(v[1] for v in value)
+            return f"{total:g} ({len(value)} lines)"
         return "(" + ", ".join(value_text(v) for v in value) + ")"
     return "—" if value is None else str(value)

@@ -19,7 +19,8 @@ from rich.text import Text
 
 from rulelang.agents import HumanAgent, MCTSAgent, QuitGame
 from rulelang.errors import IllegalActionError, RulelangError
-from rulelang.resources import rules_text
+from rulelang.language.loader import read_rules_text
+from rulelang.resources import rules_path
 from rulelang.tools.terminal.board import BoardPainter, player_colours
 from rulelang.tools.terminal.ending import (
     end_reason,
@@ -175,7 +176,7 @@ class Session:
         if self.tty and len(self.humans) == 1:
             print("\033[H\033[2J", end="", flush=True)  # one player: keep the scrollback
         width = min(self.out.width, 120)
-        for line in Screen(obs, last, width).lines():
+        for line in Screen(obs, last, width, min(self.out.height, 50)).lines():
             self.out.print(line, overflow="ignore", crop=False)
         self._recap(player, obs["history"])
         self._moves_summary()
@@ -204,6 +205,9 @@ class Session:
             self.out.print(Text("last: ", style="bold") + Text(skipped + "; ".join(items[-3:])))
 
     def _moves_summary(self) -> None:
+        asked = self._question()
+        if asked:
+            self.out.print(Text(asked, style="bold"))
         labels = self._labels()
         if len(labels) <= _LISTED:
             self._print_moves(labels)
@@ -211,6 +215,20 @@ class Session:
         sample = ", ".join(labels[:2])
         self.out.print(Text(f"{len(labels)} moves ({sample} …): Tab completes, `moves` lists "
                             "them, `help`", style="dim"))
+
+    def _question(self) -> str:
+        """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
+        in the rule's own words ("choose a site s in sites where empty(s)")."""
+        d = getattr(self.state, "_decision", None)
+        program = program_of(self.game)
+        choose = getattr(d, "choose", None)
+        if d is None or program is None or getattr(d, "menu", None) is not None or \
+                choose is None:
+            return ""
+        from rulelang.language.decisions import source_text
+        kind = f"a {choose.kind} " if choose.kind else ""
+        where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
+        return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}:"
 
     def _print_moves(self, labels: list[str]) -> None:
         items = [f"{i}. {t}" for i, t in enumerate(labels, start=1)]
@@ -264,12 +282,15 @@ class Session:
         return str(self.state.action_to_string(action))
 
     def _rules(self) -> None:
-        text = rules_text(self.rulebook or self.game.path)
-        if text is None:
+        found = rules_path(self.rulebook or self.game.path)
+        if found is None:
             self.out.print("no written rules for this game beside its rulebook "
                            f"({self.game.path})")
             return
-        self.out.print(Markdown(text))
+        try:
+            self.out.print(Markdown(read_rules_text(found)))
+        except OSError as exc:
+            self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
 
     def _undo(self, player: int) -> None:
         mine = [i for i, m in enumerate(self.movers) if m == player]
