@@ -340,7 +340,7 @@ def _choose_bundled() -> str | None:
                                "name a rulebook: rulelang play PATH")))
         return None
     for i, path in enumerate(books, start=1):
-        print(f"{i}. {_shown(path)}")
+        print(f"{i}. {path.stem}")
     return _ask_number("which rulebook? ", books)
 
 
@@ -352,7 +352,7 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
             _err("no rulebook chosen")
             return None
         if text.isdigit() and 1 <= int(text) <= len(books):
-            return _shown(books[int(text) - 1])
+            return books[int(text) - 1].stem  # a bundled rulebook by its name
         if text.lower() in ("q", "quit"):
             return None
         print(f"type a number from 1 to {len(books)}, or q")

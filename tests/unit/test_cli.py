@@ -181,7 +181,7 @@ def test_play_asks_which_bundled_rulebook(capsys, tmp_path, monkeypatch):
     _bundle(tmp_path, alpha="fake\n", beta="fake\n")
     code, out, _ = _run(capsys, "play", "--agents", "random", stdin="7\n2\n",
                         monkeypatch=monkeypatch)
-    assert code == 0 and "1. rulebooks/alpha.rule" in out and "type a number" in out
+    assert code == 0 and "1. alpha\n2. beta\n" in out and "type a number" in out
     assert "result: " in out
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.errors import Diagnostic, RecordError, render
-from rulelang.resources import bundled_dir
+from rulelang.resources import bundled_dir, rulebook_path
 from rulelang.tools.record import read_record, record_game, replay, write_record
 from rulelang.tools.terminal.session import Session
 
@@ -21,7 +21,7 @@ from rulelang.tools.terminal.session import Session
 def record_name(rulebook: str | Path, record: str | Path) -> str:
     """How a record names its rulebook: a bundled one by its name, another by its path
     relative to the record's folder."""
-    path = Path(rulebook).resolve()
+    path = Path(rulebook_path(rulebook)).resolve()  # a bundled name: its file
     bundled = bundled_dir().resolve()
     if path.parent == bundled and path.suffix == ".rule":
         return path.stem

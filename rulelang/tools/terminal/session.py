@@ -84,6 +84,8 @@ class Session:
                 else:
                     text = self._think(player, agent)
                 self._apply(text)
+                if isinstance(agent, HumanAgent):  # what changes from here on is highlighted
+                    self.seen[player] = self.state.observation(player)["board"]
                 if not self.humans:
                     self.out.print(f"{len(self.actions)}. {self.names[player]}: {text}")
         except (QuitGame, KeyboardInterrupt):
@@ -146,7 +148,6 @@ class Session:
             text = " ".join(line.split())
             result = self._command(player, text)
             if isinstance(result, str):
-                self.seen[player] = None  # redrawn from the position after this move
                 return result
 
     def _labels(self) -> list[str]:
