@@ -52,7 +52,7 @@ class Session:
                  actions: list[str] | None = None, console: Console | None = None,
                  reader: Reader | None = None) -> None:
         self.game, self.agents, self.seed, self.rulebook = game, agents, seed, rulebook
-        self.out = console or Console(highlight=False)
+        self.out = console or Console(highlight=False, soft_wrap=True)  # lines fit already
         self.reader = reader or Reader()
         self.names: list[str] = list(game.player_names)
         self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
