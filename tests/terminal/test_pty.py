@@ -60,7 +60,7 @@ def _fits(book: str, text: str) -> list[str]:
     rows, cols = _size(book)
     width = max(len(line) for line in lines)
     assert len(lines) + 1 <= rows, f"{book}: {len(lines) + 1} rows drawn:\n" + "\n".join(lines)
-    assert width <= cols, f"{book}: {width} columns drawn"
+    assert width <= cols, f"{book}: {width} columns drawn:\n" + max(lines, key=len)
     return lines
 
 

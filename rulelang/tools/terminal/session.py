@@ -31,7 +31,7 @@ from rulelang.tools.terminal.ending import (
 )
 from rulelang.tools.terminal.explain import why_illegal
 from rulelang.tools.terminal.prompt import Reader
-from rulelang.tools.terminal.screen import Screen
+from rulelang.tools.terminal.screen import Screen, wrap, wrap_items
 
 WIPE = "\033[H\033[2J\033[3J"  # cursor home, clear the screen, clear the scrollback
 _LISTED = 9  # at most this many moves are listed on the screen; more: `moves` lists them
@@ -203,19 +203,27 @@ class Session:
             items.append(f"{who} {history[i]}".strip())
         if items:
             skipped = "… " if len(items) > 3 else ""
-            self.out.print(Text("last: ", style="bold") + Text(skipped + "; ".join(items[-3:])))
+            shown = [Text(skipped + items[-3])] + [Text(x) for x in items[-2:]] \
+                if len(items) >= 3 else [Text(x) for x in items]
+            for line in wrap_items(Text("last: ", style="bold"), shown,
+                                   min(self.out.width, 120), sep="; "):
+                self.out.print(line)
 
     def _moves_summary(self) -> None:
         asked = self._question()
         if asked:
-            self.out.print(Text(asked, style="bold"))
+            for line in wrap(Text(asked, style="bold"), min(self.out.width, 120)):
+                self.out.print(line)
         labels = self._labels()
         if len(labels) <= _LISTED:
             self._print_moves(labels)
             return
         sample = ", ".join(labels[:2])
-        self.out.print(Text(f"{len(labels)} moves ({sample} …): Tab completes, `moves` lists "
-                            "them, `help`", style="dim"))
+        sample = f" ({sample} …)" if len(sample) <= 30 else ""
+        text = Text(f"{len(labels)} moves{sample}: Tab completes, `moves` lists them, `help`",
+                    style="dim")
+        for line in wrap(text, min(self.out.width, 120)):
+            self.out.print(line)
 
     def _question(self) -> str:
         """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
