@@ -360,6 +360,10 @@ class Session:
                     self.out.print(line, overflow="ignore", crop=False)
         for reason in end_reason(self.game, self.state):
             self.out.print(reason)
+        scores = list(self.state.scores())
+        if not self.humans and any(scores):  # the agents' games: the totals on one line
+            self.out.print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
+                self.names, scores, strict=False)))
         for row in score_table(self.game, self.state):
             self.out.print(row)
         winners = self.state.winners()
