@@ -32,6 +32,26 @@ def bundled_dir() -> Path:
     return _folder("rulebooks")
 
 
+def rules_dir() -> Path:
+    """The folder of the bundled games' rules in the project's words (one NAME.md per
+    bundled rulebook NAME.rule): docs/games in a checkout, _bundled/rules once installed."""
+    package = Path(str(files("rulelang"))).resolve()
+    here = package.parent / "docs" / "games"
+    if (package.parent / "pyproject.toml").is_file() and here.is_dir():
+        return here
+    return package / "_bundled" / "rules"
+
+
+def rules_path(rulebook: str | Path) -> Path | None:
+    """Where the rules of a game are written for players: NAME.md beside the rulebook
+    NAME.rule, else the bundled rules of that name; None when there are none."""
+    path = Path(rulebook)
+    for candidate in (path.with_suffix(".md"), rules_dir() / f"{path.stem}.md"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def bundled_rulebook(name: str, folder: Path | None = None) -> Path | None:
     """The bundled rulebook called `name` (its file name, with or without `.rule`), or None
     when `name` is a path or no bundled rulebook has that name."""

@@ -25,7 +25,7 @@ from test_readme import blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "rulelang", "stdlib",
-           "rulebooks")
+           "rulebooks", "docs/games")
 BIN = "Scripts" if os.name == "nt" else "bin"
 DOCTEST = """import doctest, sys
 test = doctest.DocTestParser().get_doctest(open(sys.argv[1]).read(), {}, "README", "", 0)
@@ -126,6 +126,9 @@ def test_the_wheel_carries_the_stdlib_and_the_bundled_rulebooks(wheel: Path) -> 
             assert f"rulelang/_bundled/{folder}/{path.name}" in names
     assert "rulelang/_bundled/rulebooks/tatara_cards.yaml" in names
     assert "rulelang/_bundled/rulebooks/spline.test" in names  # scenario files ship too
+    for path in (ROOT / "rulebooks").glob("*.rule"):  # the rules in words, for `rules`
+        if (ROOT / "docs" / "games" / f"{path.stem}.md").is_file():
+            assert f"rulelang/_bundled/rules/{path.stem}.md" in names
     for grammar in ("grammar.lark", "scenario.lark"):
         assert f"rulelang/language/{grammar}" in names
     assert "rulelang/__main__.py" in names

@@ -1,7 +1,8 @@
 """Agents that play a State: human seats, uniform random, and UCT Monte-Carlo tree search.
 
-`make_agent(name, seed)` turns a command-line name into an agent: "human", "random", "mcts" or
-"mcts:N" (N playouts per move).
+`make_agent(name, seed)` turns a command-line name into an agent: "human", "random", "mcts",
+"mcts:N" (N playouts per move), "mcts:Ts" (T seconds per move, e.g. mcts:2s or mcts:0.5s), or
+a named strength level (LEVELS): easy, normal, hard.
 """
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from rulelang.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 from rulelang.agents.random import RandomAgent
 from rulelang.errors import Diagnostic, RulelangError, render
 
-__all__ = ["Agent", "AGENT_NAMES", "DEFAULT_ITERATIONS", "HumanAgent", "MCTSAgent",
+__all__ = ["Agent", "AGENT_NAMES", "LEVELS", "DEFAULT_ITERATIONS", "HumanAgent", "MCTSAgent",
            "QuitGame", "RandomAgent", "StateLike", "make_agent"]
 
-AGENT_NAMES = ("human", "random", "mcts", "mcts:N")
+AGENT_NAMES = ("human", "random", "mcts", "mcts:N", "mcts:Ts", "easy", "normal", "hard")
+# Named strength levels: (playouts, seconds) per move, whichever runs out first; the time cap
+# keeps a long game (long playouts) from thinking for minutes.
+LEVELS: dict[str, tuple[int, float]] = {"easy": (60, 1.0), "normal": (DEFAULT_ITERATIONS, 3.0),
+                                        "hard": (4000, 10.0)}
 
 
 def make_agent(name: str, seed: int = 0) -> HumanAgent | RandomAgent | MCTSAgent:
@@ -23,6 +28,11 @@ def make_agent(name: str, seed: int = 0) -> HumanAgent | RandomAgent | MCTSAgent
         return HumanAgent()
     if kind == "random" and not budget:
         return RandomAgent(seed)
+    if kind in LEVELS and not budget:
+        playouts, seconds = LEVELS[kind]
+        return MCTSAgent(playouts, seed, name=kind, seconds=seconds)
+    if kind == "mcts" and budget.endswith("s"):
+        return MCTSAgent(None, seed, name=name.strip().lower(), seconds=_seconds(name, budget))
     if kind == "mcts":
         return MCTSAgent(_iterations(name, budget), seed, name=name.strip().lower())
     raise _error(f"unknown agent '{name}'")
@@ -34,6 +44,16 @@ def _iterations(name: str, budget: str) -> int:
     if budget.isdigit() and int(budget) > 0:
         return int(budget)
     raise _error(f"bad agent '{name}': the playout budget must be a positive whole number")
+
+
+def _seconds(name: str, budget: str) -> float:
+    try:
+        seconds = float(budget[:-1])
+    except ValueError:
+        seconds = 0.0
+    if 0 < seconds <= 3600:
+        return seconds
+    raise _error(f"bad agent '{name}': the time budget is seconds, e.g. mcts:2s or mcts:0.5s")
 
 
 def _error(message: str) -> RulelangError:

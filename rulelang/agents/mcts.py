@@ -11,12 +11,18 @@ of the state as it is.
 
 Budget: `DEFAULT_ITERATIONS` = 400 playouts per move.  At the 1,000-3,000 random playouts per
 second of a small abstract board game that is about 0.13-0.4 s per move;
-ask for more with the agent name `mcts:N`.
+ask for more with the agent name `mcts:N`. A time budget (`seconds`, agent name `mcts:2s`)
+stops the search when it runs out, whatever the playouts; with both, the first to run out
+ends it. A time budget makes the agent's choices depend on the machine's speed (the game
+itself stays determined by its actions, which the record keeps). `progress(playouts,
+seconds)`, when given, is called every few playouts (a thinking indicator).
 """
 from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable
 
 from rulelang.agents.base import StateLike
 
@@ -52,12 +58,15 @@ class _Node:
 class MCTSAgent:
     is_human = False
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, c: float = 1.4,
-                 name: str = "mcts") -> None:
+    def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, seed: int = 0,
+                 c: float = 1.4, name: str = "mcts", seconds: float | None = None) -> None:
         self.name = name
-        self.iterations = max(1, iterations)
+        self.iterations = None if iterations is None else max(1, iterations)
+        self.seconds = seconds
         self.c = c
         self._rng = random.Random(seed)
+        self.progress: Callable[[int, float], None] | None = None
+        self.playouts = 0  # of the last search
 
     def choose(self, state: StateLike) -> int:
         legal = state.legal_actions()
@@ -66,9 +75,19 @@ class MCTSAgent:
         me = state.current_player()
         resample = getattr(state, "resample", None)
         root = _Node(state, None, "", -1, self._rng)
-        for _ in range(self.iterations):
+        start = time.monotonic()
+        done = 0
+        while self.iterations is None or done < self.iterations:
             sample = resample(me, self._rng.getrandbits(32)) if resample else state.clone()
             self._iterate(root, sample)
+            done += 1
+            if self.seconds is not None or self.progress is not None:
+                elapsed = time.monotonic() - start
+                if self.progress is not None and done % 8 == 0:
+                    self.progress(done, elapsed)
+                if self.seconds is not None and elapsed >= self.seconds:
+                    break
+        self.playouts = done
         best = root.most_visited().action
         return next(a for a in legal if state.action_to_string(a) == best)
 

@@ -242,7 +242,7 @@ class Executor(EffectStatements, Menus):
         raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
 
     def exec_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
-        raise GameOver(self.winners(s, c, e))
+        raise GameOver(self.winners(s, c, e), s.span)
 
     def winners(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> list[int]:
         if s.kind == "draw":

@@ -114,6 +114,7 @@ class State:
             step(arg)
         except GameOver as over:
             self.ctx.data.result = over.winners
+            self.ended_by = over.span  # the result statement that ended the game, if any
             self._decision, self._gen, self._index = None, None, None
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
@@ -368,10 +369,14 @@ def observe(state: State, player: int) -> dict[str, Any]:
                       "pieces": _runs([piece_view(p) for p in pieces]) if seen else None})
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
-    variables = [{"var": k, "owner": None if o is None else names[o],
-                  "value": _public(c, v, program.vars[k].span)
-                  if _may_see(program.vars[k], k, o, player, data) else None}
-                 for (k, o), v in data.vars.items()]
+    variables = []
+    for (k, o), v in data.vars.items():
+        seen_var = _may_see(program.vars[k], k, o, player, data)
+        variables.append({"var": k, "owner": None if o is None else names[o],
+                          "value": _public(c, v, program.vars[k].span) if seen_var
+                          else None})
+        if not seen_var:  # a secret this player may not see (its value is not a none)
+            variables[-1]["hidden"] = True
     history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
                for d, i in data.history]
     obs = {"game": state.game.name, "player": player, "players": names,
@@ -384,6 +389,10 @@ def observe(state: State, player: int) -> dict[str, Any]:
         obs["layers"] = {str(z): t for z, t in rt.board.layers.items()}
     if rt.board.layer_at:  # and where each lies in the picture: [row, column]
         obs["layer_at"] = {str(z): list(at) for z, at in rt.board.layer_at.items()}
+    if rt.board.draw_at:  # where each site is drawn: [row, column in half sites]
+        obs["draw_at"] = {s.name: list(rt.board.draw_at[s.coords]) for s in rt.board.sites}
+    if any(rt.view.values()):  # the rulebook's `view`: goals, hidden names, titles
+        obs["view"] = rt.view
     return obs
 
 

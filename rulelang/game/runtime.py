@@ -59,6 +59,7 @@ class Runtime:
         self.board: Any = _UNBUILT  # a geometry cannot use the board it is building
         self.board = self._build_board()
         self.template = self._initial_data()
+        self.view = self._view()
         # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
         # arguments, shared by every state of the game (grids.py): sound only when no rule
         # changes a piece's attribute or owner
@@ -183,6 +184,15 @@ class Runtime:
                     b.layers[z] = show(ev(item.expr, c, e))
                     if item.at is not None:
                         b.layer_at[z] = _place(ev(item.at, c, e), item.at)
+            elif isinstance(item, ast.GeoDraw):
+                for k in b.coords:
+                    e = {**env, **dict(zip(pattern, k, strict=True))}
+                    row, col = _place(ev(item.at, c, e), item.at, "a site is drawn")
+                    shift = 0 if item.offset is None else ev(item.offset, c, e)
+                    if not isinstance(shift, int) or isinstance(shift, bool):
+                        raise RuleRuntimeError(f"a site's offset is a whole number of half "
+                                               f"sites, not {show(shift)}", item.span)
+                    b.draw_at[k] = (row, 2 * col + shift)
             elif isinstance(item, ast.GeoRelation):
                 b.add_relation(item.name, self._edges(item, c, env))
             elif isinstance(item, ast.GeoAlias):
@@ -220,6 +230,20 @@ class Runtime:
             e = {**env, **dict(zip(item.pattern, coords, strict=True))}
             return [_coords(self.interp.eval(t, c, e)) for t in item.targets]
         return edges
+
+    # ---- what players are shown (`view`)
+    def _view(self) -> dict[str, Any]:
+        """The `view` sections, evaluated once the options are known: goals by player name
+        ("everyone" for all), the hidden names, and the titles by name."""
+        c = Ctx(self, self.template)
+        goals: dict[str, str] = {}
+        hidden: list[str] = []
+        labels: dict[str, str] = {}
+        for v in self.program.views:
+            goals.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.goals})
+            hidden += [name for name, _ in v.hidden]
+            labels.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.labels})
+        return {"goals": goals, "hidden": hidden, "labels": labels}
 
     # ---- pieces and the initial data
     def _initial_data(self) -> GameData:
@@ -340,12 +364,12 @@ def _sets_piece_attributes(program: Program) -> bool:
                for m in modules for n in walk(m.decls))
 
 
-def _place(value: Any, node: ast.Expr) -> tuple[int, int]:
-    """A layer's place in the picture: (row, column), whole numbers from 0."""
+def _place(value: Any, node: ast.Expr, what: str = "a layer is placed") -> tuple[int, int]:
+    """A layer's (or a site's) place in the picture: (row, column), whole numbers from 0."""
     if isinstance(value, tuple) and len(value) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
         return value[0], value[1]
-    raise RuleRuntimeError(f"a layer is placed at (row, column), not {show(value)}", node.span)
+    raise RuleRuntimeError(f"{what} at (row, column), not {show(value)}", node.span)
 
 
 def _coords(value: Any) -> tuple[Any, ...]:

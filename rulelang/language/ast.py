@@ -284,6 +284,15 @@ class GeoLayer(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class GeoDraw(Node):
+    """`draw at (row, column) [offset k]`: where a site is drawn in its grid, row 0 at the top,
+    column 0 at the left, shifted k half sites to the right (a hexagonal row); from the
+    site's coordinates."""
+    at: Expr
+    offset: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class GeoRelation(Node):
     name: str
     pattern: tuple[str, ...]
@@ -426,6 +435,16 @@ class Score(Decl):
     name: str
     param: str
     expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class View(Decl):
+    """`view` and its items: what players are shown and how. goals: (player name or
+    "everyone", text expression, where the name is); hidden: (name, where) of vars, counters
+    and zones kept off the screen; labels: (name, title expression, where)."""
+    goals: tuple[tuple[str, Expr, Span], ...] = ()
+    hidden: tuple[tuple[str, Span], ...] = ()
+    labels: tuple[tuple[str, Expr, Span], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

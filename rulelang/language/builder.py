@@ -127,6 +127,9 @@ class Builder(Transformer[Token, Any]):
     def geo_layer(self, m: Meta, c: list[Any]) -> ast.GeoLayer:
         return ast.GeoLayer(c[0], c[1] if len(c) > 1 else None, span=self._span(m))
 
+    def geo_draw(self, m: Meta, c: list[Any]) -> ast.GeoDraw:
+        return ast.GeoDraw(c[0], c[1] if len(c) > 1 else None, span=self._span(m))
+
     def geo_relation(self, m: Meta, c: list[Any]) -> ast.GeoRelation:
         return ast.GeoRelation(str(c[0]), tuple(c[1]), tuple(c[2:]), span=self._span(m))
 
@@ -191,6 +194,21 @@ class Builder(Transformer[Token, Any]):
 
     def picture(self, m: Meta, c: list[Any]) -> ast.Picture:
         return ast.Picture(str(c[0]), str(c[1]), c[2], span=self._span(m))
+
+    def view(self, m: Meta, c: list[Any]) -> ast.View:
+        items = [x for x in c if isinstance(x, tuple)]
+        return ast.View(tuple(v for k, v in items if k == "goal"),
+                        tuple(n for k, v in items if k == "hide" for n in v),
+                        tuple(v for k, v in items if k == "show"), span=self._span(m))
+
+    def view_goal(self, m: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("goal", (str(c[0]), c[1], self._span(c[0])))
+
+    def view_hide(self, m: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("hide", tuple((str(t), self._span(t)) for t in c))
+
+    def view_label(self, m: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("show", (str(c[0]), c[1], self._span(c[0])))
 
     def params(self, m: Meta, c: list[Any]) -> list[str]:
         return [str(t) for t in c]

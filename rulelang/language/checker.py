@@ -123,6 +123,8 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
         p.scores.append(d)
     elif key == "" and isinstance(d, ast.Picture):
         p.pictures[d.name] = d
+    elif key == "" and isinstance(d, ast.View):
+        p.views.append(d)
 
 
 def _walk_module(ck: Checker, key: str, module: Module) -> None:
@@ -168,6 +170,8 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
         w.push(d.param)
         w.expr(d.expr)
         w.pop()
+    elif isinstance(d, ast.View):
+        _walk_view(w, d)
     elif isinstance(d, ast.Board):
         w.expr(d.expr)
     elif isinstance(d, ast.Geometry):
@@ -182,6 +186,25 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
                                                              if v[0] == "kind"}, "piece kind")
             elif item.data is not None:
                 _check_rows(w.ck, item)
+
+
+def _walk_view(w: Walker, d: ast.View) -> None:
+    """A goal names a player (or `everyone`); hide and show name vars, counters or zones."""
+    players = {n for n, r in w.ns.items() if r[0] == Category.PLAYER.value} | {"everyone"}
+    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone")} | {
+        a for d in w.ck.loaded.game.decls if isinstance(d, ast.Piece) for a, _ in d.attrs}
+    for name, text, span in d.goals:
+        if name not in players:
+            w.ck.error("R201", f"a goal is a player's: '{name}' is not a player", span,
+                       f"one of {', '.join(sorted(players))}")
+        w.expr(text)
+    for _, text, _ in d.labels:
+        w.expr(text)
+    for name, span in [*d.hidden, *((n, s) for n, _, s in d.labels)]:
+        if name not in shown:
+            w.ck.error("R201", f"'{name}' is not a var, counter, zone or piece attribute",
+                       span, "hide and show name the game's vars, counters, zones and the "
+                       "attributes of its pieces")
 
 
 def _check_rows(ck: Checker, item: ast.Content) -> None:
@@ -233,10 +256,12 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
         elif isinstance(item, ast.GeoLayer) and len(coords) != 3:
             w.ck.error("R204", f"'layer' titles the layers of a board of three coordinates "
                        f"(layer, row, column); these sites have {len(coords)}", item.span)
-        elif isinstance(item, (ast.GeoName, ast.GeoLayer, ast.GeoRelation, ast.GeoRegion)):
+        elif isinstance(item, (ast.GeoName, ast.GeoLayer, ast.GeoDraw, ast.GeoRelation,
+                               ast.GeoRegion)):
             w.push(*(getattr(item, "pattern", None) or coords))
             for e in (getattr(item, "expr", None), getattr(item, "cond", None),
-                      getattr(item, "at", None), *getattr(item, "targets", ())):
+                      getattr(item, "at", None), getattr(item, "offset", None),
+                      *getattr(item, "targets", ())):
                 w.expr(e)
             w.pop()
         elif isinstance(item, ast.GeoAlias):

@@ -196,3 +196,9 @@ def load(path: str | Path) -> Loaded:
     if loader.diagnostics:
         raise RulebookError(loader.diagnostics, loader.sources)
     return Loaded(game, loader.modules, loader.sources, data)
+
+
+def read_rules_text(path: Path) -> str:
+    """The rules of a game in words (a Markdown file found by resources.rules_path), for
+    `rules` at the play prompt; the loader is where files are read."""
+    return path.read_text(encoding="utf-8", errors="replace")

@@ -103,6 +103,7 @@ class Program:
     sections: dict[str, ast.Block] = field(default_factory=dict)
     scores: list[ast.Score] = field(default_factory=list)
     pictures: dict[str, ast.Picture] = field(default_factory=dict)  # key: piece kind
+    views: list[ast.View] = field(default_factory=list)  # the game's `view` sections
     refs: dict[ast.Node, Ref] = field(default_factory=dict)  # by node (identity)
     uses_repetition: bool = False
     round: ast.Round | None = None

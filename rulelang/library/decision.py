@@ -76,8 +76,12 @@ def label(option: Option) -> str:
 
 
 class GameOver(Exception):
-    def __init__(self, winners: list[int]) -> None:
+    """A result: the winners, and where the result statement is (None: no statement, as
+    when nobody could do anything for a whole round)."""
+
+    def __init__(self, winners: list[int], span: Any = None) -> None:
         self.winners = winners
+        self.span = span
 
 
 class Flow:

@@ -26,6 +26,8 @@ class Board:
     lines: dict[str, LineSet] = field(default_factory=dict)
     layers: dict[int, str] = field(default_factory=dict)  # titles, by first coordinate
     layer_at: dict[int, tuple[int, int]] = field(default_factory=dict)  # (row, col) of grids
+    # where each site is drawn in its grid (`draw at`): (row from the top, column in half sites)
+    draw_at: dict[tuple[int, ...], tuple[int, int]] = field(default_factory=dict)
 
     def member(self, name: str) -> object | None:
         for table in (self.relations, self.regions, self.lines):
@@ -58,6 +60,7 @@ class BoardBuilder:
         self.lines: dict[str, list[list[Coords]]] = {}
         self.layers: dict[int, str] = {}
         self.layer_at: dict[int, tuple[int, int]] = {}
+        self.draw_at: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def add_site(self, coords: Coords, name: str) -> None:
         self.coords.append(coords)
@@ -83,7 +86,8 @@ class BoardBuilder:
         sites = tuple(Site(i, n, c) for i, (c, n) in enumerate(zip(self.coords, self.names,
                                                                     strict=True)))
         by_coords = {s.coords: s for s in sites}
-        board = Board(sites, by_coords, layers=self.layers, layer_at=self.layer_at)
+        board = Board(sites, by_coords, layers=self.layers, layer_at=self.layer_at,
+                      draw_at=self.draw_at)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, edges in self.edges.items():
             table = tuple(tuple(by_coords[t] for t in sorted(edges[c], key=order.__getitem__))

@@ -132,16 +132,16 @@ class Statements(EffectStatements):
 
     def run_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
         if s.kind == "draw":
-            raise GameOver([])
+            raise GameOver([], s.span)
         if s.kind == "highest score":
             totals = self.rt.totals(c)
             best = max(totals)
-            raise GameOver([i for i, t in enumerate(totals) if t == best])
+            raise GameOver([i for i, t in enumerate(totals) if t == best], s.span)
         value = self.value(s.value, c, e)  # type: ignore[arg-type]
         players = [value] if s.kind == "winner" else list(iterate(c, value))
         if not all(isinstance(p, Player) for p in players):
             raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", s.span)
-        raise GameOver(sorted({p.index for p in players}))
+        raise GameOver(sorted({p.index for p in players}), s.span)
 
     # ---- statements that hold others
     def run_Block(self, s: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.agents import HumanAgent, QuitGame, make_agent
-from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
+from rulelang.agents import make_agent
+from rulelang.errors import Diagnostic, RecordError, RulelangError, render
 from rulelang.tools import common
 from rulelang.tools.common import (
     _rulebook,
@@ -26,13 +26,13 @@ from rulelang.tools.common import (
 )
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
-from rulelang.tools.record import record_game, replay, write_record
-from rulelang.tools.render import render_moves, render_observation
+from rulelang.tools.record import replay
+from rulelang.tools.render import render_observation
 from rulelang.tools.scenarios import test_command
+from rulelang.tools.terminal.play import play, resume
 from rulelang.tools.viewer import position, replay_page
 
 _MODES = ("compiled", "interpreted")
-_RECAP = 12  # at most this many earlier moves are recalled at the start of a human's turn
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,11 +89,14 @@ def _parser() -> argparse.ArgumentParser:
 def _play_parser(play: argparse.ArgumentParser) -> None:
     play.add_argument("path", nargs="?", metavar="PATH",
                       help="rulebook file or bundled name (default: ask)")
+    play.add_argument("--resume", metavar="FILE",
+                      help="continue the stopped game of this record (written back to it)")
     play.add_argument("--players", type=int, metavar="N")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seed", type=int, default=0, metavar="N")
     play.add_argument("--agents", metavar="A,B,...",
-                      help="one per seat: human, random, mcts, mcts:N (default human,mcts)")
+                      help="one per seat: human, random, mcts, mcts:N (playouts), mcts:Ts "
+                      "(seconds), easy, normal, hard (default human,normal)")
     play.add_argument("--record", metavar="FILE", help="write the game record here")
     play.add_argument("--mode", choices=_MODES, default="compiled")
     play.set_defaults(run=cmd_play)
@@ -332,22 +335,25 @@ def _writable(path: str, what: str = "the record") -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        try:
+            return resume(args.resume, lambda n: make_agents(args.agents, n, args.seed),
+                          args.mode)
+        except RecordError as exc:
+            _err(exc.render())
+            return 1
     path = args.path or _choose_bundled()
     if path is None:
         return 1
     if args.record:  # said before the game, not after it
         _writable(args.record)
     game = load(path, parse_options(args.option, args.players), args.mode)
-    match = Match(game, make_agents(args.agents, game.num_players, args.seed), args.seed)
-    match.run()
-    if args.record:
-        write_record(args.record, record_game(game, match.state, args.seed, rulebook=path))
-        print(f"record written to {args.record}")
-    return 0
+    return play(game, path, make_agents(args.agents, game.num_players, args.seed), args.seed,
+                args.record)
 
 
 def make_agents(spec: str | None, players: int, seed: int) -> list[Any]:
-    default = ["human"] + ["mcts"] * (players - 1)
+    default = ["human"] + ["normal"] * (players - 1)
     names = [s.strip() for s in spec.split(",")] if spec else default
     if len(names) == 1:
         names *= players
@@ -364,7 +370,7 @@ def _choose_bundled() -> str | None:
                                "name a rulebook: rulelang play PATH")))
         return None
     for i, path in enumerate(books, start=1):
-        print(f"{i}. {_shown(path)}")
+        print(f"{i}. {path.stem}")
     return _ask_number("which rulebook? ", books)
 
 
@@ -376,155 +382,10 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
             _err("no rulebook chosen")
             return None
         if text.isdigit() and 1 <= int(text) <= len(books):
-            return _shown(books[int(text) - 1])
+            return books[int(text) - 1].stem  # a bundled rulebook by its name
         if text.lower() in ("q", "quit"):
             return None
         print(f"type a number from 1 to {len(books)}, or q")
-
-
-class Match:
-    """One game at the terminal: agents move, humans see only their own observation."""
-
-    def __init__(self, game: Any, agents: list[Any], seed: int) -> None:
-        self.game, self.agents = game, agents
-        self.names: list[str] = list(game.player_names)
-        self.state = game.new_initial_state(seed=seed)
-        self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
-        for i in self.humans:
-            agents[i].ask = self._human_turn
-        self.movers: list[int] = []
-        self.seen: dict[int, int] = {}
-        self.last_human: int | None = None
-        self.quit = False
-
-    def run(self) -> bool:
-        """Play to the end (True), or until a human quits (False)."""
-        if not self.humans:
-            print(f"{self.game.name}: " + ", ".join(
-                f"{n} ({a.name})" for n, a in zip(self.names, self.agents, strict=True)))
-        try:
-            while not self.state.is_terminal():
-                self._move(self.state.current_player())
-        except QuitGame:
-            self.quit = True
-            print("game stopped")
-            return False
-        self._finish()
-        return True
-
-    def _move(self, player: int) -> None:
-        action = self.agents[player].choose(self.state)
-        text = self.state.action_to_string(action)
-        self.state.apply_action(action)
-        self.movers.append(player)
-        if not self.humans:
-            print(f"{len(self.movers)}. {self.names[player]}: {text}")
-        elif player in self.humans:
-            self.seen[player] = len(self.state.observation(player)["history"])
-
-    def _finish(self) -> None:
-        lines = result_lines(self.game, self.state)
-        if len(self.humans) == 1:
-            human = self.humans[0]
-            obs = self.state.observation(human)
-            print("\n" + render_observation(obs) + self._recap(human, obs["history"]))
-            lines = lines[:1] if obs.get("scores") is not None else lines
-        print("\n".join(lines))
-
-    # -- a human's turn -------------------------------------------------------------------
-    def _human_turn(self, state: Any) -> int:
-        player = state.current_player()
-        self._hand_over(player)
-        obs = state.observation(player)
-        print("\n" + render_observation(obs) + self._recap(player, obs["history"]))
-        print("\nyour moves (type a number or a move, svg [FILE] for a picture, q to quit):\n"
-              + render_moves(state))
-        return self._prompt(state, player)
-
-    def _hand_over(self, player: int) -> None:
-        previous, self.last_human = self.last_human, player
-        if len(self.humans) < 2 or previous in (None, player):
-            return
-        _clear_screen()
-        try:
-            input(f"pass the device to {self.names[player]} — press Enter ")
-        except EOFError:
-            raise QuitGame from None
-        _clear_screen()
-
-    def _recap(self, player: int, history: list[str]) -> str:
-        start = self.seen.get(player, 0)
-        self.seen[player] = len(history)
-        lines = [self._history_line(i, history) for i in range(start, len(history))]
-        if not lines:
-            return ""
-        skipped = ["  ..."] if len(lines) > _RECAP else []
-        return "\n\nlast moves:\n" + "\n".join(skipped + lines[-_RECAP:])
-
-    def _history_line(self, i: int, history: list[str]) -> str:
-        if len(history) == len(self.movers):
-            return f"  {i + 1}. {self.names[self.movers[i]]}: {history[i]}"
-        return f"  {i + 1}. {history[i]}"
-
-    def _prompt(self, state: Any, player: int) -> int:
-        legal = state.legal_actions()
-        while True:
-            try:
-                text = input(f"{self.names[player]}> ").strip()
-            except EOFError:
-                raise QuitGame from None
-            action = _parse_choice(state, text, legal)
-            if action is not None:
-                return action
-
-
-def _parse_choice(state: Any, text: str, legal: list[int]) -> int | None:
-    """A move number or action string typed by a human; None (after saying why) if neither."""
-    if text.lower() in ("q", "quit"):
-        raise QuitGame
-    if text.split(" ")[0].lower() == "svg":
-        _write_svg(state, text[3:].strip() or "position.svg")
-        return None
-    if not text:
-        print(render_moves(state))
-        return None
-    if text.isdigit():
-        if 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        print(f"there is no move {text}: type 1 to {len(legal)}, a move, or q to quit")
-        return None
-    return _parse_action(state, text, legal)
-
-
-def _write_svg(state: Any, path: str) -> None:
-    """`svg [FILE]` at the prompt: the position as the player to move sees it, as SVG."""
-    try:
-        _writable(path, "the picture")
-        Path(path).write_text(position(state, state.current_player()) + "\n", encoding="utf-8")
-    except (RulelangError, OSError) as exc:
-        print(exc.render() if isinstance(exc, RulelangError) else f"cannot write '{path}': "
-              f"{exc.strerror or exc}")
-        return
-    print(f"position written to {path}")
-
-
-def _parse_action(state: Any, text: str, legal: list[int]) -> int | None:
-    try:
-        action = int(state.string_to_action(text))
-    except IllegalActionError as exc:
-        print(f"illegal move: {exc}")
-        return None
-    if action not in legal:
-        print(f"illegal move: '{text}' is not legal now")
-        return None
-    return action
-
-
-def _clear_screen() -> None:
-    if sys.stdout.isatty():
-        print("\033[2J\033[H", end="", flush=True)
-    else:
-        print("\n" + "-" * 40)
 
 
 def cmd_test(args: argparse.Namespace) -> int:

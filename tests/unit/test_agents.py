@@ -11,6 +11,7 @@ import fakes  # noqa: E402
 
 from rulelang.agents import (  # noqa: E402
     DEFAULT_ITERATIONS,
+    LEVELS,
     HumanAgent,
     MCTSAgent,
     QuitGame,
@@ -129,3 +130,27 @@ def test_a_human_without_a_console_quits(game):
 def test_a_human_answers_through_ask(game):
     agent = HumanAgent(ask=lambda state: state.legal_actions()[-1])
     assert agent.choose(game.new_initial_state()) == 8
+
+
+def test_time_budgets_and_named_levels():
+    timed = make_agent("mcts:0.2s")
+    assert timed.iterations is None and timed.seconds == 0.2
+    assert make_agent("mcts:2s").seconds == 2.0
+    for level, (playouts, seconds) in LEVELS.items():
+        agent = make_agent(level)
+        assert (agent.iterations, agent.seconds, agent.name) == (playouts, seconds, level)
+    for bad in ("mcts:0s", "mcts:xs", "easy:3"):
+        with pytest.raises(RulelangError):
+            make_agent(bad)
+
+
+def test_a_time_budget_stops_the_search_and_progress_is_told(game):
+    calls: list[tuple[int, float]] = []
+    agent = MCTSAgent(None, seed=1, seconds=0.05)
+    agent.progress = lambda playouts, seconds: calls.append((playouts, seconds))
+    assert agent.choose(game.new_initial_state()) in game.new_initial_state().legal_actions()
+    assert agent.playouts >= 1 and calls and calls[-1][0] <= agent.playouts
+    assert all(b[1] >= a[1] for a, b in zip(calls, calls[1:], strict=False))  # time goes on
+    capped = MCTSAgent(5, seed=1, seconds=60.0)  # the playouts run out first
+    capped.choose(game.new_initial_state())
+    assert capped.playouts == 5

@@ -181,7 +181,7 @@ def test_play_asks_which_bundled_rulebook(capsys, tmp_path, monkeypatch):
     _bundle(tmp_path, alpha="fake\n", beta="fake\n")
     code, out, _ = _run(capsys, "play", "--agents", "random", stdin="7\n2\n",
                         monkeypatch=monkeypatch)
-    assert code == 0 and "1. rulebooks/alpha.rule" in out and "type a number" in out
+    assert code == 0 and "1. alpha\n2. beta\n" in out and "type a number" in out
     assert "result: " in out
 
 
@@ -218,10 +218,12 @@ def test_a_human_sees_the_board_and_numbered_moves(capsys, book, monkeypatch):
     code, out, _ = _run(capsys, "play", book, "--agents", "human,random", "--seed", "1",
                         stdin="1\n" * 5, monkeypatch=monkeypatch)
     assert code == 0
-    assert "q to quit):\n1. a1" in out and "site names" in out and "Xena> " in out
-    assert "result: " in out and "last moves:\n  2. Oscar: " in out
-    assert "1. Xena: a1" not in out  # a human is not told their own move back
+    assert "\n1. a1  2. b1" in out and "Xena> " in out
+    assert "\n  a b c\n1 " in out  # coordinates from the site names on the edges
+    assert "result: " in out and "last: Oscar " in out
+    assert "last: Xena" not in out  # a human is not told their own move back
     assert out.count("scores: ") == 1
+    assert "\ntotal " in out  # every player's score by term at the end
 
 
 def test_the_default_agents_are_human_then_mcts(capsys, book, monkeypatch):
@@ -233,15 +235,15 @@ def test_a_human_may_type_the_action_string(capsys, book, monkeypatch):
     code, out, _ = _run(capsys, "play", book, "--agents", "human,random",
                         stdin="zz\n99\nb2\nq\n", monkeypatch=monkeypatch)
     assert code == 0
-    assert "illegal move: 'zz' is not a site" in out
+    assert "not allowed: 'zz' is not a site" in out
     assert "there is no move 99" in out
-    assert "1  . X ." in out and "game stopped" in out
+    assert "\n2 . X . 2\n" in out and "game stopped" in out
 
 
 def test_a_taken_site_is_refused(capsys, book, monkeypatch):
     code, out, _ = _run(capsys, "play", book, "--agents", "human,human",
                         stdin="a1\n\na1\nq\n", monkeypatch=monkeypatch)
-    assert code == 0 and "illegal move: 'a1' is not legal now" in out
+    assert code == 0 and "not allowed: a1 is not legal now" in out
 
 
 def test_end_of_input_stops_the_game(capsys, book, monkeypatch):
@@ -269,10 +271,10 @@ def test_two_humans_pass_the_device_and_see_only_their_own_view(capsys, book,
     for screen in screens[1:]:
         viewer = screen.split(" — press Enter")[0]
         assert viewer in ("Xena", "Oscar")
-        mine, theirs = ("secret=0", "secret=7") if viewer == "Xena" else ("secret=7",
-                                                                          "secret=0")
+        mine, theirs = ("secret 0", "secret 7") if viewer == "Xena" else ("secret 7",
+                                                                          "secret 0")
         assert mine in screen and theirs not in screen
-    assert "secret=7" not in screens[0]
+    assert "secret 7" not in screens[0]
 
 
 def test_the_result_gives_each_players_points_by_term() -> None:

@@ -1,0 +1,213 @@
+"""Why a move typed at the prompt is not allowed, in the terms of the rules: a `require …
+else` text as written, or what the condition that refused the value tested, with the values
+of the position ("0d1 is not empty", "e6 is occupied by White"), never the name of an
+internal rule. It evaluates only the conditions of the mover's own choice, on the position
+the mover sees (the board, which is public), and falls back to the engine's message."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.errors import RulelangError
+from rulelang.language import ast
+from rulelang.language.decisions import source_text
+from rulelang.model.values import Site, show
+
+_PHRASES = {"empty": "is occupied", "occupied": "is empty"}  # a failed `empty(s)` reads …
+
+
+def why_illegal(game: Any, state: Any, text: str, message: str) -> str:
+    try:
+        found = _explain(game, state, text)
+    except (RulelangError, LookupError, TypeError, ValueError, AttributeError):
+        found = None
+    return found or _plain(message)
+
+
+def _plain(message: str) -> str:
+    """The engine's message, without the names of rules in parentheses."""
+    return message.split(" (from ")[0]
+
+
+def _explain(game: Any, state: Any, text: str) -> str | None:
+    d = getattr(state, "_decision", None)
+    rt = getattr(game, "runtime", None)
+    if rt is None:
+        return None
+    program = rt.program
+    words = text.split()
+    if d is not None and d.menu is None and d.choose is not None and words:
+        choices = sorted({" ".join(show(v) for v in o[1]) for o in d.options})
+        return _refused(game, state, d.choose, " ".join(words), {}, choices)
+    if d is None or d.menu is None or not words or words[0] not in program.actions:
+        return None
+    action = program.actions[words[0]]
+    chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
+    options = [o for o in d.options if o[0] == words[0]]
+    if not options:
+        return None  # the engine says which requirement fails
+    env: dict[str, Any] = {}
+    for k, s in enumerate(chooses):
+        got = words[k + 1] if k + 1 < len(words) else None
+        match = [o for o in options if len(o[1]) > k and show(o[1][k]) == got]
+        if got is None:
+            names = sorted({show(o[1][k]) for o in options if len(o[1]) > k})
+            return f"say which {s.var}: " + _some(names)
+        if not match:
+            return _refused(game, state, s, got, env,
+                            sorted({show(o[1][k]) for o in options if len(o[1]) > k}))
+        env[s.var] = match[0][1][k]
+        options = match
+    return "too many words: " + _some([" ".join([words[0], *map(show, o[1])])
+                                       for o in options])
+
+
+def _some(items: list[str], most: int = 8) -> str:
+    return ", ".join(items[:most]) + (f" … ({len(items)} in all)" if len(items) > most else "")
+
+
+def _refused(game: Any, state: Any, s: ast.Choose, got: str, env: dict[str, Any],
+             choices: list[str]) -> str:
+    rt = game.runtime
+    sites = {x.name: x for x in rt.board.sites}
+    if s.kind == "site" and got not in sites:
+        return f"there is no site {got} on this board"
+    value: Any = sites.get(got, got)
+    why = None
+    c = state.ctx
+    domain = rt.interp.eval(s.domain, c, dict(env))
+    members = list(domain) if isinstance(domain, (tuple, list, frozenset, set)) or \
+        hasattr(domain, "__iter__") else []
+    if value not in members:
+        why = _why_not_in(game, state, s.domain, value, env)
+        if why is None and choices:
+            why = f"{got} is not among the choices here: {_some(choices)}"
+    elif s.cond is not None:
+        why = _why_false(game, state, s.cond, {**env, s.var: value})
+    return why or f"{got} cannot be chosen here; the choices are {_some(choices)}"
+
+
+def _why_not_in(game: Any, state: Any, expr: ast.Expr, value: Any,
+                env: dict[str, Any]) -> str | None:
+    """Why a value is not in the collection an expression makes: a rule `each x in D where
+    C` gives what C tested."""
+    program = game.runtime.program
+    rt, c = game.runtime, state.ctx
+    body, bound = _rule_body(program, expr, game, state, env)
+    for _ in range(6):  # through rules and `a if cond else b` to the collection made
+        if isinstance(body, ast.IfExpr):
+            body = body.then if rt.interp.eval(body.cond, c, dict(bound)) else body.orelse
+        elif body is not None and not isinstance(body, ast.Quant):
+            body, bound = _rule_body(program, body, game, state, bound)
+        else:
+            break
+    if body is None:
+        return None
+    if isinstance(body, ast.Quant) and body.kind == "each" and body.cond is not None:
+        return _why_false(game, state, body.cond, {**bound, body.var: value})
+    return None
+
+
+def _rule_body(program: Any, expr: ast.Expr, game: Any, state: Any,
+               env: dict[str, Any]) -> tuple[ast.Expr | None, dict[str, Any]]:
+    """The expression a rule stands for, with its parameters bound (a rule with no
+    parameters named bare, `module.rule`, or called)."""
+    node = expr.func if isinstance(expr, ast.Call) else expr
+    ref = program.refs.get(node)
+    if ref is None or ref[0] != "def":
+        return (expr if isinstance(expr, ast.Quant) else None), env
+    d = program.defs[ref[1]]
+    if isinstance(d.body, ast.Block):
+        return None, env
+    args = expr.args if isinstance(expr, ast.Call) else ()
+    rt, c = game.runtime, state.ctx
+    bound = {p: rt.interp.eval(a, c, dict(env)) for p, a in zip(d.params or (), args,
+                                                                strict=False)}
+    return d.body, bound
+
+
+def _why_false(game: Any, state: Any, cond: ast.Expr, env: dict[str, Any],
+               depth: int = 0) -> str | None:
+    """What a false condition tested, in words, with the values of the position."""
+    rt, c = game.runtime, state.ctx
+    program = rt.program
+
+    def holds(e: ast.Expr) -> bool:
+        return bool(rt.interp.eval(e, c, dict(env)))
+
+    if depth > 6:
+        return None
+    if isinstance(cond, ast.BoolOp) and cond.op == "and":
+        part = cond.left if not holds(cond.left) else cond.right
+        return _why_false(game, state, part, env, depth + 1)
+    if isinstance(cond, ast.BoolOp) and cond.op == "or":
+        left = _why_false(game, state, cond.left, env, depth + 1)
+        right = _why_false(game, state, cond.right, env, depth + 1)
+        return "; ".join(x for x in (left, right) if x) or None
+    if isinstance(cond, ast.IfExpr):
+        part = cond.then if holds(cond.cond) else cond.orelse
+        return _why_false(game, state, part, env, depth + 1)
+    if isinstance(cond, ast.Quant) and cond.kind in ("all", "any") and cond.body is not None:
+        items = list(rt.interp.eval(cond.domain, c, dict(env)))
+        what = _with_values(program, cond.domain, env)
+        if cond.kind == "any":
+            return f"none of {what} will do" if items else f"{what} is empty"
+        for x in items:
+            inner = {**env, cond.var: x}
+            if cond.cond is not None and not rt.interp.eval(cond.cond, c, dict(inner)):
+                continue
+            if not rt.interp.eval(cond.body, c, dict(inner)):
+                why = _why_false(game, state, cond.body, inner, depth + 1)
+                return f"it needs every one of {what}: {why}" if why else None
+        return None
+    if isinstance(cond, ast.Not):
+        return f"{_with_values(program, cond.operand, env)} holds"
+    if isinstance(cond, ast.Call):
+        body, bound = _rule_body(program, cond, game, state, env)
+        if body is not None:
+            return _why_false(game, state, body, bound, depth + 1)
+        args = [rt.interp.eval(a, c, dict(env)) for a in cond.args]
+        name = source_text(program, cond.func)
+        if len(args) == 1 and isinstance(args[0], Site):
+            site = args[0]
+            if name in _PHRASES:
+                return f"{site.name} {_PHRASES[name]}" + _whose(state, site, name)
+            return f"{site.name} is not {name.split('.')[-1].replace('_', ' ')}"
+    if isinstance(cond, ast.Compare):
+        left = rt.interp.eval(cond.left, c, dict(env))
+        right = rt.interp.eval(cond.right, c, dict(env))
+        lhs = _with_values(program, cond.left, env)
+        if cond.op == "==":
+            return f"{lhs} is {_short(left)}, not {_short(right)}"
+        if cond.op == "!=":
+            return f"{lhs} is {_short(left)}"
+        return f"{_with_values(program, cond, env)} does not hold " \
+               f"({show(left)} {cond.op} {_short(right)})"
+    return f"{_with_values(program, cond, env)} does not hold"
+
+
+def _short(value: Any) -> str:
+    text = show(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _whose(state: Any, site: Site, name: str) -> str:
+    if name != "empty":
+        return ""
+    pieces = state.ctx.data.at[site.index]
+    owners = {state.ctx.data.owner[p.id] for p in pieces}
+    if len(owners) == 1 and None not in owners:
+        return f" (by {state.game.player_names[next(iter(owners))]})"
+    return ""
+
+
+def _with_values(program: Any, expr: ast.Expr, env: dict[str, Any]) -> str:
+    text = source_text(program, expr)
+    for name, value in env.items():
+        if isinstance(value, Site):
+            text = _replace_word(text, name, value.name)
+    return text
+
+
+def _replace_word(text: str, word: str, by: str) -> str:
+    import re
+    return re.sub(rf"\b{re.escape(word)}\b", by, text)

@@ -1,0 +1,256 @@
+"""One screen of a game, as the player to see it may see it: a header, each player's colour
+and goal (the rulebook's `view` goals), the board (board.py), then what lies beside it,
+grouped: the viewer's own zones, counters and vars, each other player's, then the table's
+(shared ones). Vars, counters and zones that the rulebook's `view` hides are left out, those
+it titles (`show x as "…"`) are shown by that title; a piece in a zone is listed with its
+attributes but those the `view` hides. A value the viewer may not see shows as
+hidden, never as none. Zones named alike but for a number (stack1 … stack9) share one line.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from rich.text import Text
+
+from rulelang.tools.render import owner_glyphs, piece_style
+from rulelang.tools.terminal.board import BoardPainter, player_colours
+
+Obs = dict[str, Any]
+
+
+def wrap(text: Text, width: int, indent: int = 2) -> list[Text]:
+    """A text cut at spaces into lines of at most `width` cells, continued with an indent."""
+    return wrap_items(Text(""), [text], width, indent)
+
+
+def wrap_items(head: Text, items: list[Text], width: int, indent: int = 4,
+               sep: str = " · ") -> list[Text]:
+    """`head` then the items joined by `sep`, a new line (indented) where the next item
+    would pass `width`; an item longer than a line is cut at its spaces."""
+    out: list[Text] = []
+    line = head.copy()
+    pad = Text(" " * indent)
+    for item in items:
+        joint = Text(sep, style="dim") if line.cell_len > len(pad) and line.plain.strip() \
+            and line is not head and line.plain != head.plain else Text("")
+        if line.cell_len + joint.cell_len + item.cell_len <= width:
+            line = line + joint + item
+            continue
+        if line.plain.strip() and line.plain != head.plain:
+            out.append(line)
+            line = pad.copy()
+        words = item.split(" ", include_separator=True)
+        for word in words:
+            if line.cell_len + word.cell_len > width and line.plain.strip():
+                out.append(line)
+                line = pad.copy()
+            line = line + word
+    if line.plain.strip():
+        out.append(line)
+    for t in out:
+        t.rstrip()
+    return out
+
+
+class Screen:
+    def __init__(self, obs: Obs, last: set[str] | frozenset[str] = frozenset(),
+                 width: int = 80, height: int | None = None) -> None:
+        self.obs, self.last, self.width, self.height = obs, last, width, height
+        view = obs.get("view") or {}
+        self.goals: dict[str, str] = view.get("goals") or {}
+        self.hidden: set[str] = set(view.get("hidden") or [])
+        self.labels: dict[str, str] = view.get("labels") or {}
+        self.colours = player_colours(obs["players"])
+        self.glyphs = owner_glyphs(obs["players"])
+
+    # -- parts ----------------------------------------------------------------------------
+    def header(self) -> Text:
+        obs = self.obs
+        players, me, now = obs["players"], obs["player"], obs["current_player"]
+        t = Text(obs["game"], style="bold")
+        if obs["terminal"]:
+            t.append(" — game over")
+        elif 0 <= now < len(players):
+            t.append(" — ")
+            t.append(players[now], style=self.colours[players[now]])
+            t.append(" to move")
+        if 0 <= me < len(players):
+            t.append(" — you are ")
+            t.append(players[me], style=self.colours[players[me]])
+        if "turn" in obs:
+            t.append(f" — turn {obs['turn']}", style="dim")
+        return t
+
+    def legend(self) -> list[Text]:
+        """Each player's mark and goal (one line each when the rulebook states goals)."""
+        out: list[Text] = []
+        players = self.obs["players"]
+        everyone = self.goals.get("everyone")
+        if any(p in self.goals for p in players):
+            for p in players:
+                t = Text("  ")
+                t.append(self._mark(p), style=self.colours[p])
+                if p in self.goals:
+                    t.append(f": {self.goals[p]}")
+                out += wrap(t, self.width, 6)
+        else:
+            t = Text("  ")
+            for i, p in enumerate(players):
+                t.append(("   " if i else "") + self._mark(p), style=self.colours[p])
+            out.append(t)
+        style = piece_style(self.obs)
+        pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
+        if style is not None and not pictured:
+            kinds = ", ".join(f"{letter} {k}" for k, letter in style.letters.items())
+            flags = sorted(set(style.flags.values()))
+            numbers = sorted({a for names in style.numbers.values() for a in names})
+            extra = (f"; capital: {'/'.join(flags)}" if flags else "") + \
+                (f"; digits: {'/'.join(numbers)}" if numbers else "")
+            out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), self.width, 4)
+        if everyone:
+            out += wrap(Text(f"  goal: {everyone}"), self.width, 4)
+        return out
+
+    def _mark(self, player: str) -> str:
+        glyph = self.glyphs[player]
+        return player if glyph == player else f"{glyph} {player}"
+
+    def board(self) -> list[Text]:
+        room = None if self.height is None else self.height - 20  # what else is drawn
+        return BoardPainter(self.obs, self.last).lines(self.width, room)
+
+    def groups(self) -> list[Text]:
+        """The zones, counters and vars beside the board: the viewer's, each other player's,
+        then the shared ones; one line (wrapped) per group."""
+        players, me = self.obs["players"], self.obs["player"]
+        order = ([players[me]] if 0 <= me < len(players) else []) + \
+            [p for p in players if 0 > me or p != players[me]]
+        items: dict[str | None, list[Text]] = {p: [] for p in order}
+        items[None] = []
+        for owner, item in self._zone_items() + self._value_items():
+            items.setdefault(owner, []).append(item)
+        out: list[Text] = []
+        for owner in [*order, None]:
+            if not items.get(owner):
+                continue
+            if owner is None:
+                head = Text("table: ", style="bold")
+            else:
+                who = "you" if 0 <= me < len(players) and owner == players[me] else owner
+                head = Text(f"{who}: ", style="bold " + self.colours.get(owner, ""))
+            out += wrap_items(head, items[owner], self.width)
+        return out
+
+    def scores(self) -> list[Text]:
+        scores = self.obs.get("scores")
+        if scores is None:
+            return []
+        t = Text("scores: ", style="bold")
+        for i, (n, s) in enumerate(zip(self.obs["players"], scores, strict=False)):
+            t.append((", " if i else "") + f"{n} {s:g}", style=self.colours.get(n, ""))
+        return [t]
+
+    # -- zones, counters, vars -------------------------------------------------------------
+    def _title(self, name: str) -> str:
+        return self.labels.get(name, name.replace("_", " "))
+
+    def _zone_items(self) -> list[tuple[str | None, Text]]:
+        zones = [z for z in self.obs["zones"] if z["zone"] not in self.hidden]
+        out: list[tuple[str | None, Text]] = []
+        runs: dict[tuple[str, Any], list[Obs]] = {}
+        for z in zones:  # stack1 … stack9: one item
+            stem = re.sub(r"\d+$", "", z["zone"])
+            if stem != z["zone"] and z["zone"] not in self.labels:
+                runs.setdefault((stem, z.get("owner")), []).append(z)
+        merged = {id(z) for run in runs.values() if len(run) > 1 for z in run}
+        empty: dict[str | None, list[str]] = {}
+        for z in zones:
+            if id(z) in merged:
+                continue
+            if z.get("pieces") is not None and not z["pieces"]:
+                empty.setdefault(z.get("owner"), []).append(self._title(z["zone"]))
+                continue
+            out.append((z.get("owner"), Text(f"{self._title(z['zone'])}: ", style="bold")
+                        + Text(self._contents(z))))
+        for (stem, owner), run in runs.items():
+            if len(run) < 2:
+                continue
+            counts = ", ".join(str(z["count"]) for z in run)
+            hidden = all(z.get("pieces") is None for z in run)
+            first = re.search(r"\d+$", run[0]["zone"])
+            last = re.search(r"\d+$", run[-1]["zone"])
+            span = f"{stem}{first.group() if first else ''}-{last.group() if last else ''}"
+            out.append((owner, Text(f"{span.replace('_', ' ')}: ", style="bold")
+                        + Text(f"{counts}" + (" hidden" if hidden else ""))))
+        for owner, names in empty.items():
+            out.append((owner, Text("empty: ", style="dim") + Text(", ".join(names),
+                                                                   style="dim")))
+        return out
+
+    def _contents(self, zone: Obs) -> str:
+        if zone.get("pieces") is None:
+            return f"{zone['count']} hidden"
+        counts: Counter[str] = Counter()
+        for p in zone["pieces"]:
+            counts[self._label(p)] += p.get("count", 1)
+        return ", ".join(k if n == 1 else f"{n} {k}" for k, n in counts.items())
+
+    def _label(self, piece: Obs) -> str:
+        """A piece by its picture, else by its name (`name` attribute) or kind, with its
+        attributes but those the rulebook's `view` hides."""
+        lines = piece.get("picture")
+        if lines:
+            return lines[0] if len(lines) == 1 else "[" + " / ".join(
+                x.strip() for x in lines) + "]"
+        attrs = {k: v for k, v in (piece.get("attrs") or {}).items() if k not in self.hidden}
+        if "name" in attrs:  # a card by its name, then its other values: "Outou(桜桃 summer 3)"
+            name = attrs.pop("name")
+            rest = " ".join(str(v) for v in attrs.values() if v not in ("", None, [], ()))
+            return f"{name}({rest})" if rest else str(name)
+        base = str(piece.get("kind"))
+        items = [_attr(k, v) for k, v in attrs.items() if v not in ("", None, [], ())]
+        return f"{base} ({', '.join(items)})" if items else base
+
+    def _value_items(self) -> list[tuple[str | None, Text]]:
+        out: list[tuple[str | None, Text]] = []
+        for c in self.obs["counters"]:
+            if c["counter"] not in self.hidden:
+                out.append((c.get("owner"), Text(f"{self._title(c['counter'])} ")
+                            + Text(str(c["value"]), style="bold")))
+        for v in self.obs.get("vars", []):
+            if v["var"] in self.hidden:
+                continue
+            value = "hidden" if v.get("hidden") else value_text(v["value"])
+            out.append((v.get("owner"), Text(f"{self._title(v['var'])} ")
+                        + Text(value, style="italic" if v.get("hidden") else "bold")))
+        return out
+
+    # -- the whole screen -------------------------------------------------------------------
+    def lines(self) -> list[Text]:
+        return [self.header(), *self.legend(), *self.board(), *self.groups(), *self.scores()]
+
+
+def _attr(name: str, value: Any) -> str:
+    if name == "name":
+        return str(value)
+    if value is True:
+        return name.replace("_", " ")
+    if value is False:
+        return "not " + name.replace("_", " ")
+    return f"{name.replace('_', ' ')} {value}"
+
+
+def value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "—"
+        if all(isinstance(v, (list, tuple)) and len(v) == 2 and isinstance(v[1], (int, float))
+               and not isinstance(v[1], bool) for v in value):  # a sheet: (label, points)
+            total = sum(v[1] for v in value)
+            return f"{total:g} ({len(value)} lines)"
+        return "(" + ", ".join(value_text(v) for v in value) + ")"
+    return "—" if value is None else str(value)

@@ -1,0 +1,380 @@
+"""A game at the terminal: agents move, each human sees one screen of what they may see and
+types moves or commands at the prompt.
+
+Commands: help (?), rules, moves, undo, hint, score, svg [FILE], q (quit). Tab completes moves
+and commands. q, Ctrl-C and the end of input stop the game; the caller then writes its record
+(`rulelang play --resume FILE` continues it). Between two humans (hot-seat) the screen and
+the terminal's scrollback are wiped, so nothing one may not see is left for the other.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from rulelang.agents import HumanAgent, MCTSAgent, QuitGame
+from rulelang.errors import IllegalActionError, RulelangError
+from rulelang.language.loader import read_rules_text
+from rulelang.resources import rules_path
+from rulelang.tools.terminal.board import BoardPainter, player_colours
+from rulelang.tools.terminal.ending import (
+    end_reason,
+    program_of,
+    score_table,
+    scores_open_to,
+    winners_line,
+)
+from rulelang.tools.terminal.explain import why_illegal
+from rulelang.tools.terminal.prompt import Reader
+from rulelang.tools.terminal.screen import Screen, wrap, wrap_items
+
+WIPE = "\033[H\033[2J\033[3J"  # cursor home, clear the screen, clear the scrollback
+_LISTED = 9  # at most this many moves are listed on the screen; more: `moves` lists them
+HELP = """commands at the prompt:
+  a move, as listed (Tab completes it), or its number from `moves`
+  moves          list every legal move, numbered
+  undo           take back your last move (and the other players' moves since)
+  hint           what the AI would play here
+  score          the score so far, by term (when it shows nothing you may not see)
+  rules          the rules of the game
+  svg [FILE]     write the position as a picture (default position.svg)
+  help, ?        this list
+  q, quit        stop the game (Ctrl-C and Ctrl-D too); its record is written"""
+
+
+class Session:
+    def __init__(self, game: Any, agents: list[Any], seed: int, rulebook: str = "",
+                 actions: list[str] | None = None, console: Console | None = None,
+                 reader: Reader | None = None) -> None:
+        self.game, self.agents, self.seed, self.rulebook = game, agents, seed, rulebook
+        self.out = console or Console(highlight=False, soft_wrap=True)  # lines fit already
+        self.reader = reader or Reader()
+        self.names: list[str] = list(game.player_names)
+        self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
+        self.actions: list[str] = []
+        self.movers: list[int] = []
+        self.state = game.new_initial_state(seed=seed)
+        for text in actions or []:
+            self._apply(text)
+        self.seen: dict[int, Any] = {}  # per human: the board when they last looked
+        self.last_human: int | None = None
+        self.stopped = False
+
+    @property
+    def tty(self) -> bool:
+        return sys.stdout.isatty()
+
+    # -- the game -------------------------------------------------------------------------
+    def run(self) -> bool:
+        """Play to the end (True), or until a human stops (False)."""
+        if not self.humans:
+            self.out.print(f"{self.game.name}: " + ", ".join(
+                f"{n} ({a.name})" for n, a in zip(self.names, self.agents, strict=True)))
+        try:
+            while not self.state.is_terminal():
+                player = self.state.current_player()
+                agent = self.agents[player]
+                if isinstance(agent, HumanAgent):
+                    text = self._human_turn(player)
+                else:
+                    text = self._think(player, agent)
+                self._apply(text)
+                if isinstance(agent, HumanAgent):  # what changes from here on is highlighted
+                    self.seen[player] = self.state.observation(player)["board"]
+                if not self.humans:
+                    self.out.print(f"{len(self.actions)}. {self.names[player]}: {text}")
+        except (QuitGame, KeyboardInterrupt):
+            self.stopped = True
+            self.out.print("\ngame stopped")
+            return False
+        self._finish()
+        return True
+
+    def _apply(self, text: str) -> None:
+        player = self.state.current_player()
+        self.state.apply_action(text)
+        self.actions.append(text)
+        self.movers.append(player)
+
+    def _rebuild(self, keep: int) -> None:
+        actions = self.actions[:keep]
+        self.state = self.game.new_initial_state(seed=self.seed)
+        self.actions, self.movers = [], []
+        for text in actions:
+            self._apply(text)
+
+    # -- the AI ---------------------------------------------------------------------------
+    def _think(self, player: int, agent: Any, who: str | None = None) -> str:
+        """The agent's move; while it thinks, its name, the time and its playouts."""
+        label = who or f"{self.names[player]} ({agent.name})"
+        start = time.monotonic()
+        shown = [0.0]
+
+        def progress(playouts: int, seconds: float) -> None:
+            if self.tty and seconds - shown[0] >= 0.1:
+                shown[0] = seconds
+                print(f"\r\033[K{label} is thinking… {seconds:4.1f} s, {playouts} playouts",
+                      end="", flush=True)
+        if isinstance(agent, MCTSAgent):
+            agent.progress = progress
+        if self.humans and self.tty:
+            print(f"\r\033[K{label} is thinking…", end="", flush=True)
+        try:
+            action = agent.choose(self.state)
+        finally:
+            if isinstance(agent, MCTSAgent):
+                agent.progress = None
+            if self.humans and self.tty:
+                print("\r\033[K", end="", flush=True)
+        text = str(self.state.action_to_string(action))
+        if self.humans and who is None and len(self.humans) == 1 and not self.tty:
+            spent = time.monotonic() - start
+            self.out.print(f"{label} plays {text} ({spent:.1f} s)")
+        return text
+
+    # -- a human's turn -------------------------------------------------------------------
+    def _human_turn(self, player: int) -> str:
+        self._hand_over(player)
+        self._draw(player)
+        while True:
+            line = self.reader.read(f"{self.names[player]}> ", lambda: self._labels())
+            if line is None:
+                raise QuitGame
+            text = " ".join(line.split())
+            result = self._command(player, text)
+            if isinstance(result, str):
+                return result
+
+    def _labels(self) -> list[str]:
+        return [str(self.state.action_to_string(a)) for a in self.state.legal_actions()]
+
+    def _hand_over(self, player: int) -> None:
+        previous, self.last_human = self.last_human, player
+        if len(self.humans) < 2 or previous in (None, player):
+            return
+        self._wipe()
+        if self.reader.read(f"pass the device to {self.names[player]} — press Enter ") is None:
+            raise QuitGame
+        self._wipe()
+
+    def _wipe(self) -> None:
+        if self.tty:
+            print(WIPE, end="", flush=True)
+        else:
+            print("\n" + "-" * 40)
+
+    def _draw(self, player: int) -> None:
+        obs = self.state.observation(player)
+        before = self.seen.get(player)
+        last = _changed(before, obs["board"]) if before is not None else \
+            self._last_move_sites(player)
+        self.seen[player] = obs["board"]
+        if self.tty and len(self.humans) == 1:
+            print("\033[H\033[2J", end="", flush=True)  # one player: keep the scrollback
+        width = min(self.out.width, 120)
+        for line in Screen(obs, last, width, min(self.out.height, 50)).lines():
+            self.out.print(line, overflow="ignore", crop=False)
+        self._recap(player, obs["history"])
+        self._moves_summary()
+
+    def _last_move_sites(self, player: int) -> set[str]:
+        if not self.actions:
+            return set()
+        state = self.game.new_initial_state(seed=self.seed)
+        for text in self.actions[:-1]:
+            state.apply_action(text)
+        return _changed(state.observation(player)["board"],
+                        self.state.observation(player)["board"])
+
+    def _recap(self, player: int, history: list[str]) -> None:
+        """The moves since this player's last one (as they may see them), at most 3."""
+        mine = [i for i, m in enumerate(self.movers) if m == player]
+        start = mine[-1] + 1 if mine else 0
+        if len(history) != len(self.movers):
+            start = max(0, len(history) - 3)
+        items = []
+        for i in range(start, len(history)):
+            who = self.names[self.movers[i]] if len(history) == len(self.movers) else ""
+            items.append(f"{who} {history[i]}".strip())
+        if items:
+            skipped = "… " if len(items) > 3 else ""
+            shown = [Text(skipped + items[-3])] + [Text(x) for x in items[-2:]] \
+                if len(items) >= 3 else [Text(x) for x in items]
+            for line in wrap_items(Text("last: ", style="bold"), shown,
+                                   min(self.out.width, 120), sep="; "):
+                self.out.print(line)
+
+    def _moves_summary(self) -> None:
+        asked = self._question()
+        if asked:
+            for line in wrap(Text(asked, style="bold"), min(self.out.width, 120)):
+                self.out.print(line)
+        labels = self._labels()
+        if len(labels) <= _LISTED:
+            self._print_moves(labels)
+            return
+        sample = ", ".join(labels[:2])
+        sample = f" ({sample} …)" if len(sample) <= 30 else ""
+        text = Text(f"{len(labels)} moves{sample}: Tab completes, `moves` lists them, `help`",
+                    style="dim")
+        for line in wrap(text, min(self.out.width, 120)):
+            self.out.print(line)
+
+    def _question(self) -> str:
+        """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
+        in the rule's own words ("choose a site s in sites where empty(s)")."""
+        d = getattr(self.state, "_decision", None)
+        program = program_of(self.game)
+        choose = getattr(d, "choose", None)
+        if d is None or program is None or getattr(d, "menu", None) is not None or \
+                choose is None:
+            return ""
+        from rulelang.language.decisions import source_text
+        kind = f"a {choose.kind} " if choose.kind else ""
+        where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
+        return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}:"
+
+    def _print_moves(self, labels: list[str]) -> None:
+        items = [f"{i}. {t}" for i, t in enumerate(labels, start=1)]
+        width = min(self.out.width, 120)
+        colw = max(map(len, items)) + 2
+        ncols = max(1, width // colw)
+        nrows = -(-len(items) // ncols)
+        for r in range(nrows):
+            self.out.print("".join(x.ljust(colw) for x in items[r::nrows]).rstrip())
+
+    # -- commands -------------------------------------------------------------------------
+    def _command(self, player: int, text: str) -> str | None:
+        """A move's text, or None after a command or a refused move (said why)."""
+        word = text.split(" ")[0].lower() if text else ""
+        if word in ("q", "quit", "exit"):
+            raise QuitGame
+        if word in ("help", "?"):
+            self.out.print(HELP)
+        elif word == "rules":
+            self._rules()
+        elif word == "moves" or not text:
+            self._print_moves(self._labels())
+        elif word == "undo":
+            self._undo(player)
+        elif word == "hint":
+            self._hint(player)
+        elif word == "score":
+            self._score(player)
+        elif word == "svg":
+            self._svg(player, text[3:].strip() or "position.svg")
+        elif text.isdigit():
+            labels = self._labels()
+            if 1 <= int(text) <= len(labels):
+                return labels[int(text) - 1]
+            self.out.print(f"there is no move {text}: `moves` numbers them 1 to {len(labels)}")
+        else:
+            return self._move(text)
+        return None
+
+    def _move(self, text: str) -> str | None:
+        try:
+            action = self.state.string_to_action(text)
+        except IllegalActionError as exc:
+            self.out.print(Text("not allowed: ", style="bold red")
+                           + Text(why_illegal(self.game, self.state, text, str(exc))))
+            return None
+        if action not in self.state.legal_actions():
+            self.out.print(Text("not allowed: ", style="bold red") + Text(f"{text} is not "
+                                                                          "legal now"))
+            return None
+        return str(self.state.action_to_string(action))
+
+    def _rules(self) -> None:
+        found = rules_path(self.rulebook or self.game.path)
+        if found is None:
+            self.out.print("no written rules for this game beside its rulebook "
+                           f"({self.game.path})")
+            return
+        try:
+            self.out.print(Markdown(read_rules_text(found)))
+        except OSError as exc:
+            self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
+
+    def _undo(self, player: int) -> None:
+        mine = [i for i, m in enumerate(self.movers) if m == player]
+        if not mine:
+            self.out.print("nothing to undo: you have not moved yet")
+            return
+        since = self.movers[mine[-1] + 1:]
+        if any(m in self.humans and m != player for m in since):
+            self.out.print("cannot undo: another player at this terminal has moved since")
+            return
+        self._rebuild(mine[-1])
+        self.seen[player] = None
+        self.out.print(f"undone: back to before your move {mine[-1] + 1}")
+        if self.state.current_player() != player:  # a move of another player came first
+            return
+        self._draw(player)
+
+    def _hint(self, player: int) -> None:
+        adviser = MCTSAgent(400, seed=len(self.actions), name="hint", seconds=2.0)
+        text = self._think(player, adviser, who="the hint")
+        self.out.print(f"hint: {text}")
+
+    def _score(self, player: int) -> None:
+        program = program_of(self.game)
+        if program is not None and not program.scores:
+            self.out.print("this game has no score: it is won by its end rule")
+            return
+        if not scores_open_to(self.game, player):
+            self.out.print("the score so far would show what you may not see: it is given "
+                           "at the end (the counters and sheets on the screen are open)")
+            return
+        for line in score_table(self.game, self.state):
+            self.out.print(line)
+
+    def _svg(self, player: int, path: str) -> None:
+        from rulelang.tools.viewer import position
+        try:
+            Path(path).write_text(position(self.state, player) + "\n", encoding="utf-8")
+        except (OSError, RulelangError) as exc:
+            self.out.print(f"cannot write '{path}': {exc}")
+            return
+        self.out.print(f"position written to {path}")
+
+    # -- the end --------------------------------------------------------------------------
+    def _finish(self) -> None:
+        if self.humans:
+            if len(self.humans) == 1:
+                obs = self.state.observation(self.humans[0])
+                if self.tty:
+                    print("\033[H\033[2J", end="", flush=True)
+                for line in Screen(obs, self._last_move_sites(self.humans[0]),
+                                   min(self.out.width, 120)).lines():
+                    self.out.print(line, overflow="ignore", crop=False)
+            else:  # hot-seat: the board only, which every player sees
+                self._wipe()
+                obs = self.state.observation(self.humans[0])
+                for line in BoardPainter(obs).lines(min(self.out.width, 120)):
+                    self.out.print(line, overflow="ignore", crop=False)
+        for reason in end_reason(self.game, self.state):
+            self.out.print(reason)
+        scores = list(self.state.scores())
+        if not self.humans and any(scores):  # the agents' games: the totals on one line
+            self.out.print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
+                self.names, scores, strict=False)))
+        for row in score_table(self.game, self.state):
+            self.out.print(row)
+        winners = self.state.winners()
+        colours = player_colours(self.names)
+        line = Text(winners_line(self.game, self.state), style="bold")
+        if len(winners) == 1:
+            line.stylize(colours[self.names[winners[0]]])
+        self.out.print(line)
+
+
+def _changed(before: list[Any], after: list[Any]) -> set[str]:
+    """The sites whose pieces differ between two views of the board."""
+    old = {s["site"]: s["pieces"] for s in before}
+    return {s["site"] for s in after if old.get(s["site"]) != s["pieces"]}
