@@ -118,8 +118,9 @@ def charge(c: Ctx, n: int, span: Any) -> None:
 
 
 def charge_items(c: Ctx, xs: Any) -> None:
-    """A builtin's work over a collection: its length, in steps (positioned by the call)."""
-    if type(xs) is tuple or type(xs) is str or isinstance(xs, (list, range, dict)):
+    """A builtin's work over a collection: its length, in steps (positioned by the call);
+    nothing when it is called outside a game (c is None)."""
+    if c is not None and (type(xs) is tuple or type(xs) is str or isinstance(xs, (list, range, dict))):
         charge(c, len(xs), None)
 
 
