@@ -599,6 +599,30 @@ def test_exhausted_tiles_end_the_game_after_the_round(new: Any) -> None:
     assert state.is_terminal()
 
 
+def test_a_tile_only_kentei_could_bring_does_not_keep_the_game_going(new: Any) -> None:
+    """[F-06] Player2 is complete with a stored tile, Player1 is not and holds Kentei, the
+    stacks are empty: the game used to wait for Kentei forever (seed 3, zazen after zazen);
+    it now ends with the round, and Kentei may still be played in it."""
+    for kentei_first in (False, True):
+        state = new(2, seed=3)
+        hand_card(state, P1, "Kentei")
+        lay(state, P2, *[f"2{x}" for x in ALL])
+        lay(state, P1, *[f"1{x}" for x in ALL[:10]])
+        store(state, P2, "CTL")
+        play(state, (P1, "draw stack1"), (P1, "place drawn 1a3"))
+        empty_stacks(state)
+        if kentei_first:
+            assert "use_gardener Kentei" in legal(state)
+            play(state, (P1, "use_gardener Kentei"), (P1, "Player2"))
+            play(state, (P1, sorted(legal(state))[0]))
+            assert count(state, "storage", P2) == 0 and tiles_of(state, P1) == 12
+        else:
+            play(state, (P1, "zazen"))
+        assert not state.is_terminal()
+        play(state, (P2, "zazen"))
+        assert state.is_terminal()
+
+
 def test_score_breakdown_has_the_nine_items(new: Any) -> None:
     state = new(2)
     set_virtue(state, P1, 4)
