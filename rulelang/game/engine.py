@@ -45,6 +45,9 @@ class Game:
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
         self.pictures = picture_fns(runtime)  # how pieces are drawn (render.py)
+        # the longest game, in plies (`end at most N plies`); a caller may lower it before
+        # playing: a state that reaches it ends capped, with no result (State.capped)
+        self.max_plies: int | None = program.max_plies
 
     def new_initial_state(self, seed: int = 0) -> State:
         found = self.flow.initial(seed)
@@ -191,6 +194,20 @@ class State:
         else:
             self._trail.append(action)
             self._guard(self._advance, d.options[action])
+        cap = self.game.max_plies
+        if cap is not None and len(self.ctx.data.history) >= cap and self._decision is not None:
+            self._cap()
+
+    def _cap(self) -> None:
+        """The game reached its longest length: it ends here, capped, with no result."""
+        self.ctx.data.capped = True
+        self.ctx.data.result = None
+        self._decision, self._gen, self._index = None, None, None
+
+    def capped(self) -> bool:
+        """The game ended by reaching its longest length (Game.max_plies): terminal, with
+        no winner (winners() is [], returns() are 0 for everyone)."""
+        return bool(self.ctx.data.capped)
 
     def returns(self) -> list[float]:
         n = self.game.num_players
@@ -374,6 +391,8 @@ def observe(state: State, player: int) -> dict[str, Any]:
            "vars": variables, "history": history,
            "scores": state.scores() if program.scores and state.is_terminal() else None,
            "winners": state.winners() if state.is_terminal() else None}
+    if data.capped:  # cut at the game's longest length: no result
+        obs["capped"] = True
     if rt.board.layers:  # the titles of the board's layers, by first coordinate
         obs["layers"] = {str(z): t for z, t in rt.board.layers.items()}
     if rt.board.layer_at:  # and where each lies in the picture: [row, column]

@@ -11,7 +11,7 @@ from rulelang.model.values import Piece, Site, ZoneRef
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
-                 "cache", "round", "starter", "round_turns")
+                 "cache", "round", "starter", "round_turns", "capped")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -33,6 +33,7 @@ class GameData:
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
+        self.capped = False  # the game was cut at its longest length, without a result
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -53,6 +54,7 @@ class GameData:
         new.changes = self.changes.copy()
         new.cache = self.cache.copy()
         new.round, new.starter, new.round_turns = self.round, self.starter, self.round_turns
+        new.capped = self.capped
         return new
 
     # ---- pieces
