@@ -383,8 +383,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
     variables = [{"var": k, "owner": None if o is None else names[o],
                   "value": _public(v) if _may_see(program.vars[k], k, o, player, data) else None}
                  for (k, o), v in data.vars.items()]
-    history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
-               for d, i in data.history]
+    history = shown_history(data.history, player)
     obs = {"game": state.game.name, "player": player, "players": names,
            "current_player": state.current_player(), "terminal": state.is_terminal(),
            "turn": data.turn, "board": board, "zones": zones, "counters": counters,
@@ -398,6 +397,26 @@ def observe(state: State, player: int) -> dict[str, Any]:
     if rt.board.layer_at:  # and where each lies in the picture: [row, column]
         obs["layer_at"] = {str(z): list(at) for z, at in rt.board.layer_at.items()}
     return obs
+
+
+SECRET = "(secret choice)"
+
+
+def shown_history(made: list[tuple[Decision, int]], player: int) -> list[str]:
+    """The history as `player` may know it: another player's secret choices read
+    `(secret choice)`, and a run of them in a row (the same player's, nothing else between)
+    is one entry, so that how many there were tells nothing of what they were about."""
+    out: list[str] = []
+    last_secret: int | None = None  # the player of the run of secret choices just shown
+    for d, i in made:
+        if d.secret and d.player != player:
+            if last_secret != d.player:
+                out.append(SECRET)
+                last_secret = d.player
+            continue
+        out.append(d.labels()[i])
+        last_secret = None
+    return out
 
 
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
