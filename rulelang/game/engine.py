@@ -7,17 +7,16 @@ resample) and has no fast path of its own (a flow may offer some through its hoo
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
+from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx
-from rulelang.model.rng import Rng
 from rulelang.model.state import GameData
 from rulelang.model.values import Piece, Site, ZoneRef, show
 from rulelang.source import Span
@@ -89,6 +88,7 @@ class State:
         self._resampled = False  # made by resample(): cannot be cloned mid-segment
         self._trail: list[int] = []
         self._segment: Any = None
+        self._views: Any = None  # resample.py: the player's views of the segment, kept
 
     @property
     def data(self) -> GameData:
@@ -242,6 +242,7 @@ class State:
             new.game, new._index, new._segment = self.game, None, self._segment
             new.ctx = Ctx(self.game.runtime, self.ctx.data.copy())
             new._gen, new._decision, new._checkpoint, new._trail = None, self._decision, None, []
+            new._views = None
             return new
         new = self._at_segment_start()
         for action in self._trail:
@@ -255,7 +256,7 @@ class State:
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
             self._segment
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
-        new._checkpoint, new._trail = self._checkpoint, []
+        new._checkpoint, new._trail, new._views = self._checkpoint, [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)
         return new
@@ -272,59 +273,12 @@ class State:
         return observe(self, player)
 
     def resample(self, player: int, seed: int) -> State:
-        """A copy in which what `player` cannot see is dealt again at random, for search over
-        what the player may believe (determinization): the pieces in the zones hidden from
-        them are shuffled among those zones, by kind and owner (every zone keeps its size and
-        its pieces of each kind and owner), and the chance generator is seeded anew. Secret
-        values others chose in the current segment are chosen again at random among their
-        options (the segment is replayed from its start, every other choice the same). The
-        copy can be played on but not cloned."""
-        rng = random.Random(seed)
-        new = self._replayed(player, rng) or self.clone()
-        data, program = new.ctx.data, self.game.runtime.program
-        slots: dict[tuple[str, int | None], list[tuple[ZoneRef, int]]] = {}
-        for ref, pile in data.zones.items():
-            if not _zone_seen(program, ref, player):
-                for i, piece in enumerate(pile):
-                    slots.setdefault((piece.kind, data.owner[piece.id]), []).append((ref, i))
-        for places in slots.values():
-            # from an order that does not depend on where the pieces really are
-            pieces = sorted((data.zones[ref][i] for ref, i in places), key=lambda p: p.id)
-            rng.shuffle(pieces)
-            for (ref, i), piece in zip(places, pieces, strict=True):
-                data.zones[ref][i] = piece
-                data.loc[piece.id] = ref
-        data.rng = Rng(rng.getrandbits(63))
-        new._resampled = True
-        return new
-
-    def _replayed(self, player: int, rng: random.Random) -> State | None:
-        """A copy of this state whose segment is replayed from its start with the secret
-        choices of the other players made at random, every other choice the same (by its
-        label); None when there is none to redo or the replay takes another course."""
-        if self._gen is None or self._checkpoint is None or not self._trail:
-            return None
-        made = self.ctx.data.history[-len(self._trail):]
-        if not any(d.secret and d.player != player for d, _ in made):
-            return None
-        try:
-            new = self._at_segment_start()
-            for old, action in made:
-                d = new._decision
-                if d is None or d.player != old.player:
-                    return None
-                if old.secret and old.player != player:
-                    action = rng.randrange(d.count)
-                else:
-                    labels = d.labels()
-                    wanted = old.labels()[action]
-                    if wanted not in labels:
-                        return None
-                    action = labels.index(wanted)
-                new._replay(action)
-        except (StopIteration, GameOver):
-            return None
-        return new
+        """A copy in which what `player` cannot see is dealt or chosen again at random,
+        consistent with everything the player has seen (game/resample.py): the pieces in
+        the zones hidden from them, the others' secret choices of the current segment
+        whose results they have not seen, and the chance generator. The copy can be played
+        on but not cloned."""
+        return resample(self, player, seed)
 
     def __str__(self) -> str:
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"

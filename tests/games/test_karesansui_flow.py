@@ -669,6 +669,29 @@ def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     assert "virtue (Player1) 5" in text and "stack1: " in text and "hidden" in text
 
 
+def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> None:
+    """The declarations were secret, but who steals is seen: a resample made while the
+    thief lays the tile (or later in the turn) may not undo the steal, give it to another
+    player or take the thief's virtue back, whatever it redoes of the declarations."""
+    state = new(3)
+    set_virtue(state, P2, 2)
+    set_virtue(state, P3, 2)
+    lay(state, P3, "3a1")
+    state._start(state.game.flow.turn)  # the turn from the data as arranged (replayable)
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P2, "allow"), (P3, "steal"))
+    for position in range(2):
+        assert state.current_player() == (P3 if position == 0 else P1)
+        for me in (P1, P2, P3):
+            seen = json.dumps(state.observation(me), sort_keys=True)
+            for seed in range(12):
+                sample = state.resample(me, seed)
+                assert json.dumps(sample.observation(me), sort_keys=True) == seen
+                assert sample.current_player() == state.current_player()
+                assert virtue(sample, P3) == 0 and virtue(sample, P2) == 2
+        if position == 0:
+            play(state, (P3, sorted(legal(state))[0]))
+
+
 def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
     state = new(3)
     set_virtue(state, P2, 2)
