@@ -278,7 +278,8 @@ class State:
         the zones hidden from them, the others' secret choices of the current segment
         whose results they have not seen, and the chance generator. The copy can be played
         on but not cloned."""
-        return resample(self, player, seed)
+        new: State = resample(self, player, seed)
+        return new
 
     def __str__(self) -> str:
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"

@@ -24,15 +24,14 @@ states that p cannot tell apart give the same resamples for the same seed.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulelang.library.decision import GameOver
 from rulelang.model.rng import Rng
 from rulelang.model.state import REVEALED, GameData, Mixed
 from rulelang.model.values import Site, ZoneRef
 
-if TYPE_CHECKING:
-    from rulelang.game.engine import State
+State = Any  # engine.State (which imports this module)
 
 TRIES = 3  # random redos of the secret choices refused before the earliest are kept
 
@@ -79,12 +78,11 @@ def _views(state: State, player: int, made: list[Any], first: int) -> tuple[list
     cached = state._views
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    from rulelang.game.engine import observe
     true = state._at_segment_start()
     views: list[Any] = []
     for k, action in enumerate(state._trail):
         true._replay(action)
-        views.append(observe(true, player) if k >= first else None)
+        views.append(true.observation(player) if k >= first else None)
     kept_before, probe = 0, random.Random(0)
     while True:
         found, mismatch = None, 0
@@ -103,7 +101,6 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
              rng: random.Random) -> tuple[State | None, int]:
     """One redo: (the copy, 0) if p's view is the same after every choice, else (None, the
     number of choices after which it first differed)."""
-    from rulelang.game.engine import observe
     redrawn = False
     try:
         new = state._at_segment_start()
@@ -120,7 +117,7 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
                     return None, k
                 action = labels.index(wanted)
             new._replay(action)
-            if redrawn and observe(new, player) != views[k]:
+            if redrawn and new.observation(player) != views[k]:
                 return None, k + 1
     except (StopIteration, GameOver):
         return None, len(made)
