@@ -5,6 +5,7 @@ the file that names them. Cycles are reported with the chain that closes them.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import yaml
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language import ast
 from rulelang.language.builder import build
+from rulelang.language.cache import cached
 from rulelang.language.parser import parse
 from rulelang.language.program import Loaded, Module
 from rulelang.resources import stdlib_dir
@@ -42,7 +44,9 @@ class _Loader:
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
         try:
-            return build(parse(source), source).decls
+            decls: tuple[ast.Decl, ...] = cached(
+                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls)
+            return decls
         except RulebookError as err:
             self.diagnostics.extend(err.diagnostics)
             return None
@@ -129,7 +133,8 @@ class _Loader:
 
     def _rows(self, source: Source, item: ast.Content) -> list[dict[str, Any]] | None:
         try:
-            rows = yaml.safe_load(source.text)
+            rows = copy.deepcopy(cached("data", source.path, source.text,
+                                        lambda: yaml.safe_load(source.text)))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1
