@@ -139,3 +139,12 @@ def test_evaluate_counts_the_rulebooks_cap(tmp_path: Path, capsys) -> None:
     assert [r["capped"] for r in data["records"]] == [True] * 4
     assert {r["plies"] for r in data["records"]} == {5}
     assert "cut by the cap     100.0 %" in capsys.readouterr().out
+
+
+def test_check_simulate_reports_the_rulebooks_cap(tmp_path: Path, capsys) -> None:
+    book = _book(tmp_path, ENDLESS.format(cap=6))
+    assert cli.main(["check", book, "--simulate", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "3 random games, 0 ended" in out and "capped by the rulebook after 6 actions" in out
+    decided = _book(tmp_path, DECIDED, "d.rule")
+    assert cli.main(["check", decided, "--simulate", "3"]) == 0
