@@ -44,10 +44,11 @@ def cell(text: str) -> str:
 
 
 def section() -> str:
-    rows = ["| builtin | arguments | meaning | example |", "|---|---|---|---|"]
+    rows = ["| builtin | arguments | type | meaning | example |", "|---|---|---|---|---|"]
     for b in BUILTINS.values():
         example = f"`{cell(b.example)}`" if b.example else ""
-        rows.append(f"| `{signature(b)}` | {arity(b)} | {cell(b.doc)} | {example} |")
+        rows.append(f"| `{signature(b)}` | {arity(b)} | `{cell(b.sig)}` | {cell(b.doc)} | "
+                    f"{example} |")
     return "\n".join([BEGIN, *rows, END])
 
 

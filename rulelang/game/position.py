@@ -48,39 +48,87 @@ def restate(state: State, edit: Callable[[State, GameData], None]) -> State:
 # ---- the facts ---------------------------------------------------------------------------
 
 def put_pieces(state: State, owner: str | None, kind: str | None,
-               sites: Iterable[str]) -> State:
-    """One piece of `kind` (any kind when None) of `owner` (nobody's when None) on top of each
-    site, taken from a zone that holds one (the first such zone in the rulebook's order)."""
+               sites: Iterable[str], attr: tuple[str, Any] | None = None,
+               source: tuple[str, str | None] | None = None) -> State:
+    """One piece of `kind` (any kind when None) of `owner` (nobody's when None), with the
+    attribute `attr` = (name, value) when given, on top of each site, taken from a zone that
+    holds one (the first such zone in the rulebook's order; zone `source` when given)."""
     def edit(st: State, data: GameData) -> None:
         who = _player(st, owner) if owner is not None else None
+        src = _zone(st, data, *source) if source is not None else None
         if kind is not None and kind not in st.game.runtime.program.pieces:
             raise PositionError(f"the rules have no piece kind '{kind}'")
+        values = data.attrs.get(attr[0]) if attr is not None else None
+        if attr is not None and values is None:
+            raise PositionError(f"the pieces have no attribute '{attr[0]}'")
+
+        def wanted(p: Piece) -> bool:
+            return ((kind is None or p.kind == kind) and data.owner[p.id] == who
+                    and (values is None or values[p.id] == attr[1])  # type: ignore[index]
+                    and (src is None or data.loc[p.id] == src))
         for name in sites:
             site = _site(st, name)
-            piece = _piece_in_zones(st, data, lambda p: (kind is None or p.kind == kind)
-                                    and data.owner[p.id] == who)
+            piece = _piece_in_zones(st, data, wanted)
             if piece is None:
                 whose = f"{st.game.player_names[who]}'s " if who is not None else "unowned "
-                raise PositionError(f"no {whose}{kind or 'piece'} is left in a zone to put "
-                                    f"on {site.name}")
+                which = f" with {attr[0]} = {_shown(attr[1])}" if attr is not None else ""
+                where = f"in {zone_text(st.game.runtime.players, src)}" if src is not None \
+                    else "left in a zone"
+                raise PositionError(f"no {whose}{kind or 'piece'}{which} is {where} "
+                                    f"to put on {site.name}")
             data.put(piece, site)
             data.last["site"], data.last["piece"] = site, piece
     return restate(state, edit)
 
 
-def move_pieces(state: State, labels: Iterable[str], zone: str, owner: str | None) -> State:
-    """Each piece named (by its name, else its kind) moved from another zone into `zone` (of
-    `owner`), on top."""
+def move_pieces(state: State, labels: Iterable[str], zone: str, owner: str | None,
+                source: tuple[str, str | None] | None = None) -> State:
+    """Each piece named (by its name, else its kind) moved from zone `source` (from another
+    zone, the first in the rulebook's order holding one, when None) into `zone` (of `owner`),
+    on top."""
     def edit(st: State, data: GameData) -> None:
         ref = _zone(st, data, zone, owner)
+        src = _zone(st, data, *source) if source is not None else None
+        def named(label: str) -> Callable[[Piece], bool]:
+            return lambda p: (p.label == label and data.loc[p.id] is not ref
+                              and (src is None or data.loc[p.id] == src))
         for label in labels:
-            piece = _piece_in_zones(st, data, lambda p: p.label == label
-                                    and data.loc[p.id] is not ref)
+            piece = _piece_in_zones(st, data, named(label))
             if piece is None:
-                raise PositionError(f"no '{label}' is in another zone to move to "
+                where = f"in {zone_text(st.game.runtime.players, src)}" if src is not None \
+                    else "in another zone"
+                raise PositionError(f"no '{label}' is {where} to move to "
                                     f"{zone_text(st.game.runtime.players, ref)}")
             data.to_zone(piece, ref)
     return restate(state, edit)
+
+
+def move_matching(state: State, kind: str, attr: tuple[str, Any], zone: str, owner: str | None,
+                  source: tuple[str, str | None] | None = None) -> State:
+    """One piece of `kind` whose attribute attr = (name, value) moved from zone `source` (from
+    another zone when None) into `zone` (of `owner`), on top."""
+    def edit(st: State, data: GameData) -> None:
+        if kind not in st.game.runtime.program.pieces:
+            raise PositionError(f"the rules have no piece kind '{kind}'")
+        values = data.attrs.get(attr[0])
+        if values is None:
+            raise PositionError(f"the pieces have no attribute '{attr[0]}'")
+        ref = _zone(st, data, zone, owner)
+        src = _zone(st, data, *source) if source is not None else None
+        piece = _piece_in_zones(st, data, lambda p: (
+            p.kind == kind and values[p.id] == attr[1] and data.loc[p.id] is not ref
+            and (src is None or data.loc[p.id] == src)))
+        if piece is None:
+            where = zone_text(st.game.runtime.players, src) if src is not None \
+                else "another zone"
+            raise PositionError(f"no {kind} with {attr[0]} = {_shown(attr[1])} is in {where} "
+                                f"to move to {zone_text(st.game.runtime.players, ref)}")
+        data.to_zone(piece, ref)
+    return restate(state, edit)
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else show(value)
 
 
 def move_all(state: State, source: tuple[str, str | None] | None,
@@ -139,8 +187,13 @@ def set_value(state: State, category: str, name: str, owner: str | None, value: 
                                     f"{value} is outside")
             data.counters[key] = value
         else:
-            data.vars[key] = value
+            data.vars[key] = _as_tuple(value)
     return restate(state, edit)
+
+
+def _as_tuple(value: Any) -> Any:
+    """A list written in a scenario as the tuple the rules' values are."""
+    return tuple(_as_tuple(x) for x in value) if isinstance(value, list) else value
 
 
 def set_mover(state: State, player: str) -> State:
@@ -157,6 +210,15 @@ def set_round(state: State, number: int) -> State:
             raise PositionError("rounds are numbered from 1")
         data.round = number
     return restate(state, edit)
+
+
+def zone_labels(state: State, zone: str, owner: str | None, kind: str | None = None) -> list[str]:
+    """The names of the pieces (of `kind` if given) in a zone (of a player), its top first
+    (read, not changed)."""
+    ref = _zone(state, state.data, zone, owner)
+    if kind is not None and kind not in state.game.runtime.program.pieces:
+        raise PositionError(f"the rules have no piece kind '{kind}'")
+    return [p.label for p in reversed(state.data.zones[ref]) if kind is None or p.kind == kind]
 
 
 # ---- names -------------------------------------------------------------------------------
@@ -190,7 +252,7 @@ def _zone(state: State, data: GameData, name: str, owner: str | None) -> ZoneRef
 def _piece_in_zones(state: State, data: GameData,
                     wanted: Callable[[Piece], bool]) -> Piece | None:
     """The topmost wanted piece of the first zone (in the rulebook's order) holding one."""
-    for ref, pile in data.zones.items():
+    for pile in data.zones.values():
         for piece in reversed(pile):
             if wanted(piece):
                 return piece

@@ -173,7 +173,8 @@ class Builder(Transformer[Token, Any]):
         return ast.Effect(str(c[0]), params, c[-1], span=self._span(m))
 
     def action(self, m: Meta, c: list[Any]) -> ast.Action:
-        return ast.Action(str(c[0]), c[1], span=self._span(m))
+        body = c[1] if len(c) > 1 else ast.Block((), span=self._span(m))  # does nothing
+        return ast.Action(str(c[0]), body, span=self._span(m))
 
     def setup(self, m: Meta, c: list[Any]) -> ast.Section:
         return ast.Section("setup", c[0], span=self._span(m))
@@ -271,12 +272,23 @@ class Builder(Transformer[Token, Any]):
     def elif_clause(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return (c[0], c[1])
 
+    def else_if(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
+        """`else if`: one spelling only, `elif` (R107)."""
+        at = self._span(m)
+        at = Span(at.path, at.line, at.column, at.line, at.column + len("else if"))
+        self.diagnostics.append(Diagnostic("R107", "'else if' is written 'elif'", at,
+                                           "one spelling: if … elif … else"))
+        return (c[0], c[1])
+
     def else_clause(self, m: Meta, c: list[Any]) -> ast.Block:
         block: ast.Block = c[0]
         return block
 
     def for_each(self, m: Meta, c: list[Any]) -> ast.ForEach:
-        return ast.ForEach(str(c[0]), c[1], c[2], span=self._span(m))
+        """`for each x in D where C`: the block for the items of `each x in D where C`."""
+        domain = c[1] if len(c) == 3 else ast.Quant("each", str(c[0]), c[1], c[2], None,
+                                                     span=self._span(m))
+        return ast.ForEach(str(c[0]), domain, c[-1], span=self._span(m))
 
     def repeat(self, m: Meta, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(c[0], c[1], span=self._span(m))

@@ -13,6 +13,7 @@ from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
 from rulelang.language.resolver import Checker, GameDecl, Walker, category, qual, written
+from rulelang.language.typestmt import check_types
 from rulelang.library import MAX_PIECES
 from rulelang.source import Span
 
@@ -31,6 +32,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
     program = _collect(ck, loaded, library)
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
+    check_types(ck, program, library)
     if not library:
         _check_game(ck, program)
     _check_kept(ck, program)

@@ -12,81 +12,83 @@ from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRe
 
 
 # ---- constants -----------------------------------------------------------------
-@constant("owner(s) == mover", facts=Facts(R.MOVER, cheap=True))
+@constant("owner(s) == mover", facts=Facts(R.MOVER, cheap=True), sig="player")
 def mover(c: _Ctx) -> Player:
     """The player whose turn it is."""
     return c.game.players[c.data.mover]
 
 
-@constant("winner opponent", facts=Facts(R.MOVER | R.GAME, cheap=True))
+@constant("winner opponent", facts=Facts(R.MOVER | R.GAME, cheap=True), sig="player")
 def opponent(c: _Ctx) -> Player:
     """The next player after the mover (the opponent in a two-player game)."""
     return c.game.players[(c.data.mover + 1) % len(c.game.players)]
 
 
-@constant("for each p in players", facts=Facts(R.GAME, cheap=True))
+@constant("for each p in players", facts=Facts(R.GAME, cheap=True), sig="list[player]")
 def players(c: _Ctx) -> tuple[Player, ...]:
     """All players in seat order."""
     return c.game.players
 
 
-@constant("for each p in others", facts=Facts(R.MOVER | R.GAME, cheap=True))
+@constant("for each p in others", facts=Facts(R.MOVER | R.GAME, cheap=True), sig="list[player]")
 def others(c: _Ctx) -> tuple[Player, ...]:
     """The other players, clockwise from the mover."""
     n, m = len(c.game.players), c.data.mover
     return tuple(c.game.players[(m + i) % n] for i in range(1, n))
 
 
-@constant("each s in sites where empty(s)", facts=Facts(R.GAME, cheap=True))
+@constant("each s in sites where empty(s)", facts=Facts(R.GAME, cheap=True), sig="list[site]")
 def sites(c: _Ctx) -> tuple[Site, ...]:
     """Every site of the board, in board order."""
     return c.game.board.sites
 
 
-@constant("last.site", facts=Facts(R.TURN, cheap=True))
+@constant("last.site", facts=Facts(R.TURN, cheap=True),
+          sig="record(action: text, player: player, site: site, piece: piece)")
 def last(c: _Ctx) -> dict[str, Any]:
     """The last action: last.action (its name), last.player, last.site, last.piece."""
     return c.data.last
 
 
-@constant("round >= 4", facts=Facts(R.TURN, cheap=True))
+@constant("round >= 4", facts=Facts(R.TURN, cheap=True), sig="number")
 def round_(c: _Ctx) -> int:
     """The number of the current round, from 1 (see the `round` section)."""
     return c.data.round
 
 
-@constant("set starter = next_player(starter)", facts=Facts(R.TURN | R.GAME, cheap=True))
+@constant("set starter = next_player(starter)", facts=Facts(R.TURN | R.GAME, cheap=True),
+          sig="player")
 def starter(c: _Ctx) -> Player:
     """The player who began the current round; `set starter = p` makes p begin the next."""
     return c.game.players[c.data.starter]
 
 
-@builtin(1, example="next_player(starter)", facts=Facts(R.GAME))
+@builtin(1, example="next_player(starter)", facts=Facts(R.GAME), sig="player -> player")
 def next_player(c: _Ctx, p: Player) -> Player:
     """The player after p in seat order (clockwise)."""
     return c.game.players[(p.index + 1) % len(c.game.players)]
 
 
-@constant("turn > 10", facts=Facts(R.TURN, cheap=True))
+@constant("turn > 10", facts=Facts(R.TURN, cheap=True), sig="number")
 def turn(c: _Ctx) -> int:
     """The number of the current turn, from 1."""
     return c.data.turn
 
 
 # ---- sites and pieces ------------------------------------------------------------
-@builtin(1, example="occupied(s)", facts=Facts(R.BOARD, at_site=True))
+@builtin(1, example="occupied(s)", facts=Facts(R.BOARD, at_site=True), sig="site -> bool")
 def occupied(c: _Ctx, s: Site) -> bool:
     """Some piece is on site s."""
     return bool(c.data.at[s.index])
 
 
-@builtin(1, example="empty(s)", facts=Facts(R.BOARD, at_site=True))
+@builtin(1, example="empty(s)", facts=Facts(R.BOARD, at_site=True), sig="site -> bool")
 def empty(c: _Ctx, s: Site) -> bool:
     """No piece is on site s."""
     return not c.data.at[s.index]
 
 
-@builtin(1, example="top(s)", facts=Facts(R.BOARD, at_site=True))
+@builtin(1, example="top(s)", facts=Facts(R.BOARD, at_site=True), sig="site|zone -> piece")
 def top(c: _Ctx, where: Site | ZoneRef) -> Piece | None:
     """The topmost piece on a site, or the top of a zone's pile (its last piece); none if
     there is none."""
@@ -94,7 +96,7 @@ def top(c: _Ctx, where: Site | ZoneRef) -> Piece | None:
     return stack[-1] if stack else None
 
 
-@builtin(1, example="pieces(s)", facts=Facts(R.BOARD, at_site=True))
+@builtin(1, example="pieces(s)", facts=Facts(R.BOARD, at_site=True), sig="site|zone -> list[piece]")
 def pieces(c: _Ctx, where: Site | ZoneRef) -> tuple[Piece, ...]:
     """The pieces on a site (bottom first) or in a zone."""
     if isinstance(where, Site):
@@ -102,7 +104,8 @@ def pieces(c: _Ctx, where: Site | ZoneRef) -> tuple[Piece, ...]:
     return tuple(c.data.zones[where])
 
 
-@builtin(1, example="owner(s) == mover", facts=Facts(R.BOARD | R.PIECES | R.GAME, at_site=True))
+@builtin(1, example="owner(s) == mover", facts=Facts(R.BOARD | R.PIECES | R.GAME, at_site=True),
+         sig="site|piece -> player")
 def owner(c: _Ctx, x: Site | Piece | None) -> Player | None:
     """The owner of a piece, or of the top piece on a site; none if nobody owns it."""
     if isinstance(x, Site):
@@ -116,20 +119,21 @@ def owner(c: _Ctx, x: Site | Piece | None) -> Player | None:
     return None if o is None else c.game.players[o]
 
 
-@builtin(1, example="site(p)", facts=Facts(R.BOARD))
+@builtin(1, example="site(p)", facts=Facts(R.BOARD), sig="piece -> site")
 def site(c: _Ctx, p: Piece) -> Site | None:
     """The site a piece is on, or none."""
     where = c.data.loc[p.id]
     return where if isinstance(where, Site) else None
 
 
-@builtin(1, example='kind(p) == "ball"', facts=PURE)
+@builtin(1, example='kind(p) == "ball"', facts=PURE, sig="piece -> text")
 def kind(c: _Ctx, p: Piece) -> str:
     """The kind of a piece."""
     return p.kind
 
 
-@builtin(2, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME))
+@builtin(2, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME),
+         sig="site, relation -> list[site]")
 def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
     """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
     at, owners = c.data.at, c.data.owner
@@ -150,7 +154,7 @@ def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
 
 
 @builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)",
-         facts=Facts(R.GAME, calls=(3, 4)))
+         facts=Facts(R.GAME, calls=(3, 4)), sig="site, relation, number, rule, rule -> list[site]")
 def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
           stop: Any = None) -> tuple[Site, ...]:
     """The sites a move of at most `budget` points can end on, from `start` along `rel`.
@@ -177,20 +181,20 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     return tuple(s for s in ends if stop is None or stop(s))
 
 
-@builtin(2, example="through(rows, last.site)", facts=PURE)
+@builtin(2, example="through(rows, last.site)", facts=PURE, sig="lines, site -> list[list[site]]")
 def through(c: _Ctx, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
     """The lines of a line set that pass through site s."""
     return lines.through[s.index]
 
 
-@builtin(1, example="repeated(3)", facts=Facts(R.STATE | R.HISTORY))
+@builtin(1, example="repeated(3)", facts=Facts(R.STATE | R.HISTORY), sig="number -> bool")
 def repeated(c: _Ctx, n: int) -> bool:
     """The current position (board, zones, counters, player to move) occurred n times."""
     return c.game.position_count(c.data) >= n
 
 
 # ---- values ------------------------------------------------------------------------
-@builtin(1, example="size(l)", facts=PURE)
+@builtin(1, example="size(l)", facts=PURE, sig="coll -> number")
 def size(c: _Ctx, x: Any) -> int:
     """The number of items in a collection or pieces in a zone."""
     if isinstance(x, ZoneRef):
@@ -198,20 +202,20 @@ def size(c: _Ctx, x: Any) -> int:
     return len(x)
 
 
-@builtin(1, example="str(r + 1)", facts=PURE)
+@builtin(1, example="str(r + 1)", facts=PURE, sig="any -> text")
 def str_(c: _Ctx, x: Any) -> str:
     """A value as text."""
     from rulelang.model.values import show
     return show(x)
 
 
-@builtin(1, example="letter(0)", facts=PURE)
+@builtin(1, example="letter(0)", facts=PURE, sig="number -> text")
 def letter(c: _Ctx, i: int) -> str:
     """The i-th letter of the alphabet, from 0: a, b, c …"""
     return "abcdefghijklmnopqrstuvwxyz"[i]
 
 
-@builtin(1, example="abs(r - c)", facts=PURE)
+@builtin(1, example="abs(r - c)", facts=PURE, sig="number -> number")
 def abs_(c: _Ctx, x: int) -> int:
     """The absolute value."""
     return abs(x)
@@ -235,31 +239,31 @@ def min_(c: _Ctx, *args: Any) -> Any:
     return min(items) if items else 0
 
 
-@builtin(1, example="sum(points)", facts=PURE)
+@builtin(1, example="sum(points)", facts=PURE, sig="coll -> number")
 def sum_(c: _Ctx, xs: Any) -> int:
     """The sum of a collection of numbers."""
     return sum(xs)
 
 
-@builtin(1, example="count(playable)", facts=PURE)
+@builtin(1, example="count(playable)", facts=PURE, sig="coll -> number")
 def count(c: _Ctx, xs: Any) -> int:
     """The number of items in a collection."""
     return size(c, xs)
 
 
-@builtin(1, example="any(flags)", facts=PURE)
+@builtin(1, example="any(flags)", facts=PURE, sig="coll -> bool")
 def any_(c: _Ctx, xs: Any) -> bool:
     """Some item of the collection is true."""
     return any(xs)
 
 
-@builtin(1, example="all(flags)", facts=PURE)
+@builtin(1, example="all(flags)", facts=PURE, sig="coll -> bool")
 def all_(c: _Ctx, xs: Any) -> bool:
     """Every item of the collection is true."""
     return all(xs)
 
 
-@builtin(2, example="subsets(hand of p, 4)", facts=PURE)
+@builtin(2, example="subsets(hand of p, 4)", facts=PURE, sig="coll[T], number -> list[list[T]]")
 def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     """Every choice of k items of a collection (or zone), in order: `choose role in
     subsets(hand of p, 4)` offers each set of 4 cards once."""
@@ -272,7 +276,8 @@ def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     return tuple(combinations(items, k))
 
 
-@builtin(1, example="product([seasons(c) for c in role])", facts=PURE)
+@builtin(1, example="product([seasons(c) for c in role])", facts=PURE,
+         sig="coll -> list[list[any]]")
 def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
     """Every way of taking one item from each of a list of collections, in order (the
     cartesian product): `product([["a", "b"], [1, 2]])` is `(("a", 1), ("a", 2), ("b", 1),
@@ -292,14 +297,14 @@ def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
 _PRODUCT_LIMIT = 100_000
 
 
-@builtin(1, example="distinct(each c in field: c.name)", facts=PURE)
+@builtin(1, example="distinct(each c in field: c.name)", facts=PURE, sig="coll[T] -> list[T]")
 def distinct(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection without repeats, each where it first appears."""
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     return tuple(dict.fromkeys(items))
 
 
-@builtin(1, example="reversed(players)", facts=PURE)
+@builtin(1, example="reversed(players)", facts=PURE, sig="coll[T] -> list[T]")
 def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection (or the pieces of a zone) in reverse order:
     `for each p in reversed(players)` goes round the table counter-clockwise, from the last
@@ -308,13 +313,13 @@ def reversed_(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     return items[::-1]
 
 
-@builtin(1, example="first(playable)", facts=PURE)
+@builtin(1, example="first(playable)", facts=PURE, sig="coll[T] -> T")
 def first(c: _Ctx, xs: Any) -> Any:
     """The first item of a collection, or none."""
     return next(iter(xs), None)
 
 
-@builtin(1, example="each(playable)", facts=PURE)
+@builtin(1, example="each(playable)", facts=PURE, sig="coll[T] -> list[T]")
 def each(c: _Ctx, xs: Any) -> tuple[Any, ...]:
     """The items of a collection, as a tuple."""
     return tuple(xs)

@@ -19,7 +19,7 @@ from rulelang.model.values import Piece, Relation, Site, ZoneRef, show
 
 
 # ---- collections ---------------------------------------------------------------------
-@builtin(2, example="chunks(cells, 5)", facts=PURE)
+@builtin(2, example="chunks(cells, 5)", facts=PURE, sig="coll[T], number -> list[list[T]]")
 def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
     """The items in consecutive groups of n, in order: the rows of a grid from its cells
     listed row by row."""
@@ -40,7 +40,7 @@ def chunks(c: Any, xs: Any, n: int) -> tuple[tuple[Any, ...], ...]:
 _CHUNKS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
-@builtin(2, example="masked(row, flags)", facts=PURE)
+@builtin(2, example="masked(row, flags)", facts=PURE, sig="coll, coll -> list[any]")
 def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
     """The items of xs where the flag at the same position is true, none elsewhere (the
     positions are kept); rows of items with rows of flags give rows."""
@@ -50,7 +50,7 @@ def masked(c: Any, xs: Any, flags: Any) -> tuple[Any, ...]:
 
 # ---- the pieces on sites -----------------------------------------------------------------
 @builtin(3, example='attr_at(row, "card", "points")',
-         facts=Facts(R.GIVEN_SITES | R.PIECES | R.GAME))
+         facts=Facts(R.GIVEN_SITES | R.PIECES | R.GAME), sig="any, text, text -> any")
 def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     """The attribute `name` of the piece of kind `kind` on a site (the topmost one), none where
     there is none; a piece (of that kind) stands for itself. Given a collection of sites it
@@ -58,7 +58,8 @@ def attr_at(c: Any, where: Any, kind: str, name: str) -> Any:
     return _shaped(c, where, kind, _column(c, kind, name))
 
 
-@builtin(2, example='pieces_at(rows, "card")', facts=Facts(R.GIVEN_SITES | R.GAME))
+@builtin(2, example='pieces_at(rows, "card")', facts=Facts(R.GIVEN_SITES | R.GAME),
+         sig="any, text -> any")
 def pieces_at(c: Any, where: Any, kind: str) -> Any:
     """The piece of kind `kind` on a site (the topmost one), none where there is none; for a
     collection of sites a tuple, for rows of sites a tuple of rows (a grid of pieces)."""
@@ -131,7 +132,7 @@ def _column(c: Any, kind: str, name: str) -> list[Any]:
 
 
 @builtin(5, example='mismatched(sites, east, "card", "right", "left")',
-         facts=Facts(R.BOARD | R.PIECES | R.GAME))
+         facts=Facts(R.BOARD | R.PIECES | R.GAME), sig="coll, relation, text, text, text -> number")
 def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> int:
     """How many pairs of sites (s, t), s in `sites` and t in rel(s), both hold a piece of
     kind `kind` whose attributes differ: s's attribute `a` is not t's attribute `b` (edge
@@ -172,7 +173,7 @@ def _grid(g: Any) -> Any:
     return [tuple(row) for row in g]
 
 
-@builtin(1, 2, example="largest_rectangle(grid, false)", facts=PURE)
+@builtin(1, 2, example="largest_rectangle(grid, false)", facts=PURE, sig="coll, any -> number")
 def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     """The number of cells of the largest rectangle (rows and columns of the grid) whose
     cells are all true, or all equal to `value` if given; 0 if there is none."""
@@ -198,7 +199,8 @@ def largest_rectangle(c: Any, grid: Any, value: Any = _TRUE) -> int:
     return best
 
 
-@builtin(4, example="mismatches(right_edges, left_edges, 0, 1)", facts=PURE)
+@builtin(4, example="mismatches(right_edges, left_edges, 0, 1)", facts=PURE,
+         sig="coll, coll, number, number -> number")
 def mismatches(c: Any, a: Any, b: Any, dr: int, dc: int) -> int:
     """How many cells (r, c) of grid a, with a cell (r + dr, c + dc) in grid b, hold values
     that are both not none and differ (edge matching over grids of labels: right edges
@@ -229,7 +231,7 @@ def _pattern(pattern: Any) -> tuple[int, int, tuple[tuple[int, int, Any], ...]]:
 _PATTERNS: dict[Any, tuple[int, int, tuple[tuple[int, int, Any], ...]]] = {}
 
 
-@builtin(2, example='occurrences(grid, ["T.T", "*.*"])', facts=PURE)
+@builtin(2, example='occurrences(grid, ["T.T", "*.*"])', facts=PURE, sig="coll, coll -> number")
 def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     """In how many places the pattern (a smaller grid) lies in the grid: each pattern cell
     must match the cell under it: `.` or none matches anything, `*` anything but none, any
@@ -262,7 +264,8 @@ def occurrences(c: Any, grid: Any, pattern: Any) -> int:
     return found
 
 
-@builtin(3, 4, example="corner_pairs(grid, 3, 3)", facts=PURE)
+@builtin(3, 4, example="corner_pairs(grid, 3, 3)", facts=PURE,
+         sig="coll, number, number, any -> list[any]")
 def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple[Any, ...]:
     """The pairs of filled cells (not none) at opposite corners of an h x w block (h rows,
     w columns) of the grid whose other cells are all none; each pair as two (row, column)
@@ -284,7 +287,7 @@ def corner_pairs(c: Any, grid: Any, h: int, w: int, points: Any = None) -> tuple
 
 
 # ---- pairs -----------------------------------------------------------------------------------
-@builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])", facts=PURE)
+@builtin(1, example="best_matching([(a, b, 5), (b, c, 7)])", facts=PURE, sig="coll -> any")
 def best_matching(c: Any, edges: Any) -> Any:
     """The largest total weight of a set of pairs no two of which share an item, from pairs
     given as (item, item, weight) (a maximum-weight matching)."""
@@ -333,7 +336,8 @@ def _matching_networkx(edges: list[tuple[int, int, Any]]) -> Any:
 
 
 # ---- results kept until their sites change ----------------------------------------------------
-@builtin(2, 99, example="cached(row, row_points, row)", facts=Facts(R.BOARD | R.PIECES, calls=(1,)))
+@builtin(2, 99, example="cached(row, row_points, row)", facts=Facts(R.BOARD | R.PIECES, calls=(1,)),
+         sig="coll, rule, any... -> any")
 def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
     """f(args …), where f depends only on its arguments and on the pieces on `sites` (and
     their attributes): the compiled mode keeps the value while none of those sites changes,
@@ -345,7 +349,8 @@ def cached(c: Any, sites: Any, f: Callable[..., Any], *args: Any) -> Any:
 
 
 # ---- values of rules that read only their arguments ----------------------------------------
-@builtin(1, 99, example="memo(sand_of, grid)", facts=Facts(R.NOTHING, calls=(0,)))
+@builtin(1, 99, example="memo(sand_of, grid)", facts=Facts(R.NOTHING, calls=(0,)),
+         sig="rule, any... -> any")
 def memo(c: Any, f: Callable[..., Any], *args: Any) -> Any:
     """f(args …), for a rule f that reads nothing but its arguments (and the attributes of
     pieces given in them): the compiled mode remembers its values and gives them again for

@@ -94,23 +94,27 @@ class Builtin:
     doc: str
     example: str = ""
     facts: Facts = UNKNOWN
+    # its type for the checker (rulelang/language/types.py reads it): the argument types and
+    # the result, "site, relation -> list[site]"; a constant's is its type alone
+    sig: str = "any... -> any"
 
 
 BUILTINS: dict[str, Builtin] = {}
 MAX_PIECES = 100_000  # pieces a game may have (its zones' contents, data rows' copies)
 
-def builtin(lo: int, hi: int | None = None, example: str = "", facts: Facts = UNKNOWN
-            ) -> Callable[[_F], _F]:
+def builtin(lo: int, hi: int | None = None, example: str = "", facts: Facts = UNKNOWN,
+            sig: str = "any... -> any") -> Callable[[_F], _F]:
     def register(fn: _F) -> _F:
         name = fn.__name__.rstrip("_")
         BUILTINS[name] = Builtin(name, lo, lo if hi is None else hi, fn,
-                                 (fn.__doc__ or "").strip(), example, facts)
+                                 (fn.__doc__ or "").strip(), example, facts, sig)
         return fn
     return register
 
 
-def constant(example: str = "", facts: Facts = UNKNOWN) -> Callable[[_F], _F]:
-    return builtin(-1, -1, example, facts)
+def constant(example: str = "", facts: Facts = UNKNOWN, sig: str = "any"
+             ) -> Callable[[_F], _F]:
+    return builtin(-1, -1, example, facts, sig)
 
 
 def facts_of(name: str) -> Facts:

@@ -159,6 +159,8 @@ def _value(node: Token | Tree[Token]) -> Any:
         if node.type == "STRING":
             return _string(node)
         return int(node) if node.type == "INT" else str(node)
+    if node.data == "list_value":
+        return [_value(c) for c in node.children]
     if node.data in ("true", "false"):
         return node.data == "true"
     if node.data == "strings":

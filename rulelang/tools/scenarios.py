@@ -15,8 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.game import position
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
+from rulelang.game import position
+from rulelang.tools.scenario_checks import (
+    CHECKS,
+    Failed,
+    as_list,
+    listed,
+    num,
+    player,
+    short,
+    shown_value,
+)
 from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 
 __all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",
@@ -32,14 +42,6 @@ class Result:
     @property
     def passed(self) -> bool:
         return self.failure is None
-
-
-class Failed(Exception):
-    """An expectation that does not hold: what was expected against what was found."""
-
-    def __init__(self, step: Step, expected: str, found: str) -> None:
-        super().__init__(found)
-        self.step, self.expected, self.found = step, expected, found
 
 
 # ---- running -----------------------------------------------------------------------------
@@ -105,14 +107,6 @@ def outcome(state: rulelang.State) -> str:
     return ("winner " if len(winners) == 1 else "winners ") + ", ".join(names[w] for w in winners)
 
 
-def _player(state: rulelang.State, step: Step, name: str) -> int:
-    names = state.game.player_names
-    if name not in names:
-        raise Mistake(step.span, f"no player '{name}' in this game",
-                      f"the players: {', '.join(names)}")
-    return names.index(name)
-
-
 def _play(state: rulelang.State, step: Step) -> None:
     texts = step.args[0]
     for n, text in enumerate(texts, start=1):
@@ -153,40 +147,36 @@ def _illegal(state: rulelang.State, step: Step) -> None:
             raise Failed(step, f"'{text}' illegal because \"{because}\"", f"illegal: {why}")
 
 
-def _listed(items: list[str] | tuple[str, ...]) -> str:
-    return "[" + ", ".join(f'"{s}"' for s in items) + "]"
-
-
 def _exactly(state: rulelang.State, step: Step) -> None:
     want = step.args[0] if step.args else ()
     found = legal(state)
     if sorted(want) != sorted(found):
         missing = [s for s in want if s not in found]
         extra = [s for s in found if s not in want]
-        raise Failed(step, f"options exactly {_listed(want)}",
-                     f"{_listed(found)} (missing {_listed(missing)}, not expected "
-                     f"{_listed(extra)})")
+        raise Failed(step, f"options exactly {listed(want)}",
+                     f"{listed(found)} (missing {listed(missing)}, not expected "
+                     f"{listed(extra)})")
 
 
 def _contain(state: rulelang.State, step: Step) -> None:
     found = legal(state)
     missing = [s for s in step.args[0] if s not in found]
     if missing:
-        raise Failed(step, f"options contain {_listed(step.args[0])}",
-                     f"{_listed(missing)} not among the {len(found)} options {_short(found)}")
+        raise Failed(step, f"options contain {listed(step.args[0])}",
+                     f"{listed(missing)} not among the {len(found)} options {short(found)}")
 
 
 def _lack(state: rulelang.State, step: Step) -> None:
     found = legal(state)
     there = [s for s in step.args[0] if s in found]
     if there:
-        raise Failed(step, f"options lack {_listed(step.args[0])}", f"{_listed(there)} legal")
+        raise Failed(step, f"options lack {listed(step.args[0])}", f"{listed(there)} legal")
 
 
 def _no_prefix(state: rulelang.State, step: Step) -> None:
     there = [s for s in legal(state) if s.startswith(step.args[0])]
     if there:
-        raise Failed(step, f"no option starting with \"{step.args[0]}\"", _short(there))
+        raise Failed(step, f"no option starting with \"{step.args[0]}\"", short(there))
 
 
 def _prefix_exactly(state: rulelang.State, step: Step) -> None:
@@ -195,17 +185,17 @@ def _prefix_exactly(state: rulelang.State, step: Step) -> None:
     if sorted(want) != sorted(found):
         missing = [s for s in want if s not in found]
         extra = [s for s in found if s not in want]
-        raise Failed(step, f"options starting \"{prefix}\" exactly {_listed(want)}",
-                     f"{_listed(found)} (missing {_listed(missing)}, not expected "
-                     f"{_listed(extra)})")
+        raise Failed(step, f"options starting \"{prefix}\" exactly {listed(want)}",
+                     f"{listed(found)} (missing {listed(missing)}, not expected "
+                     f"{listed(extra)})")
 
 
 def _named(state: rulelang.State, step: Step, field_: str, key: str) -> None:
     """`counter NAME [of P]: n` and `var NAME [of P]: v`, as the observation shows them."""
     name, owner, want = step.args if len(step.args) == 3 else (step.args[0], None, step.args[1])
     if owner is not None:
-        _player(state, step, owner)
-    obs = state.observation(_player(state, step, owner) if owner else 0)
+        player(state, step, owner)
+    obs = state.observation(player(state, step, owner) if owner else 0)
     rows = [r for r in obs[field_] if r[key] == name]
     if not rows:
         raise Mistake(step.span, f"no {key} '{name}' in this game", "the names: " + ", ".join(
@@ -214,24 +204,16 @@ def _named(state: rulelang.State, step: Step, field_: str, key: str) -> None:
     if row is None:
         raise Mistake(step.span, f"'{name}' is " + ("per player: say `of` whose"
                                                     if owner is None else "not per player"))
-    got = row["value"]
+    got = as_list(row["value"])
     if got != want or isinstance(got, bool) != isinstance(want, bool):
         whose = f" of {owner}" if owner else ""
-        raise Failed(step, f"{key} {name}{whose}: {_shown_value(want)}", _shown_value(got))
-
-
-def _shown_value(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else (f'"{v}"' if isinstance(v, str) else str(v))
-
-
-def _short(items: list[str]) -> str:
-    return _listed(items) if len(items) <= 12 else _listed(items[:12])[:-1] + ", ...]"
+        raise Failed(step, f"{key} {name}{whose}: {shown_value(want)}", shown_value(got))
 
 
 def _count(state: rulelang.State, step: Step) -> None:
     found = legal(state)
     if len(found) != step.args[0]:
-        raise Failed(step, f"{step.args[0]} options", f"{len(found)}: {_short(found)}")
+        raise Failed(step, f"{step.args[0]} options", f"{len(found)}: {short(found)}")
 
 
 def _result(want: Callable[[rulelang.State, Step], str]) -> Callable[[rulelang.State, Step],
@@ -244,12 +226,12 @@ def _result(want: Callable[[rulelang.State, Step], str]) -> Callable[[rulelang.S
 
 
 def _winners_text(state: rulelang.State, step: Step) -> str:
-    names = [state.game.player_names[_player(state, step, n)] for n in step.args]
+    names = [state.game.player_names[player(state, step, n)] for n in step.args]
     return ("winner " if len(names) == 1 else "winners ") + ", ".join(names)
 
 
 def _to_move(state: rulelang.State, step: Step) -> None:
-    i = _player(state, step, step.args[0])
+    i = player(state, step, step.args[0])
     if state.current_player() != i:
         raise Failed(step, f"{step.args[0]} to move", outcome(state))
 
@@ -258,26 +240,22 @@ def _scores(state: rulelang.State, step: Step) -> None:
     scores = state.scores()
     for item in step.args:
         _, name, want = item
-        got = scores[_player(state, step, name)]
+        got = scores[player(state, step, name)]
         if got != want:
-            every = ", ".join(f"{n}: {_num(s)}"
+            every = ", ".join(f"{n}: {num(s)}"
                               for n, s in zip(state.game.player_names, scores, strict=True))
-            raise Failed(step, f"{name}: {want}", f"{name}: {_num(got)} (scores: {every})")
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+            raise Failed(step, f"{name}: {want}", f"{name}: {num(got)} (scores: {every})")
 
 
 def _score_term(state: rulelang.State, step: Step) -> None:
     term, name, want = step.args
-    terms = state.score_breakdown(_player(state, step, name))
+    terms = state.score_breakdown(player(state, step, name))
     if term not in terms:
         raise Mistake(step.span, f"no score term '{term}' in this game",
                       f"the terms: {', '.join(terms) or 'none'}")
     if terms[term] != want:
         raise Failed(step, f"score {term} of {name}: {want}",
-                     f"{_num(terms[term])} (" + ", ".join(f"{t}: {_num(v)}"
+                     f"{num(terms[term])} (" + ", ".join(f"{t}: {num(v)}"
                                                           for t, v in terms.items()) + ")")
 
 
@@ -294,7 +272,7 @@ def _values(x: Any) -> Iterator[Any]:
 
 def _seen(state: rulelang.State, step: Step) -> tuple[str, bool]:
     name, value = step.args
-    obs = state.observation(_player(state, step, name))
+    obs = state.observation(player(state, step, name))
     if isinstance(value, str):
         found = any(isinstance(v, str) and v == value for v in _values(obs))
     else:
@@ -334,52 +312,6 @@ def _perft(state: rulelang.State, step: Step) -> None:
         raise Failed(step, f"perft {depth} = {want}", f"perft {depth} = {got}")
 
 
-def _board(state: rulelang.State) -> dict[str, list[dict[str, Any]]]:
-    return {e["site"]: e["pieces"] for e in state.observation(0)["board"]}
-
-
-def _piece_text(p: dict[str, Any]) -> str:
-    return " ".join(x for x in (p["owner"], p["kind"]) if x)
-
-
-def _at(state: rulelang.State, step: Step) -> None:
-    board = _board(state)
-    for site in step.args[0]:
-        _at_site(state, step, board, site, step.args[1])
-
-
-def _at_site(state: rulelang.State, step: Step, board: dict[str, list[dict[str, Any]]],
-             site: str, what: tuple[Any, ...]) -> None:
-    if site not in board:
-        raise Mistake(step.span, f"no site '{site}' on this board",
-                      f"sites are named like {', '.join(list(board)[:3])}")
-    pieces = board[site]
-    found = _piece_text(pieces[-1]) if pieces else "empty"
-    if what[0] == "at_empty":
-        if pieces:
-            raise Failed(step, f"{site} empty", found)
-        return
-    owner, kind = what[1], (what[2] if len(what) > 2 else None)
-    if owner not in state.game.player_names and kind is None:  # `at "a1" ball`: any owner
-        owner, kind = None, owner
-    elif owner not in state.game.player_names:
-        _player(state, step, owner)
-    top = pieces[-1] if pieces else None
-    if top is None or (owner and top["owner"] != owner) or (kind and top["kind"] != kind):
-        raise Failed(step, " ".join(x for x in (site, owner, kind) if x), f"{site} {found}")
-
-
-def _pieces(state: rulelang.State, step: Step) -> None:
-    name, want = (step.args if len(step.args) == 2 else (None, step.args[0]))
-    if name is not None:
-        _player(state, step, name)
-    got = sum(1 for ps in _board(state).values() for p in ps
-              if name is None or p["owner"] == name)
-    if got != want:
-        who = f" of {name}" if name else ""
-        raise Failed(step, f"{want} pieces{who} on the board", str(got))
-
-
 def _stated(make: Callable[[rulelang.State, Step], rulelang.State]
             ) -> Callable[[rulelang.State, Step], rulelang.State]:
     """A `given` fact stated directly: the new state, or a positioned mistake."""
@@ -394,25 +326,39 @@ def _stated(make: Callable[[rulelang.State, Step], rulelang.State]
 
 def _put(state: rulelang.State, step: Step) -> rulelang.State:
     *names, sites = step.args
+    attr = source = None
+    if isinstance(names[-1], tuple) and names[-1][0] == "put_from":  # `from ZONE`
+        source = names[-1][1]
+        names = names[:-1]
+    if isinstance(names[-1], tuple):  # `with NAME = value`
+        attr = (names[-1][1], names[-1][2])
+        names = names[:-1]
     if names[0] in state.game.player_names:
         return position.put_pieces(state, names[0], names[1] if len(names) > 1 else None,
-                                   sites)
+                                   sites, attr, source)
     if len(names) > 1:
         raise Mistake(step.span, f"no player '{names[0]}' in this game",
                       f"the players: {', '.join(state.game.player_names)}")
-    return position.put_pieces(state, None, names[0], sites)
+    return position.put_pieces(state, None, names[0], sites, attr, source)
 
 
 _STATED = {
     "g_put": _put,
     "g_turn": lambda s, st: position.set_mover(s, st.args[0]),
     "g_round": lambda s, st: position.set_round(s, st.args[0]),
-    "g_counter": lambda s, st: position.set_value(s, "counter", *st.args[0], st.args[1]),
-    "g_var": lambda s, st: position.set_value(s, "var", *st.args[0], st.args[1]),
-    "g_move": lambda s, st: position.move_pieces(s, st.args[0], *st.args[1]),
+    "g_counter": lambda s, st: position.set_value(s, "counter", st.args[0][0], st.args[0][1],
+                                                  st.args[1]),
+    "g_var": lambda s, st: position.set_value(s, "var", st.args[0][0], st.args[0][1],
+                                              st.args[1]),
+    "g_move": lambda s, st: position.move_pieces(s, st.args[0], st.args[-1][0], st.args[-1][1],
+                                                 st.args[1] if len(st.args) > 2 else None),
+    "g_move_with": lambda s, st: position.move_matching(
+        s, st.args[0], (st.args[1][1], st.args[1][2]), st.args[-1][0], st.args[-1][1],
+        st.args[2] if len(st.args) > 3 else None),
     "g_move_all": lambda s, st: position.move_all(s, st.args[0] if len(st.args) > 1 else None,
                                                   st.args[-1]),
-    "g_order": lambda s, st: position.order_zone(s, *st.args[0], list(st.args[1])),
+    "g_order": lambda s, st: position.order_zone(s, st.args[0][0], st.args[0][1],
+                                                 list(st.args[1])),
 }
 
 _CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
@@ -426,8 +372,7 @@ _CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
     "e_winner": _result(_winners_text), "e_winners": _result(_winners_text),
     "e_draw": _result(lambda s, st: "draw"), "e_live": _result(lambda s, st: "not over"),
     "e_to_move": _to_move, "e_scores": _scores, "e_score_term": _score_term,
-    "e_sees": _sees, "e_not_sees": _not_sees, "e_perft": _perft, "e_at": _at,
-    "e_pieces": _pieces,
+    "e_sees": _sees, "e_not_sees": _not_sees, "e_perft": _perft, **CHECKS,
 }
 
 

@@ -26,6 +26,10 @@ A corpus file (`cases/*.cases`) holds, line by line:
   - `perm [JSON list]`: the value of `out` is an ordering of these items, the same in both
     modes and for the same seed each time (what a shuffle promises).
 
+The prelude's `hidden(x)` is x with a type the checker cannot know: a case of a runtime
+error that the type checker would find first (`1 + hidden("a") => !R301`) reaches the
+evaluators through it; its twin without `hidden` states the check error (`1 + "a" => !R230`).
+
 A case written `known: EXPR => EXPECTED` (or `block: known: TITLE`) states the meaning where
 the code is known to be wrong in a file outside the evaluators (a bug left for its owner): it
 must fail, and the test says so once it holds.
@@ -66,6 +70,7 @@ counter free = 0
 counter score each player from -5 to 5 = 0
 var out = none
 var mark each player = 0
+def hidden(x) = x
 """
 
 CARDS = """- {name: ace, points: 1, tags: [red]}

@@ -1,5 +1,5 @@
-"""Arranging Muso Sakura positions for scenario tests: hands, field and 勝景札 set by card name,
-then the round end played with given roles."""
+"""Muso Sakura positions for the Python tests that scenario files cannot express (most are in
+rulebooks/muso_sakura.test): hands, field and 勝景札 set by card name, then the round end."""
 from __future__ import annotations
 
 import functools
@@ -95,36 +95,6 @@ def at_round_end(state: rulelang.State, hands: list[tuple[list[str], list[str]]]
     assert state.current_player() == 0
     state.apply_action("wander")
     state.apply_action("close")
-    return state
-
-
-def role(names_: list[str]) -> str:
-    return "(" + ", ".join(sorted(names_)) + ")"
-
-
-def choose_roles(state: rulelang.State, roles: list[list[str]]) -> None:
-    for p, r in enumerate(roles):
-        assert state.current_player() == p
-        state.apply_action(role(r))
-
-
-def sheet(state: rulelang.State, p: int, prefix: str) -> dict[str, float]:
-    """The score-sheet lines of player p that start with prefix ("r1", "final" …)."""
-    return {k[len("sheet " + prefix) + 1:]: v for k, v in state.score_breakdown(p).items()
-            if k.startswith("sheet " + prefix + " ")}
-
-
-def arrange(state: rulelang.State, hands: list[tuple[list[str], list[str]]],
-            field: tuple[str, ...] = (), deck: tuple[str, ...] = ()) -> rulelang.State:
-    """At the start of a turn: set the hands, the field and the deck (top last), the other
-    cards to the reserve, and run the turn again from there."""
-    clear(state)
-    for p, (hidden, open_) in enumerate(hands):
-        move_cards(state, hidden, "hidden", p)
-        move_cards(state, open_, "open", p)
-    move_cards(state, list(field), "field")
-    move_cards(state, list(deck), "deck")
-    state._start(state.game.flow.turn)  # the turn's first decision, from the data as it is now
     return state
 
 

@@ -1,6 +1,8 @@
 """Karesansui (枯山水) gardens and their nine scoring items (spec ../shared/rules/karesansui.md
 sections 1, 7, 8; seed karesansui.ja.txt), on gardens laid by hand; every expected value is
-computed by hand from the rules text in the comment beside it. Both modes."""
+computed by hand from the rules text in the comment beside it. Both modes. The nine items on
+gardens laid by hand are scenarios in rulebooks/karesansui.test; here: the board, the module,
+and random gardens against an independent scorer."""
 from __future__ import annotations
 
 import random
@@ -10,7 +12,7 @@ from typing import Any
 import karesansui_reference
 import pytest
 import yaml
-from karesansui_tools import ITEMS, fixture_book, give_card, lay, new_state, rule
+from karesansui_tools import fixture_book, give_card, lay, new_state, rule
 
 import rulelang
 from rulelang.model.values import zone_ref
@@ -74,171 +76,7 @@ def test_the_module_is_not_a_bundled_game(capsys: pytest.CaptureFixture[str]) ->
 
 
 
-# ---- the scoring items ------------------------------------------------------------------
-PLAIN = "P P P P P / P P P P P / P P P P D1"  # 14 P + D1: all sand, every border connects
-
-
-def score(book: Path, mode: str, tiles: str, stones: str = "", card: str = "") -> dict[str, Any]:
-    state = new_state(book, mode)
-    lay(state, 0, tiles, stones)
-    if card:
-        give_card(state, 0, card)
-    breakdown = state.score_breakdown(0)
-    assert list(breakdown) == ITEMS
-    return breakdown
-
-
-def test_a_full_garden_scores_all_nine_items(book: Path, mode: str) -> None:
-    state = new_state(book, mode)
-    lay(state, 0, "QA QB P HL HR / QC QD MI1 VL VR / MT MT D1 U1 P", "T.s.F/..Y../B...T")
-    give_card(state, 0, "龍安寺")
-    state.ctx.data.counters[("virtue", 0)] = 3
-    assert state.score_breakdown(0) == {
-        # sand tiles everywhere but MI1 (1,2) and MT MT (2,0) (2,1): columns d-e, 3 rows
-        "sand": 6,
-        "moss": 6,           # MI1, MT, MT
-        "symmetry": 0,       # row 1: mirror(QA) = QB is not HR; row 2: QC/P; row 3: MT/P
-        "vortices": 14,      # circle QA QB / QC QD 8, HL HR 2, VL VR 2, D1 1, U1 1
-        "ripples": -6,       # MT|D1 (ms/s), QC over MT (p/m), QD over MT (p/m)
-        "stone_kinds": 10,   # T s F Y B
-        # keima c2-a3 and c2-e3 share the stone on c2: one of them, 5; 舟石 on row 3: 3
-        "arrangements": 8,
-        "famous": 9,         # 龍安寺 *...* / ..*.. / *...*: a1 e1 c2 a3 e3 all hold stones
-        "virtue": 3,
-    }
-    assert state.score_breakdown(1)["ripples"] == 0  # an empty garden has no ripples
-
-
-@pytest.mark.parametrize("tiles, area", [
-    (PLAIN, 15),
-    ("P P P P P / P P P P P / P P P P MT", 12),   # rows 1-3 x columns a-d
-    ("P P P P P / P P P P P / P P MT P P", 10),   # rows 1-2
-    ("P P P P MT / P P P P P / P P MB P P", 8),   # rows 1-2 x columns a-d
-    ("MT MT MT MB MB / MB MM MM ML ML / ML MR MR MR MI1", 0),   # moss only
-])
-def test_sand_is_the_largest_rectangle_of_sand_tiles(book: Path, mode: str, tiles: str,
-                                                    area: int) -> None:
-    assert score(book, mode, tiles)["sand"] == area
-
-
-def test_moss_is_2_points_a_moss_tile(book: Path, mode: str) -> None:
-    assert score(book, mode, PLAIN)["moss"] == 0
-    assert score(book, mode, "MT P P P MB / P MI1 P P P / P P P P CBR")["moss"] == 8
-
-
-@pytest.mark.parametrize("row, symmetric", [
-    ("HL HR P HL HR", True),      # its mirror image: HL HR P HL HR
-    ("QA P MT P QB", True),       # QA mirrored is QB; MT may stand in the centre
-    ("ML D1 U1 D1 MR", True),
-    ("MI1 MI2 MM MI3 MI4", True),  # the four moss islands count as one design
-    ("QA P P P QA", False),
-    ("P P QA P P", False),        # QA may not stand in the centre
-    ("HL HR P HR HL", False),
-    ("P P P P -", False),         # five tiles are needed
-])
-def test_a_symmetric_row_is_5_points(book: Path, mode: str, row: str, symmetric: bool) -> None:
-    tiles = f"{row} / VL VL VL VL VL / VR VR VR VR VR"
-    assert score(book, mode, tiles)["symmetry"] == (5 if symmetric else 0)
-
-
-def test_symmetric_rows_add_up(book: Path, mode: str) -> None:
-    assert score(book, mode, "P P P P P / P P P P P / P P P P D1")["symmetry"] == 10
-    assert score(book, mode, "P P P P P / P P P P P / P D1 MT D1 P")["symmetry"] == 15
-
-
-@pytest.mark.parametrize("tiles, points", [
-    ("QA QB P P P / QC QD P P P / P P P P P", 8),     # a circle of four tiles
-    ("P P P QA QB / P P P QC QD / P P P P P", 8),
-    ("QA QB P P P / QD QC P P P / P P P P P", 0),     # quarters in the wrong places
-    ("HL HR P VL VR / P P P P P / P P P P P", 4),     # two semicircles of two tiles
-    ("HR HL P VR VL / P P P P P / P P P P P", 0),     # halves the wrong way round
-    ("D1 U1 P P P / P P P P P / P P P P D1", 3),       # three one-tile vortices
-    ("QA QB HL HR D1 / QC QD P P P / P P P P P", 11),
-])
-def test_vortices(book: Path, mode: str, tiles: str, points: int) -> None:
-    assert score(book, mode, tiles)["vortices"] == points
-
-
-@pytest.mark.parametrize("tiles, points", [
-    (PLAIN, 7),                                       # no broken border: +7
-    ("MT P P P MT / P P P P P / P P P P P", -4),       # MT|P and P|MT (ms against s): 2
-    ("P P P P MT / MT P P P P / P P P P P", -6),       # P|MT, MT|P and P over MT (p/m): 3
-    ("MR ML P P P / MR ML P P P / MR ML P P D1", 7),   # moss edges meet moss edges
-    ("QA QB P P P / QC QD P P P / P P P P P", 7),      # arcs meet arcs
-    # QA over P (aR/p), QB over P (aL/p); the arcs of QC QD lie on the garden's edge
-    ("QC QD P P P / QA QB P P P / P P P P P", -4),
-])
-def test_ripples_minus_2_a_broken_border_or_7(book: Path, mode: str, tiles: str,
-                                               points: int) -> None:
-    assert score(book, mode, tiles)["ripples"] == points
-
-
-def test_stone_kinds_count_kinds_not_stones(book: Path, mode: str) -> None:
-    assert score(book, mode, PLAIN)["stone_kinds"] == 0
-    assert score(book, mode, PLAIN, "Y.Y.Y/...../T.T.T")["stone_kinds"] == 4
-    assert score(book, mode, PLAIN, "Y.s.F/...../T.B..")["stone_kinds"] == 10
-
-
-@pytest.mark.parametrize("stones, points", [
-    ("Y..../..Y../.....", 5),   # 桂馬 a1-c2: opposite corners of a 2 x 3 block
-    ("YY.../..Y../.....", 0),   # b1 lies inside that block: no bonus (b1-c2, a1-b1: no shape)
-    ("Y..../...../.Y...", 5),   # 桂馬 a1-b3: opposite corners of a 3 x 2 block
-    ("Y..../.Y.../.Y...", 0),   # b2 inside it
-    ("..Y../...../Y....", 7),   # 斜め c1-a3: opposite corners of a 3 x 3 block
-    ("..Y../.Y.../Y....", 0),   # b2 inside it: three on a diagonal score nothing [A-14]
-    ("Y..../...../..Y.Y", 7),   # a1-c3; e3 lies outside the block and spoils nothing
-    ("..Y../...../Y...Y", 7),   # c1-a3 and c1-e3 share c1: one of them
-    ("..Y../..Y../Y...Y", 5),   # 桂馬 c2-a3, c2-e3 share c2; c2 spoils c1-a3 and c1-e3
-])
-def test_keima_and_diagonal_pairs(book: Path, mode: str, stones: str, points: int) -> None:
-    assert score(book, mode, PLAIN, stones)["arrangements"] == points
-
-
-def test_the_best_disjoint_set_of_pairs_not_the_greedy_one(book: Path, mode: str) -> None:
-    # a1-b3 (3 x 2) and d1-e3 (3 x 2) are 桂馬 worth 5 each; d1-b3 is a 斜め worth 7 (its
-    # block b1-d3 holds no other stone). Taking the 7 first leaves a1 and e3 without a pair
-    # (7); the best set takes both 桂馬: 10 [ASSUMED A-13]
-    assert score(book, mode, PLAIN, "Y..Y./...../.Y..Y")["arrangements"] == 10
-
-
-MOSS_TOP = "MT MT MT MB MB / P P P P P / P P P P P"  # the top row all moss tiles
-
-
-@pytest.mark.parametrize("tiles, stones, points", [
-    (MOSS_TOP, ".TT../...../.....", 10),   # 蓬莱山: two 立石(大) side by side on moss, top row
-    (MOSS_TOP, "TTTT./...../.....", 10),   # four in a row: still only once
-    (MOSS_TOP, ".T.T./...../.....", 0),    # not side by side
-    (PLAIN, ".TT../...../.....", 0),       # on sand tiles
-    ("P P P P P / MT MT MT MB MB / P P P P P", "...../.TT../.....", 0),   # not the top row
-    ("MT P MT P P / P P P P P / P P P P P", "TT.../...../.....", 0),      # b1 is sand
-    (MOSS_TOP, ".sTs./...../.....", 15),   # 三尊石: 立石(小) 立石(大) 立石(小) on moss, top row
-    (MOSS_TOP, ".TsT./...../.....", 0),    # the wrong order
-    (MOSS_TOP, "sTsTT/...../.....", 25),   # 三尊石 and 蓬莱山 both
-    (PLAIN, ".sTs./...../.....", 0),       # on sand
-    (PLAIN, "..F../...../..F..", 6),       # 臥石 in the centre column: 3 each
-    (PLAIN, "F...F/...../.....", 0),       # not the centre column
-    (PLAIN, "...../...../...B.", 3),       # 舟石 in the bottom row
-    (PLAIN, "...../...B./.....", 0),
-    # A shares stones with E and F: 臥石 c1 (E 3) and 横石 a2 are a 桂馬 (A 5); 舟石 a3 (F 3)
-    # and c1 would be a 斜め, but a2 lies in their block a1-c3: 3 + 5 + 3 = 11
-    (PLAIN, "..F../Y..../B....", 11),
-])
-def test_stone_arrangements(book: Path, mode: str, tiles: str, stones: str,
-                            points: int) -> None:
-    assert score(book, mode, tiles, stones)["arrangements"] == points
-
-
-@pytest.mark.parametrize("stones, card, points", [
-    ("T..../..F../....B", "南禅寺", 10),   # T.... / ..F.. / ....B
-    ("T...Y/..F../Y...B", "南禅寺", 10),   # other stones do not matter
-    ("Y..../..F../....B", "南禅寺", 0),    # a 横石 where a 立石(大) is needed
-    ("T..../...../....B", "南禅寺", 0),    # c2 empty
-    ("...../.YT../.....", "龍源院", 8),    # ..... / .**.. / .....: any stones
-    ("...../.Y.../.....", "龍源院", 0),
-    ("T..../..F../....B", "", 0),          # no card
-])
-def test_famous_garden(book: Path, mode: str, stones: str, card: str, points: int) -> None:
-    assert score(book, mode, PLAIN, stones, card)["famous"] == points
+# ---- the scoring items: scenarios in rulebooks/karesansui.test (gardens laid by hand) ------
 
 
 # ---- random gardens: the rulebook against an independent scorer, both modes ----------------

@@ -76,6 +76,7 @@ board square.grid(3, 3, 3)
 piece stone with weight = 1
 counter bonus each player = 0
 zone bag: 2 stone
+zone supply each player: 5 stone
 
 def whose = mover
 def whose_too(x) = x + (1 if whose == White else 0)

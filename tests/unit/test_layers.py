@@ -29,6 +29,7 @@ turn
 end
   when turn > 8
     draw
+zone supply each player: 9 stone
 """
 
 

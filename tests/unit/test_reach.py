@@ -36,8 +36,9 @@ def test_a_rule_without_parameters_is_not_a_function() -> None:
     path = RULES / "_tmp_walk.rule"
     path.write_text(src)
     try:
-        with pytest.raises(rulelang.RuleRuntimeError) as info:
-            rulelang.load_game(path).new_initial_state(0)
-        assert "reach" in info.value.render()
+        with pytest.raises(rulelang.RulebookError) as info:  # found by the type checker
+            rulelang.load_game(path)
+        assert [d.code for d in info.value.diagnostics] == ["R230"]
+        assert "reach(…), argument 4: expected a rule, found a site" in info.value.render()
     finally:
         path.unlink()

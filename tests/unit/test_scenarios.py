@@ -19,17 +19,23 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-def copy(tmp_path: Path, game: str, old: str = "", new: str = "") -> Path:
-    """The bundled rulebook and its scenario file in tmp_path, the rulebook with one change."""
-    text = (RULEBOOKS / f"{game}.rule").read_text()
+def copy(tmp_path: Path, game: str, old: str = "", new: str = "", changed: str = "") -> Path:
+    """The bundled rulebook, its data and modules ({game}_*) and its scenario file in tmp_path,
+    the rulebook (or the file `changed`) with one change."""
+    for data in RULEBOOKS.glob(f"{game}_*.*"):
+        shutil.copy(data, tmp_path)
+    name = changed or f"{game}.rule"
+    text = (RULEBOOKS / name).read_text()
     assert old in text
-    (tmp_path / f"{game}.rule").write_text(text.replace(old, new, 1))
+    (tmp_path / name).write_text(text.replace(old, new, 1))
+    if changed:
+        shutil.copy(RULEBOOKS / f"{game}.rule", tmp_path)
     shutil.copy(RULEBOOKS / f"{game}.test", tmp_path)
     return tmp_path / f"{game}.test"
 
 
 def scenario(tmp_path: Path, body: str, game: str = "tic_tac_toe") -> Path:
-    for data in [RULEBOOKS / f"{game}.rule", *RULEBOOKS.glob(f"{game}_*.yaml")]:
+    for data in [RULEBOOKS / f"{game}.rule", *RULEBOOKS.glob(f"{game}_*.*")]:
         shutil.copy(data, tmp_path)
     path = tmp_path / "my.test"
     path.write_text(f'rulebook "{game}.rule"\n\nscenario "mine"\n' + body)
@@ -52,6 +58,44 @@ def test_changed_capture_rule_fails_its_scenario(tmp_path: Path,
     assert "FAIL " + str(path) + ":23:1 straight ahead is a move, never a capture" in out
     assert f'{path}:31:5: illegal "move a4 a3"\n    expected: \'move a4 a3\' illegal\n' \
            "    found:    legal" in out
+
+
+def test_changed_pair_bonus_fails_the_muso_sakura_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two cards of one name now give 3, not 2
+    path = copy(tmp_path, "muso_sakura", "2 if k == 2", "3 if k == 2")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert "FAIL " + str(path) + ":" in out and " two pairs give 4 and four of a name 10\n" in out
+    assert 'score "sheet r1 names" of Player1: 4\n' \
+           "    expected: score sheet r1 names of Player1: 4\n    found:    6 (" in out
+    assert " a single 夢想桜 has no ability\n" in out
+    assert '"sheet r1 names": 2]\n    found:    ["sheet r1 Hazakura": 3, ' in out
+    assert '"sheet r1 names": 3]: "sheet r1 names": 3, not 2\n' in out
+
+
+def test_changed_moss_points_fail_the_karesansui_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a moss tile now scores 3 (the scoring module beside the rulebook changed)
+    path = copy(tmp_path, "karesansui", "= 2 * occurrences(tile_values(tiles, \"moss\")",
+                "= 3 * occurrences(tile_values(tiles, \"moss\")", "karesansui_garden.rule")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert " moss is 2 points a moss tile (2)\n" in out
+    assert "expect score moss of Player1: 8\n    expected: score moss of Player1: 8\n" \
+           "    found:    12 (" in out
+    assert ' a full garden scores all nine items\n' in out and '"moss": 9, not 6' in out
+
+
+def test_changed_oak_yield_fails_the_tatara_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an oak felled for money now gives 2
+    path = copy(tmp_path, "tatara", '{"oak": 3, "pine": 2', '{"oak": 2, "pine": 2')
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 1
+    assert " an oak felled for money gives 3, for material 3 [B-15] [interpreted]\n" in out
+    assert "expected: counter money of Player1: 3\n    found:    2" in out
+    assert " a mature cedar becomes a beech, sawtooth oaks stand, oaks stay [compiled]" in out
 
 
 def test_changed_line_length_fails_its_scenarios(tmp_path: Path,
@@ -152,3 +196,92 @@ def test_counters_vars_and_option_prefixes(tmp_path: Path,
                     '  expect options starting "fell" exactly ["fell 1a1 money"]\n', game="tatara")
     code, out = run(capsys, str(path))
     assert code == 1 and "expected: var built of Player1: true\n    found:    false" in out
+
+
+def test_zone_contents_round_and_score_terms(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    given = ('  given\n    seed 1\n    move all to reserve\n'
+             '    move "Outou", "Kareki" from reserve to open of Player1\n'
+             '    move "Outou" from open of Player1 to field\n')
+    path = scenario(tmp_path, given + '  expect\n    zone open of Player1 holds ["Kareki"]\n'
+                    '    zone field holds ["Outou"]\n    zone reserve count 54\n    round 1\n'
+                    '    score terms of Player1 exactly ["sheet": 0]\n'
+                    '    score terms of Player1 starting "sheet" total 0\n', game="muso_sakura")
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 0, out
+    path = scenario(tmp_path, given + '  expect zone open of Player1 holds ["Outou", "Kareki"]\n'
+                    '  expect zone reserve count 3\n  expect round 2\n'
+                    '  expect score terms of Player1 exactly []\n'
+                    '  expect score terms of Player2 starting "sh" total 4\n', game="muso_sakura")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert 'expected: zone open of Player1 holds ["Outou", "Kareki"]\n' \
+           '    found:    ["Kareki"]' in out
+    path = scenario(tmp_path, given + '  expect score terms of Player1 exactly []\n',
+                    game="muso_sakura")
+    assert 'expected: score terms of Player1 exactly []\n    found:    ["sheet": 0]: "sheet": 0 ' \
+        "(not expected)" in run(capsys, str(path))[1]
+    for check, found in [("zone reserve count 3", "54: "), ("round 2", "round 1"),
+                         ('score terms of Player2 starting "sh" total 4', '0: ["sheet": 0]')]:
+        path = scenario(tmp_path, given + f"  expect {check}\n", game="muso_sakura")
+        assert f"    found:    {found}" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given move "Outou" from field to deck\n', game="muso_sakura")
+    assert "impossible position: no 'Outou' is in field to move to deck" in run(capsys,
+                                                                               str(path))[1]
+    path = scenario(tmp_path, "  expect zone hand count 3\n", game="muso_sakura")
+    assert ":4:3: error[R420]: the rules have no zone 'hand'" in run(capsys, str(path))[1]
+
+
+def test_pieces_chosen_by_an_attribute(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario(tmp_path, '  given tile with design = "MT" at "1a1", "1b1"\n'
+                    '  expect score moss of Player1: 4\n', game="karesansui")
+    code, out = run(capsys, str(path), "--mode", "both")
+    assert code == 0, out
+    path = scenario(tmp_path, '  given tile with design = "ZZ" at "1a1"\n', game="karesansui")
+    assert ":4:9: error[R420]: impossible position: no unowned tile with design = \"ZZ\" is " \
+        "left in a zone to put on 1a1" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given\n    stone with type = "Y" from temple at "1a1"\n'
+                    '  expect zone temple count 14\n', game="karesansui")  # 15 for 2 players
+    code, out = run(capsys, str(path))
+    assert code == 0, out
+    path = scenario(tmp_path, '  given\n    stone with type = "Y" from discards at "1a1"\n',
+                    game="karesansui")
+    assert 'impossible position: no unowned stone with type = "Y" is in discards to put on ' \
+        "1a1" in run(capsys, str(path))[1]
+    path = scenario(tmp_path, '  given tile with colour = "red" at "1a1"\n', game="karesansui")
+    assert "impossible position: the pieces have no attribute 'colour'" in run(capsys,
+                                                                              str(path))[1]
+
+
+def test_a_piece_moved_by_attribute_list_vars_and_piece_attributes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = ('  given\n    play "2b2", "1b2"\n    move all from deck to box\n'
+            "    move card with board = 3 to deck\n    move card with board = 4 from box to deck\n"
+            '  when "move 1b1", "plant cedar 1c1", "pass", "move 2c2", "pass", "pass"\n'
+            "  expect\n    var drawn: [4, 3]\n    zone deck count 0\n"
+            "    zone supply of Player1 count 5 cedar\n"
+            '    at "1c1" Player1 cedar with standing = false, side = 1\n'
+            '    at "1b2" has Player1 tatara\n')
+    code, out = run(capsys, str(scenario(tmp_path, body, game="tatara")), "--mode", "both")
+    assert code == 0, out
+    for check, found in [
+            ("var drawn: [3, 4]", "[4, 3]"), ("var drawn: []", "[4, 3]"),
+            ('at "1c1" Player1 cedar with side = 2', "1c1 Player1 cedar with side = 1"),
+            ("zone supply of Player1 count 6 cedar", "5: [" + ", ".join(['"cedar"'] * 5) + "]"),
+            ('at "1b2" has Player1 pawn', "1b2: Player1 tatara"),
+            ('at "1b2" has Player1 tatara with blocks = false',
+             "1b2: Player1 tatara blocks = true")]:
+        code, out = run(capsys, str(scenario(tmp_path, body + f"    {check}\n", game="tatara")))
+        assert code == 1 and f"    found:    {found}\n" in out, out
+    path = scenario(tmp_path, '  given\n    play "2b2", "1b2"\n'
+                    "    move card with board = 9 to deck\n", game="tatara")
+    assert ":6:5: error[R420]: impossible position: no card with board = 9 is in another zone " \
+           "to move to deck" in run(capsys, str(path))[1]
+
+
+def test_a_var_stated_as_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = ('  given\n    seed 1\n    var sheet of Player2: [["r1 set", 10], ["r1 more", -1]]\n'
+            '  expect\n    var sheet of Player2: [["r1 set", 10], ["r1 more", -1]]\n'
+            '    score "sheet r1 set" of Player2: 10\n    scores Player2: 9\n')
+    code, out = run(capsys, str(scenario(tmp_path, body, game="muso_sakura")), "--mode", "both")
+    assert code == 0, out

@@ -21,6 +21,7 @@ zone bag: 9 stone
 var out = none
 def row(r) = each s in sites where s.r == r
 def value = {expr}
+def hidden(x) = x  # x, of a type the checker does not know
 setup
   for each s in each s in sites where (s.r, s.c) in [(0, 0), (0, 1), (1, 2)]
     put stone from bag at s
@@ -61,6 +62,15 @@ def test_occupancy_loops_agree_in_both_modes(tmp_path: Path, mode: str, expr: st
 @pytest.mark.parametrize("mode", MODES)
 def test_a_domain_of_other_things_is_refused_alike(tmp_path: Path, mode: str) -> None:
     with pytest.raises(rulelang.RuleRuntimeError) as info:
-        evaluate(tmp_path, "count s in [1, 2] where occupied(s)", mode)
+        evaluate(tmp_path, "count s in hidden([1, 2]) where occupied(s)", mode)
     assert str(info.value) == "'occupied' cannot take 1"
     assert info.value.diagnostic.span.line == 9  # def value = …
+
+
+def test_a_domain_of_other_things_is_found_by_the_checker(tmp_path: Path) -> None:
+    """Without hiding the list's type, the checker reports it before the game runs."""
+    with pytest.raises(rulelang.RulebookError) as info:
+        evaluate(tmp_path, "count s in [1, 2] where occupied(s)", "compiled")
+    [d] = info.value.diagnostics
+    assert (d.code, d.message) == ("R230", "occupied(…), argument 1: expected a site, found "
+                                   "a number")
