@@ -234,6 +234,20 @@ def test_exhausted_tiles_end_the_game_after_the_round(new: Any) -> None:
     assert state.is_terminal()
 
 
+def hand_card(state: Any, player: int, name: str) -> None:
+    """The player's gardener cards become this one card."""
+    data = state.ctx.data
+    for card in list(_zone(state, "gardeners", player)):
+        data.to_zone(card, zone_ref("gardener_deck", None))
+    card = next(c for z, pile in data.zones.items() for c in pile
+                if c.kind == "gardener" and _attr(state, c, "name") == name)
+    data.to_zone(card, zone_ref("gardeners", player))
+
+
+def store(state: Any, player: int, design: str) -> None:
+    state.ctx.data.to_zone(_free_tile(state, design), zone_ref("storage", player))
+
+
 def test_a_tile_only_kentei_could_bring_does_not_keep_the_game_going(new: Any) -> None:
     """[F-06] Player2 is complete with a stored tile, Player1 is not and holds Kentei, the
     stacks are empty: the game used to wait for Kentei forever (seed 3, zazen after zazen);

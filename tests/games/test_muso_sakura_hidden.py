@@ -199,7 +199,12 @@ def test_resample_after_the_reveal_keeps_the_roles_and_the_hands_that_hold_them(
     # for any player must show the same roles (they are no longer secret: not chosen
     # again), and every card of a shown role must still be in its owner's hand (the deal of
     # the hidden cards may not move it), up to the next deal.
-    from muso_tools import at_round_end, choose_roles, names
+    from muso_tools import at_round_end, names
+
+    def choose_roles(state, roles):  # each player in turn, a role of these card names
+        for p, r in enumerate(roles):
+            assert state.current_player() == p
+            state.apply_action("(" + ", ".join(sorted(r)) + ")")
     hands = [(["Yaezakura", "Kobukuzakura", "Jugatsuzakura", "Kanzakura"], ["Outou"]),
              (["Hazakura", "Ochiba", "Kareki", "Outou"], ["Kuruizaki"]),
              (["Someiyoshino", "Outou", "Ochiba", "Hazakura"], ["Kanzakura"])]
