@@ -33,6 +33,7 @@ class FakeGame:
         self.player_names = NAMES[: self.num_players]
         self.source_hash = hashlib.sha256(text.encode()).hexdigest()
         self.explode_at = _explode_at(text)
+        self.max_plies: int | None = None  # as Game.max_plies: the moves after which it is capped
 
     def new_initial_state(self, seed: int = 0) -> FakeState:
         return FakeState(self, seed)
@@ -88,7 +89,13 @@ class FakeState:
             self.winner = player
 
     def is_terminal(self) -> bool:
-        return self.winner is not None or all(c is not None for c in self.cells)
+        return self.winner is not None or all(c is not None for c in self.cells) \
+            or self.capped()
+
+    def capped(self) -> bool:
+        cap = self.game.max_plies
+        return self.winner is None and cap is not None and len(self.history()) >= cap \
+            and not all(c is not None for c in self.cells)
 
     def returns(self) -> list[float]:
         n = self.game.num_players

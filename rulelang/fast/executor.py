@@ -233,10 +233,10 @@ class Executor(EffectStatements, Menus):
         zone = self.value(s.zone, c, e)
         if not isinstance(zone, ZoneRef):
             raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
-        c.data.rng.shuffle(c.data.zones[zone])
+        c.data.shuffle(zone)
 
     def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
-        c.data.revealed.update(k for k in c.data.vars if k[0] == s.var)
+        c.data.reveal(s.var)
 
     def exec_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
         raise RuleRuntimeError("'return' belongs in a function (def)", s.span)

@@ -7,17 +7,16 @@ resample) and has no fast path of its own (a flow may offer some through its hoo
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
+from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx, charge, weight
-from rulelang.model.rng import Rng
 from rulelang.model.state import GameData
 from rulelang.model.values import Piece, Site, ZoneRef, show
 from rulelang.source import Span
@@ -45,6 +44,9 @@ class Game:
         self.has_hidden_information = any(z.visible != "everyone"
                                           for z in program.zones.values())
         self.pictures = picture_fns(runtime)  # how pieces are drawn (render.py)
+        # the longest game, in plies (`end at most N plies`); a caller may lower it before
+        # playing: a state that reaches it ends capped, with no result (State.capped)
+        self.max_plies: int | None = program.max_plies
 
     def new_initial_state(self, seed: int = 0) -> State:
         found = self.flow.initial(seed)
@@ -86,6 +88,7 @@ class State:
         self._resampled = False  # made by resample(): cannot be cloned mid-segment
         self._trail: list[int] = []
         self._segment: Any = None
+        self._views: Any = None  # resample.py: the player's views of the segment, kept
 
     @property
     def data(self) -> GameData:
@@ -192,6 +195,20 @@ class State:
         else:
             self._trail.append(action)
             self._guard(self._advance, d.options[action])
+        cap = self.game.max_plies
+        if cap is not None and len(self.ctx.data.history) >= cap and self._decision is not None:
+            self._cap()
+
+    def _cap(self) -> None:
+        """The game reached its longest length: it ends here, capped, with no result."""
+        self.ctx.data.capped = True
+        self.ctx.data.result = None
+        self._decision, self._gen, self._index = None, None, None
+
+    def capped(self) -> bool:
+        """The game ended by reaching its longest length (Game.max_plies): terminal, with
+        no winner (winners() is [], returns() are 0 for everyone)."""
+        return bool(self.ctx.data.capped)
 
     def returns(self) -> list[float]:
         n = self.game.num_players
@@ -226,6 +243,7 @@ class State:
             new.game, new._index, new._segment = self.game, None, self._segment
             new.ctx = Ctx(self.game.runtime, self.ctx.data.copy())
             new._gen, new._decision, new._checkpoint, new._trail = None, self._decision, None, []
+            new._views = None
             return new
         new = self._at_segment_start()
         for action in self._trail:
@@ -239,7 +257,7 @@ class State:
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
             self._segment
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
-        new._checkpoint, new._trail = self._checkpoint, []
+        new._checkpoint, new._trail, new._views = self._checkpoint, [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)
         return new
@@ -260,58 +278,12 @@ class State:
             raise
 
     def resample(self, player: int, seed: int) -> State:
-        """A copy in which what `player` cannot see is dealt again at random, for search over
-        what the player may believe (determinization): the pieces in the zones hidden from
-        them are shuffled among those zones, by kind and owner (every zone keeps its size and
-        its pieces of each kind and owner), and the chance generator is seeded anew. Secret
-        values others chose in the current segment are chosen again at random among their
-        options (the segment is replayed from its start, every other choice the same). The
-        copy can be played on but not cloned."""
-        rng = random.Random(seed)
-        new = self._replayed(player, rng) or self.clone()
-        data, program = new.ctx.data, self.game.runtime.program
-        slots: dict[tuple[str, int | None], list[tuple[ZoneRef, int]]] = {}
-        for ref, pile in data.zones.items():
-            if not _zone_seen(program, ref, player):
-                for i, piece in enumerate(pile):
-                    slots.setdefault((piece.kind, data.owner[piece.id]), []).append((ref, i))
-        for places in slots.values():
-            # from an order that does not depend on where the pieces really are
-            pieces = sorted((data.zones[ref][i] for ref, i in places), key=lambda p: p.id)
-            rng.shuffle(pieces)
-            for (ref, i), piece in zip(places, pieces, strict=True):
-                data.zones[ref][i] = piece
-                data.loc[piece.id] = ref
-        data.rng = Rng(rng.getrandbits(63))
-        new._resampled = True
-        return new
-
-    def _replayed(self, player: int, rng: random.Random) -> State | None:
-        """A copy of this state whose segment is replayed from its start with the secret
-        choices of the other players made at random, every other choice the same (by its
-        label); None when there is none to redo or the replay takes another course."""
-        if self._gen is None or self._checkpoint is None or not self._trail:
-            return None
-        made = self.ctx.data.history[-len(self._trail):]
-        if not any(d.secret and d.player != player for d, _ in made):
-            return None
-        try:
-            new = self._at_segment_start()
-            for old, action in made:
-                d = new._decision
-                if d is None or d.player != old.player:
-                    return None
-                if old.secret and old.player != player:
-                    action = rng.randrange(d.count)
-                else:
-                    labels = d.labels()
-                    wanted = old.labels()[action]
-                    if wanted not in labels:
-                        return None
-                    action = labels.index(wanted)
-                new._replay(action)
-        except (StopIteration, GameOver):
-            return None
+        """A copy in which what `player` cannot see is dealt or chosen again at random,
+        consistent with everything the player has seen (game/resample.py): the pieces in
+        the zones hidden from them, the others' secret choices of the current segment
+        whose results they have not seen, and the chance generator. The copy can be played
+        on but not cloned."""
+        new: State = resample(self, player, seed)
         return new
 
     def __str__(self) -> str:
@@ -377,14 +349,15 @@ def observe(state: State, player: int) -> dict[str, Any]:
                           else None})
         if not seen_var:  # a secret this player may not see (its value is not a none)
             variables[-1]["hidden"] = True
-    history = [d.labels()[i] if not d.secret or d.player == player else "(secret choice)"
-               for d, i in data.history]
+    history = shown_history(data.history, player)
     obs = {"game": state.game.name, "player": player, "players": names,
            "current_player": state.current_player(), "terminal": state.is_terminal(),
            "turn": data.turn, "board": board, "zones": zones, "counters": counters,
            "vars": variables, "history": history,
            "scores": state.scores() if program.scores and state.is_terminal() else None,
            "winners": state.winners() if state.is_terminal() else None}
+    if data.capped:  # cut at the game's longest length: no result
+        obs["capped"] = True
     if rt.board.layers:  # the titles of the board's layers, by first coordinate
         obs["layers"] = {str(z): t for z, t in rt.board.layers.items()}
     if rt.board.layer_at:  # and where each lies in the picture: [row, column]
@@ -394,6 +367,26 @@ def observe(state: State, player: int) -> dict[str, Any]:
     if any(rt.view.values()):  # the rulebook's `view`: goals, hidden names, titles
         obs["view"] = rt.view
     return obs
+
+
+SECRET = "(secret choice)"
+
+
+def shown_history(made: list[tuple[Decision, int]], player: int) -> list[str]:
+    """The history as `player` may know it: another player's secret choices read
+    `(secret choice)`, and a run of them in a row (the same player's, nothing else between)
+    is one entry, so that how many there were tells nothing of what they were about."""
+    out: list[str] = []
+    last_secret: int | None = None  # the player of the run of secret choices just shown
+    for d, i in made:
+        if d.secret and d.player != player:
+            if last_secret != d.player:
+                out.append(SECRET)
+                last_secret = d.player
+            continue
+        out.append(d.labels()[i])
+        last_secret = None
+    return out
 
 
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:

@@ -417,9 +417,11 @@ class Action(Decl):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Section(Decl):
-    """setup, turn or end: a named block of statements."""
+    """setup, turn or end: a named block of statements; `end at most N plies` gives the
+    longest game as `limit`."""
     kind: str
     body: Block
+    limit: int | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

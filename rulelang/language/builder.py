@@ -11,6 +11,8 @@ from rulelang.errors import Diagnostic, RulebookError, RulelangError
 from rulelang.language import ast
 from rulelang.source import Source, Span
 
+MAX_PLIES = 100_000_000  # the longest cap `end at most N plies` may give
+
 _KIND_WORDS = ("site", "piece", "player", "number", "option")
 
 
@@ -187,7 +189,21 @@ class Builder(Transformer[Token, Any]):
         return ast.Round(c[0] if len(c) == 2 else None, c[-1], span=self._span(m))
 
     def end(self, m: Meta, c: list[Any]) -> ast.Section:
-        return ast.Section("end", c[0], span=self._span(m))
+        limit = next((x for x in c if isinstance(x, int)), None)
+        body = next((x for x in c if isinstance(x, ast.Block)), None)
+        if body is None:
+            body = ast.Block((), span=self._span(m))
+        return ast.Section("end", body, limit, span=self._span(m))
+
+    def end_limit(self, m: Meta, c: list[Any]) -> int:
+        """`at most N plies`: N from 1 to MAX_PLIES (a longer cap is no cap)."""
+        text = str(c[0])
+        if len(text) > 9 or not 1 <= int(text) <= MAX_PLIES:
+            self._error("R205", f"a game of at most {text[:12]}{'…' if len(text) > 12 else ''}"
+                        " plies is impossible", c[0],
+                        f"give a number of plies from 1 to {MAX_PLIES:,}")
+            return MAX_PLIES
+        return int(text)
 
     def score(self, m: Meta, c: list[Any]) -> ast.Score:
         return ast.Score(str(c[0]), str(c[1]), c[2], span=self._span(m))

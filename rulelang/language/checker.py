@@ -119,6 +119,8 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
         p.round = d
     elif key == "" and isinstance(d, ast.Section):
         p.sections[d.kind] = d.body
+        if d.kind == "end":
+            p.max_plies = d.limit
     elif key == "" and isinstance(d, ast.Score):
         p.scores.append(d)
     elif key == "" and isinstance(d, ast.Picture):

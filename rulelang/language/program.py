@@ -107,3 +107,4 @@ class Program:
     refs: dict[ast.Node, Ref] = field(default_factory=dict)  # by node (identity)
     uses_repetition: bool = False
     round: ast.Round | None = None
+    max_plies: int | None = None  # `end at most N plies`: a longer game is capped

@@ -2,16 +2,26 @@
 or piece id, one list per zone. Effects change it only through these methods."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Site, ZoneRef
+
+# What every player may know of where a piece is (GameData.came, read by resample): the
+# place it last came from (a site or zone: whoever saw that place saw it go where it is),
+# REVEALED (a revealed value names it, where it lies), Mixed(...) (its zone was shuffled
+# since it came: it is known to be in that zone, not where in it), or None (nothing).
+REVEALED = "revealed"
+
+
+class Mixed(NamedTuple):
+    source: Any  # what `came` was before the shuffle
 
 
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
-                 "cache", "round", "starter", "round_turns")
+                 "cache", "round", "starter", "round_turns", "capped", "came")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -33,6 +43,8 @@ class GameData:
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
+        self.capped = False  # the game was cut at its longest length, without a result
+        self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -53,12 +65,15 @@ class GameData:
         new.changes = self.changes.copy()
         new.cache = self.cache.copy()
         new.round, new.starter, new.round_turns = self.round, self.starter, self.round_turns
+        new.capped = self.capped
+        new.came = self.came.copy()
         return new
 
     # ---- pieces
     def new_piece(self, piece: Piece, owner: int | None, attrs: dict[str, Any]) -> None:
         assert piece.id == len(self.loc)
         self.loc.append(None)
+        self.came.append(None)
         self.owner.append(owner)
         for name, value in attrs.items():
             self.attrs.setdefault(name, [None] * piece.id).append(value)
@@ -71,6 +86,7 @@ class GameData:
         where = self.loc[piece.id]
         if where is None:
             return
+        self.came[piece.id] = where
         if type(where) is Site:
             stack = self.at[where.index]
             self.at[where.index] = tuple(p for p in stack if p is not piece)
@@ -101,11 +117,32 @@ class GameData:
         if not pile or (kind is not None and pile[-1].kind != kind):
             return None
         piece = pile.pop()
+        self.came[piece.id] = zone
         i = site.index
         self.at[i] = self.at[i] + (piece,)
         self.loc[piece.id] = site
         self.changes.append(i)
         return piece
+
+    def shuffle(self, zone: ZoneRef) -> None:
+        """Shuffle a zone with the game's generator: where in it each piece lies is then
+        unknown to all (that it is in the zone stays known to those who knew it)."""
+        pile = self.zones[zone]
+        self.rng.shuffle(pile)
+        came = self.came
+        for piece in pile:
+            was = came[piece.id]
+            if was is not None and type(was) is not Mixed:
+                came[piece.id] = Mixed(was)
+
+    def reveal(self, name: str) -> None:
+        """Show every player's value of the secret var `name` to all, until it is set again;
+        the pieces those values name are then known to all where they lie."""
+        keys = [k for k in self.vars if k[0] == name]
+        self.revealed.update(keys)
+        for key in keys:
+            for piece in _pieces_in(self.vars[key]):
+                self.came[piece.id] = REVEALED
 
     def take_from(self, zone: ZoneRef, kind: str | None) -> Piece | None:
         """The last piece of a kind in a zone (the top of a pile), or None."""
@@ -118,3 +155,12 @@ class GameData:
             if kind is None or piece.kind == kind:
                 return piece
         return None
+
+
+def _pieces_in(value: Any) -> list[Piece]:
+    """The pieces a value names: itself, or those inside its tuples and lists."""
+    if isinstance(value, Piece):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [p for v in value for p in _pieces_in(v)]
+    return []

@@ -99,6 +99,8 @@ def _play_parser(play: argparse.ArgumentParser) -> None:
                       "(seconds), easy, normal, hard (default human,normal)")
     play.add_argument("--record", metavar="FILE", help="write the game record here")
     play.add_argument("--mode", choices=_MODES, default="compiled")
+    play.add_argument("--max-plies", type=int, metavar="N",
+                      help="end the game, capped (no result), after N moves")
     play.set_defaults(run=cmd_play)
 
 
@@ -126,7 +128,10 @@ def _err(text: str) -> None:
 
 def result_lines(game: Any, state: Any) -> list[str]:
     names, winners = game.player_names, state.winners()
-    if not winners:
+    if state.capped():
+        lines = [f"result: capped after {len(state.history())} plies (the game's longest "
+                 "length): no winner"]
+    elif not winners:
         lines = ["result: draw"]
     elif len(winners) == 1:
         lines = [f"result: {names[winners[0]]} wins"]
@@ -251,7 +256,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not done.record.finished:
         print(f"{args.file}: {moves} moves reproduce; the game was stopped before its end")
         return 0
-    print(f"{args.file}: {moves} moves reproduce")
+    print(f"{args.file}: {moves} moves reproduce" + (" (capped)" if done.record.capped else ""))
     print("\n".join(result_lines(done.game, done.state)))
     return 0
 
@@ -348,6 +353,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record:  # said before the game, not after it
         _writable(args.record)
     game = load(path, parse_options(args.option, args.players), args.mode)
+    common.cap_game(game, args.max_plies)
     return play(game, path, make_agents(args.agents, game.num_players, args.seed), args.seed,
                 args.record)
 

@@ -76,3 +76,13 @@ def _option_value(text: str) -> int | str:
     return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
 
 
+
+
+def cap_game(game: Any, max_plies: int | None, flag: str = "--max-plies") -> None:
+    """`--max-plies N`: the game's states end capped after N plies (or the rulebook's own
+    `end at most` length, if shorter)."""
+    if max_plies is None:
+        return
+    if max_plies < 1:
+        raise _user_error("R418", f"{flag} must be a positive whole number, not {max_plies}")
+    game.max_plies = max_plies if game.max_plies is None else min(game.max_plies, max_plies)

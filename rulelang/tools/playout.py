@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.tools.common import load
+from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
-_GAMES: dict[tuple[str, str, str], Any] = {}  # per process: the loaded rulebooks
+_GAMES: dict[tuple[str, str, str, int], Any] = {}  # per process: the loaded rulebooks
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,11 @@ class Setup:
     mode: str = "compiled"
 
     def game(self) -> Any:
-        key = (self.path, repr(self.options), self.mode)
+        key = (self.path, repr(self.options), self.mode, self.max_plies)
         if key not in _GAMES:
-            _GAMES[key] = load(self.path, dict(self.options) or None, self.mode)
+            game = _GAMES[key] = load(self.path, dict(self.options) or None, self.mode)
+            # its states end capped there, or sooner at the rulebook's `end at most N plies`
+            cap_game(game, self.max_plies)
         return _GAMES[key]
 
 
@@ -73,7 +75,7 @@ def play_one(setup: Setup, index: int) -> Record:
         actions.append(state.action_to_string(action))
         movers.append(player)
         state.apply_action(action)
-    capped = not state.is_terminal()
+    capped = state.capped() or not state.is_terminal()
     players = range(game.num_players)
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),

@@ -2,7 +2,9 @@
 
 A record names the rulebook as it was given, the sha256 of the rulebook and everything it
 uses, the options, the seed, the action strings and the result.  `result` is null for a game
-that was stopped before its end.  Replaying refuses a rulebook whose hash changed (R401).
+that was stopped before its end; a game that reached its longest length (`end at most N
+plies` or `--max-plies N`) has `capped: true` in its result, no winner, and replays capped
+after its moves.  Replaying refuses a rulebook whose hash changed (R401).
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ class GameRecord:
     winners: list[int] | None = None  # None: the game was stopped before its end
     scores: list[Any] | None = None
     grammar: int | None = None  # the language version that made it (None: not recorded)
+    capped: bool = False  # ended at its longest length, with no result
 
     @property
     def finished(self) -> bool:
@@ -45,11 +48,16 @@ def record_game(game: Any, state: Any, seed: int, rulebook: str | None = None) -
                      list(state.history()), grammar=rulelang.GRAMMAR_VERSION)
     if state.is_terminal():
         rec.winners, rec.scores = list(state.winners()), list(state.scores())
+        rec.capped = bool(state.capped())
     return rec
 
 
 def dump_record(rec: GameRecord) -> str:
-    result = {"winners": rec.winners, "scores": rec.scores} if rec.finished else None
+    result: dict[str, Any] | None = None
+    if rec.finished:
+        result = {"winners": rec.winners, "scores": rec.scores}
+        if rec.capped:
+            result["capped"] = True
     data = {"rulelang": VERSION, "grammar": rec.grammar, "rulebook": rec.rulebook,
             "sha256": rec.sha256, "options": rec.options, "seed": rec.seed,
             "actions": rec.actions, "result": result}
@@ -117,6 +125,10 @@ def _read_result(rec: GameRecord, result: Any, path: str) -> None:
     _expect_list(path, "result.winners", result["winners"], int)
     _expect_list(path, "result.scores", result["scores"], (int, float))
     rec.winners, rec.scores = result["winners"], result["scores"]
+    if "capped" in result:
+        if not isinstance(result["capped"], bool):
+            raise _error("R402", f"record '{path}': 'result.capped' must be true or false")
+        rec.capped = result["capped"]
 
 
 def _expect(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
@@ -157,6 +169,9 @@ def replay(record_path: str | Path, mode: str = "compiled") -> Replay:
     """Replay a record; RecordError unless it reproduces exactly (moves, winners, scores)."""
     rec = read_record(record_path)
     game = _load(rec, Path(record_path), mode)
+    if rec.capped:  # it was cut there (by the rulebook or by --max-plies)
+        cap = len(rec.actions)
+        game.max_plies = cap if game.max_plies is None else min(game.max_plies, cap)
     state = game.new_initial_state(seed=rec.seed)
     for number, text in enumerate(rec.actions, start=1):
         _apply(rec, state, number, text, str(record_path))
@@ -216,6 +231,10 @@ def _check_result(rec: GameRecord, state: Any, path: str) -> None:
     if not state.is_terminal():
         raise _error("R404", f"record '{path}' ends before the game does "
                      f"({len(rec.actions)} moves)")
+    if rec.capped != bool(state.capped()):
+        said = "capped" if rec.capped else "ended with a result"
+        raise _error("R404", f"record '{path}' says the game {said}, but replay "
+                     + ("ends it with a result" if rec.capped else "caps it"))
     got = (list(state.winners()), list(state.scores()))
     if got != (rec.winners, rec.scores):
         raise _error("R404", f"record '{path}' does not reproduce: it says winners "

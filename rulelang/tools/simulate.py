@@ -95,8 +95,10 @@ def _one(game: Any, seed: int, max_plies: int, out: Simulation) -> None:
         out.plies += ply
         return
     out.plies += ply
-    if state.is_terminal():
+    if state.is_terminal() and not state.capped():
         out.ended += 1
+    elif state.is_terminal():  # cut by the rulebook's own `end at most N plies`
+        note("capped", ply, f"capped by the rulebook after {ply} actions")
     else:
         note("capped", ply, f"not over after {max_plies} actions")
 

@@ -21,14 +21,20 @@ Obs = dict[str, Any]
 
 
 def frames(game: Any, seed: int, actions: list[str], player: int) -> list[dict[str, Any]]:
-    """One frame per ply, from 0 (the start) to the end of `actions`, as `player` saw it."""
+    """One frame per entry of the history as `player` saw it, from 0 (the start) to the end
+    of `actions`: a run of another player's secret choices is one entry (engine.py,
+    shown_history), so it is one frame, the position after the run's last choice; the
+    page tells no more than the observation of how many there were."""
     shape = board_shape(game)
     state = game.new_initial_state(seed=seed)
     out = [_frame(state, player, None, shape, 0)]
-    for ply, text in enumerate(actions, start=1):
-        before = out[-1]["_obs"]
+    for text in actions:
         state.apply_action(text)
-        out.append(_frame(state, player, before, shape, ply))
+        ply = len(state.observation(player)["history"])
+        if ply == out[-1]["ply"] and len(out) > 1:  # the same run of secret choices
+            out[-1] = _frame(state, player, out[-2]["_obs"], shape, ply)
+        else:
+            out.append(_frame(state, player, out[-1]["_obs"], shape, ply))
     for frame in out:
         del frame["_obs"]
     return out

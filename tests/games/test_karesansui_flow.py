@@ -234,6 +234,44 @@ def test_exhausted_tiles_end_the_game_after_the_round(new: Any) -> None:
     assert state.is_terminal()
 
 
+def hand_card(state: Any, player: int, name: str) -> None:
+    """The player's gardener cards become this one card."""
+    data = state.ctx.data
+    for card in list(_zone(state, "gardeners", player)):
+        data.to_zone(card, zone_ref("gardener_deck", None))
+    card = next(c for z, pile in data.zones.items() for c in pile
+                if c.kind == "gardener" and _attr(state, c, "name") == name)
+    data.to_zone(card, zone_ref("gardeners", player))
+
+
+def store(state: Any, player: int, design: str) -> None:
+    state.ctx.data.to_zone(_free_tile(state, design), zone_ref("storage", player))
+
+
+def test_a_tile_only_kentei_could_bring_does_not_keep_the_game_going(new: Any) -> None:
+    """[F-06] Player2 is complete with a stored tile, Player1 is not and holds Kentei, the
+    stacks are empty: the game used to wait for Kentei forever (seed 3, zazen after zazen);
+    it now ends with the round, and Kentei may still be played in it."""
+    for kentei_first in (False, True):
+        state = new(2, seed=3)
+        hand_card(state, P1, "Kentei")
+        lay(state, P2, *[f"2{x}" for x in ALL])
+        lay(state, P1, *[f"1{x}" for x in ALL[:10]])
+        store(state, P2, "CTL")
+        play(state, (P1, "draw stack1"), (P1, "place drawn 1a3"))
+        empty_stacks(state)
+        if kentei_first:
+            assert "use_gardener Kentei" in legal(state)
+            play(state, (P1, "use_gardener Kentei"), (P1, "Player2"))
+            play(state, (P1, sorted(legal(state))[0]))
+            assert count(state, "storage", P2) == 0 and tiles_of(state, P1) == 12
+        else:
+            play(state, (P1, "zazen"))
+        assert not state.is_terminal()
+        play(state, (P2, "zazen"))
+        assert state.is_terminal()
+
+
 def test_score_breakdown_has_the_nine_items(new: Any) -> None:
     state = new(2)
     set_virtue(state, P1, 4)
@@ -278,6 +316,29 @@ def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     assert "storage (Player2): [p / s QA s / aR]" in text       # QA's edges: n p, s aR
     assert "temple: 4 [Y], 5 [s], 2 [F], 2 [T], [B]" in text    # one 立石(大) in the garden
     assert "virtue (Player1) 5" in text and "stack1: " in text and "hidden" in text
+
+
+def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> None:
+    """The declarations were secret, but who steals is seen: a resample made while the
+    thief lays the tile (or later in the turn) may not undo the steal, give it to another
+    player or take the thief's virtue back, whatever it redoes of the declarations."""
+    state = new(3)
+    set_virtue(state, P2, 2)
+    set_virtue(state, P3, 2)
+    lay(state, P3, "3a1")
+    state._start(state.game.flow.turn)  # the turn from the data as arranged (replayable)
+    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P2, "allow"), (P3, "steal"))
+    for position in range(2):
+        assert state.current_player() == (P3 if position == 0 else P1)
+        for me in (P1, P2, P3):
+            seen = json.dumps(state.observation(me), sort_keys=True)
+            for seed in range(12):
+                sample = state.resample(me, seed)
+                assert json.dumps(sample.observation(me), sort_keys=True) == seen
+                assert sample.current_player() == state.current_player()
+                assert virtue(sample, P3) == 0 and virtue(sample, P2) == 2
+        if position == 0:
+            play(state, (P3, sorted(legal(state))[0]))
 
 
 def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:

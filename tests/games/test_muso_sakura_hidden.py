@@ -196,3 +196,38 @@ def test_resample_chooses_the_others_secret_roles_again() -> None:
         d, action = state.ctx.data.history[at]
         return d.labels()[action]
     assert len({chosen(truths[0].resample(1, seed)) for seed in range(12)}) > 2
+
+
+def test_resample_after_the_reveal_keeps_the_roles_and_the_hands_that_hold_them() -> None:
+    # Every role has been chosen in secret and shown; the 勝景札 are being taken. A sample
+    # for any player must show the same roles (they are no longer secret: not chosen
+    # again), and every card of a shown role must still be in its owner's hand (the deal of
+    # the hidden cards may not move it), up to the next deal.
+    from muso_tools import at_round_end, names
+
+    def choose_roles(state, roles):  # each player in turn, a role of these card names
+        for p, r in enumerate(roles):
+            assert state.current_player() == p
+            state.apply_action("(" + ", ".join(sorted(r)) + ")")
+    hands = [(["Yaezakura", "Kobukuzakura", "Jugatsuzakura", "Kanzakura"], ["Outou"]),
+             (["Hazakura", "Ochiba", "Kareki", "Outou"], ["Kuruizaki"]),
+             (["Someiyoshino", "Outou", "Ochiba", "Hazakura"], ["Kanzakura"])]
+    state = at_round_end(load(3).new_initial_state(seed=4), hands)
+    choose_roles(state, [hands[0][0], hands[1][0][:3] + ["Kuruizaki"], hands[2][0]])
+    assert "reveal" not in str(state) and state.current_player() in (0, 1, 2)
+    checked = 0
+    while state.current_player() in (0, 1, 2) and checked < 6:
+        for me in range(3):
+            seen = json.dumps(state.observation(me))
+            for seed in range(4):
+                sample = state.resample(me, seed)
+                assert json.dumps(sample.observation(me)) == seen
+                data = sample.ctx.data
+                for q in range(3):
+                    role = data.vars[("chosen", q)]
+                    held = {c.id for z in ("hidden", "open") for c in zone(sample, z, q)}
+                    scenic = {c.id for c in zone(sample, "scenic", q)}
+                    assert {c.id for c in role} <= held | scenic, (me, q, seed)
+                checked += 1
+        state.apply_action(state.legal_actions()[0])
+    assert checked >= 12 and names(state, "field") is not None

@@ -70,9 +70,9 @@ def hidden_values(game: Any, seed: int,
                 for v_mine, v_theirs in zip(mine["vars"], theirs["vars"], strict=True):
                     if v_mine["value"] is None and v_theirs["value"] is not None:
                         _strings(v_theirs["value"], hidden[player])
-                for h_mine, h_theirs in zip(mine["history"], theirs["history"], strict=True):
-                    if h_mine != h_theirs and h_mine == "(secret choice)":
-                        hidden[player].add(h_theirs)
+            for d, i in data.history:  # the others' secret choices, as they made them
+                if d.secret and d.player != player:
+                    hidden[player].add(d.labels()[i])
         for player in range(n):
             text = "\n".join(shown[player])
             every[player].append(text)
@@ -110,9 +110,9 @@ def test_page_as_a_player_holds_nothing_hidden_from_them(name: str, seed: int,
     for player, per_ply in enumerate(per_player):
         assert any(per_ply), "the test must have hidden values to look for"
         shots = frames(game, seed, moves, player)
-        for ply, (hidden, shot) in enumerate(zip(per_ply, shots, strict=True)):
-            leaked = found(hidden, json.dumps(shot, ensure_ascii=False) + html.unescape(
-                shot["svg"]))
+        for ply, shot in zip(frame_plies(game, seed, moves, player), shots, strict=True):
+            leaked = found(per_ply[ply], json.dumps(shot, ensure_ascii=False) +
+                           html.unescape(shot["svg"]))
             assert not leaked, f"{name} as player {player} at ply {ply} shows {leaked[:10]}"
         page = replay_page(game, seed, moves, player)
         assert page == pages(game, shots, player)
@@ -120,13 +120,44 @@ def test_page_as_a_player_holds_nothing_hidden_from_them(name: str, seed: int,
         assert not found(never, page), f"{name} as player {player}: {found(never, page)[:10]}"
 
 
+def frame_plies(game: Any, seed: int, moves: list[str], player: int) -> list[int]:
+    """The ply (of the true game) each frame shows: one per entry of the player's observed
+    history, the last ply of a run of another's secret choices for that run's entry."""
+    state = game.new_initial_state(seed=seed)
+    plies, lengths = [0], [0]
+    for ply, text in enumerate(moves, start=1):
+        state.apply_action(text)
+        n = len(state.observation(player)["history"])
+        if n == lengths[-1] and len(lengths) > 1:
+            plies[-1] = ply
+        else:
+            plies.append(ply)
+            lengths.append(n)
+    return plies
+
+
 def test_frames_hold_a_picture_and_a_move_per_ply() -> None:
     """One frame per ply and nothing else in it; the scores only once the game is over."""
     game, moves = played("muso_sakura", 2, {"players": 3})
     shots = frames(game, 2, moves, 0)
-    assert len(shots) == len(moves) + 1
+    assert len(shots) == len(moves) + 1          # abilities=best: no run of secret choices
     assert all(set(f) == {"ply", "move", "svg", "scores"} for f in shots)
     assert shots[-1]["scores"] is not None and all(f["scores"] is None for f in shots[:-1])
+
+
+def test_a_run_of_secret_choices_is_one_frame() -> None:
+    """abilities=chosen: a player's role and its abilities are a run of secret choices,
+    one entry of another player's history and one frame of their page, whatever its
+    length; the frames' moves are that history."""
+    game, moves = played("muso_sakura", 2, {"players": 3, "abilities": "chosen"})
+    for player in range(3):
+        shots = frames(game, 2, moves, player)
+        state = game.new_initial_state(seed=2)
+        for m in moves:
+            state.apply_action(m)
+        history = state.observation(player)["history"]
+        assert len(shots) == len(history) + 1 < len(moves) + 1
+        assert [f["move"] for f in shots[1:]] == history
 
 
 def test_replay_html_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -285,6 +285,9 @@ def test_the_result_gives_each_players_points_by_term() -> None:
         def winners(self) -> list[int]:
             return [1]
 
+        def capped(self) -> bool:
+            return False
+
         def scores(self) -> list[float]:
             return [3.0, 4.5]
 
