@@ -232,7 +232,8 @@ def _player(state: State, name: str) -> int:
 
 
 def _site(state: State, name: str) -> Site:
-    site = next((s for s in state.game.runtime.board.sites if s.name == name), None)
+    site: Site | None = next((s for s in state.game.runtime.board.sites if s.name == name),
+                             None)
     if site is None:
         raise PositionError(f"the board has no site '{name}'")
     return site

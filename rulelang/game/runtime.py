@@ -14,7 +14,7 @@ from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import BUILTINS, MAX_PIECES
-from rulelang.library.semantics import Ctx, domain_items, iterate, positioned
+from rulelang.library.semantics import Ctx, domain_items, positioned
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
 from rulelang.model.values import Piece, Player, Site, ZoneRef, show, zone_ref

@@ -8,8 +8,8 @@ from rulelang.errors import RulelangError
 from rulelang.library.registry import PURE, Facts, builtin, constant
 from rulelang.library.registry import BuiltinContext as _Ctx
 from rulelang.library.registry import Reads as R
-from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
 from rulelang.library.semantics import charge, charge_items, size_error, too_large, weight
+from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
 
 
 # ---- constants -----------------------------------------------------------------
@@ -247,7 +247,7 @@ def min_(c: _Ctx, *args: Any) -> Any:
 def sum_(c: _Ctx, xs: Any) -> int:
     """The sum of a collection of numbers."""
     charge_items(c, xs)
-    total = sum(xs)
+    total: int = sum(xs)
     if too_large(total):
         raise size_error(total, None)
     return total

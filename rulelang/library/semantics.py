@@ -110,17 +110,18 @@ def stored(c: Ctx, x: Any, span: Any) -> Any:
     return x
 
 
-def charge(c: Ctx, n: int, span: Any) -> None:
+def charge(c: Any, n: int, span: Any) -> None:  # a Ctx (or a builtin's view of it)
     """n steps at once (the items an operation touches)."""
     c.steps += n
     if c.steps > STEP_BUDGET:
         c.tick(span)
 
 
-def charge_items(c: Ctx, xs: Any) -> None:
+def charge_items(c: Any, xs: Any) -> None:
     """A builtin's work over a collection: its length, in steps (positioned by the call);
     nothing when it is called outside a game (c is None)."""
-    if c is not None and (type(xs) is tuple or type(xs) is str or isinstance(xs, (list, range, dict))):
+    if c is not None and (type(xs) is tuple or type(xs) is str
+                          or isinstance(xs, (list, range, dict))):
         charge(c, len(xs), None)
 
 
@@ -350,7 +351,8 @@ def make_map(keys: list[Any], values: list[Any], span: Any) -> MapValue:
         raise RuleRuntimeError(f"a map key must be a plain value: {exc}", span) from None
     if len(out) != len(keys):
         raise RuleRuntimeError("a map has the same key twice", span)
-    return built(out, span)
+    built(out, span)
+    return out
 
 
 def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:

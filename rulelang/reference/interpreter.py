@@ -11,9 +11,9 @@ from rulelang.language import ast
 from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
-    charge,
     Ctx,
     Fn,
+    charge,
     domain_items,
     get_attr,
     iterate,

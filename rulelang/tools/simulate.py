@@ -131,7 +131,7 @@ def _invariants(game: Any, state: Any) -> list[tuple[str, str]]:
         if decl.lo is None and decl.hi is None:
             continue
         lo, hi = rt.counter_bounds(decl.name, c)
-        for (name, owner), value in data.counters.items():
+        for (name, _owner), value in data.counters.items():
             if name == decl.name and ((lo is not None and value < lo)
                                       or (hi is not None and value > hi)):
                 found.append(("counter", f"counter {name} is {value}, outside {lo}..{hi}"))

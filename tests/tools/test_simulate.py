@@ -134,7 +134,8 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], args: list[str],
 
 
 def test_the_same_seed_finds_the_same(tmp_path: Path) -> None:
-    game = rulelang.load_game(book(tmp_path, extra="  require mover == A or (s.r == 0 and s.c == 0)\n"))
+    game = rulelang.load_game(book(tmp_path,
+                                   extra="  require mover == A or (s.r == 0 and s.c == 0)\n"))
     first = simulate.simulate(game, 4, seed=9)
     assert first.findings == simulate.simulate(game, 4, seed=9).findings
     assert first.findings != simulate.simulate(game, 4, seed=10).findings
