@@ -1,0 +1,171 @@
+"""Independent reference for the further Shibumi games (rulebooks/spava.rule, splice.rule, …).
+
+Pure Python, no rulelang import, written from the rules (not from the rulebooks): the perft and
+random-game tests compare every rulebook against it action by action.
+
+* site (z, r, c), 0 <= r, c < 4 - z, named f"{z}{'abcd'[c]}{r + 1}", in the order (z, r, c);
+* colours 0 = White, 1 = Black, 2 = Red; seats 0, 1 (and 2) in seat order;
+* a player with no legal action is skipped; when every player in a row is skipped the game is
+  a draw (S-06).
+"""
+from __future__ import annotations
+
+N = 4
+SITES = [(z, r, c) for z in range(N) for r in range(N - z) for c in range(N - z)]
+INDEX = {s: i for i, s in enumerate(SITES)}
+NAMES = [f"{z}{'abcd'[c]}{r + 1}" for z, r, c in SITES]
+BY_NAME = {n: i for i, n in enumerate(NAMES)}
+WHITE, BLACK, RED = 0, 1, 2
+
+
+def _at(z: int, r: int, c: int) -> int | None:
+    return INDEX.get((z, r, c))
+
+
+BASE = [tuple(i for i in (_at(z - 1, r, c), _at(z - 1, r, c + 1), _at(z - 1, r + 1, c),
+                          _at(z - 1, r + 1, c + 1)) if i is not None) if z else ()
+        for z, r, c in SITES]
+ABOVE = [tuple(j for j in range(len(SITES)) if i in BASE[j]) for i in range(len(SITES))]
+ORTHO = [tuple(i for i in (_at(z, r - 1, c), _at(z, r + 1, c), _at(z, r, c - 1),
+                           _at(z, r, c + 1)) if i is not None) for z, r, c in SITES]
+TOUCH = [tuple(sorted(set(ORTHO[i]) | set(BASE[i]) | set(ABOVE[i]))) for i in range(len(SITES))]
+AXES = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-diagonal steps (dr, dc)
+
+
+def _full_lines() -> list[tuple[int, ...]]:
+    out = []
+    for z in range(N - 1):
+        n = N - z
+        out += [tuple(INDEX[(z, r, c)] for c in range(n)) for r in range(n)]
+        out += [tuple(INDEX[(z, r, c)] for r in range(n)) for c in range(n)]
+        out += [tuple(INDEX[(z, k, k)] for k in range(n)),
+                tuple(INDEX[(z, k, n - 1 - k)] for k in range(n))]
+    return out
+
+
+LINES = _full_lines()
+LINES_THROUGH = [[line for line in LINES if i in line] for i in range(len(SITES))]
+
+
+def playable(board: list) -> list[int]:
+    return [i for i in range(len(SITES))
+            if board[i] is None and all(board[j] is not None for j in BASE[i])]
+
+
+def run_length(board: list, i: int) -> int:
+    """The longest straight run of board[i]'s colour through i on its level (any diagonal)."""
+    z, r, c = SITES[i]
+    best = 0
+    for dr, dc in AXES:
+        n = 1
+        for sign in (1, -1):
+            k = 1
+            while True:
+                j = _at(z, r + sign * k * dr, c + sign * k * dc)
+                if j is None or board[j] != board[i]:
+                    break
+                n, k = n + 1, k + 1
+        best = max(best, n)
+    return best
+
+
+class MoreRef:
+    """One state of one of the games; `game` is the rulebook's stem ("spava", "splice")."""
+
+    PLAYERS = {"spava": 2, "splice": 2}
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.n = self.PLAYERS[game]
+        self.board: list[int | None] = [None] * len(SITES)
+        self.mover = 0
+        self.supply = [16] * self.n
+        self.reds = 16
+        self.done = False
+        self.winners: list[int] = []
+
+    def clone(self) -> MoreRef:
+        other = object.__new__(MoreRef)
+        other.__dict__ = {k: (v.copy() if isinstance(v, list) else v)
+                          for k, v in self.__dict__.items()}
+        return other
+
+    # -- the menu ------------------------------------------------------------------------
+    def legal(self) -> list[str]:
+        return [] if self.done else self._actions()
+
+    def _actions(self) -> list[str]:
+        b, p = self.board, self.mover
+        if self.game == "spava":
+            return [f"place {NAMES[i]}" for i in playable(b)]
+        if self.game == "splice":
+            own = [f"place {NAMES[i]}" for i in playable(b)
+                   if self.supply[p] and (SITES[i][0] == 0 or any(b[j] == RED for j in BASE[i]))]
+            red = [f"red {NAMES[i]}" for i in playable(b)] if self.reds else []
+            return own + red
+        raise ValueError(self.game)
+
+    # -- playing -------------------------------------------------------------------------
+    def apply(self, action: str) -> None:
+        if action not in self.legal():
+            raise ValueError(f"illegal action {action!r}")
+        kind, *args = action.split()
+        getattr(self, "_" + self.game)(kind, [BY_NAME[a] for a in args])
+        if not self.done:
+            self._next()
+
+    def _win(self, *seats: int) -> None:
+        self.done, self.winners = True, sorted(seats)
+
+    def _next(self) -> None:
+        """The next player who has an action; a draw if nobody has (S-06)."""
+        for _ in range(self.n):
+            self.mover = (self.mover + 1) % self.n
+            if self._actions():
+                return
+        self.done = True
+
+    def _spava(self, kind: str, sites: list[int]) -> None:
+        (s,) = sites
+        p = self.mover
+        self.board[s] = p
+        size = N - SITES[s][0]
+        run = run_length(self.board, s)
+        if run >= size:
+            self._win(p)
+        elif size - 1 >= 2 and run >= size - 1:
+            self._win(1 - p)
+
+    def _splice(self, kind: str, sites: list[int]) -> None:
+        (s,) = sites
+        p = self.mover
+        if kind == "red":
+            self.board[s] = RED
+            self.reds -= 1
+        else:
+            self.board[s] = p
+            self.supply[p] -= 1
+
+        def line_of(colour: int) -> bool:
+            for line in LINES_THROUGH[s]:
+                got = {self.board[i] for i in line}
+                if got == {colour, RED}:
+                    return True
+            return False
+        if line_of(p):
+            self._win(p)
+        elif line_of(1 - p):
+            self._win(1 - p)
+        elif all(v is not None for v in self.board):
+            self.done = True
+
+
+def perft(state: MoreRef, depth: int) -> int:
+    if depth == 0 or state.done:
+        return 1 if depth == 0 else 0
+    total = 0
+    for a in state.legal():
+        child = state.clone()
+        child.apply(a)
+        total += perft(child, depth - 1)
+    return total
