@@ -129,23 +129,27 @@ def kind(c: _Ctx, p: Piece) -> str:
     return p.kind
 
 
-@builtin(2, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME))
-def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
-    """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
+@builtin(2, 3, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME, calls=(2,)))
+def group(c: _Ctx, s: Site, rel: Relation, link: Any = None) -> tuple[Site, ...]:
+    """The sites linked to s through rel whose top pieces share the owner of s's top piece.
+    With `link`, a step from site a to site b is taken only when link(a, b) holds (visible
+    connections: `group(s, touching, visibly_linked)`)."""
     at, owners = c.data.at, c.data.owner
     stack = at[s.index]
     if not stack:
         return ()
     who = owners[stack[-1].id]
+    sites = c.game.board.sites
     table, seen, todo = rel.indices, {s.index}, [s.index]
     while todo:
-        for t in table[todo.pop()]:
+        i = todo.pop()
+        for t in table[i]:
             if t not in seen:
                 st = at[t]
-                if st and owners[st[-1].id] == who:
+                if st and owners[st[-1].id] == who and (link is None
+                                                        or link(sites[i], sites[t])):
                     seen.add(t)
                     todo.append(t)
-    sites = c.game.board.sites
     return tuple([sites[i] for i in sorted(seen)])
 
 

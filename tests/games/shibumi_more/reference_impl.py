@@ -72,7 +72,7 @@ def run_length(board: list, i: int) -> int:
 class MoreRef:
     """One state of one of the games; `game` is the rulebook's stem ("spava", "splice")."""
 
-    PLAYERS = {"spava": 2, "splice": 2}
+    PLAYERS = {"spava": 2, "splice": 2, "spodd": 2, "spaiji": 2}
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -83,6 +83,8 @@ class MoreRef:
         self.reds = 16
         self.done = False
         self.winners: list[int] = []
+        if game == "spodd":
+            self.board[INDEX[(0, 0, 0)]] = self.board[INDEX[(0, 3, 3)]] = RED
 
     def clone(self) -> MoreRef:
         other = object.__new__(MoreRef)
@@ -103,6 +105,8 @@ class MoreRef:
                    if self.supply[p] and (SITES[i][0] == 0 or any(b[j] == RED for j in BASE[i]))]
             red = [f"red {NAMES[i]}" for i in playable(b)] if self.reds else []
             return own + red
+        if self.game in ("spodd", "spaiji"):
+            return [f"place {NAMES[w]} {NAMES[k]}" for w, k in pairs(b)]
         raise ValueError(self.game)
 
     # -- playing -------------------------------------------------------------------------
@@ -136,6 +140,32 @@ class MoreRef:
         elif size - 1 >= 2 and run >= size - 1:
             self._win(1 - p)
 
+    def _spodd(self, kind: str, sites: list[int]) -> None:
+        w, k = sites
+        self.board[w], self.board[k] = WHITE, BLACK
+        if not pairs(self.board):
+            cols = [spodd_columns(self.board, p) for p in (0, 1)]
+            if max(cols) >= 3:
+                self._win(cols.index(max(cols)))
+            else:
+                self.done = True
+
+    def _spaiji(self, kind: str, sites: list[int]) -> None:
+        w, k = sites
+        self.board[w], self.board[k] = WHITE, BLACK
+        if not pairs(self.board):
+            big = [max((len(g) for g in visible_groups(self.board, p)), default=0)
+                   for p in (0, 1)]
+            self._win(WHITE if big[0] > big[1] else BLACK)
+
+    def scores(self) -> list[int]:
+        if self.game == "spodd":
+            return [spodd_columns(self.board, p) for p in (0, 1)]
+        if self.game == "spaiji":
+            return [max((len(g) for g in visible_groups(self.board, p)), default=0)
+                    for p in (0, 1)]
+        return [0] * self.n
+
     def _splice(self, kind: str, sites: list[int]) -> None:
         (s,) = sites
         p = self.mover
@@ -158,6 +188,62 @@ class MoreRef:
             self._win(1 - p)
         elif all(v is not None for v in self.board):
             self.done = True
+
+
+def hidden(board: list, i: int) -> bool:
+    z, r, c = SITES[i]
+    above = _at(z + 2, r - 1, c - 1)
+    return above is not None and board[above] is not None
+
+
+def pairs(board: list) -> list[tuple[int, int]]:
+    """(white site, black site): touching, empty, and fillable one after the other."""
+    free = set(playable(board))
+
+    def after(first: int, second: int) -> bool:  # second playable once first holds a ball
+        return all(board[j] is not None or j == first for j in BASE[second])
+    out = []
+    for w in range(len(SITES)):
+        if board[w] is None:
+            for k in TOUCH[w]:
+                if board[k] is None and ((w in free and after(w, k))
+                                         or (k in free and after(k, w))):
+                    out.append((w, k))
+    return out
+
+
+def visible_groups(board: list, colour: int) -> list[set[int]]:
+    """Visible balls of a colour, linked through touching unless an overpass cuts them."""
+    def linked(a: int, b: int) -> bool:
+        if SITES[a][0] != SITES[b][0]:
+            return True  # one rests on the other
+        over = set(ABOVE[a]) & set(ABOVE[b])
+        return not (len(over) == 2 and all(board[t] is not None for t in over))
+    todo = {i for i in range(len(SITES)) if board[i] == colour and not hidden(board, i)}
+    groups = []
+    while todo:
+        start = todo.pop()
+        g, stack = {start}, [start]
+        while stack:
+            a = stack.pop()
+            for b in TOUCH[a]:
+                if b in todo and linked(a, b):
+                    todo.discard(b)
+                    g.add(b)
+                    stack.append(b)
+        groups.append(g)
+    return groups
+
+
+def spodd_columns(board: list, colour: int) -> int:
+    won = 0
+    for k in range(1, 6):
+        seen = [0, 0]
+        for i, (z, r, c) in enumerate(SITES):
+            if z + r + c == k and board[i] in (0, 1) and not hidden(board, i):
+                seen[board[i]] += 1
+        won += seen[colour] > seen[1 - colour]
+    return won
 
 
 def perft(state: MoreRef, depth: int) -> int:
