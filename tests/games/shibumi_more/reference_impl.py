@@ -72,7 +72,7 @@ def run_length(board: list, i: int) -> int:
 class MoreRef:
     """One state of one of the games; `game` is the rulebook's stem ("spava", "splice")."""
 
-    PLAYERS = {"spava": 2, "splice": 2, "spodd": 2, "spaiji": 2}
+    PLAYERS = {"spava": 2, "splice": 2, "spodd": 2, "spaiji": 2, "spire": 2}
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -83,6 +83,7 @@ class MoreRef:
         self.reds = 16
         self.done = False
         self.winners: list[int] = []
+        self.after_red = False  # Spire: the mover has placed a red ball and must place their own
         if game == "spodd":
             self.board[INDEX[(0, 0, 0)]] = self.board[INDEX[(0, 3, 3)]] = RED
 
@@ -105,6 +106,11 @@ class MoreRef:
                    if self.supply[p] and (SITES[i][0] == 0 or any(b[j] == RED for j in BASE[i]))]
             red = [f"red {NAMES[i]}" for i in playable(b)] if self.reds else []
             return own + red
+        if self.game == "spire":
+            own = [f"place {NAMES[i]}" for i in playable(b) if spire_fits(b, i, p)]
+            red = [] if self.after_red else [f"red {NAMES[i]}" for i in playable(b)
+                                             if spire_fits(b, i, RED)]
+            return own + red
         if self.game in ("spodd", "spaiji"):
             return [f"place {NAMES[w]} {NAMES[k]}" for w, k in pairs(b)]
         raise ValueError(self.game)
@@ -115,8 +121,14 @@ class MoreRef:
             raise ValueError(f"illegal action {action!r}")
         kind, *args = action.split()
         getattr(self, "_" + self.game)(kind, [BY_NAME[a] for a in args])
-        if not self.done:
-            self._next()
+        if self.done or (self.game == "spire" and self.after_red):
+            return
+        if self.game == "spire":
+            self.mover = 1 - self.mover
+            if not self._actions():
+                self._win(1 - self.mover)  # stuck at the start of the turn: loses
+            return
+        self._next()
 
     def _win(self, *seats: int) -> None:
         self.done, self.winners = True, sorted(seats)
@@ -139,6 +151,16 @@ class MoreRef:
             self._win(p)
         elif size - 1 >= 2 and run >= size - 1:
             self._win(1 - p)
+
+    def _spire(self, kind: str, sites: list[int]) -> None:
+        (s,) = sites
+        p = self.mover
+        self.board[s] = RED if kind == "red" else p
+        self.after_red = kind == "red"
+        if kind == "place" and SITES[s][0] == 3:
+            self._win(p)
+        elif self.after_red and not self._actions():
+            self._win(1 - p)  # a red ball, then no place: the mover loses
 
     def _spodd(self, kind: str, sites: list[int]) -> None:
         w, k = sites
@@ -188,6 +210,17 @@ class MoreRef:
             self._win(1 - p)
         elif all(v is not None for v in self.board):
             self.done = True
+
+
+def spire_fits(board: list, i: int, colour: int) -> bool:
+    """No 2x2 block of i's level with three balls of the colour, at most one in i's base."""
+    z, r, c = SITES[i]
+    for r0 in (r - 1, r):
+        for c0 in (c - 1, c):
+            block = [_at(z, r0 + a, c0 + d) for a in (0, 1) for d in (0, 1)]
+            if None not in block and 1 + sum(board[j] == colour for j in block) > 2:
+                return False
+    return sum(board[j] == colour for j in BASE[i]) <= 1
 
 
 def hidden(board: list, i: int) -> bool:

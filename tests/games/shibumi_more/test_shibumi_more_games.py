@@ -20,12 +20,13 @@ MODES = ("interpreted", "compiled")
 PERFT = {
     "spava": (3, 3360),     # 16 * 15 * 14: no run of 3 is possible in three balls of two colours
     "splice": (3, 26880),   # 32 * 30 * 28: each free hole, own or red (no platform opens yet)
-    "spodd": (3, 27232),    # 40 touching pairs of holes (24 pairs, two colourings, less 8 reds)
+    "spodd": (3, 27232),    # 40 = 20 touching pairs of free holes, two colourings
     "spaiji": (3, 51648),   # 48 = 24 touching pairs of holes, two colourings
+    "spire": (3, 16800),    # 16 own + 16 red; after a red, 15 own places
 }
 # the reference evaluator walks fewer levels where a game is slow (the compiled one, proven equal
 # to it by the conformance corpus, walks the full depth)
-INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2}
+INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2, "spire": 2}
 RANDOM_GAMES = {"compiled": 20, "interpreted": 4}
 
 
