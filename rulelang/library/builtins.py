@@ -245,6 +245,17 @@ def sum_(c: _Ctx, xs: Any) -> int:
     return sum(xs)
 
 
+@builtin(1, example="prod(sizes)", facts=PURE)
+def prod(c: _Ctx, xs: Any) -> int:
+    """The product of a collection of numbers; 1 for none."""
+    out = 1
+    for x in xs:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise RulelangError(f"'prod' multiplies numbers, not {x!r}")
+        out *= x
+    return out
+
+
 @builtin(1, example="count(playable)", facts=PURE)
 def count(c: _Ctx, xs: Any) -> int:
     """The number of items in a collection."""

@@ -72,14 +72,14 @@ def run_length(board: list, i: int) -> int:
 class MoreRef:
     """One state of one of the games; `game` is the rulebook's stem ("spava", "splice")."""
 
-    PLAYERS = {"spava": 2, "splice": 2, "spodd": 2, "spaiji": 2, "spire": 2}
+    PLAYERS = {"spava": 2, "splice": 2, "spodd": 2, "spaiji": 2, "spire": 2, "splade": 3, "spao": 3}
 
     def __init__(self, game: str) -> None:
         self.game = game
         self.n = self.PLAYERS[game]
         self.board: list[int | None] = [None] * len(SITES)
         self.mover = 0
-        self.supply = [16] * self.n
+        self.supply = [16 if self.n == 2 else 10] * self.n
         self.reds = 16
         self.done = False
         self.winners: list[int] = []
@@ -99,8 +99,8 @@ class MoreRef:
 
     def _actions(self) -> list[str]:
         b, p = self.board, self.mover
-        if self.game == "spava":
-            return [f"place {NAMES[i]}" for i in playable(b)]
+        if self.game in ("spava", "splade", "spao"):
+            return [f"place {NAMES[i]}" for i in playable(b) if self.supply[p]]
         if self.game == "splice":
             own = [f"place {NAMES[i]}" for i in playable(b)
                    if self.supply[p] and (SITES[i][0] == 0 or any(b[j] == RED for j in BASE[i]))]
@@ -180,7 +180,49 @@ class MoreRef:
                    for p in (0, 1)]
             self._win(WHITE if big[0] > big[1] else BLACK)
 
+    def _splade(self, kind: str, sites: list[int]) -> None:
+        (s,) = sites
+        p = self.mover
+        self.board[s] = p
+        self.supply[p] -= 1
+        nxt, prv = (p + 1) % 3, (p + 2) % 3
+        kinds = {frozenset(self.board[i] for i in line) for line in LINES_THROUGH[s]
+                 if all(self.board[i] is not None for i in line)}
+        if frozenset((p, nxt)) in kinds:
+            self._win(nxt)
+        elif frozenset((p, prv)) in kinds:
+            self._win(p)
+        elif all(v is not None for v in self.board):
+            self.done = True
+
+    def _spao(self, kind: str, sites: list[int]) -> None:
+        (s,) = sites
+        self.board[s] = self.mover
+        self.supply[self.mover] -= 1
+        if all(v is not None for v in self.board):
+            sc = self.scores()
+            self._win(*[q for q in range(3) if sc[q] == max(sc)])
+
     def scores(self) -> list[int]:
+        if self.game == "spao":
+            out = []
+            for q in range(3):
+                seen: set[int] = set()
+                score = 1
+                for i in range(len(SITES)):
+                    if self.board[i] == q and i not in seen:
+                        size, stack = 0, [i]
+                        seen.add(i)
+                        while stack:
+                            a = stack.pop()
+                            size += 1
+                            for b in TOUCH[a]:
+                                if self.board[b] == q and b not in seen:
+                                    seen.add(b)
+                                    stack.append(b)
+                        score *= size
+                out.append(score)
+            return out
         if self.game == "spodd":
             return [spodd_columns(self.board, p) for p in (0, 1)]
         if self.game == "spaiji":

@@ -23,11 +23,13 @@ PERFT = {
     "spodd": (3, 27232),    # 40 = 20 touching pairs of free holes, two colourings
     "spaiji": (3, 51648),   # 48 = 24 touching pairs of holes, two colourings
     "spire": (3, 16800),    # 16 own + 16 red; after a red, 15 own places
+    "splade": (3, 3360),    # 16 * 15 * 14: three players, one hole each
+    "spao": (3, 3360),
 }
 # the reference evaluator walks fewer levels where a game is slow (the compiled one, proven equal
 # to it by the conformance corpus, walks the full depth)
-INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2, "spire": 2}
-RANDOM_GAMES = {"compiled": 20, "interpreted": 4}
+INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2, "spire": 2, "splade": 0, "spao": 0}
+RANDOM_GAMES = {"compiled": 30, "interpreted": 4}
 
 
 @functools.cache
