@@ -1,5 +1,6 @@
-"""The further Shibumi games (Spava, Splice, Spodd, Spaiji, Spire): seeded uniform-random games
-of each (compiled mode), the random action drawn by random.Random(seed) over the legal actions.
+"""The further Shibumi games (Spava, Splice, Spodd, Spaiji, Spire, Splade, Spao): seeded
+uniform-random games of each (compiled mode), the random action drawn by random.Random(seed)
+over the legal actions.
 Prints, per game, each seat's win rate, the draw rate, the mean length (actions) and the time.
 Not a test: figures only.
 
@@ -19,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 
-GAMES = ("spava", "splice", "spodd", "spaiji", "spire")
+GAMES = ("spava", "splice", "spodd", "spaiji", "spire", "splade", "spao")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=["compiled", "interpreted"], default="compiled")
     parser.add_argument("names", nargs="*", default=list(GAMES))
     args = parser.parse_args(argv)
-    print(f"{'game':8} {'games':>6}  {'seat wins':30} {'draws':>6} {'mean length':>11} {'CPU s':>7}")
+    print(f"{'game':8} {'games':>6}  {'seat wins':42} {'draws':>6} {'mean length':>11} {'CPU s':>7}")
     for name in args.names:
         game = rulelang.load_game(ROOT / "rulebooks" / f"{name}.rule", mode=args.mode)
         wins, draws, length = [0] * game.num_players, 0, 0
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
             draws += not state.winners()
         seats = "  ".join(f"{game.player_names[i]} {100 * w / args.games:5.1f}%"
                           for i, w in enumerate(wins))
-        print(f"{name:8} {args.games:>6}  {seats:30} {100 * draws / args.games:5.1f}% "
+        print(f"{name:8} {args.games:>6}  {seats:42} {100 * draws / args.games:5.1f}% "
               f"{length / args.games:11.1f} {time.process_time() - start:7.1f}", flush=True)
     return 0
 
