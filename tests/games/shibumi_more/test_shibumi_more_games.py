@@ -1,9 +1,9 @@
-"""The further Shibumi rulebooks (rulebooks/spava.rule, splice.rule, …) against the independent
+"""The further Shibumi rulebooks (rulebooks/spava, splice, spodd, spaiji, spire, splade, spao) against the independent
 reference of reference_impl.py (this folder): perft, node by node (legal action strings,
 terminal flag, winners) in both engine modes, and seeded random games move for move.
 
-The suite walks depth 3 (the reference evaluator one level less where a game is slow); depth 4
-in both modes is `python bench/shibumi_more_perft.py`.
+The suite walks depth 3 in compiled mode (the reference evaluator fewer levels where a game is
+slow: INTERPRETED_LESS); deeper walks are `python bench/shibumi_more_perft.py [--depth 4]`.
 """
 from __future__ import annotations
 
