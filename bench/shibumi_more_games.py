@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=["compiled", "interpreted"], default="compiled")
     parser.add_argument("names", nargs="*", default=list(GAMES))
     args = parser.parse_args(argv)
-    print(f"{'game':8} {'games':>6}  {'seat wins':42} {'draws':>6} {'mean length':>11} {'CPU s':>7}")
+    print(f"{'game':8} {'games':>6}  {'seat wins':42} {'draws':>6} {'mean length':>11} "
+          f"{'CPU s':>7}")
     for name in args.names:
         game = rulelang.load_game(ROOT / "rulebooks" / f"{name}.rule", mode=args.mode)
         wins, draws, length = [0] * game.num_players, 0, 0

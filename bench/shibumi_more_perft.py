@@ -3,7 +3,7 @@ tests/games/shibumi_more/reference_impl.py, every node compared (legal action st
 flag, winners), deeper than the suite walks it. Prints the counts and times; exits 1 on a
 mismatch.
 
-    python bench/shibumi_more_perft.py                  # depth 4 compiled (Spava, Splice, Splade, Spao)
+    python bench/shibumi_more_perft.py      # depth 4 compiled: Spava, Splice, Splade, Spao
     python bench/shibumi_more_perft.py --depth 3 --mode interpreted spodd
 """
 from __future__ import annotations

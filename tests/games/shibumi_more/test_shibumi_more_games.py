@@ -1,6 +1,7 @@
-"""The further Shibumi rulebooks (rulebooks/spava, splice, spodd, spaiji, spire, splade, spao) against the independent
-reference of reference_impl.py (this folder): perft, node by node (legal action strings,
-terminal flag, winners) in both engine modes, and seeded random games move for move.
+"""The further Shibumi rulebooks (rulebooks/spava, splice, spodd, spaiji, spire, splade, spao)
+against the independent reference of reference_impl.py (this folder): perft, node by node
+(legal action strings, terminal flag, winners) in both engine modes, and seeded random games
+move for move.
 
 The suite walks depth 3 in compiled mode (the reference evaluator fewer levels where a game is
 slow: INTERPRETED_LESS); deeper walks are `python bench/shibumi_more_perft.py [--depth 4]`.
@@ -28,7 +29,8 @@ PERFT = {
 }
 # the reference evaluator walks fewer levels where a game is slow (the compiled one, proven equal
 # to it by the conformance corpus, walks the full depth)
-INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2, "spire": 2, "splade": 0, "spao": 0}
+INTERPRETED_LESS = {"spava": 0, "splice": 1, "spodd": 2, "spaiji": 2, "spire": 2,
+                    "splade": 0, "spao": 0}
 RANDOM_GAMES = {"compiled": 30, "interpreted": 4}
 
 
