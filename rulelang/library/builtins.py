@@ -9,7 +9,7 @@ from rulelang.library.registry import PURE, Facts, builtin, constant
 from rulelang.library.registry import BuiltinContext as _Ctx
 from rulelang.library.registry import Reads as R
 from rulelang.library.semantics import charge, charge_items, size_error, too_large, weight
-from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef
+from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef, show
 
 
 # ---- constants -----------------------------------------------------------------
@@ -133,24 +133,28 @@ def kind(c: _Ctx, p: Piece) -> str:
     return p.kind
 
 
-@builtin(2, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME),
-         sig="site, relation -> list[site]")
-def group(c: _Ctx, s: Site, rel: Relation) -> tuple[Site, ...]:
-    """The sites linked to s through rel whose top pieces share the owner of s's top piece."""
+@builtin(2, 3, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME, calls=(2,)),
+         sig="site, relation, rule -> list[site]")
+def group(c: _Ctx, s: Site, rel: Relation, link: Any = None) -> tuple[Site, ...]:
+    """The sites linked to s through rel whose top pieces share the owner of s's top piece.
+    With `link`, a step from site a to site b is taken only when link(a, b) holds (visible
+    connections: `group(s, touching, visibly_linked)`)."""
     at, owners = c.data.at, c.data.owner
     stack = at[s.index]
     if not stack:
         return ()
     who = owners[stack[-1].id]
+    sites = c.game.board.sites
     table, seen, todo = rel.indices, {s.index}, [s.index]
     while todo:
-        for t in table[todo.pop()]:
+        i = todo.pop()
+        for t in table[i]:
             if t not in seen:
                 st = at[t]
-                if st and owners[st[-1].id] == who:
+                if st and owners[st[-1].id] == who and (link is None
+                                                        or link(sites[i], sites[t])):
                     seen.add(t)
                     todo.append(t)
-    sites = c.game.board.sites
     return tuple([sites[i] for i in sorted(seen)])
 
 
@@ -251,6 +255,20 @@ def sum_(c: _Ctx, xs: Any) -> int:
     if too_large(total):
         raise size_error(total, None)
     return total
+
+
+@builtin(1, example="prod(sizes)", facts=PURE, sig="coll -> number")
+def prod(c: _Ctx, xs: Any) -> int:
+    """The product of a collection of numbers; 1 for none."""
+    charge_items(c, xs)
+    out = 1
+    for x in xs:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise RulelangError(f"'prod' multiplies numbers, not {show(x)}")
+        out *= x
+        if too_large(out):
+            raise size_error(out, None)
+    return out
 
 
 @builtin(1, example="count(playable)", facts=PURE, sig="coll -> number")
