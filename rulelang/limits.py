@@ -20,7 +20,7 @@ import yaml
 # ---- files ---------------------------------------------------------------------------------
 MAX_NAME_BYTES = 255          # one part of a file name (the usual file system limit)
 MAX_PATH_BYTES = 1024         # a whole file name written in a rulebook or a record
-MAX_RULEBOOK_BYTES = 512_000  # a rulebook or library module (the largest bundled one: 20 KB)
+MAX_RULEBOOK_BYTES = 200_000  # a rulebook or module (the largest bundled one: 20 KB; ~2 s to parse)
 MAX_DATA_BYTES = 2_000_000    # a YAML data file of a zone
 MAX_RECORD_BYTES = 20_000_000  # a game record
 RULEBOOK_SUFFIX = ".rule"     # `extends` and a record's `rulebook:` name only rulebooks
@@ -29,7 +29,7 @@ DATA_SUFFIXES = (".yaml", ".yml")  # a zone's data file is YAML
 # ---- parsing -------------------------------------------------------------------------------
 MAX_NESTING = 100             # levels of the syntax tree: nested expressions and blocks
 MAX_SYNTAX_ERRORS = 20        # syntax errors reported for one file (each costs a re-parse)
-MAX_PARSE_WORK = 4_000_000    # characters parsed for one file, re-parses after errors included
+MAX_PARSE_WORK = 1_000_000    # characters parsed for one file, re-parses after errors included
 
 # ---- YAML (data files and records) -----------------------------------------------------------
 MAX_YAML_DEPTH = 20           # nested lists and mappings
