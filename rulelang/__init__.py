@@ -33,6 +33,7 @@ from rulelang.language.checker import check
 from rulelang.language.loader import load
 from rulelang.language.parser import GRAMMAR_VERSION, parse
 from rulelang.language.program import Loaded, Program
+from rulelang.limits import MAX_DIGITS
 from rulelang.reference.flow import ReferenceFlow
 from rulelang.reference.statements import Reference
 from rulelang.resources import bundled_dir, rulebook_path
@@ -152,10 +153,13 @@ def _check_option(opt: ast.Option, value: Any, diags: list[Diagnostic]) -> Any:
 
 
 def _as_int(value: Any) -> int | None:
-    try:
+    """A whole number, or text of one (as --option gives it); not 2.7, not true."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() \
+            and len(value.strip()) <= 2 * MAX_DIGITS:
         return int(value)
-    except (TypeError, ValueError):
-        return None
+    return None
 
 
 def _count_text(lo: int, hi: int) -> str:

@@ -35,12 +35,13 @@ MAX_PARSE_WORK = 1_000_000    # characters parsed for one file, re-parses after 
 MAX_YAML_DEPTH = 20           # nested lists and mappings
 MAX_YAML_NODES = 1_000_000    # values, counted as if every alias were written out in full
 MAX_DATA_ROWS = 10_000        # rows of one data file
-MAX_DATA_COPIES = 100_000     # the `copies` of one row (a game has 100,000 pieces at most)
 MAX_DIGITS = 20               # digits of a seed, a seat or a move number typed or recorded
 
 # ---- building a game -----------------------------------------------------------------------
-MAX_SITES = 100_000           # sites of a board (square.grid(316, 316, 0) is the largest square)
+MAX_SITES = 10_000            # sites of a board (a 100 x 100 grid: about 1 s to build)
 MAX_OPTION_BOUND = 10**9      # the bounds of an option's range, `option n: lo..hi`
+MAX_PLAYERS = 100             # `players lo..hi`
+MAX_NUMBER_DIGITS = 100       # a number written in a rulebook
 
 SHOWN_NAME_CHARS = 80         # a file name quoted in a message is cut to this many characters
 

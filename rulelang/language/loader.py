@@ -220,15 +220,12 @@ def _find_module(name: str, folder: Path, skip: set[Path]) -> Path | None:
 
 
 def _row_problem(row: dict[Any, Any]) -> str | None:
-    """Why a data row cannot give a piece its attributes (None: it can)."""
+    """Why a data row cannot give a piece its attributes (None: it can). Attributes are
+    compared and kept in sets, so a mapping (unhashable) is refused here."""
     for key, value in row.items():
         if not isinstance(key, (str, int)) or isinstance(key, bool):
             return "an attribute's name must be a word"
-        if key == "copies":
-            if not isinstance(value, int) or isinstance(value, bool) or not (
-                    0 <= value <= limits.MAX_DATA_COPIES):
-                return f"'copies' must be a whole number from 0 to {limits.MAX_DATA_COPIES:,}"
-        elif not _plain(value):
+        if key != "copies" and not _plain(value):  # copies: checked with the piece kind
             return (f"attribute '{shown(str(key))}' must be a text, a number, true/false or "
                     "a list of them (not a mapping)")
     return None

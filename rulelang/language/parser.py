@@ -86,6 +86,12 @@ def _check_depth(tree: Tree[Token], source: Source) -> None:
     while stack:
         node, depth = stack.pop()
         if not isinstance(node, Tree):
+            if node.type == "INT" and len(node) > limits.MAX_NUMBER_DIGITS:
+                line, col = node.line or 1, node.column or 1
+                raise RulebookError([Diagnostic(
+                    "R108", f"a number of {len(node):,} digits (at most "
+                    f"{limits.MAX_NUMBER_DIGITS})", Span(source.path, line, col, line, col + 1))],
+                    {source.path: source})
             continue
         if depth > limits.MAX_NESTING:
             meta = node.meta
