@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -73,9 +74,9 @@ def check_name(name: str, suffixes: tuple[str, ...] = ()) -> None:
         raise Refused(f"the name is {size:,} bytes long (at most {MAX_PATH_BYTES:,})")
     path = PurePosixPath(name)
     if path.is_absolute() or name.startswith("~"):
-        raise Refused("it is an absolute path: name a file inside the rulebook's folder")
+        raise Refused("an absolute path may lead outside the rulebook's folder")
     if ".." in path.parts:
-        raise Refused("'..' leads out of the rulebook's folder")
+        raise Refused("'..' leads outside the rulebook's folder")
     for part in path.parts:
         if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
             raise Refused(f"a part of the name is longer than {MAX_NAME_BYTES} bytes")
@@ -126,6 +127,16 @@ def write_text(path: Path, text: str) -> None:
             handle.write(text)
     except OSError as exc:
         raise Refused(_reason(exc)) from None
+
+
+def silence_stdout() -> None:
+    """After a broken pipe (`rulelang ... | head`): point stdout at the null device, so that
+    the interpreter's last flush at exit does not fail again on the closed pipe."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):  # no stdout to redirect
+        pass
 
 
 def _regular(info: os.stat_result, max_bytes: int) -> None:

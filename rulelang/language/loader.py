@@ -165,10 +165,7 @@ class _Loader:
                 raise Refused("no such file")
             source = self.read(path, limits.MAX_DATA_BYTES)
         except Refused as exc:
-            message = (f"data file '{shown(name)}' is outside the rulebook's folder"
-                       if "outside" in str(exc) or "'..'" in str(exc) or "absolute" in str(exc)
-                       else f"cannot read data file '{shown(name)}'")
-            self._error("R105", f"{message}: {exc}", item.span,
+            self._error("R105", f"cannot read data file '{shown(name)}': {exc}", item.span,
                         "keep data files beside the rulebook or below it")
             return None
         self.sources[source.path] = source  # in the hash: records see data changes

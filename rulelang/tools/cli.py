@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang import limits
 from rulelang.agents import HumanAgent, QuitGame, make_agent
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulelangError, render
 from rulelang.tools import common
@@ -22,7 +23,9 @@ from rulelang.tools.common import (
     _user_error,
     bundled,
     load,
+    number_typed,
     parse_options,
+    write_file,
 )
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
@@ -42,12 +45,17 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # `rulelang ... | head`: the reader has had enough
+        limits.silence_stdout()
+        return 0
     except RulelangError as exc:
         _err(exc.render())
     except KeyboardInterrupt:
         _err("interrupted")
     except OSError as exc:
-        _err(render(Diagnostic("R410", f"{exc.strerror or exc}: '{exc.filename}'", None)))
+        where = f": '{limits.shown(str(exc.filename))}'" if exc.filename else ""
+        reason = exc.strerror or str(exc)
+        _err(render(Diagnostic("R410", f"{reason[:1].lower()}{reason[1:]}{where}", None)))
     return 1
 
 
@@ -208,7 +216,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _writable(args.html, "the page")
         seat = 0 if args.viewer is None else _seat(done.game, args.viewer)
         text = replay_page(done.game, done.record.seed, done.record.actions, seat)
-        Path(args.html).write_text(text, encoding="utf-8")
+        write_file(args.html, text, "the page")
         print(f"{args.file}: {len(done.record.actions)} moves reproduce; the replay as "
               f"{done.game.player_names[seat]} saw it is written to {args.html}")
         return 0
@@ -227,9 +235,10 @@ def _seat(game: Any, viewer: str) -> int:
     names = [str(n) for n in game.player_names]
     if viewer in names:
         return names.index(viewer)
-    if viewer.isdigit() and 1 <= int(viewer) <= len(names):
-        return int(viewer) - 1
-    raise _user_error("R415", f"no player '{viewer}' in this game",
+    seat = number_typed(viewer)
+    if seat is not None and 1 <= seat <= len(names):
+        return seat - 1
+    raise _user_error("R415", f"no player '{limits.shown(viewer)}' in this game",
                       help=f"one of {', '.join(names)}, or 1..{len(names)}")
 
 
@@ -279,7 +288,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         state, before = game.new_initial_state(seed=args.seed), None
     seat = _seat(game, args.viewer) if args.viewer is not None else _mover(state)
     obs_before = None if before is None else before.observation(seat)
-    Path(args.output).write_text(position(state, seat, obs_before) + "\n", encoding="utf-8")
+    write_file(args.output, position(state, seat, obs_before) + "\n", "the picture")
     print(f"{args.output}: the position as {game.player_names[seat]} sees it")
     return 0
 
@@ -459,9 +468,11 @@ def _parse_choice(state: Any, text: str, legal: list[int]) -> int | None:
         print(render_moves(state))
         return None
     if text.isdigit():
-        if 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        print(f"there is no move {text}: type 1 to {len(legal)}, a move, or q to quit")
+        number = number_typed(text)
+        if number is not None and 1 <= number <= len(legal):
+            return legal[number - 1]
+        print(f"there is no move {limits.shown(text)}: type 1 to {len(legal)}, a move, or q "
+              "to quit")
         return None
     return _parse_action(state, text, legal)
 
@@ -470,7 +481,7 @@ def _write_svg(state: Any, path: str) -> None:
     """`svg [FILE]` at the prompt: the position as the player to move sees it, as SVG."""
     try:
         _writable(path, "the picture")
-        Path(path).write_text(position(state, state.current_player()) + "\n", encoding="utf-8")
+        write_file(path, position(state, state.current_player()) + "\n", "the picture")
     except (RulelangError, OSError) as exc:
         print(exc.render() if isinstance(exc, RulelangError) else f"cannot write '{path}': "
               f"{exc.strerror or exc}")
