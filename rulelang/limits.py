@@ -22,7 +22,7 @@ import yaml
 MAX_NAME_BYTES = 255          # one part of a file name (the usual file system limit)
 MAX_PATH_BYTES = 1024         # a whole file name written in a rulebook or a record
 MAX_RULEBOOK_BYTES = 200_000  # a rulebook or module (the largest bundled one: 20 KB; ~2 s to parse)
-MAX_DATA_BYTES = 2_000_000    # a YAML data file of a zone
+MAX_DATA_BYTES = 1_000_000    # a YAML data file of a zone
 MAX_RECORD_BYTES = 20_000_000  # a game record
 RULEBOOK_SUFFIX = ".rule"     # `extends` and a record's `rulebook:` name only rulebooks
 DATA_SUFFIXES = (".yaml", ".yml")  # a zone's data file is YAML
@@ -34,8 +34,9 @@ MAX_PARSE_WORK = 1_000_000    # characters parsed for one file, re-parses after 
 
 # ---- YAML (data files and records) -----------------------------------------------------------
 MAX_YAML_DEPTH = 20           # nested lists and mappings
-MAX_YAML_NODES = 1_000_000    # values, counted as if every alias were written out in full
-MAX_DATA_ROWS = 10_000        # rows of one data file
+MAX_DATA_VALUES = 100_000     # values of a data file, as if every alias were written out in full
+MAX_RECORD_VALUES = 1_000_000  # values of a record, counted the same way
+MAX_DATA_ROWS = 5_000         # rows of one data file
 MAX_DIGITS = 20               # digits of a seed, a seat or a move number typed or recorded
 
 # ---- building a game -----------------------------------------------------------------------
@@ -165,7 +166,7 @@ def whole_number(text: str, what: str) -> int:
 
 # ---- YAML ------------------------------------------------------------------------------------
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str, max_values: int) -> Any:
     """yaml.safe_load, after a first pass over PyYAML's events (which does not recurse) has
     checked the nesting depth and the number of values with every alias written out in full
     (a "billion laughs" file of 900 bytes is refused at once). Malformed YAML raises
@@ -193,8 +194,8 @@ def load_yaml(text: str) -> Any:
             anchor, start = opened.pop()
             if anchor is not None:
                 sizes[anchor] = total - start
-        if total > MAX_YAML_NODES:
-            raise Refused(f"it holds more than {MAX_YAML_NODES:,} values (aliases written out "
+        if total > max_values:
+            raise Refused(f"it holds more than {max_values:,} values (aliases written out "
                           "in full)", _line(event))
     try:
         return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader

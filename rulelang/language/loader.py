@@ -173,7 +173,7 @@ class _Loader:
 
     def _rows(self, source: Source, item: ast.Content) -> list[dict[str, Any]] | None:
         try:
-            rows = limits.load_yaml(source.text)
+            rows = limits.load_yaml(source.text, limits.MAX_DATA_VALUES)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1

@@ -91,7 +91,7 @@ def read_record(path: str | Path) -> GameRecord:
 
 def parse_record(text: str, path: str = "<record>") -> GameRecord:
     try:
-        data = limits.load_yaml(text)
+        data = limits.load_yaml(text, limits.MAX_RECORD_VALUES)
     except yaml.YAMLError as exc:
         raise _error("R402", f"record '{path}' is not valid YAML: {_yaml_reason(exc)}") from None
     except Refused as exc:
