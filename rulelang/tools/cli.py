@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # usage errors (2) and --help (0) end here, not the caller
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
     except BrokenPipeError:  # `rulelang ... | head`: the reader has had enough
         limits.silence_stdout()
         return 0
