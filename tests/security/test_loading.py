@@ -322,3 +322,22 @@ def test_a_relation_to_no_place_is_a_diagnostic(folder: Path) -> None:
                                     "(0, 0) to (0, a), which is not a site's coordinates")
     text = rendered(board("  sites (r, c) for r in [[1]], c in 0..1\n"))
     assert "error[R301]: a site's coordinates are whole numbers" in text.splitlines()[0]
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("/etc/passwd", "an absolute path may lead outside the rulebook's folder"),
+    ("../outside/secret.rule", "'..' leads outside the rulebook's folder"),
+    ("link.rule", "it lies outside this file's folder (through a symbolic link)"),
+])
+def test_a_scenario_file_names_only_a_rulebook_beside_it(folder: Path, name: str,
+                                                         reason: str) -> None:
+    from rulelang.tools.scenario_read import read
+    os.symlink(folder.parent / "outside" / "secret.rule", "link.rule")
+    write("book.test", f'rulebook "{name}"\n')
+    with pytest.raises(RulelangError) as info:
+        read("book.test")
+    assert info.value.render() == (
+        f"book.test:1:10: error[R420]: rulebook '{name}' is refused: {reason}\n"
+        "  |\n"
+        f'1 | rulebook "{name}"\n'
+        f"  |          {'^' * (len(name) + 2)}")
