@@ -21,7 +21,7 @@ import yaml
 # ---- files ---------------------------------------------------------------------------------
 MAX_NAME_BYTES = 255          # one part of a file name (the usual file system limit)
 MAX_PATH_BYTES = 1024         # a whole file name written in a rulebook or a record
-MAX_RULEBOOK_BYTES = 200_000  # a rulebook or module (the largest bundled one: 20 KB; ~2 s to parse)
+MAX_RULEBOOK_BYTES = 100_000  # a rulebook or module (the largest bundled one: 20 KB; ~1 s to parse)
 MAX_DATA_BYTES = 1_000_000    # a YAML data file of a zone
 MAX_RECORD_BYTES = 20_000_000  # a game record
 RULEBOOK_SUFFIX = ".rule"     # `extends` and a record's `rulebook:` name only rulebooks

@@ -141,7 +141,7 @@ def test_the_main_file_must_be_a_small_regular_utf8_file(folder: Path) -> None:
     write("big.rule", BASE + "#" * limits.MAX_RULEBOOK_BYTES)
     size = len(BASE.encode()) + limits.MAX_RULEBOOK_BYTES
     assert rendered("big.rule") == ("error[R104]: cannot read 'big.rule': it is larger than "
-                                    f"200,000 bytes ({size:,})")
+                                    f"100,000 bytes ({size:,})")
     Path("latin.rule").write_bytes(BASE.encode() + "# caf\xe9\n".encode("latin-1"))
     assert rendered("latin.rule") == ("error[R104]: cannot read 'latin.rule': it is not UTF-8 "
                                       f"text (byte {len(BASE.encode()) + 6:,})")
