@@ -92,6 +92,10 @@ def parse_options(items: list[str], players: int | None) -> dict[str, Any] | Non
 
 
 def _option_value(text: str) -> int | str:
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+    """A number when it is one (of at most MAX_DIGITS digits: a longer one stays text, and
+    the option's check refuses it), else the text."""
+    if re.fullmatch(r"[+-]?[0-9]+", text) and len(text.lstrip("+-")) <= limits.MAX_DIGITS:
+        return int(text)
+    return text
 
 

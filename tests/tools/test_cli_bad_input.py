@@ -154,3 +154,13 @@ def test_a_closed_stdout_ends_quietly(tmp_path: Path) -> None:
     proc.stderr.close()
     assert proc.wait(timeout=120) == 0
     assert err == ""
+
+
+def test_an_option_of_5000_digits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(["play", "breakthrough", "--agents", "random,random", "--option",
+                 "size=" + "9" * 5000]) == 1
+    out, err = capsys.readouterr()
+    assert err.splitlines()[0] == ("rulebooks/breakthrough.rule:22:1: error[R205]: impossible "
+                                   f"option: size={'9' * 80}… (from 3 to 9)")
