@@ -8,6 +8,7 @@ the chain that closes them.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language import ast
 from rulelang.language.builder import build
+from rulelang.language.cache import cached
 from rulelang.language.parser import parse
 from rulelang.language.program import Loaded, Module
 from rulelang.limits import Refused, check_name, read_checked, shown
@@ -58,7 +60,9 @@ class _Loader:
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
         try:
-            return build(parse(source), source).decls
+            decls: tuple[ast.Decl, ...] = cached(
+                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls)
+            return decls
         except RulebookError as err:
             self.diagnostics.extend(err.diagnostics)
             return None
@@ -173,7 +177,8 @@ class _Loader:
 
     def _rows(self, source: Source, item: ast.Content) -> list[dict[str, Any]] | None:
         try:
-            rows = limits.load_yaml(source.text, limits.MAX_DATA_VALUES)
+            rows = copy.deepcopy(cached("data", source.path, source.text, lambda: limits.load_yaml(
+                source.text, limits.MAX_DATA_VALUES)))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1

@@ -6,12 +6,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
+from rulelang.language.cache import cache_folder
 from rulelang.source import Source, Span
 
 # The language version: bumped when what a rulebook can say or what it means changes (each
@@ -32,7 +34,16 @@ class _Indenter(Indenter):
 def _lark(grammar: str = "grammar.lark") -> Lark:
     text = (Path(__file__).parent / grammar).read_text(encoding="utf-8")
     return Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=False)
+                maybe_placeholders=False, cache=_cache_file(grammar))
+
+
+def _cache_file(grammar: str) -> str | bool:
+    """Where Lark keeps its analysis of a grammar (the slow half of a cold load; Lark rebuilds
+    it when the grammar, its options or Lark change): the private cache folder."""
+    folder = cache_folder()
+    if folder is None:
+        return False
+    return str(folder / f"{Path(grammar).stem}-lark{lark.__version__}.cache")
 
 
 def parse(source: Source) -> Tree[Token]:

@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = sub.add_parser("check", help="check rulebooks and report every error")
     check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("--simulate", type=int, metavar="N",
+                       help="also play N random games, checking invariants after each action")
+    check.add_argument("--seed", type=int, default=0, help="the master seed of --simulate")
+    check.add_argument("--max-plies", type=int, default=2000, metavar="M",
+                       help="cut a simulated game after M actions (default 2000)")
+    check.add_argument("--players", type=int, metavar="N")
+    check.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     check.set_defaults(run=cmd_check)
     _play_parser(sub.add_parser("play", help="play a rulebook in the terminal"))
     rep = sub.add_parser("replay", help="replay a game record and check it reproduces")
@@ -155,8 +162,31 @@ def _terms(breakdown: dict[str, float]) -> dict[str, float]:
 # --- check -------------------------------------------------------------------------------
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.simulate is not None:
+        return cmd_simulate(args)
     results = [_check_one(path) for path in args.paths]
     return 0 if all(results) else 1
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """`check --simulate N`: each rulebook loaded (with --players/--option) and N random games
+    played with the invariants of rulelang/tools/simulate.py checked after every action."""
+    from rulelang.tools.simulate import simulate, summary
+    for flag, value in (("--simulate", args.simulate), ("--max-plies", args.max_plies)):
+        if value < 1:
+            raise _user_error("R411", f"{flag} must be a positive whole number, not {value}")
+    failed = False
+    for path in args.paths:
+        try:
+            game = load(path, parse_options(args.option, args.players))
+        except RulelangError as exc:
+            _err(exc.render())
+            failed = True
+            continue
+        sim = simulate(game, args.simulate, args.seed, args.max_plies)
+        print("\n".join(summary(path, sim)))
+        failed = failed or sim.failed
+    return 1 if failed else 0
 
 
 def _check_one(path: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from rulelang.agents import DEFAULT_ITERATIONS
 from rulelang.tools.playout import Record
 from rulelang.tools.stats import histogram, mean_sd, rate
 
@@ -22,6 +23,7 @@ def summarize(records: list[Record], names: list[str], agents: list[str]) -> dic
                    "wins": rate(sum(r["winners"] == [s] for r in records), n)}
                   for s in range(players)],
         "agents": _agents(records, agents),
+        "skill": _skill(_agents(records, agents)),
         "draws": rate(sum(not r["winners"] for r in finished), n),
         "shared_wins": rate(sum(len(r["winners"]) > 1 for r in records), n),
         "capped": rate(n - len(finished), n),
@@ -60,6 +62,31 @@ def _agents(records: list[Record], agents: list[str]) -> list[dict[str, Any]]:
             won += sum(r["winners"] == [s] for s in seats)
         rows.append({"agent": name, "wins": rate(won, held)})
     return rows
+
+
+def _strength(agent: str) -> int | None:
+    """Playouts per decision: random 0, mcts:N N; None for what cannot be ranked so."""
+    kind, _, budget = agent.partition(":")
+    if kind == "random" and not budget:
+        return 0
+    if kind == "mcts":
+        return DEFAULT_ITERATIONS if not budget else int(budget) if budget.isdigit() else None
+    return None
+
+
+def _skill(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Does more search win more? The most and the least searching agent's win rates: "yes"
+    when the intervals show the stronger ahead, "no" when they show it behind, else "not
+    shown" (a game where more thought does not pay is worth a designer's attention)."""
+    ranked = sorted((r for r in rows if _strength(r["agent"]) is not None),
+                    key=lambda r: _strength(r["agent"]) or 0)
+    if len(ranked) < 2 or _strength(ranked[0]["agent"]) == _strength(ranked[-1]["agent"]):
+        return {}
+    weak, strong = ranked[0], ranked[-1]
+    verdict = "yes" if strong["wins"]["low"] > weak["wins"]["high"] else \
+        "no" if strong["wins"]["high"] < weak["wins"]["low"] else "not shown"
+    return {"stronger": strong["agent"], "weaker": weak["agent"],
+            "gap": strong["wins"]["rate"] - weak["wins"]["rate"], "more_search_wins": verdict}
 
 
 def _scores(records: list[Record], players: int) -> dict[str, Any]:
@@ -119,6 +146,12 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
     if s["capped"]["count"]:
         lines.append(f"  cut by the cap{'':<4} {_pct(s['capped'])}  seeds: "
                      + ", ".join(map(str, s["capped_seeds"][:5])))
+    skill = s.get("skill")
+    if skill:
+        lines.append(f"skill: {skill['stronger']} against {skill['weaker']}: win rate "
+                     f"{100 * skill['gap']:+.1f} points; more search wins more: "
+                     + {"yes": "yes", "no": "NO: the weaker agent wins more",
+                        "not shown": "not shown (play more games)"}[skill["more_search_wins"]])
     first = s["first_player"]
     verdict = ("FIRST-PLAYER ADVANTAGE" if first["share_of_decided"]["rate"] > first["fair_share"]
                else "FIRST-PLAYER DISADVANTAGE") if first["advantage"] else "no clear advantage"

@@ -174,6 +174,8 @@ def _value(node: Token | Tree[Token]) -> Any:
         return node.data == "true"
     if node.data == "strings":
         return tuple(_string(t) for t in node.children if isinstance(t, Token))
+    if node.data == "owned":  # a name and its player, or None
+        return (str(node.children[0]), str(node.children[1]) if len(node.children) > 1 else None)
     if node.data == "number":
         return -int(str(node.children[-1])) if len(node.children) == 2 \
             else int(str(node.children[0]))

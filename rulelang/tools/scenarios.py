@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang.game import position
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
 from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 
@@ -61,7 +62,7 @@ def run_one(file: ScenarioFile, sc: Scenario, mode: str) -> str | None:
         game = _game(file, sc, mode)
         state = game.new_initial_state(seed=sc.seed)
         for step in sc.steps:
-            _CHECKS[step.kind](state, step)
+            state = _CHECKS[step.kind](state, step) or state  # a stated fact: a new state
     except Failed as f:
         return (f"  {f.step.span}: {f.step.text}\n    expected: {f.expected}\n"
                 f"    found:    {f.found}")
@@ -379,13 +380,44 @@ def _pieces(state: rulelang.State, step: Step) -> None:
         raise Failed(step, f"{want} pieces{who} on the board", str(got))
 
 
-def _stated(state: rulelang.State, step: Step) -> None:
-    raise Mistake(step.span, "a position cannot be stated directly yet: reach it with `play`",
-                  "write `given play \"...\", \"...\"` with the moves that lead to it")
+def _stated(make: Callable[[rulelang.State, Step], rulelang.State]
+            ) -> Callable[[rulelang.State, Step], rulelang.State]:
+    """A `given` fact stated directly: the new state, or a positioned mistake."""
+    def state_it(state: rulelang.State, step: Step) -> rulelang.State:
+        try:
+            return make(state, step)
+        except position.PositionError as err:
+            raise Mistake(step.span, f"impossible position: {err}",
+                          "state a position the rules allow, at the start of a turn") from None
+    return state_it
 
 
-_CHECKS: dict[str, Callable[[rulelang.State, Step], None]] = {
-    "g_play": _play, "when": _play, "g_put": _stated, "g_turn": _stated,
+def _put(state: rulelang.State, step: Step) -> rulelang.State:
+    *names, sites = step.args
+    if names[0] in state.game.player_names:
+        return position.put_pieces(state, names[0], names[1] if len(names) > 1 else None,
+                                   sites)
+    if len(names) > 1:
+        raise Mistake(step.span, f"no player '{names[0]}' in this game",
+                      f"the players: {', '.join(state.game.player_names)}")
+    return position.put_pieces(state, None, names[0], sites)
+
+
+_STATED = {
+    "g_put": _put,
+    "g_turn": lambda s, st: position.set_mover(s, st.args[0]),
+    "g_round": lambda s, st: position.set_round(s, st.args[0]),
+    "g_counter": lambda s, st: position.set_value(s, "counter", *st.args[0], st.args[1]),
+    "g_var": lambda s, st: position.set_value(s, "var", *st.args[0], st.args[1]),
+    "g_move": lambda s, st: position.move_pieces(s, st.args[0], *st.args[1]),
+    "g_move_all": lambda s, st: position.move_all(s, st.args[0] if len(st.args) > 1 else None,
+                                                  st.args[-1]),
+    "g_order": lambda s, st: position.order_zone(s, *st.args[0], list(st.args[1])),
+}
+
+_CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
+    **{kind: _stated(make) for kind, make in _STATED.items()},
+    "g_play": _play, "when": _play,
     "e_legal": _legal, "e_illegal": _illegal, "e_exactly": _exactly, "e_contain": _contain,
     "e_lack": _lack, "e_count": _count, "e_no_prefix": _no_prefix,
     "e_prefix_exactly": _prefix_exactly,

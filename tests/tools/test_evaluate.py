@@ -132,3 +132,28 @@ def test_a_game_without_a_board_has_no_heatmap(tmp_path: Path) -> None:
     game = rulelang.load_game(Path(__file__).resolve().parents[2] / "rulebooks" /
                               "muso_sakura.rule")
     assert heatmap_svg(game, {}) is None
+
+
+def _record(index: int, agents: list[str], winner: int) -> dict:
+    return {"index": index, "seed": index, "agents": agents, "plies": 5, "capped": False,
+            "winners": [winner], "returns": [], "scores": [0.0, 0.0], "terms": [{}, {}],
+            "branching": {"decisions": 5, "options": 10, "max": 3, "single": 0},
+            "action_counts": {}, "actions": [str(index)], "movers": []}
+
+
+def test_skill_depth_says_whether_more_search_wins_more(tmp_path: Path) -> None:
+    data = _run(tmp_path, "tic_tac_toe", "--agents", "random,mcts:30", "--games", "40",
+                "--jobs", "1")
+    skill = data["summary"]["skill"]
+    assert skill["stronger"] == "mcts:30" and skill["weaker"] == "random"
+    assert skill["more_search_wins"] == "yes" and skill["gap"] > 0.5
+    from rulelang.tools.report import summarize
+    # the planted opposite: the agent with less search wins every game
+    records = [_record(i, ["mcts:10", "mcts:80"] if i % 2 else ["mcts:80", "mcts:10"],
+                       0 if i % 2 else 1) for i in range(40)]
+    assert summarize(records, ["A", "B"], ["mcts:80", "mcts:10"])["skill"][
+        "more_search_wins"] == "no"
+    even = [_record(i, ["mcts:10", "mcts:80"], i % 2) for i in range(40)]
+    assert summarize(even, ["A", "B"], ["mcts:80", "mcts:10"])["skill"][
+        "more_search_wins"] == "not shown"
+    assert summarize(even, ["A", "B"], ["random"])["skill"] == {}

@@ -96,7 +96,20 @@ def test_syntax_error_is_positioned(tmp_path: Path, capsys: pytest.CaptureFixtur
     ("  expect winner Z\n", ":4:3: error[R420]: no player 'Z' in this game"),
     ('  expect at "z9" X\n', ":4:3: error[R420]: no site 'z9' on this board"),
     ("  options size: 4\n  expect draw\n", ":4:3: error[R420]: unknown option 'size'"),
-    ('  given\n    X mark at "a1"\n', ":5:5: error[R420]: a position cannot be stated"),
+    ('  given X mark at "a1", "a2", "a3", "b1", "b2", "b3"\n',
+     ":4:9: error[R420]: impossible position: no X's mark is left in a zone to put on b3"),
+    ('  given O at "z9"\n', ":4:9: error[R420]: impossible position: the board has no site"),
+    ('  given stone at "a1"\n', ":4:9: error[R420]: impossible position: the rules have no "
+     "piece kind 'stone'"),
+    ('  given counter gold: 3\n', ":4:9: error[R420]: impossible position: the rules have no "
+     "counter 'gold'"),
+    ('  given move "mark" to hand\n', ":4:9: error[R420]: impossible position: the rules have "
+     "no zone 'hand'"),
+    ('  given move "mark" to supply\n', ":4:9: error[R420]: impossible position: zone 'supply' "
+     "belongs to each player"),
+    ('  given turn Z\n', ":4:9: error[R420]: impossible position: no player 'Z'"),
+    ('  given order supply of X: "mark", "mark", "mark", "mark", "mark", "mark"\n',
+     ":4:9: error[R420]: impossible position: supply of X holds no more 'mark'"),
     ("  expect score total of X: 3\n", ":4:3: error[R420]: no score term 'total'"),
 ])
 def test_scenario_mistakes_are_positioned(tmp_path: Path, capsys: pytest.CaptureFixture[str],
