@@ -167,7 +167,7 @@ class Runtime:
                 b.add_relation(item.name, self._edges(item, c, env))
             elif isinstance(item, ast.GeoAlias):
                 for _, part in item.parts:
-                    if part not in b.graphs:
+                    if part not in b.edges:
                         raise RuleRuntimeError(f"relation '{item.name}' joins '{part}', which "
                                                "is not a relation declared above it", item.span)
                 b.add_alias(item.name, item.parts)
