@@ -29,7 +29,7 @@ from rulelang.tools.common import (
 )
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
-from rulelang.tools.record import record_game, replay, write_record
+from rulelang.tools.record import portable, record_game, replay, write_record
 from rulelang.tools.render import render_moves, render_observation
 from rulelang.tools.scenarios import test_command
 from rulelang.tools.viewer import position, replay_page
@@ -352,7 +352,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     match = Match(game, make_agents(args.agents, game.num_players, args.seed), args.seed)
     match.run()
     if args.record:
-        write_record(args.record, record_game(game, match.state, args.seed, rulebook=path))
+        write_record(args.record, record_game(game, match.state, args.seed,
+                                                rulebook=portable(path, Path(args.record))))
         print(f"record written to {args.record}")
     return 0
 

@@ -61,14 +61,13 @@ def dump_record(rec: GameRecord) -> str:
 
 
 def write_record(path: str | Path, rec: GameRecord) -> None:
-    rec = GameRecord(**{**rec.__dict__, "rulebook": _portable(rec.rulebook, Path(path))})
     try:
         limits.write_text(Path(path), dump_record(rec))
     except Refused as exc:
         raise _error("R410", f"cannot write the record to '{shown(str(path))}': {exc}") from None
 
 
-def _portable(rulebook: str, record_path: Path) -> str:
+def portable(rulebook: str, record_path: Path) -> str:
     """An absolute rulebook path as replay accepts it: relative to the record's folder, else
     to the working folder, when it lies in one of them (else as given: replay refuses it)."""
     given = Path(rulebook)
