@@ -16,7 +16,7 @@ import rulelang
 from rulelang import limits
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
 from rulelang.limits import Refused, check_name, inside, shown
-from rulelang.resources import bundled_rulebook
+from rulelang.resources import bundled_dir, bundled_rulebook
 
 VERSION = 1  # of the record format
 _KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")
@@ -214,6 +214,10 @@ def resolve_rulebook(rulebook: str, record_path: Path) -> Path:
     working folder, else beside the record), else the bundled rulebook of that name. A record
     is untrusted: any other name is refused before a file is opened (R405)."""
     bundled = bundled_rulebook(rulebook)
+    given = Path(rulebook)
+    if given.is_absolute() and rulebook.endswith(limits.RULEBOOK_SUFFIX) and "\0" not in \
+            rulebook and given.is_file() and inside(given, [bundled_dir().resolve()]):
+        return given  # a bundled rulebook by its full path (the shipped files are trusted)
     try:
         check_name(rulebook, (limits.RULEBOOK_SUFFIX,))
     except Refused as exc:
