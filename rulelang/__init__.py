@@ -33,6 +33,7 @@ from rulelang.language.checker import check
 from rulelang.language.loader import load
 from rulelang.language.parser import GRAMMAR_VERSION, parse
 from rulelang.language.program import Loaded, Program
+from rulelang.limits import MAX_DIGITS, shown
 from rulelang.reference.flow import ReferenceFlow
 from rulelang.reference.statements import Reference
 from rulelang.resources import bundled_dir, rulebook_path
@@ -122,14 +123,15 @@ def resolve_options(program: Program, given: dict[str, Any]) -> dict[str, Any]:
         if name == "players":
             n = _as_int(value)
             if n is None or not players.lo <= n <= players.hi:
-                diags.append(Diagnostic("R205", f"impossible option: players={value} (this game "
-                                        f"has {_count_text(players.lo, players.hi)})",
-                                        players.span))
+                diags.append(Diagnostic("R205", f"impossible option: players="
+                                        f"{shown(str(value))} (this game has "
+                                        f"{_count_text(players.lo, players.hi)})", players.span))
             else:
                 chosen["players"] = n
         elif name not in program.options:
             known = ", ".join(["players", *program.options]) or "players"
-            diags.append(Diagnostic("R205", f"unknown option '{name}' (options: {known})", None))
+            diags.append(Diagnostic("R205", f"unknown option '{shown(str(name))}' (options: "
+                                    f"{known})", None))
         else:
             value = _check_option(program.options[name], value, diags)
             chosen[name] = value
@@ -141,21 +143,25 @@ def resolve_options(program: Program, given: dict[str, Any]) -> dict[str, Any]:
 def _check_option(opt: ast.Option, value: Any, diags: list[Diagnostic]) -> Any:
     if opt.choices:
         if str(value) not in opt.choices:
-            diags.append(Diagnostic("R205", f"impossible option: {opt.name}={value} (choose "
-                                    f"{', '.join(opt.choices)})", opt.span))
+            diags.append(Diagnostic("R205", f"impossible option: {opt.name}="
+                                    f"{shown(str(value))} (choose {', '.join(opt.choices)})",
+                                    opt.span))
         return str(value)
     n = _as_int(value)
     if n is None or not opt.lo <= n <= opt.hi:
-        diags.append(Diagnostic("R205", f"impossible option: {opt.name}={value} (from "
-                                f"{opt.lo} to {opt.hi})", opt.span))
+        diags.append(Diagnostic("R205", f"impossible option: {opt.name}={shown(str(value))} "
+                                f"(from {opt.lo} to {opt.hi})", opt.span))
     return n
 
 
 def _as_int(value: Any) -> int | None:
-    try:
+    """A whole number, or text of one (as --option gives it); not 2.7, not true."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() \
+            and len(value.strip()) <= 2 * MAX_DIGITS:
         return int(value)
-    except (TypeError, ValueError):
-        return None
+    return None
 
 
 def _count_text(lo: int, hi: int) -> str:

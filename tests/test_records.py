@@ -22,8 +22,7 @@ def test_record_replays_from_another_folder(tmp_path: Path, capsys: pytest.Captu
     assert main(["play", "sponnect.rule", "--agents", "random,random", "--seed", "4",
                  "--record", str(record)]) == 0
     monkeypatch.chdir(ROOT)
-    text = record.read_text().replace("rulebook: sponnect.rule", f"rulebook: {book}")
-    record.write_text(text)
+    assert "rulebook: sponnect.rule" in record.read_text()  # found beside the record
     capsys.readouterr()
     assert main(["replay", str(record)]) == 0
     assert "reproduce" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import rulelang.limits as limits
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
@@ -196,17 +197,23 @@ class Runtime:
             elif isinstance(item, ast.GeoRelation):
                 b.add_relation(item.name, self._edges(item, c, env))
             elif isinstance(item, ast.GeoAlias):
+                for _, part in item.parts:
+                    if part not in b.edges:
+                        raise RuleRuntimeError(f"relation '{item.name}' joins '{part}', which "
+                                               "is not a relation declared above it", item.span)
                 b.add_alias(item.name, item.parts)
             elif isinstance(item, ast.GeoRegion):
                 b.regions[item.name] = [k for k in b.coords if ev(
                     item.cond, c, {**env, **dict(zip(item.pattern, k, strict=True))})]
             elif isinstance(item, ast.GeoLines):
                 lines = ev(item.expr, c, {**env, **b.lines})
-                b.lines[item.name] = [[_coords(x) for x in ln] for ln in lines]
+                b.lines[item.name] = _line_coords(lines, set(b.coords), item)
         return b.freeze()
 
     def _generate(self, item: ast.GeoSites, c: Ctx, env: dict[str, Any]) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
+
+        seen: set[tuple[Any, ...]] = set()
 
         def gen(i: int, e: dict[str, Any]) -> None:
             if i == len(item.generators):
@@ -216,7 +223,18 @@ class Runtime:
                         raise RuleRuntimeError(f"no generator gives '{missing[0]}' a value: "
                                                "write `for " + missing[0] + " in ...`",
                                                item.span)
-                    out.append(tuple(e[n] for n in item.pattern))
+                    coords = tuple(e[n] for n in item.pattern)
+                    if not all(isinstance(v, int) and not isinstance(v, bool) for v in coords):
+                        raise RuleRuntimeError(f"a site's coordinates are whole numbers, not "
+                                               f"{show(coords)}", item.span)
+                    if coords in seen:
+                        raise RuleRuntimeError(f"the site {show(coords)} is made twice",
+                                               item.span)
+                    if len(out) >= limits.MAX_SITES:
+                        raise RuleRuntimeError(f"a board has at most {limits.MAX_SITES:,} "
+                                               "sites", item.span, code="R108")
+                    seen.add(coords)
+                    out.append(coords)
                 return
             g = item.generators[i]
             for v in domain_items(c, self.interp.eval(g.domain, c, e), g.domain.span):
@@ -228,7 +246,13 @@ class Runtime:
                ) -> Callable[[tuple[int, ...]], list[tuple[int, ...]]]:
         def edges(coords: tuple[int, ...]) -> list[tuple[Any, ...]]:
             e = {**env, **dict(zip(item.pattern, coords, strict=True))}
-            return [_coords(self.interp.eval(t, c, e)) for t in item.targets]
+            out = [_coords(self.interp.eval(t, c, e)) for t in item.targets]
+            for target in out:  # a target off the board is no edge; it must still be a place
+                if not all(isinstance(v, int) and not isinstance(v, bool) for v in target):
+                    raise RuleRuntimeError(f"relation '{item.name}' leads from "
+                                           f"{show(coords)} to {show(target)}, which is not "
+                                           "a site's coordinates", item.span)
+            return out
         return edges
 
     # ---- what players are shown (`view`)
@@ -370,6 +394,31 @@ def _place(value: Any, node: ast.Expr, what: str = "a layer is placed") -> tuple
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
         return value[0], value[1]
     raise RuleRuntimeError(f"{what} at (row, column), not {show(value)}", node.span)
+
+
+def _line_coords(lines: Any, sites: set[tuple[Any, ...]], item: ast.GeoLines
+                 ) -> list[list[tuple[Any, ...]]]:
+    """The lines of a geometry: each a list of sites of the board (checked here, so that a
+    line through a place that is no site is a diagnostic when the board is built)."""
+    if not isinstance(lines, (tuple, list)):
+        raise RuleRuntimeError(f"lines '{item.name}' must be a list of lists of sites, not "
+                               f"{show(lines)}", item.span)
+    out = []
+    for line in lines:
+        if not isinstance(line, (tuple, list)):
+            raise RuleRuntimeError(f"lines '{item.name}' holds {show(line)}, which is not a "
+                                   "list of sites", item.span)
+        cells = [_coords(x) for x in line]
+        for cell in cells:
+            try:
+                ok = cell in sites
+            except TypeError:  # unhashable: no site
+                ok = False
+            if not ok:
+                raise RuleRuntimeError(f"lines '{item.name}' passes through {show(cell)}, "
+                                       "which is not a site of the board", item.span)
+        out.append(cells)
+    return out
 
 
 def _coords(value: Any) -> tuple[Any, ...]:

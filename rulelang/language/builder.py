@@ -291,10 +291,10 @@ class Builder(Transformer[Token, Any]):
         return (c[0], c[1])
 
     def else_if(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
-        """`else if`: one spelling only, `elif` (R107)."""
+        """`else if`: one spelling only, `elif` (R109)."""
         at = self._span(m)
         at = Span(at.path, at.line, at.column, at.line, at.column + len("else if"))
-        self.diagnostics.append(Diagnostic("R107", "'else if' is written 'elif'", at,
+        self.diagnostics.append(Diagnostic("R109", "'else if' is written 'elif'", at,
                                            "one spelling: if … elif … else"))
         return (c[0], c[1])
 

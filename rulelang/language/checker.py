@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+import rulelang.limits as limits
 from rulelang.errors import RulebookError
 from rulelang.language import ast
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
@@ -296,10 +297,21 @@ def _check_game(ck: Checker, p: Program) -> None:
         _check_option_default(ck, opt)
     if p.players.lo < 1 or p.players.hi < p.players.lo:
         ck.error("R205", "impossible player count", p.players.span)
+    elif p.players.hi > limits.MAX_PLAYERS:
+        ck.error("R205", f"a game has at most {limits.MAX_PLAYERS} players", p.players.span)
+
+
+def _short(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"
 
 
 def _check_option_default(ck: Checker, opt: ast.Option) -> None:
-    if opt.choices and opt.default not in opt.choices:
+    bound = limits.MAX_OPTION_BOUND
+    if not opt.choices and not -bound <= opt.lo <= opt.hi <= bound:
+        ck.error("R205", f"an option's range lies within -{bound:,}..{bound:,} and runs "
+                 f"upwards (here {_short(opt.lo)}..{_short(opt.hi)})", opt.span)
+    elif opt.choices and opt.default not in opt.choices:
         ck.error("R205", f"default '{opt.default}' is not one of the choices of '{opt.name}'",
                  opt.span)
     elif not opt.choices and not opt.lo <= int(opt.default) <= opt.hi:  # type: ignore[call-overload]

@@ -1,7 +1,10 @@
 """Reading rulebooks: `use` of stdlib or sibling modules, `extends` of a parent rulebook.
 
-File access happens only here, only for the main file, the stdlib folder and files next to
-the file that names them. Cycles are reported with the chain that closes them.
+File access happens only here, through rulelang.limits.read_checked: the main file, then only
+files inside the main file's folder tree, the standard library and the bundled rulebooks,
+each name checked (relative, no '..', no NUL, not over-long) before anything is opened and
+each file checked (a regular file, not too large) before it is read. Cycles are reported with
+the chain that closes them.
 """
 from __future__ import annotations
 
@@ -11,26 +14,28 @@ from typing import Any
 
 import yaml
 
+import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language import ast
 from rulelang.language.builder import build
 from rulelang.language.cache import cached
 from rulelang.language.parser import parse
 from rulelang.language.program import Loaded, Module
-from rulelang.resources import stdlib_dir
+from rulelang.limits import Refused, check_name, read_checked, shown
+from rulelang.resources import bundled_dir, stdlib_dir
 from rulelang.source import Source, Span
 
 STDLIB = stdlib_dir()
+BUNDLED = bundled_dir()
 EXTENSION = ".rule"
 
 
 def load_source(path: str | Path) -> Source:
-    p = Path(path)
+    """The file the user named (trusted as a place, not as text: size and kind checked)."""
     try:
-        return Source(str(path), p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RulebookError([Diagnostic("R104", f"cannot read '{path}': {reason.lower()}",
+        return Source(str(path), read_checked(Path(path), limits.MAX_RULEBOOK_BYTES))
+    except Refused as exc:
+        raise RulebookError([Diagnostic("R104", f"cannot read '{shown(str(path))}': {exc}",
                                         None)]) from None
 
 
@@ -40,6 +45,17 @@ class _Loader:
         self.modules: dict[str, Module] = {}
         self.diagnostics: list[Diagnostic] = []
         self.own_paths: set[Path] = set()  # the rulebook and the rulebooks it extends
+        self.roots: tuple[Path, ...] = (STDLIB.resolve(), BUNDLED.resolve())
+        self.folders: dict[str, Path] = {}  # a source's path -> its real folder
+
+    def read(self, path: Path, max_bytes: int = limits.MAX_RULEBOOK_BYTES) -> Source:
+        """A file a rulebook names, inside the places it may read (else Refused)."""
+        source = Source(_display_path(path), read_checked(path, max_bytes, self.roots))
+        self.folders[source.path] = path.resolve().parent
+        return source
+
+    def folder(self, source_path: str) -> Path:
+        return self.folders.get(source_path) or Path(source_path).resolve().parent
 
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
@@ -53,11 +69,13 @@ class _Loader:
 
     def load_game(self, path: str | Path) -> Module:
         self.own_paths.add(Path(path).resolve())
+        self.roots = (Path(path).resolve().parent, *self.roots)
         source = load_source(path)
+        self.folders[source.path] = Path(path).resolve().parent
         decls = self.parse_file(source) or ()
         decls = self._extend(decls, source, [str(Path(path).resolve())])
         module = Module("", source, decls)
-        self._load_uses(module, Path(path).parent, [])
+        self._load_uses(module, self.folder(source.path), [])
         return module
 
     def _extend(self, decls: tuple[ast.Decl, ...], source: Source,
@@ -65,19 +83,37 @@ class _Loader:
         game = next((d for d in decls if isinstance(d, ast.Game)), None)
         if game is None or game.extends is None:
             return decls
-        parent_path = Path(source.path).parent / game.extends
+        try:
+            check_name(game.extends, (EXTENSION,))
+        except Refused as exc:
+            self._error("R207", f"cannot extend '{shown(game.extends)}': {exc}", game.span)
+            return decls
+        parent_path = self._parent(game.extends, source.path)
         key = str(parent_path.resolve())
         if key in chain:
             self._error("R208", f"'{game.extends}' extends itself through a cycle", game.span)
             return decls
-        if not parent_path.is_file():
+        if not parent_path.exists():
             self._error("R207", f"cannot find the rulebook '{game.extends}' to extend",
-                        game.span, f"looked for {parent_path}")
+                        game.span, f"looked for {_display_path(parent_path)}")
+            return decls
+        try:
+            parent = self.read(parent_path)
+        except Refused as exc:
+            self._error("R207", f"cannot extend '{shown(game.extends)}': {exc}", game.span)
             return decls
         self.own_paths.add(parent_path.resolve())
-        parent = load_source(parent_path)
         parent_decls = self._extend(self.parse_file(parent) or (), parent, chain + [key])
         return merge(parent_decls, decls)
+
+    def _parent(self, name: str, source_path: str) -> Path:
+        """The rulebook `extends` names: beside the file that names it, else the bundled
+        rulebook of that name (`extends "NAME.rule"` from any folder)."""
+        beside = self.folder(source_path) / name
+        bundled = BUNDLED / name
+        if not beside.exists() and "/" not in name and bundled.is_file():
+            return bundled
+        return beside
 
     def _load_uses(self, module: Module, folder: Path, chain: list[str]) -> None:
         for decl in module.decls:
@@ -92,15 +128,24 @@ class _Loader:
             return name
         if name in self.modules:
             return name
-        path = _find_module(name, folder, self.own_paths)
+        try:
+            check_name(f"{name}{EXTENSION}")
+            path = _find_module(name, folder, self.own_paths)
+        except Refused as exc:
+            self._error("R207", f"cannot use module '{shown(name)}': {exc}", use.span)
+            return name
         if path is None:
             self._error("R207", f"unknown module '{name}'", use.span,
                         f"no {name}{EXTENSION} next to the rulebook or in the standard library")
             return name
-        source = Source(_display_path(path), path.read_text(encoding="utf-8"))
+        try:
+            source = self.read(path)
+        except Refused as exc:
+            self._error("R207", f"cannot use module '{shown(name)}': {exc}", use.span)
+            return name
         module = Module(name, source, self.parse_file(source) or ())
         self.modules[name] = module
-        self._load_uses(module, path.parent, chain + [name])
+        self._load_uses(module, self.folder(source.path), chain + [name])
         return name
 
     def load_data(self, game: Module) -> dict[tuple[str, str], list[dict[str, Any]]]:
@@ -116,35 +161,50 @@ class _Loader:
         return data
 
     def _data_file(self, item: ast.Content) -> list[dict[str, Any]] | None:
-        folder = Path(item.span.path).parent.resolve()
-        path = (folder / str(item.data)).resolve()
-        if not path.is_relative_to(folder):
-            self._error("R105", f"data file '{item.data}' is outside the rulebook's folder",
-                        item.span, "keep data files beside the rulebook or below it")
-            return None
+        name = str(item.data)
         try:
-            source = Source(_display_path(path), path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror.lower() if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self._error("R105", f"cannot read data file '{item.data}': {reason}", item.span)
+            check_name(name, limits.DATA_SUFFIXES)
+            path = self.folder(item.span.path) / name
+            if not path.exists() and not path.is_symlink():
+                raise Refused("no such file")
+            source = self.read(path, limits.MAX_DATA_BYTES)
+        except Refused as exc:
+            self._error("R105", f"cannot read data file '{shown(name)}': {exc}", item.span,
+                        "keep data files beside the rulebook or below it")
             return None
         self.sources[source.path] = source  # in the hash: records see data changes
         return self._rows(source, item)
 
     def _rows(self, source: Source, item: ast.Content) -> list[dict[str, Any]] | None:
         try:
-            rows = copy.deepcopy(cached("data", source.path, source.text,
-                                        lambda: yaml.safe_load(source.text)))
+            rows = copy.deepcopy(cached("data", source.path, source.text, lambda: limits.load_yaml(
+                source.text, limits.MAX_DATA_VALUES)))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1
             self._error("R106", f"data file '{item.data}' is not valid YAML",
                         Span(source.path, line, 1, line, 2))
             return None
+        except Refused as exc:
+            line = exc.line or 1
+            self._error("R106", f"data file '{item.data}' is refused: {exc}",
+                        Span(source.path, line, 1, line, 2))
+            return None
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             self._error("R106", f"data file '{item.data}' must be a list of rows "
                         "(mappings of attribute: value)", item.span)
             return None
+        if len(rows) > limits.MAX_DATA_ROWS:
+            self._error("R106", f"data file '{item.data}' has {len(rows):,} rows (at most "
+                        f"{limits.MAX_DATA_ROWS:,})", item.span)
+            return None
+        for number, row in enumerate(rows):
+            problem = _row_problem(row)
+            if problem is not None:
+                line = _row_line(source.text, number)
+                self._error("R106", f"data file '{item.data}', row {number + 1}: {problem}",
+                            Span(source.path, line, 1, line, 2))
+                return None
         return [{str(k): v for k, v in r.items()} for r in rows]
 
     def _error(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
@@ -156,9 +216,43 @@ def _find_module(name: str, folder: Path, skip: set[Path]) -> Path | None:
     named like a library module still gets the library module)."""
     for base in (folder, STDLIB):
         candidate = base / f"{name}{EXTENSION}"
-        if candidate.is_file() and candidate.resolve() not in skip:
+        if candidate.exists() and candidate.resolve() not in skip:
             return candidate
     return None
+
+
+def _row_problem(row: dict[Any, Any]) -> str | None:
+    """Why a data row cannot give a piece its attributes (None: it can). Attributes are
+    compared and kept in sets, so a mapping (unhashable) is refused here."""
+    for key, value in row.items():
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            return "an attribute's name must be a word"
+        if key != "copies" and not _plain(value):  # copies: checked with the piece kind
+            return (f"attribute '{shown(str(key))}' must be a text, a number, true/false or "
+                    "a list of them (not a mapping)")
+    return None
+
+
+def _plain(value: Any) -> bool:
+    """A value a piece's attribute can hold: a scalar or a list of plain values (iteratively,
+    so that a deep list cannot recurse; load_yaml already bounds the depth)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, list):
+            todo.extend(v)
+        elif v is not None and not isinstance(v, (str, int, float, bool)):
+            return False
+    return True
+
+
+def _row_line(text: str, number: int) -> int:
+    """The line where row `number` (0-based) of a data file starts."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    node = yaml.compose(text, Loader=loader)
+    if isinstance(node, yaml.SequenceNode) and number < len(node.value):
+        return int(node.value[number].start_mark.line) + 1
+    return 1
 
 
 def _display_path(path: Path) -> str:

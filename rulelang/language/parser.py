@@ -11,6 +11,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language.cache import cache_folder
 from rulelang.source import Source, Span
@@ -58,11 +59,16 @@ def parse_scenarios(source: Source) -> Tree[Token]:
 
 
 def _parse(source: Source, grammar: str) -> Tree[Token]:
+    """Each syntax error costs a parse of the rest of the file: at most MAX_SYNTAX_ERRORS
+    errors are reported, and no more than MAX_PARSE_WORK characters are parsed in all."""
     lines = source.text.splitlines()
     diagnostics: list[Diagnostic] = []
-    for _ in range(50):
+    work = 0
+    while True:
+        text = "\n".join(lines) + "\n"  # blank lines keep every position where it was
+        work += len(text.lstrip("\n"))
         try:
-            tree = _lark(grammar).parse("\n".join(lines) + "\n")
+            tree = _lark(grammar).parse(text)
         except UnexpectedInput as exc:
             diagnostics.append(_syntax_diagnostic(exc, source))
             line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)
@@ -71,15 +77,48 @@ def _parse(source: Source, grammar: str) -> Tree[Token]:
             break
         else:
             if not diagnostics:
+                _check_depth(tree, source)
                 return tree
             break
         if not _blank_declaration(lines, line):
             break
+        if len(diagnostics) >= limits.MAX_SYNTAX_ERRORS or work > limits.MAX_PARSE_WORK:
+            diagnostics.append(Diagnostic(
+                "R108", f"stopped after {len(diagnostics)} syntax errors: the rest of the "
+                "file is not checked", source.span_at_end(), "correct these and check again"))
+            break
     raise RulebookError(diagnostics, {source.path: source})
 
 
+def _check_depth(tree: Tree[Token], source: Source) -> None:
+    """Refuse a tree nested deeper than MAX_NESTING before anything walks it recursively
+    (the builder, the checker, the evaluators). Walked with a stack of its own."""
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            if node.type == "INT" and len(node) > limits.MAX_NUMBER_DIGITS:
+                line, col = node.line or 1, node.column or 1
+                raise RulebookError([Diagnostic(
+                    "R108", f"a number of {len(node):,} digits (at most "
+                    f"{limits.MAX_NUMBER_DIGITS})", Span(source.path, line, col, line, col + 1))],
+                    {source.path: source})
+            continue
+        if depth > limits.MAX_NESTING:
+            meta = node.meta
+            line, col = (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
+            raise RulebookError([Diagnostic(
+                "R107", f"nested too deeply: more than {limits.MAX_NESTING} levels of "
+                "expressions and blocks", Span(source.path, line, col, line, col + 1),
+                "name the inner parts as rules (def) or write them one after another")],
+                {source.path: source})
+        stack.extend((child, depth + 1) for child in reversed(node.children))
+
+
 def _blank_declaration(lines: list[str], line: int) -> bool:
-    """Blank the top-level declaration around 1-based `line`; False when nothing is left."""
+    """Blank the top-level declaration around 1-based `line` and every line before it (they
+    were parsed already: the next parse starts at the next declaration, so that each error
+    costs a parse of the rest of the file only); False when nothing is left."""
     def top(i: int) -> bool:
         text = lines[i]
         return bool(text.strip()) and not text[0].isspace() and not text.startswith("#")
@@ -88,7 +127,7 @@ def _blank_declaration(lines: list[str], line: int) -> bool:
     end = next((k for k in range(i + 1, len(lines)) if top(k)), len(lines))
     if all(not lines[k].strip() for k in range(start, end)):
         return False
-    for k in range(start, end):
+    for k in range(end):
         lines[k] = ""
     return end < len(lines)
 

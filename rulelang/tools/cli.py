@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang import limits
 from rulelang.agents import make_agent
 from rulelang.errors import Diagnostic, RecordError, RulelangError, render
 from rulelang.tools import common
@@ -22,7 +23,9 @@ from rulelang.tools.common import (
     _user_error,
     bundled,
     load,
+    number_typed,
     parse_options,
+    write_file,
 )
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
@@ -41,13 +44,20 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # usage errors (2) and --help (0) end here, not the caller
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `rulelang ... | head`: the reader has had enough
+        limits.silence_stdout()
+        return 0
     except RulelangError as exc:
         _err(exc.render())
     except KeyboardInterrupt:
         _err("interrupted")
     except OSError as exc:
-        _err(render(Diagnostic("R410", f"{exc.strerror or exc}: '{exc.filename}'", None)))
+        where = f": '{limits.shown(str(exc.filename))}'" if exc.filename else ""
+        reason = exc.strerror or str(exc)
+        _err(render(Diagnostic("R410", f"{reason[:1].lower()}{reason[1:]}{where}", None)))
     return 1
 
 
@@ -246,7 +256,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _writable(args.html, "the page")
         seat = 0 if args.viewer is None else _seat(done.game, args.viewer)
         text = replay_page(done.game, done.record.seed, done.record.actions, seat)
-        Path(args.html).write_text(text, encoding="utf-8")
+        write_file(args.html, text, "the page")
         print(f"{args.file}: {len(done.record.actions)} moves reproduce; the replay as "
               f"{done.game.player_names[seat]} saw it is written to {args.html}")
         return 0
@@ -265,9 +275,10 @@ def _seat(game: Any, viewer: str) -> int:
     names = [str(n) for n in game.player_names]
     if viewer in names:
         return names.index(viewer)
-    if viewer.isdigit() and 1 <= int(viewer) <= len(names):
-        return int(viewer) - 1
-    raise _user_error("R415", f"no player '{viewer}' in this game",
+    seat = number_typed(viewer)
+    if seat is not None and 1 <= seat <= len(names):
+        return seat - 1
+    raise _user_error("R415", f"no player '{limits.shown(viewer)}' in this game",
                       help=f"one of {', '.join(names)}, or 1..{len(names)}")
 
 
@@ -317,7 +328,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         state, before = game.new_initial_state(seed=args.seed), None
     seat = _seat(game, args.viewer) if args.viewer is not None else _mover(state)
     obs_before = None if before is None else before.observation(seat)
-    Path(args.output).write_text(position(state, seat, obs_before) + "\n", encoding="utf-8")
+    write_file(args.output, position(state, seat, obs_before) + "\n", "the picture")
     print(f"{args.output}: the position as {game.player_names[seat]} sees it")
     return 0
 

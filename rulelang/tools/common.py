@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang import limits
 from rulelang.errors import Diagnostic, RulelangError, render
 from rulelang.resources import bundled_dir, bundled_rulebook
 
@@ -17,6 +18,23 @@ __all__ = ["bundled_dir", "bundled", "load", "parse_options"]
 
 def _user_error(code: str, message: str, help: str | None = None) -> RulelangError:
     return RulelangError(render(Diagnostic(code, message, None, help)))
+
+
+def write_file(path: str, text: str, what: str) -> None:
+    """Write a file the user named; a failure (a full disk, no permission) names the file."""
+    try:
+        limits.write_text(Path(path), text)
+    except limits.Refused as exc:
+        raise _user_error("R410", f"cannot write {what} to '{limits.shown(path)}': {exc}"
+                          ) from None
+
+
+def number_typed(text: str) -> int | None:
+    """A whole number from 0 typed by a user (ASCII digits, at most MAX_DIGITS of them), or
+    None: `3` is a number, a 100,000-digit string or `²` is not."""
+    if text.isascii() and text.isdigit() and len(text) <= limits.MAX_DIGITS:
+        return int(text)
+    return None
 
 
 def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled") -> Any:
@@ -30,8 +48,9 @@ def load(path: str, options: dict[str, Any] | None = None, mode: str = "compiled
 
 
 def _rulebook(path: str) -> str:
-    """The file as given, else the bundled rulebook of that name (`play NAME`)."""
-    if Path(path).is_file():
+    """The file as given (when it exists, whatever it is: the loader says what is wrong with
+    a folder or a pipe), else the bundled rulebook of that name (`play NAME`)."""
+    if Path(path).exists():
         return path
     found = bundled_rulebook(path, bundled_dir())
     if found is not None:
@@ -73,7 +92,11 @@ def parse_options(items: list[str], players: int | None) -> dict[str, Any] | Non
 
 
 def _option_value(text: str) -> int | str:
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+    """A number when it is one (of at most MAX_DIGITS digits: a longer one stays text, and
+    the option's check refuses it), else the text."""
+    if re.fullmatch(r"[+-]?[0-9]+", text) and len(text.lstrip("+-")) <= limits.MAX_DIGITS:
+        return int(text)
+    return text
 
 
 

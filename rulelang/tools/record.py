@@ -15,8 +15,10 @@ from typing import Any
 import yaml
 
 import rulelang
+from rulelang import limits
 from rulelang.errors import Diagnostic, IllegalActionError, RecordError, RulebookError, render
-from rulelang.resources import rulebook_path
+from rulelang.limits import Refused, check_name, inside, shown
+from rulelang.resources import bundled_dir, bundled_rulebook
 
 VERSION = 1  # of the record format
 _KEYS = ("rulelang", "rulebook", "sha256", "options", "seed", "actions", "result")
@@ -67,23 +69,41 @@ def dump_record(rec: GameRecord) -> str:
 
 
 def write_record(path: str | Path, rec: GameRecord) -> None:
-    Path(path).write_text(dump_record(rec), encoding="utf-8")
+    try:
+        limits.write_text(Path(path), dump_record(rec))
+    except Refused as exc:
+        raise _error("R410", f"cannot write the record to '{shown(str(path))}': {exc}") from None
+
+
+def portable(rulebook: str, record_path: Path) -> str:
+    """An absolute rulebook path as replay accepts it: relative to the record's folder, else
+    to the working folder, when it lies in one of them (else as given: replay refuses it)."""
+    given = Path(rulebook)
+    if not given.is_absolute():
+        return rulebook
+    for base in (record_path.absolute().parent, Path.cwd()):
+        if given.is_relative_to(base):
+            return given.relative_to(base).as_posix()
+    return rulebook
 
 
 def read_record(path: str | Path) -> GameRecord:
     """Parse and validate a record file; every problem is a RecordError."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _error("R402", f"cannot read record '{path}': {exc.strerror or exc}") from None
+        text = limits.read_checked(Path(path), limits.MAX_RECORD_BYTES)
+    except Refused as exc:
+        raise _error("R402", f"cannot read record '{shown(str(path))}': {exc}") from None
     return parse_record(text, str(path))
 
 
 def parse_record(text: str, path: str = "<record>") -> GameRecord:
     try:
-        data = yaml.safe_load(text)
+        data = limits.load_yaml(text, limits.MAX_RECORD_VALUES)
     except yaml.YAMLError as exc:
         raise _error("R402", f"record '{path}' is not valid YAML: {_yaml_reason(exc)}") from None
+    except Refused as exc:
+        at = f" (line {exc.line})" if exc.line else ""
+        raise _error("R402", f"record '{path}' is refused: {exc}{at}") from None
     return _from_data(data, path)
 
 
@@ -99,13 +119,17 @@ def _from_data(data: Any, path: str) -> GameRecord:
     missing = [k for k in _KEYS if k not in data]
     if missing:
         raise _error("R402", f"record '{path}' lacks {_quoted(missing)}")
+    _expect(path, "rulelang", data["rulelang"], int)
     if data["rulelang"] != VERSION:
         raise _error("R402", f"record '{path}' has unsupported version "
                      f"'{data['rulelang']}'", help=f"this rulelang reads version {VERSION}")
     _expect(path, "rulebook", data["rulebook"], str)
     _expect(path, "sha256", data["sha256"], str)
     _expect(path, "options", data["options"], dict)
+    _expect_options(path, data["options"])
     _expect(path, "seed", data["seed"], int)
+    if abs(data["seed"]) >= 10**limits.MAX_DIGITS:
+        raise _error("R402", f"record '{path}': 'seed' has more than {limits.MAX_DIGITS} digits")
     _expect_list(path, "actions", data["actions"], str)
     if "grammar" in data:
         _expect(path, "grammar", data["grammar"], int)
@@ -133,7 +157,28 @@ def _read_result(rec: GameRecord, result: Any, path: str) -> None:
 
 def _expect(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise _error("R402", f"record '{path}': '{key}' must be {_kind_name(kind)}")
+        raise _error("R402", f"record '{path}': '{key}' must be {_kind_name(kind)}, "
+                     f"not {_yaml_kind(value)}")
+
+
+def _expect_options(path: str, options: dict[Any, Any]) -> None:
+    """An option is a whole number (`players` always) or a word, as `--option` gives it."""
+    for key, value in options.items():
+        if not isinstance(key, str):
+            raise _error("R402", f"record '{path}': option names must be words")
+        kinds: tuple[type, ...] = (int,) if key == "players" else (int, str)
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            what = "a whole number" if key == "players" else "a whole number or a word"
+            raise _error("R402", f"record '{path}': option '{shown(key)}' must be {what}, "
+                         f"not {_yaml_kind(value)}")
+
+
+def _yaml_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, float):
+        return f"the number {value:g}"
+    return {list: "a list", dict: "a mapping", type(None): "null"}.get(type(value), "that")
 
 
 def _expect_list(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
@@ -180,19 +225,40 @@ def replay(record_path: str | Path, mode: str = "compiled") -> Replay:
 
 
 def resolve_rulebook(rulebook: str, record_path: Path) -> Path:
-    """The rulebook as given (relative to the working folder), else beside the record, else
-    the bundled rulebook of that name."""
+    """The rulebook a record names: a `.rule` file by a relative path without '..' (from the
+    working folder, else beside the record), else the bundled rulebook of that name. A record
+    is untrusted: any other name is refused before a file is opened (R405)."""
+    bundled = bundled_rulebook(rulebook)
     given = Path(rulebook)
-    if given.is_file() or given.is_absolute():
-        return given
-    beside = record_path.parent / given
-    return beside if beside.is_file() else Path(rulebook_path(given))
+    if given.is_absolute() and rulebook.endswith(limits.RULEBOOK_SUFFIX) and "\0" not in \
+            rulebook and given.is_file() and inside(given, [bundled_dir().resolve()]):
+        return given  # a bundled rulebook by its full path (the shipped files are trusted)
+    try:
+        check_name(rulebook, (limits.RULEBOOK_SUFFIX,))
+    except Refused as exc:
+        if bundled is not None:
+            return bundled
+        raise _refused(rulebook, record_path, str(exc)) from None
+    for base in (Path.cwd(), record_path.parent):
+        candidate = base / rulebook
+        if candidate.exists() or candidate.is_symlink():
+            if not inside(candidate, [base.resolve()]):
+                raise _refused(rulebook, record_path, "a symbolic link leads out of its folder")
+            return candidate
+    return bundled or Path(rulebook)
+
+
+def _refused(rulebook: str, record_path: Path, reason: str) -> RecordError:
+    return _error("R405", f"record '{shown(str(record_path))}' names rulebook "
+                  f"'{shown(rulebook)}', which is refused: {reason}",
+                  help="a record names its rulebook by a path relative to the working folder "
+                  "or to the record's folder, or by a bundled rulebook's name")
 
 
 def _load(rec: GameRecord, record_path: Path, mode: str) -> Any:
     path = resolve_rulebook(rec.rulebook, record_path)
-    if not path.is_file():
-        raise _error("R405", f"record '{record_path}' names rulebook '{rec.rulebook}', "
+    if not path.exists():
+        raise _error("R405", f"record '{record_path}' names rulebook '{shown(rec.rulebook)}', "
                      "which does not exist")
     try:
         game = rulelang.load_game(str(path), dict(rec.options), mode=mode)

@@ -13,6 +13,8 @@ from lark import Token, Tree
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language.loader import load_source
 from rulelang.language.parser import parse_scenarios
+from rulelang.limits import RULEBOOK_SUFFIX, Refused, check_name, inside
+from rulelang.limits import shown as limits_shown
 from rulelang.source import Source, Span
 
 MODES = ("compiled", "interpreted")
@@ -65,8 +67,17 @@ def read(path: str | Path) -> ScenarioFile:
     header = _child(tree, "header")
     book_token = header.children[-1]
     assert isinstance(book_token, Token)
-    rulebook = Path(path).parent / _string(book_token)
-    if not rulebook.is_file():
+    name = _string(book_token)
+    try:  # a scenario file names a rulebook beside it or below, as a rulebook names its data
+        check_name(name, (RULEBOOK_SUFFIX,))
+        if not inside(Path(path).parent / name, [Path(path).parent.resolve()]):
+            raise Refused("it lies outside this file's folder (through a symbolic link)")
+    except Refused as exc:
+        raise RulebookError([Diagnostic("R420", f"rulebook '{limits_shown(name)}' is refused: "
+                                        f"{exc}", _token_span(shown, book_token))],
+                            {shown: source}) from None
+    rulebook = Path(path).parent / name
+    if not rulebook.exists():
         raise RulebookError([Diagnostic("R420", f"no rulebook '{_string(book_token)}' beside "
                                         "this file", _token_span(shown, book_token),
                                         f"the name is relative to {Path(path).parent}/")],

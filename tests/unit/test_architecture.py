@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
 # Bottom to top; a module may import its own package and any package of a lower layer.
 LAYERS = [
-    ["rulelang.source", "rulelang.resources"],       # source texts, positions; bundled folders
+    ["rulelang.source", "rulelang.resources", "rulelang.limits"],  # texts, folders, limits
     ["rulelang.errors"],                             # diagnostics and the error tree
     ["rulelang.model"],                              # sites, pieces, zones, the state's data
     ["rulelang.library"],                            # builtins, the shared semantics, Ctx
@@ -124,10 +124,11 @@ def test_no_game_name_in_the_package() -> None:
 
 def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
     """Rulebooks are untrusted: nothing in the package evaluates text as Python, and files
-    are read only by the loader (rulebooks, modules, data), the record reader, the parser
-    (its own grammar) and the parse cache (its files in the user's private cache folder, and
-    the front end's own source for the digest that keys them)."""
-    readers = {"loader.py", "record.py", "parser.py", "cache.py"}
+    are read only through rulelang/limits.py (rulebooks, modules, data, records: every file
+    access checked in one place), by the parser (its own grammar) and by the parse cache (its
+    files in the user's private cache folder, and the front end's own source for the digest
+    that keys them)."""
+    readers = {"limits.py", "parser.py", "cache.py"}
     for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -139,7 +140,8 @@ def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
             method = func.attr if isinstance(func, ast.Attribute) else ""
             assert bare not in ("eval", "exec", "compile", "__import__") \
                 and method != "import_module", f"{where} makes code"
-            if bare == "open" or method in ("open", "read_text", "read_bytes", "safe_load"):
+            if bare == "open" or method in ("open", "read_text", "read_bytes", "safe_load",
+                                            "fdopen", "load"):
                 assert path.name in readers, f"{where} reads a file"
 
 

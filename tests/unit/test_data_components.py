@@ -49,7 +49,8 @@ def test_the_data_file_is_part_of_the_rulebook_hash(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("case, code, words", [
     ("unknown_attr", "R210", "row 1 of 'rows.yaml' has 'colour'"),
-    ("outside", "R105", "outside the rulebook's folder"),
+    ("outside", "R105",
+     "cannot read data file '../cards.yaml': '..' leads outside the rulebook's folder"),
     ("broken", "R106", "not valid YAML"),
     ("broken", "R105", "cannot read data file 'missing.yaml'"),
 ])

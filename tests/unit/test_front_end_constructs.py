@@ -88,7 +88,7 @@ def test_else_if_is_refused_with_its_position(tmp_path: Path) -> None:
         _load(tmp_path, "compiled", turn)
     [d] = info.value.diagnostics
     assert (d.code, d.message, d.span.line, d.span.column) == (
-        "R107", "'else if' is written 'elif'", 16, 3)
+        "R109", "'else if' is written 'elif'", 16, 3)
     assert "^^^^^^^" in info.value.render()
 
 

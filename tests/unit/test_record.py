@@ -16,6 +16,7 @@ from rulelang.tools.record import (  # noqa: E402
     GameRecord,
     dump_record,
     parse_record,
+    portable,
     read_record,
     record_game,
     replay,
@@ -47,6 +48,7 @@ def _played(book: Path, moves: list[str] = MOVES, seed: int = 7) -> GameRecord:
 
 
 def _write(path: Path, rec: GameRecord) -> Path:
+    rec.rulebook = portable(rec.rulebook, path)  # as `play --record` names it: relative
     write_record(path, rec)
     return path
 

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+from rulelang import limits
 from rulelang.agents import HumanAgent, MCTSAgent, QuitGame
 from rulelang.errors import IllegalActionError, RulelangError
 from rulelang.language.loader import read_rules_text
@@ -268,11 +269,12 @@ class Session:
             self._score(player)
         elif word == "svg":
             self._svg(player, text[3:].strip() or "position.svg")
-        elif text.isdigit():
+        elif text.isascii() and text.isdigit():
             labels = self._labels()
-            if 1 <= int(text) <= len(labels):
+            if len(text) <= 9 and 1 <= int(text) <= len(labels):
                 return labels[int(text) - 1]
-            self.out.print(f"there is no move {text}: `moves` numbers them 1 to {len(labels)}")
+            self.out.print(f"there is no move {limits.shown(text)}: `moves` numbers them 1 to "
+                           f"{len(labels)}")
         else:
             return self._move(text)
         return None
