@@ -294,5 +294,8 @@ def load(path: str | Path) -> Loaded:
 
 def read_rules_text(path: Path) -> str:
     """The rules of a game in words (a Markdown file found by resources.rules_path), for
-    `rules` at the play prompt; the loader is where files are read."""
-    return path.read_text(encoding="utf-8", errors="replace")
+    `rules` at the play prompt; read like every file, through limits.read_checked."""
+    try:
+        return limits.read_checked(path, limits.MAX_RULEBOOK_BYTES)
+    except limits.Refused as exc:
+        return f"(the rules cannot be read: {exc})"

@@ -3,8 +3,8 @@ each loaded, checked and played for a few random plies in both modes in a worker
 under a time limit. No case may end in a crash, hang or memory error of the classes this
 suite covers (checking, building the evaluators' code, playing, observing). The loading
 classes (file access, YAML and parse limits, option bounds, board geometry and relation
-targets: runner.Outcome.owner == "load") are counted apart, in a test marked xfail until
-the loader refuses them all. `python bench/fuzz.py --cases 2000` is the long run."""
+targets: runner.Outcome.owner == "load") are counted apart, in a test of their own.
+`python bench/fuzz.py --cases 2000` is the long run."""
 from __future__ import annotations
 
 import pytest
@@ -35,8 +35,6 @@ def test_the_cases_reach_every_stage(outcomes: list[Outcome]) -> None:
     assert len(played) >= CASES // 5
 
 
-@pytest.mark.xfail(reason="loading classes (file access, YAML and parse limits, option "
-                   "bounds, board geometry): the loader's part of issue 19", strict=False)
 def test_no_problem_while_loading(outcomes: list[Outcome]) -> None:
     found = [o for o in outcomes if o.owner == "load"]
     assert not found, table(found)

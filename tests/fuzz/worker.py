@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
+import rulelang.language.cache  # noqa: E402
 from rulelang.errors import RulebookError, RulelangError, RuleRuntimeError  # noqa: E402
 from rulelang.game.engine import Game  # noqa: E402
 from rulelang.language.checker import check  # noqa: E402
@@ -166,6 +167,8 @@ def main() -> int:
     _playout(game, 0, 2)
     python = tuple({os.path.realpath(p) + os.sep for p in
                     (sys.prefix, sys.base_prefix, sys.exec_prefix, str(PACKAGE))})
+    kept = rulelang.language.cache.cache_folder()  # parsed files kept between loads
+    python += (os.path.realpath(kept) + os.sep,) if kept is not None else ()
     sys.addaudithook(AUDIT)
     _say({"ready": True})
     for line in sys.stdin:

@@ -1,5 +1,6 @@
 """How a record made by `rulelang play` names its rulebook: a bundled one by its name, any
-other by its path from the record's folder; either replays from another folder."""
+other by its path from the record's folder (a record names only rulebooks below it); either
+replays from another folder."""
 from __future__ import annotations
 
 import shutil
@@ -19,8 +20,8 @@ def test_a_bundled_rulebook_is_named_and_another_is_relative_to_the_record(
     mine = tmp_path / "books" / "mine.rule"
     mine.parent.mkdir()
     shutil.copy(bundled_dir() / "tic_tac_toe.rule", mine)
-    (tmp_path / "records").mkdir()
-    assert record_name(mine, tmp_path / "records" / "game.yaml") == "../books/mine.rule"
+    assert record_name(mine, tmp_path / "game.yaml") == "books/mine.rule"
+    assert record_name(mine, tmp_path / "books" / "game.yaml") == "mine.rule"
 
 
 def test_such_a_record_replays_from_anywhere_and_says_why_the_game_ended(
@@ -36,8 +37,7 @@ def test_such_a_record_replays_from_anywhere_and_says_why_the_game_ended(
     assert lines[0].startswith("why: End: three of your marks in a row")
     assert lines[1].startswith("rule: when lines.full_line_through(") and "winner mover" in \
         lines[1]
-    record = tmp_path / "records" / "game.yaml"
-    record.parent.mkdir()
+    record = tmp_path / "game.yaml"
     write_record(record, record_game(game, state, 0, rulebook=record_name(mine, record)))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -128,8 +128,8 @@ def test_a_huge_move_number_typed_at_the_prompt(tmp_path: Path, monkeypatch: pyt
     main(["play", "tic_tac_toe", "--agents", "human,random"])
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    assert f"there is no move {'9' * 80}…: type 1 to 9, a move, or q to quit" in out
-    assert "there is no move ²: type 1 to 9" in out  # a digit to Python, not a move number
+    assert f"there is no move {'9' * 80}…: `moves` numbers them 1 to 9" in out
+    assert "'²' is not an action now" in out  # a digit to Python, not a move number
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

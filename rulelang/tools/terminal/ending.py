@@ -21,6 +21,8 @@ def end_reason(game: Any, state: Any) -> list[str]:
     program = program_of(game)
     if program is None or not state.is_terminal():
         return []
+    if state.capped():
+        return [f"why: the game reached its longest length ({len(state.history())} moves)"]
     span = getattr(state, "ended_by", None)
     if span is None:
         return ["why: nobody could do anything for a whole round"]
@@ -71,6 +73,8 @@ def _comment_above(src: Any, line: int) -> list[str]:
 
 def winners_line(game: Any, state: Any) -> str:
     names, winners = game.player_names, state.winners()
+    if getattr(state, "capped", lambda: False)():
+        return f"result: capped after {len(state.history())} plies: no winner"
     if not winners:
         return "result: draw"
     if len(winners) == 1:

@@ -8,24 +8,24 @@ folder, so that it can be resumed.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from rulelang.errors import Diagnostic, RecordError, render
 from rulelang.resources import bundled_dir, rulebook_path
-from rulelang.tools.record import read_record, record_game, replay, write_record
+from rulelang.tools.record import portable, read_record, record_game, replay, write_record
 from rulelang.tools.terminal.session import Session
 
 
 def record_name(rulebook: str | Path, record: str | Path) -> str:
     """How a record names its rulebook: a bundled one by its name, another by its path
-    relative to the record's folder."""
+    relative to the record's folder when it lies in that folder's tree (else relative to the
+    working folder, or as given: a record may name only rulebooks below it, rulelang/limits)."""
     path = Path(rulebook_path(rulebook)).resolve()  # a bundled name: its file
     bundled = bundled_dir().resolve()
     if path.parent == bundled and path.suffix == ".rule":
         return path.stem
-    return os.path.relpath(path, Path(record).resolve().parent)
+    return portable(str(path), Path(record).resolve())
 
 
 def play(game: Any, rulebook: str, agents: list[Any], seed: int, record: str | None,

@@ -48,12 +48,21 @@ HELP = """commands at the prompt:
   q, quit        stop the game (Ctrl-C and Ctrl-D too); its record is written"""
 
 
+
+class _Console(Console):
+    """Rich's console, but a closed stdout (`rulelang play ... | head`) ends the game the way
+    every command ends on a closed pipe (cli.main: quietly, exit 0), not with Rich's exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
 class Session:
     def __init__(self, game: Any, agents: list[Any], seed: int, rulebook: str = "",
                  actions: list[str] | None = None, console: Console | None = None,
                  reader: Reader | None = None) -> None:
         self.game, self.agents, self.seed, self.rulebook = game, agents, seed, rulebook
-        self.out = console or Console(highlight=False, soft_wrap=True)  # lines fit already
+        self.out = console or _Console(highlight=False, soft_wrap=True)  # lines fit already
         self.reader = reader or Reader()
         self.names: list[str] = list(game.player_names)
         self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
