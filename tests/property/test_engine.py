@@ -185,7 +185,7 @@ def test_actions_and_terminal_states_are_consistent_reference(name: str, data: s
 
 
 @pytest.mark.parametrize("name", RULEBOOKS)
-@SEEDED
+@settings(SEEDED, max_examples=20)  # 17 games: the conformance corpus and perft do the rest
 @given(data=st.data(), seed=seeds())
 def test_interpreter_and_compiler_agree(name: str, data: st.DataObject, seed: int) -> None:
     spec = load(name, "interpreted").new_initial_state(seed)
@@ -201,7 +201,7 @@ def test_interpreter_and_compiler_agree(name: str, data: st.DataObject, seed: in
 
 
 @game_and_mode
-@settings(SEEDED, max_examples=10)
+@settings(SEEDED, max_examples=6)
 @given(data=st.data(), seed=seeds(), moves=st.integers(0, MAX_MOVES))
 def test_record_round_trips(name: str, mode: str, data: st.DataObject, seed: int,
                             moves: int) -> None:
