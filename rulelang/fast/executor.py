@@ -152,7 +152,7 @@ class Executor(EffectStatements, Menus):
         values = self.choices(s, c, e)
         if not values:
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
-        e[s.var] = values[c.data.rng.randrange(len(values))]
+        e[s.var] = effects.chance_draw(c.data, values, s.span)
 
     # move, remove, set, increase: the meaning both evaluators share
     exec_Move = EffectStatements.effect_Move

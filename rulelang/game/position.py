@@ -203,6 +203,13 @@ def set_mover(state: State, player: str) -> State:
     return restate(state, edit)
 
 
+def state_chance(state: State, outcomes: list[str]) -> State:
+    """The outcomes of the next draws `at random`, in order (each as its value shows)."""
+    def edit(st: State, data: GameData) -> None:
+        data.stated_chance = data.stated_chance + tuple(outcomes)
+    return restate(state, edit)
+
+
 def set_round(state: State, number: int) -> State:
     """The number of the current round (from 1)."""
     def edit(st: State, data: GameData) -> None:

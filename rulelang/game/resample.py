@@ -41,6 +41,7 @@ def resample(state: State, player: int, seed: int) -> State:
     new = replayed(state, player, rng) or state.clone()
     deal_again(new.ctx.data, state.game.runtime.program, player, rng)
     new.ctx.data.rng = Rng(rng.getrandbits(63))
+    new.ctx.data.stated_chance = ()  # future chance is drawn again
     new._resampled = True
     return new
 

@@ -90,3 +90,18 @@ def clamp(bounds: tuple[int | None, int | None], value: int) -> int:
     if lo is not None and value < lo:
         value = lo
     return value
+
+
+def chance_draw(data: GameData, values: list[Any], span: Any) -> Any:
+    """`choose x in D at random`: a uniform draw from the state's seeded generator, or the
+    outcome stated for this draw (a scenario's `given chance "…"`: first stated, first
+    drawn), which must be one of the outcomes."""
+    if data.stated_chance:
+        want, data.stated_chance = data.stated_chance[0], data.stated_chance[1:]
+        for value in values:
+            if show(value) == want:
+                return value
+        shown = ", ".join(show(v) for v in values[:20]) + (" …" if len(values) > 20 else "")
+        raise RuleRuntimeError(f"the stated chance outcome '{want}' is not one of this "
+                               f"draw's outcomes ({shown})", span)
+    return values[data.rng.randrange(len(values))]

@@ -21,7 +21,7 @@ class Mixed(NamedTuple):
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
-                 "cache", "round", "starter", "round_turns", "capped", "came")
+                 "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -43,6 +43,7 @@ class GameData:
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
+        self.stated_chance: tuple[str, ...] = ()  # outcomes of the next draws, as stated
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
 
@@ -65,6 +66,7 @@ class GameData:
         new.changes = self.changes.copy()
         new.cache = self.cache.copy()
         new.round, new.starter, new.round_turns = self.round, self.starter, self.round_turns
+        new.stated_chance = self.stated_chance
         new.capped = self.capped
         new.came = self.came.copy()
         return new

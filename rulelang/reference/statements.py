@@ -184,7 +184,7 @@ class Statements(EffectStatements):
         if not values:
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
         if s.mode == "random":  # chance: a draw, no decision
-            e[s.var] = values[c.data.rng.randrange(len(values))]
+            e[s.var] = effects.chance_draw(c.data, values, s.span)
             return None
         return self._ask(s, values, c, e)
 

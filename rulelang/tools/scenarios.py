@@ -28,6 +28,7 @@ from rulelang.tools.scenario_checks import (
     shown_value,
 )
 from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
+from rulelang.tools.terminal.ending import end_reason
 
 __all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",
            "test_command", "perft"]
@@ -346,6 +347,7 @@ _STATED = {
     "g_put": _put,
     "g_turn": lambda s, st: position.set_mover(s, st.args[0]),
     "g_round": lambda s, st: position.set_round(s, st.args[0]),
+    "g_chance": lambda s, st: position.state_chance(s, list(st.args[0])),
     "g_counter": lambda s, st: position.set_value(s, "counter", st.args[0][0], st.args[0][1],
                                                   st.args[1]),
     "g_var": lambda s, st: position.set_value(s, "var", st.args[0][0], st.args[0][1],
@@ -376,12 +378,24 @@ _CHECKS: dict[str, Callable[[rulelang.State, Step], rulelang.State | None]] = {
 }
 
 
+def _ended_by(state: rulelang.State, step: Step) -> None:
+    """The game is over, and the end rule that ended it (its comment, or its line) says the
+    text, in any case; a game capped by its longest length says "longest length"."""
+    want = step.args[0]
+    if not state.is_terminal():
+        raise Failed(step, f"the game ended by {want!r}", outcome(state))
+    why = " ".join(end_reason(state.game, state))
+    if want.lower() not in why.lower():
+        raise Failed(step, f"the game ended by {want!r}", why or "no end rule ended it")
+
+
 def _over(state: rulelang.State, step: Step) -> None:
     if not state.is_terminal():
         raise Failed(step, "the game over", outcome(state))
 
 
 _CHECKS["e_over"] = _over
+_CHECKS["e_ended_by"] = _ended_by
 
 
 # ---- the command ---------------------------------------------------------------------------

@@ -119,3 +119,39 @@ def test_a_scenario_file_states_a_round_end(tmp_path: Path,
     assert main(["test", str(tmp_path / "m.test")]) == 1
     out = capsys.readouterr().out
     assert 'expected: score sheet r1 Someiyoshino of Player2: 7\n    found:    8 (' in out
+
+
+def test_stated_chance_outcomes_and_the_end_rule(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(Path(__file__).parents[1] / "flow" / "chance.rule", tmp_path)
+    (tmp_path / "c.test").write_text("\n".join([
+        'rulebook "chance.rule"', "",
+        'scenario "the next roll stated"', '  given chance "6"', "  expect var roll: 6",
+        '  when "draw"', "  expect to move South",
+        'scenario "two rolls stated"', '  given chance "6", "2"', '  when "draw"',
+        "  expect var roll: 2",
+        'scenario "an outcome the draw does not have"', '  given chance "7"', ""]))
+    assert main(["test", str(tmp_path / "c.test"), "--mode", "both"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("ok   ") == 4 and out.count("FAIL ") == 2
+    assert "chance.rule:28:3: error[R301]: the stated chance outcome '7' is not one of this " \
+           "draw's outcomes (1, 2, 3, 4, 5, 6)" in out
+    shutil.copy(RULEBOOKS / "tic_tac_toe.rule", tmp_path)
+    moves = 'given play "place a1", "place a2", "place b1", "place b2", "place c1"'
+    (tmp_path / "e.test").write_text("\n".join([
+        'rulebook "tic_tac_toe.rule"', "", 'scenario "a line"', f"  {moves}",
+        '  expect ended by "three of your marks in a row"',
+        'scenario "not so"', f"  {moves}", '  expect ended by "nobody could"', ""]))
+    assert main(["test", str(tmp_path / "e.test")]) == 1
+    out = capsys.readouterr().out
+    assert "ok   " in out and "expected: the game ended by 'nobody could'" in out
+    assert "found:    why: End: three of your marks in a row" in out
+
+
+def test_a_resample_draws_stated_chance_again() -> None:
+    state = rulelang.load_game(Path(__file__).parents[1] / "flow" / "chance.rule"
+                               ).new_initial_state(seed=0)
+    state = position.state_chance(state, ["6"])
+    assert state.data.stated_chance == ()  # the turn's roll took it
+    state.data.stated_chance = ("3",)
+    assert state.resample(0, 1).data.stated_chance == ()
