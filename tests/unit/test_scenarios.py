@@ -285,3 +285,24 @@ def test_a_var_stated_as_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[st
             '    score "sheet r1 set" of Player2: 10\n    scores Player2: 9\n')
     code, out = run(capsys, str(scenario(tmp_path, body, game="muso_sakura")), "--mode", "both")
     assert code == 0, out
+
+
+def test_the_pytest_plugin_collects_scenario_files(tmp_path: Path) -> None:
+    """A designer's folder with a rulebook and scenario files: plain `pytest` runs each
+    scenario in both modes (the plugin is installed with rulelang, entry point pytest11)."""
+    import subprocess
+    import sys
+    shutil.copy(RULEBOOKS / "tic_tac_toe.rule", tmp_path)
+    shutil.copy(RULEBOOKS / "tic_tac_toe.test", tmp_path)
+    (tmp_path / "bad.test").write_text('rulebook "tic_tac_toe.rule"\n\nscenario "wrong winner"\n'
+                                       '  given play "place a1", "place a2", "place b1", '
+                                       '"place b2", "place c1"\n  expect winner O\n')
+    (tmp_path / "broken.test").write_text('rulebook "nowhere.rule"\n')
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p",
+                           "no:cacheprovider", "-o", "addopts=", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    scenarios = (RULEBOOKS / "tic_tac_toe.test").read_text().count("\nscenario ")
+    assert f"3 failed, {2 * scenarios} passed" in done.stdout, done.stdout[-2000:]
+    assert "bad.test:5:3: expect winner O\n    expected: winner O\n    found:    winner X" \
+        in done.stdout
+    assert "error[R420]: no rulebook 'nowhere.rule'" in done.stdout
