@@ -162,5 +162,6 @@ def test_an_option_of_5000_digits(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert main(["play", "breakthrough", "--agents", "random,random", "--option",
                  "size=" + "9" * 5000]) == 1
     out, err = capsys.readouterr()
-    assert err.splitlines()[0] == ("rulebooks/breakthrough.rule:22:1: error[R205]: impossible "
-                                   f"option: size={'9' * 80}… (from 3 to 9)")
+    first = err.splitlines()[0].replace(str(ROOT) + "/", "")  # the bundled file, as found
+    assert first == ("rulebooks/breakthrough.rule:22:1: error[R205]: impossible "
+                     f"option: size={'9' * 80}… (from 3 to 9)")
