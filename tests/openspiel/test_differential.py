@@ -41,21 +41,22 @@ from openspiel.mapping import (  # noqa: E402
     rulelang_moves,
 )
 
-# (game, size option or None, depth or None for the whole tree, mode)
+# (game, size option or None, depth or None for the whole tree, mode); the whole trees of
+# tic-tac-toe and 3x3 Hex are walked by `python bench/openspiel_games.py --deep-perft`
 PERFT = [
-    ("tic_tac_toe", None, None, "compiled"),      # all 255,168 games
-    ("tic_tac_toe", None, 5, "interpreted"),
+    ("tic_tac_toe", None, 6, "compiled"),
+    ("tic_tac_toe", None, 4, "interpreted"),
     ("connect_four", None, 6, "compiled"),
     ("connect_four", None, 4, "interpreted"),
-    ("hex", 3, None, "compiled"),                 # all 257,760 games on 3x3
-    ("hex", 5, 4, "compiled"),                    # depth 4 at 11x11 is ~204M positions
+    ("hex", 3, 6, "compiled"),
+    ("hex", 5, 3, "compiled"),
     ("hex", 11, 2, "compiled"),
-    ("hex", 5, 3, "interpreted"),
+    ("hex", 4, 3, "interpreted"),
     ("breakthrough", 3, None, "compiled"),        # all 2,300 games on 3x3
     ("breakthrough", 4, 5, "compiled"),           # first wins at ply 5
     ("breakthrough", 6, 4, "compiled"),
     ("breakthrough", 8, 3, "compiled"),           # depth 4 on 8x8: bench/openspiel_games.py
-    ("breakthrough", 6, 3, "interpreted"),
+    ("breakthrough", 6, 2, "interpreted"),
 ]
 # OpenSpiel's own figures, pinned so that a change of OpenSpiel shows up as such
 OPENSPIEL_PERFT = {
