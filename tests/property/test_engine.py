@@ -27,7 +27,7 @@ RULEBOOKS = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.rule")
 MODES = ("interpreted", "compiled")
 MAX_MOVES = 120  # longer random games are cut here (spline_plus can loop a long time)
 
-SEEDED = settings(derandomize=True, max_examples=30, deadline=None, database=None,
+SEEDED = settings(derandomize=True, max_examples=20, deadline=None, database=None,
                   suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -201,7 +201,7 @@ def test_interpreter_and_compiler_agree(name: str, data: st.DataObject, seed: in
 
 
 @game_and_mode
-@settings(SEEDED, max_examples=6)
+@settings(SEEDED, max_examples=4)
 @given(data=st.data(), seed=seeds(), moves=st.integers(0, MAX_MOVES))
 def test_record_round_trips(name: str, mode: str, data: st.DataObject, seed: int,
                             moves: int) -> None:
