@@ -90,7 +90,9 @@ class BoardBuilder:
                       draw_at=self.draw_at)
         order = {c: i for i, c in enumerate(self.coords)}
         for name, edges in self.edges.items():
-            table = tuple(tuple(by_coords[t] for t in sorted(edges[c], key=order.__getitem__))
+            # sites made after the relation (a later `sites` line) have no edges in it
+            table = tuple(tuple(by_coords[t] for t in sorted(edges.get(c, ()),
+                                                             key=order.__getitem__))
                           for c in self.coords)
             board.relations[name] = Relation(name, table)
         for name, members in self.regions.items():
