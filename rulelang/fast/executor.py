@@ -19,7 +19,7 @@ from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
 from rulelang.library.semantics import Ctx, domain_items, iterate
-from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, show
+from rulelang.model.values import Piece, PieceSource, Player, Site, show
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
@@ -154,11 +154,14 @@ class Executor(EffectStatements, Menus):
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
         e[s.var] = effects.chance_draw(c.data, values, s.span)
 
-    # move, remove, set, increase: the meaning both evaluators share
+    # move, remove, set, increase, shuffle, reveal, return: the meaning both evaluators share
     exec_Move = EffectStatements.effect_Move
     exec_Remove = EffectStatements.effect_Remove
     exec_Set = EffectStatements.effect_Set
     exec_Increase = EffectStatements.effect_Increase
+    exec_Shuffle = EffectStatements.effect_Shuffle
+    exec_Reveal = EffectStatements.effect_Reveal
+    exec_Return = EffectStatements.effect_Return
 
     def exec_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
@@ -228,18 +231,6 @@ class Executor(EffectStatements, Menus):
         c.tick(s.span)
         args = [self.value(a, c, e) for a in s.call.args]
         return effect, dict(zip(effect.params, args, strict=True))
-
-    def exec_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
-        zone = self.value(s.zone, c, e)
-        if not isinstance(zone, ZoneRef):
-            raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
-        c.data.shuffle(zone)
-
-    def exec_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
-        c.data.reveal(s.var)
-
-    def exec_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
-        raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
 
     def exec_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
         raise GameOver(self.winners(s, c, e), s.span)

@@ -11,7 +11,7 @@ from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import effects
 from rulelang.library.semantics import Ctx, increased, stored
-from rulelang.model.values import Piece, Player, show
+from rulelang.model.values import Piece, Player, ZoneRef, show
 
 
 class EffectStatements:
@@ -78,3 +78,15 @@ class EffectStatements:
 
     def clamp(self, key: tuple[Any, ...], value: int, c: Ctx) -> int:
         return effects.clamp(self.rt.counter_bounds(key[0], c), value)
+
+    def effect_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
+        zone = self.value(s.zone, c, e)
+        if not isinstance(zone, ZoneRef):
+            raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
+        c.data.shuffle(zone)
+
+    def effect_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
+        c.data.reveal(s.var)
+
+    def effect_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
+        raise RuleRuntimeError("'return' belongs in a function (def)", s.span)

@@ -17,7 +17,7 @@ from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import Decision, GameOver, Option, Run
 from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate
-from rulelang.model.values import Piece, Player, ZoneRef, show
+from rulelang.model.values import Piece, Player, show
 from rulelang.reference.interpreter import Interpreter
 
 
@@ -101,11 +101,14 @@ class Statements(EffectStatements):
         if not self.value(s.cond, c, e):
             raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
 
-    # move, remove, set, increase: the meaning both evaluators share
+    # move, remove, set, increase, shuffle, reveal, return: the meaning both evaluators share
     run_Move = EffectStatements.effect_Move
     run_Remove = EffectStatements.effect_Remove
     run_Set = EffectStatements.effect_Set
     run_Increase = EffectStatements.effect_Increase
+    run_Shuffle = EffectStatements.effect_Shuffle
+    run_Reveal = EffectStatements.effect_Reveal
+    run_Return = EffectStatements.effect_Return
 
     def run_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
@@ -117,18 +120,6 @@ class Statements(EffectStatements):
         source = self.value(s.source, c, e) if s.source is not None else None
         return effects.take_piece(c.data, self.rt.players, what, source, s.source is not None,
                                   s.piece.span)
-
-    def run_Shuffle(self, s: ast.Shuffle, c: Ctx, e: dict[str, Any]) -> None:
-        zone = self.value(s.zone, c, e)
-        if not isinstance(zone, ZoneRef):
-            raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", s.span)
-        c.data.shuffle(zone)
-
-    def run_Reveal(self, s: ast.Reveal, c: Ctx, e: dict[str, Any]) -> None:
-        c.data.reveal(s.var)
-
-    def run_Return(self, s: ast.Return, c: Ctx, e: dict[str, Any]) -> None:
-        raise RuleRuntimeError("'return' belongs in a function (def)", s.span)
 
     def run_Result(self, s: ast.Result, c: Ctx, e: dict[str, Any]) -> None:
         if s.kind == "draw":
