@@ -81,6 +81,15 @@ class RuleRuntimeError(RulelangError):
         return render(self.diagnostic, self.sources)
 
 
+class StatedChanceError(RuleRuntimeError):
+    """A draw met an outcome stated for it (a scenario's `chance`) that it cannot give;
+    `stated_at` is where that outcome was stated."""
+
+    def __init__(self, message: str, span: Span | None, stated_at: Span | None) -> None:
+        super().__init__(message, span)
+        self.stated_at = stated_at
+
+
 class IllegalActionError(RulelangError):
     """An action that is not legal now; the message says why."""
 

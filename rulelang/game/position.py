@@ -203,10 +203,11 @@ def set_mover(state: State, player: str) -> State:
     return restate(state, edit)
 
 
-def state_chance(state: State, outcomes: list[str]) -> State:
-    """The outcomes of the next draws `at random`, in order (each as its value shows)."""
+def state_chance(state: State, outcomes: list[str], where: Any = None) -> State:
+    """The outcomes of the next draws `at random`, in order (each as its value shows);
+    `where` (the statement's position) is named if a draw cannot give its outcome."""
     def edit(st: State, data: GameData) -> None:
-        data.stated_chance = data.stated_chance + tuple(outcomes)
+        data.stated_chance = data.stated_chance + tuple((text, where) for text in outcomes)
     return restate(state, edit)
 
 

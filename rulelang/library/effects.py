@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import RuleRuntimeError, StatedChanceError
 from rulelang.model.state import GameData
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
@@ -97,11 +97,11 @@ def chance_draw(data: GameData, values: list[Any], span: Any) -> Any:
     outcome stated for this draw (a scenario's `given chance "…"`: first stated, first
     drawn), which must be one of the outcomes."""
     if data.stated_chance:
-        want, data.stated_chance = data.stated_chance[0], data.stated_chance[1:]
+        (want, stated_at), data.stated_chance = data.stated_chance[0], data.stated_chance[1:]
         for value in values:
             if show(value) == want:
                 return value
         shown = ", ".join(show(v) for v in values[:20]) + (" …" if len(values) > 20 else "")
-        raise RuleRuntimeError(f"the stated chance outcome '{want}' is not one of this "
-                               f"draw's outcomes ({shown})", span)
+        raise StatedChanceError(f"the stated chance outcome '{want}' is not one of this "
+                                f"draw's outcomes ({shown})", span, stated_at)
     return values[data.rng.randrange(len(values))]

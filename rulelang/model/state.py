@@ -43,7 +43,8 @@ class GameData:
         self.changes: list[int] = []  # indices of the sites changed so far, in order
         self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
-        self.stated_chance: tuple[str, ...] = ()  # outcomes of the next draws, as stated
+        # outcomes of the next draws, as stated, each with where it was stated (or None)
+        self.stated_chance: tuple[tuple[str, Any], ...] = ()
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
 

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError, render
+from rulelang.errors import (
+    Diagnostic,
+    IllegalActionError,
+    RulebookError,
+    RulelangError,
+    StatedChanceError,
+    render,
+)
 from rulelang.game import position
 from rulelang.tools.scenario_checks import (
     CHECKS,
@@ -71,6 +78,12 @@ def run_one(file: ScenarioFile, sc: Scenario, mode: str) -> str | None:
                 f"    found:    {f.found}")
     except Mistake as m:
         return _indent(render(m.diagnostic, sources))
+    except StatedChanceError as err:  # positioned at the `chance` line that stated it
+        at = err.diagnostic.span
+        return _indent(render(Diagnostic(
+            "R420", f"impossible position: {err.diagnostic.message}"
+            + (f" (the draw at {at.path}:{at.line}:{at.column})" if at else ""),
+            err.stated_at, "state an outcome the draw has"), sources))
     except RulelangError as err:  # a rule failed while the scenario played
         return _indent(err.render())
     return None
@@ -347,7 +360,7 @@ _STATED = {
     "g_put": _put,
     "g_turn": lambda s, st: position.set_mover(s, st.args[0]),
     "g_round": lambda s, st: position.set_round(s, st.args[0]),
-    "g_chance": lambda s, st: position.state_chance(s, list(st.args[0])),
+    "g_chance": lambda s, st: position.state_chance(s, list(st.args[0]), st.span),
     "g_counter": lambda s, st: position.set_value(s, "counter", st.args[0][0], st.args[0][1],
                                                   st.args[1]),
     "g_var": lambda s, st: position.set_value(s, "var", st.args[0][0], st.args[0][1],

@@ -134,8 +134,10 @@ def test_stated_chance_outcomes_and_the_end_rule(tmp_path: Path,
     assert main(["test", str(tmp_path / "c.test"), "--mode", "both"]) == 1
     out = capsys.readouterr().out
     assert out.count("ok   ") == 4 and out.count("FAIL ") == 2
-    assert "chance.rule:28:3: error[R301]: the stated chance outcome '7' is not one of this " \
-           "draw's outcomes (1, 2, 3, 4, 5, 6)" in out
+    # positioned at the scenario's `chance` line (line 13, column 9), naming the draw
+    assert "c.test:13:9: error[R420]: impossible position: the stated chance outcome '7' is " \
+           "not one of this draw's outcomes (1, 2, 3, 4, 5, 6) (the draw at " in out
+    assert "chance.rule:28:3)" in out and "R301" not in out
     shutil.copy(RULEBOOKS / "tic_tac_toe.rule", tmp_path)
     moves = 'given play "place a1", "place a2", "place b1", "place b2", "place c1"'
     (tmp_path / "e.test").write_text("\n".join([
