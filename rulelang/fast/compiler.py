@@ -140,17 +140,39 @@ class Compiler(CallCompiler):
             name == a for decl in self.rt.program.pieces.values() for a, _ in decl.attrs)
         player_attr = name in ("index", "name")  # `p.index`: read straight from a player
 
-        def attr(c: Ctx, e: dict[str, Any]) -> Any:
-            x = obj(c, e)
-            if piece_attr and type(x) is Piece:  # a declared piece attribute: one list read
-                return c.data.attrs[name][x.id]
-            if player_attr and type(x) is Player:
-                return x.index if name == "index" else x.name
+        def general(c: Ctx, x: Any) -> Any:
             try:
                 return get_attr(c, x, name, coord)
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
-        return attr
+
+        local = getattr(obj, "local_name", None)
+        if piece_attr and local is not None:
+            def local_piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:  # `card.name`
+                x = e[local] if local in e else obj(c, e)  # (obj reports a missing local)
+                if type(x) is Piece:
+                    return c.data.attrs[name][x.id]
+                return general(c, x)
+            return local_piece_attribute
+        if piece_attr:
+            def piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:
+                x = obj(c, e)
+                if type(x) is Piece:  # a declared piece attribute: one list read
+                    return c.data.attrs[name][x.id]
+                return general(c, x)
+            return piece_attribute
+        if player_attr:
+            if name == "index":
+                def player_index(c: Ctx, e: dict[str, Any]) -> Any:
+                    x = obj(c, e)
+                    return x.index if type(x) is Player else general(c, x)
+                return player_index
+
+            def player_name(c: Ctx, e: dict[str, Any]) -> Any:
+                x = obj(c, e)
+                return x.name if type(x) is Player else general(c, x)
+            return player_name
+        return lambda c, e: general(c, obj(c, e))
 
     # ---- operators
     def visit_Index(self, n: ast.Index) -> Fn:
@@ -375,7 +397,13 @@ class Compiler(CallCompiler):
         if fixed:  # `[("QA", "QB"), ("QC", "QD")]`: made once
             return lambda c, e: value
         items = [self.expr(x) for x in n.items]
-        return lambda c, e: tuple[Any, ...](f(c, e) for f in items)
+        if len(items) == 2:  # `[r, c]`, `(a, b)`: the common pairs, without a loop
+            f, g = items
+            return lambda c, e: (f(c, e), g(c, e))
+        if len(items) == 3:
+            f, g, h = items
+            return lambda c, e: (f(c, e), g(c, e), h(c, e))
+        return lambda c, e: tuple([f(c, e) for f in items])
 
     def _constant_tuple(self, n: ast.Expr) -> tuple[bool, Any]:
         """(True, value) for a tuple or list literal whose items never change in a game."""
