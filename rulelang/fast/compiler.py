@@ -236,12 +236,15 @@ class Compiler(CallCompiler):
             try:
                 if type(a) is int and type(b) is int:
                     return raw(a, b)
-                return op(a, b)
+                r = op(a, b)
             except (TypeError, ZeroDivisionError) as exc:
                 raise RuleRuntimeError(f"cannot compute {show(a)} {n.op} {show(b)}: {exc}",
                                        n.span) from None
             except OverflowError as exc:  # the operands may be huge: not shown
                 raise RuleRuntimeError(f"cannot compute {n.op}: {exc}", n.span) from None
+            if type(r) is tuple or type(r) is str:  # made item by item: its length
+                charge(c, len(r), n.span)
+            return r
         (kl, x), (kr, y) = operand(left), operand(right)
         if kl == "const" and kr is None and type(x) is int:  # `2 * count …`
             def const_left(c: Ctx, e: dict[str, Any]) -> Any:

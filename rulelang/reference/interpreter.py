@@ -85,12 +85,15 @@ class Interpreter:
     def visit_BinOp(self, n: ast.BinOp, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
         try:
-            return BINOPS[n.op](left, right)
+            result = BINOPS[n.op](left, right)
         except (TypeError, ZeroDivisionError) as exc:
             raise RuleRuntimeError(f"cannot compute {show(left)} {n.op} {show(right)}: "
                                    f"{exc}", n.span) from None
         except OverflowError as exc:  # the operands may be huge: not shown
             raise RuleRuntimeError(f"cannot compute {n.op}: {exc}", n.span) from None
+        if type(result) is tuple or type(result) is str:  # made item by item: its length
+            charge(c, len(result), n.span)
+        return result
 
     def visit_Compare(self, n: ast.Compare, c: Ctx, e: dict[str, Any]) -> Any:
         left, right = self.eval(n.left, c, e), self.eval(n.right, c, e)
