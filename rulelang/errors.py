@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rulelang.source import Source, Span
+from rulelang.source import Source, Span, printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,12 @@ class Diagnostic:
 
 
 def render(d: Diagnostic, sources: Mapping[str, Source] | None = None) -> str:
-    """gcc-style header, the source line and a caret under the span, an optional help line."""
+    """gcc-style header, the source line and a caret under the span, an optional help line;
+    every control character shown by its picture (printable)."""
+    return printable(_render(d, sources))
+
+
+def _render(d: Diagnostic, sources: Mapping[str, Source] | None) -> str:
     s = d.span
     if s is None:
         out = [f"error[{d.code}]: {d.message}"]

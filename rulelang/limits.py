@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from rulelang.source import unprintable
+
 # ---- files ---------------------------------------------------------------------------------
 MAX_NAME_BYTES = 255          # one part of a file name (the usual file system limit)
 MAX_PATH_BYTES = 1024         # a whole file name written in a rulebook or a record
@@ -183,6 +185,10 @@ def load_yaml(text: str, max_values: int) -> Any:
             if isinstance(event, yaml.ScalarEvent):
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
+                if unprintable(event.value):  # "\e[2J" would be sent to the terminal
+                    raise Refused(f"a value holds a control character (U+"
+                                  f"{ord(event.value[unprintable(event.value)[0]]):04X})",
+                                  _line(event))
             else:
                 depth += 1
                 if depth > MAX_YAML_DEPTH:

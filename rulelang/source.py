@@ -37,3 +37,22 @@ class Source:
         n = max(1, len(self._lines))
         col = len(self.line(n)) + 1
         return Span(self.path, n, col, n, col + 1)
+
+
+# Characters a terminal would act on rather than show: C0 and C1 controls (but tab and new
+# line), DEL, and the bidirectional overrides and isolates ("Trojan source"). Each becomes one
+# visible character, so a caret under a quoted line stays in its column.
+_UNPRINTABLE = {i: 0x2400 + i for i in range(0x20) if i not in (0x09, 0x0A)}
+_UNPRINTABLE.update({0x7F: 0x2421, **{i: 0xFFFD for i in range(0x80, 0xA0)},
+                     **{i: 0xFFFD for i in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}})
+
+
+def unprintable(text: str) -> list[int]:
+    """The offsets of the characters `printable` would replace."""
+    return [i for i, ch in enumerate(text) if ord(ch) in _UNPRINTABLE and ch != "\r"]
+
+
+def printable(text: str) -> str:
+    """Text from a rulebook, a record or a scenario made safe to print: a control character
+    is shown as its picture (NUL as ␀, ESC as ␛), never sent to the terminal."""
+    return text.translate(_UNPRINTABLE)

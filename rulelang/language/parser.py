@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
 from rulelang.language.cache import cache_folder
-from rulelang.source import Source, Span
+from rulelang.source import Source, Span, unprintable
 
 # The language version: bumped when what a rulebook can say or what it means changes (each
 # bump is a CHANGELOG.md entry); written into game records.
@@ -61,6 +61,7 @@ def parse_scenarios(source: Source) -> Tree[Token]:
 def _parse(source: Source, grammar: str) -> Tree[Token]:
     """Each syntax error costs a parse of the rest of the file: at most MAX_SYNTAX_ERRORS
     errors are reported, and no more than MAX_PARSE_WORK characters are parsed in all."""
+    _refuse_control_characters(source)
     lines = source.text.splitlines()
     diagnostics: list[Diagnostic] = []
     work = 0
@@ -87,6 +88,25 @@ def _parse(source: Source, grammar: str) -> Tree[Token]:
                 "R108", f"stopped after {len(diagnostics)} syntax errors: the rest of the "
                 "file is not checked", source.span_at_end(), "correct these and check again"))
             break
+    raise RulebookError(diagnostics, {source.path: source})
+
+
+def _refuse_control_characters(source: Source) -> None:
+    """A control character (NUL, ESC, a form feed, a bidirectional override …) in a file is
+    refused before Lark reads it, each where it stands (at most MAX_SYNTAX_ERRORS of them):
+    a terminal would act on it when a name or message holding it is shown."""
+    found = unprintable(source.text)
+    if not found:
+        return
+    diagnostics = []
+    for offset in found[:limits.MAX_SYNTAX_ERRORS]:
+        before = source.text[:offset]
+        line = before.count("\n") + 1
+        col = offset - (before.rfind("\n") + 1) + 1
+        diagnostics.append(Diagnostic(
+            "R101", f"a control character (U+{ord(source.text[offset]):04X}) cannot be "
+            "written here", Span(source.path, line, col, line, col + 1),
+            "remove it; in a text, write what it should show"))
     raise RulebookError(diagnostics, {source.path: source})
 
 

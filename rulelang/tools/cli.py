@@ -16,6 +16,7 @@ import rulelang
 from rulelang import limits
 from rulelang.agents import make_agent
 from rulelang.errors import Diagnostic, RecordError, RulelangError, render
+from rulelang.source import printable
 from rulelang.tools import common
 from rulelang.tools.common import (
     _rulebook,
@@ -133,7 +134,7 @@ def _render_parser(ren: argparse.ArgumentParser) -> None:
 # --- shared helpers ----------------------------------------------------------------------
 
 def _err(text: str) -> None:
-    print(text, file=sys.stderr)
+    print(printable(text), file=sys.stderr)
 
 
 def result_lines(game: Any, state: Any) -> list[str]:

@@ -130,9 +130,11 @@ def test_data_files_are_checked_before_opening(folder: Path, name: str, reason: 
 
 
 def test_a_nul_byte_in_a_name_is_refused(folder: Path) -> None:
-    text = rendered(extending("a\0b.rule"))
-    assert text.splitlines()[0] == (r"book.rule:14:1: error[R207]: cannot extend 'a\x00b.rule':"
-                                    " the name contains a NUL byte")
+    text = rendered(extending("a\0b.rule"))  # in a rulebook: refused before it is parsed
+    assert text.splitlines()[0] == (
+        "book.rule:14:30: error[R101]: a control character (U+0000) cannot be written here")
+    with pytest.raises(limits.Refused, match="the name contains a NUL byte"):
+        limits.check_name("a\0b.rule", (".rule",))  # a record's `rulebook:` is checked so
 
 
 def test_the_main_file_must_be_a_small_regular_utf8_file(folder: Path) -> None:
@@ -342,3 +344,37 @@ def test_a_scenario_file_names_only_a_rulebook_beside_it(folder: Path, name: str
         "  |\n"
         f'1 | rulebook "{name}"\n'
         f"  |          {'^' * (len(name) + 2)}")
+
+
+# ---- control characters: never sent to the terminal ---------------------------------------
+
+def test_control_characters_in_a_rulebook_are_refused_where_they_stand(folder: Path) -> None:
+    book = write("book.rule", BASE.replace(GAME_LINE, 'game "Tic\x1b[2J-tac"', 1)
+                 + "# a NUL \x00 and a bidirectional override \u202e\n")
+    text = rendered(book)
+    heads = [line for line in text.splitlines() if "error[" in line]
+    game = BASE.splitlines().index(GAME_LINE) + 1
+    assert heads == [
+        f"book.rule:{game}:10: error[R101]: a control character (U+001B) cannot be written here",
+        f"book.rule:{END + 1}:9: error[R101]: a control character (U+0000) cannot be written "
+        "here",
+        f"book.rule:{END + 1}:40: error[R101]: a control character (U+202E) cannot be "
+        "written here"]
+    assert f'{game} | game "Tic␛[2J-tac"' in text  # shown by its picture, the caret under it
+    assert not any(ord(ch) < 32 and ch != "\n" or ch == "\u202e" for ch in text)
+
+
+def test_a_control_character_in_a_data_value_is_refused(folder: Path) -> None:
+    assert data_error('- {name: "a\\e[2Jb", points: 1}\n').splitlines()[0] == (
+        "cards.yaml:1:1: error[R106]: data file 'cards.yaml' is refused: a value holds a "
+        "control character (U+001B)")
+
+
+def test_a_diagnostic_shows_control_characters_by_their_pictures() -> None:
+    from rulelang.errors import Diagnostic, render
+    from rulelang.source import Source, Span
+    src = Source("x.rule", 'game "a\x07b\x9bc"\n')
+    out = render(Diagnostic("R201", "unknown name 'q\x1bz'", Span("x.rule", 1, 8, 1, 9)),
+                 {"x.rule": src})
+    assert out.splitlines()[0] == "x.rule:1:8: error[R201]: unknown name 'q␛z'"
+    assert out.splitlines()[2] == '1 | game "a␇b�c"' and out.splitlines()[3] == "  |        ^"

@@ -10,7 +10,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
 # Bottom to top; a module may import its own package and any package of a lower layer.
 LAYERS = [
-    ["rulelang.source", "rulelang.resources", "rulelang.limits"],  # texts, folders, limits
+    ["rulelang.source", "rulelang.resources"],       # texts (and what prints safely), folders
+    ["rulelang.limits"],                             # the limits on loading, file access
     ["rulelang.errors"],                             # diagnostics and the error tree
     ["rulelang.model"],                              # sites, pieces, zones, the state's data
     ["rulelang.library"],                            # builtins, the shared semantics, Ctx
