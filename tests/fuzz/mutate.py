@@ -219,8 +219,37 @@ def _odd_use(text: str, rng: random.Random) -> tuple[str, str]:
     return f"use {name}\n" + text, f"use {name[:40]}"
 
 
+_TAIL = re.compile(r"(?<=[^=!<>])(=|\bin\b|:)\s+(?P<tail>[^#\n]+)")
+_DOMAIN = re.compile(r"\b(?:choose(?: site| player| piece)?|each|any|all|for each|max|min|sum|"
+                     r"count)\s+\w+\s+in\s+(?P<domain>[^:#\n]+?)(?=\s+where\b|\s*:|\s*#|$)",
+                     re.M)
+_WRONG_DOMAINS = ["mover", "White", "Player1", "5", "true", '"a1"', "none", "[]", "[mover]",
+                  "1..0", "supply", "sites", "players", "top(sites)", "[1, [2, 3]]", '"text"']
+
+
+def _splice(text: str, rng: random.Random) -> tuple[str, str]:
+    """The expression after one line's `=`, `in` or `:` put in place of another's: values of
+    one rule's type meet another rule's use."""
+    tails = [m for m in _TAIL.finditer(text)
+             if "#" not in text[text.rfind("\n", 0, m.start()) + 1: m.start()]]  # code only
+    a, b = rng.choice(tails), rng.choice(tails)
+    return (text[: b.start("tail")] + a.group("tail").rstrip() + text[b.end("tail"):],
+            "spliced expression")
+
+
+def _domain(text: str, rng: random.Random) -> tuple[str, str]:
+    """The domain of a choice, loop or quantifier replaced by a wrong one: a player, a
+    number, a zone, a text, another domain of the file."""
+    found = list(_DOMAIN.finditer(text))
+    m = rng.choice(found)
+    others = [f.group("domain") for f in found]
+    new = rng.choice(_WRONG_DOMAINS + others)
+    return text[: m.start("domain")] + new + text[m.end("domain"):], "wrong domain"
+
+
 _RULE_MUTATIONS = [_del_token, _swap_tokens, _ident, _ident, _literal, _literal, _number,
-                   _nesting, _long_line, _nul, _move_line, _odd_use]
+                   _nesting, _long_line, _nul, _move_line, _odd_use, _splice, _splice,
+                   _domain, _domain]
 
 
 # ---- data mutations ---------------------------------------------------------------
