@@ -56,7 +56,7 @@ def rule_coverage(game: Any, path: str, options: dict[str, Any] | None,
                   records: list[dict[str, Any]], limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
     """What the first `limit` records never used, as lists of {what, where, text}."""
     ref = rulelang.load_game(path, options, mode="interpreted")
-    statements = ref.flow.statements
+    statements = ref.flow.statements  # type: ignore[attr-defined]  # the reference flow's
     program = ref.runtime.program
     covered: set[int] = set()
     scored = {t for rec in records for terms in rec["terms"] for t, v in terms.items() if v}
