@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -83,8 +84,9 @@ class Screen:
             t.append(f" — turn {obs['turn']}", style="dim")
         return t
 
-    def legend(self) -> list[Text]:
+    def legend(self, width: int | None = None) -> list[Text]:
         """Each player's mark and goal (one line each when the rulebook states goals)."""
+        width = width or self.width
         out: list[Text] = []
         players = self.obs["players"]
         everyone = self.goals.get("everyone")
@@ -94,12 +96,10 @@ class Screen:
                 t.append(self._mark(p), style=self.colours[p])
                 if p in self.goals:
                     t.append(f": {self.goals[p]}")
-                out += wrap(t, self.width, 6)
+                out += wrap(t, width, 6)
         else:
-            t = Text("  ")
-            for i, p in enumerate(players):
-                t.append(("   " if i else "") + self._mark(p), style=self.colours[p])
-            out.append(t)
+            out += wrap_items(Text("  "), [Text(self._mark(p), style=self.colours[p])
+                                           for p in players], width, 2, sep="   ")
         style = piece_style(self.obs)
         pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
         if style is not None and not pictured:
@@ -108,20 +108,20 @@ class Screen:
             numbers = sorted({a for names in style.numbers.values() for a in names})
             extra = (f"; capital: {'/'.join(flags)}" if flags else "") + \
                 (f"; digits: {'/'.join(numbers)}" if numbers else "")
-            out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), self.width, 4)
+            out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), width, 4)
         if everyone:
-            out += wrap(Text(f"  goal: {everyone}"), self.width, 4)
+            out += wrap(Text(f"  goal: {everyone}"), width, 4)
         return out
 
     def _mark(self, player: str) -> str:
         glyph = self.glyphs[player]
         return player if glyph == player else f"{glyph} {player}"
 
-    def board(self) -> list[Text]:
-        room = None if self.height is None else self.height - 20  # what else is drawn
-        return BoardPainter(self.obs, self.last).lines(self.width, room)
+    def board(self, compact: bool = False) -> list[Text]:
+        """The board; compact: pictured layers one line a site, but for the viewer's."""
+        return BoardPainter(self.obs, self.last).lines(self.width, 0 if compact else None)
 
-    def groups(self) -> list[Text]:
+    def groups(self, width: int | None = None) -> list[Text]:
         """The zones, counters and vars beside the board: the viewer's, each other player's,
         then the shared ones; one line (wrapped) per group."""
         players, me = self.obs["players"], self.obs["player"]
@@ -140,17 +140,17 @@ class Screen:
             else:
                 who = "you" if 0 <= me < len(players) and owner == players[me] else owner
                 head = Text(f"{who}: ", style="bold " + self.colours.get(owner, ""))
-            out += wrap_items(head, items[owner], self.width)
+            out += wrap_items(head, items[owner], width or self.width)
         return out
 
-    def scores(self) -> list[Text]:
+    def scores(self, width: int | None = None) -> list[Text]:
         scores = self.obs.get("scores")
         if scores is None:
             return []
         t = Text("scores: ", style="bold")
         for i, (n, s) in enumerate(zip(self.obs["players"], scores, strict=False)):
             t.append((", " if i else "") + f"{n} {s:g}", style=self.colours.get(n, ""))
-        return [t]
+        return wrap(t, width or self.width, 4)
 
     # -- zones, counters, vars -------------------------------------------------------------
     def _title(self, name: str) -> str:
@@ -228,8 +228,67 @@ class Screen:
         return out
 
     # -- the whole screen -------------------------------------------------------------------
-    def lines(self) -> list[Text]:
-        return [self.header(), *self.legend(), *self.board(), *self.groups(), *self.scores()]
+    def lines(self, notes: Side | None = None, tails: list[list[Text]] | None = None
+              ) -> list[Text]:
+        """The header, the board and what lies beside it (the legend, the groups, the scores,
+        then `notes(width)`: what the caller adds, such as the last moves), then a tail (the
+        question and the moves: the first of `tails` that lets the screen fit, the shorter
+        ones say less). In `height` rows when a layout can: the side text below the board,
+        else beside it (where the board's lines leave room, so beside the short top rows of
+        a slanted board too), else with the pictured layers made compact."""
+        def side(width: int) -> list[Text]:
+            return [*self.legend(width), *self.groups(width), *self.scores(width),
+                    *(notes(width) if notes else [])]
+        tails = tails or [[]]
+        best: list[Text] | None = None
+        bodies: list[list[Text]] = []
+        for compact in (False, True) if BoardPainter(self.obs).boxed else (False,):
+            board = self.board(compact)
+            bodies.append(board + side(self.width))
+            beside = panel(board, side, self.width)
+            if beside is not None:
+                bodies.append(beside)
+        for tail in tails:
+            for body in bodies:
+                screen = [self.header(), *body, *tail]
+                if self.height is None or len(screen) < self.height:  # and the prompt's row
+                    return screen
+                if best is None or len(screen) < len(best):
+                    best = screen
+        return best or [self.header()]
+
+
+Side = Callable[[int], list[Text]]
+_NARROWEST = 24  # a side panel narrower than this is not drawn
+
+
+def panel(board: list[Text], side: Side, width: int, gap: int = 3) -> list[Text] | None:
+    """The board with the side text at its right, from its top: beside the fewest of the
+    board's first rows that the text, wrapped to the room those rows leave, fits in (or the
+    whole board, the text going on below it in the same column). None: no room."""
+    if not board:
+        return None
+    widths = [t.cell_len for t in board]
+    chosen: tuple[int, list[Text]] | None = None
+    for k in range(1, len(board) + 1):
+        col = max(widths[:k]) + gap
+        if width - col < _NARROWEST:
+            break
+        text = side(width - col)
+        if len(text) <= k or k == len(board):
+            chosen = (col, text)
+            break
+    if chosen is None:
+        return None
+    col, text = chosen
+    out = []
+    for i in range(max(len(board), len(text))):
+        line = board[i].copy() if i < len(board) else Text("")
+        if i < len(text):
+            line.append(" " * (col - line.cell_len))
+            line.append_text(text[i])
+        out.append(line)
+    return out
 
 
 def _attr(name: str, value: Any) -> str:
