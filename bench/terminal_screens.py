@@ -55,10 +55,10 @@ def measure(book: str, options: dict[str, object], seed: int) -> tuple[int, int,
         labels = session._labels()
         session._apply(labels[rng.randrange(len(labels))])
     session.humans = [0]  # the last screen, of one human against agents
-    ending = session.ending()
+    ending = session.ending
     for player in range(len(game.player_names)):
         lines = session.end_screen(player, ending)
-        tall = max(tall, len(lines) + 2)  # and "record written to …"
+        tall = max(tall, len(lines) + 1)  # and "record written to …"
         wide = max([wide] + [t.cell_len for t in lines])
     return tall, wide, len(session.actions)
 

@@ -59,7 +59,8 @@ def _fits(book: str, text: str) -> list[str]:
     lines = _screen(text)
     rows, cols = _size(book)
     width = max(len(line) for line in lines)
-    assert len(lines) + 1 <= rows, f"{book}: {len(lines) + 1} rows drawn:\n" + "\n".join(lines)
+    used = len(lines) + (lines[-1] != "")  # the text ends where the prompt's row begins
+    assert used <= rows, f"{book}: {used} rows drawn:\n" + "\n".join(lines)
     assert width <= cols, f"{book}: {width} columns drawn:\n" + max(lines, key=len)
     return lines
 

@@ -65,6 +65,7 @@ class Screen:
         self.labels: dict[str, str] = view.get("labels") or {}
         self.colours = player_colours(obs["players"])
         self.glyphs = owner_glyphs(obs["players"])
+        self.painter = BoardPainter(obs, last)
 
     # -- parts ----------------------------------------------------------------------------
     def header(self) -> Text:
@@ -73,6 +74,12 @@ class Screen:
         t = Text(obs["game"], style="bold")
         if obs["terminal"]:
             t.append(" — game over")
+            winners = obs.get("winners") or []
+            if winners and not obs.get("capped"):
+                t.append(": ")
+                t.append(" and ".join(players[w] for w in winners) +
+                         (" wins" if len(winners) == 1 else " win"),
+                         style=self.colours[players[winners[0]]] if len(winners) == 1 else "")
         elif 0 <= now < len(players):
             t.append(" — ")
             t.append(players[now], style=self.colours[players[now]])
@@ -117,9 +124,11 @@ class Screen:
         glyph = self.glyphs[player]
         return player if glyph == player else f"{glyph} {player}"
 
-    def board(self, compact: bool = False) -> list[Text]:
-        """The board; compact: pictured layers one line a site, but for the viewer's."""
-        return BoardPainter(self.obs, self.last).lines(self.width, 0 if compact else None)
+    def board(self, compact: bool = False, bottom_edge: bool = True) -> list[Text]:
+        """The board; compact: pictured layers one line a site, but for the viewer's;
+        without the bottom edge: the column names above the top row only."""
+        self.painter.bottom_edge = bottom_edge
+        return self.painter.lines(self.width, 0 if compact else None)
 
     def groups(self, width: int | None = None) -> list[Text]:
         """The zones, counters and vars beside the board: the viewer's, each other player's,
@@ -228,34 +237,59 @@ class Screen:
         return out
 
     # -- the whole screen -------------------------------------------------------------------
-    def lines(self, notes: Side | None = None, tails: list[list[Text]] | None = None
+    def lines(self, notes: Side | None = None, tails: list[Side] | None = None
               ) -> list[Text]:
-        """The header, the board and what lies beside it (the legend, the groups, the scores,
+        """The header, the legend, the board and what lies beside it (the groups, the scores,
         then `notes(width)`: what the caller adds, such as the last moves), then a tail (the
-        question and the moves: the first of `tails` that lets the screen fit, the shorter
-        ones say less). In `height` rows when a layout can: the side text below the board,
-        else beside it (where the board's lines leave room, so beside the short top rows of
-        a slanted board too), else with the pictured layers made compact."""
+        question and the moves, or the end: the first of `tails` that lets the screen fit,
+        the later ones say less). In `height` rows when a layout can: the legend above the
+        board and the rest below it; else both beside the board (where its lines leave room,
+        so beside the short top rows of a slanted board too); else the tail beside it as
+        well; else the same with the pictured layers made compact, or without the column
+        names under the board."""
+        legend = _remembered(self.legend)
+        rest = _remembered(lambda w: [*self.groups(w), *self.scores(w),
+                                      *(notes(w) if notes else [])])
+
         def side(width: int) -> list[Text]:
-            return [*self.legend(width), *self.groups(width), *self.scores(width),
-                    *(notes(width) if notes else [])]
-        tails = tails or [[]]
+            return legend(width) + rest(width)
+        variants = [{}, {"compact": True} if self.painter.boxed else {"bottom_edge": False}]
+        boards: dict[int, list[Text]] = {}
         best: list[Text] | None = None
-        bodies: list[list[Text]] = []
-        for compact in (False, True) if BoardPainter(self.obs).boxed else (False,):
-            board = self.board(compact)
-            bodies.append(board + side(self.width))
-            beside = panel(board, side, self.width)
-            if beside is not None:
-                bodies.append(beside)
-        for tail in tails:
-            for body in bodies:
-                screen = [self.header(), *body, *tail]
-                if self.height is None or len(screen) < self.height:  # and the prompt's row
-                    return screen
-                if best is None or len(screen) < len(best):
-                    best = screen
+        for whole in tails or [lambda w: []]:
+            tail = _remembered(whole)
+            for i, variant in enumerate(variants):
+                if i not in boards:
+                    boards[i] = self.board(**variant)
+                board = boards[i]
+                layouts = (lambda: legend(self.width) + board + rest(self.width) +
+                           tail(self.width),
+                           lambda: _then(panel(board, side, self.width), tail(self.width)),
+                           lambda: panel(board, lambda w: side(w) + tail(w), self.width))
+                for layout in layouts:
+                    body = layout()
+                    if body is None:
+                        continue
+                    screen = [self.header(), *body]
+                    if self.height is None or len(screen) < self.height:  # and the prompt
+                        return screen
+                    if best is None or len(screen) < len(best):
+                        best = screen
         return best or [self.header()]
+
+
+def _remembered(fn: Side) -> Side:
+    made: dict[int, list[Text]] = {}
+
+    def remembered(width: int) -> list[Text]:
+        if width not in made:
+            made[width] = fn(width)
+        return made[width]
+    return remembered
+
+
+def _then(lines: list[Text] | None, more: list[Text]) -> list[Text] | None:
+    return None if lines is None else lines + more
 
 
 Side = Callable[[int], list[Text]]
@@ -270,11 +304,16 @@ def panel(board: list[Text], side: Side, width: int, gap: int = 3) -> list[Text]
         return None
     widths = [t.cell_len for t in board]
     chosen: tuple[int, list[Text]] | None = None
+    made: dict[int, list[Text]] = {}
     for k in range(1, len(board) + 1):
         col = max(widths[:k]) + gap
         if width - col < _NARROWEST:
             break
-        text = side(width - col)
+        if col not in made:
+            made[col] = side(width - col)
+        text = made[col]
+        if any(t.cell_len > width - col for t in text):
+            return None  # a table that does not wrap: no room
         if len(text) <= k or k == len(board):
             chosen = (col, text)
             break

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -66,6 +67,7 @@ class Session:
         self.names: list[str] = list(game.player_names)
         self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
         self.actions: list[str] = []
+        self.numbers: list[int] = []  # the same moves, as action numbers (quick to replay)
         self.movers: list[int] = []
         self.state = game.new_initial_state(seed=seed)
         for text in actions or []:
@@ -104,18 +106,22 @@ class Session:
         self._finish()
         return True
 
-    def _apply(self, text: str) -> None:
+    def _apply(self, move: str | int) -> None:
+        """Play a move (its text, or its action number in this position)."""
         player = self.state.current_player()
-        self.state.apply_action(text)
+        action = self.state.string_to_action(move) if isinstance(move, str) else move
+        text = move if isinstance(move, str) else str(self.state.action_to_string(move))
+        self.state.apply_action(action)
         self.actions.append(text)
+        self.numbers.append(action)
         self.movers.append(player)
 
     def _rebuild(self, keep: int) -> None:
-        actions = self.actions[:keep]
+        actions, numbers = self.actions[:keep], self.numbers[:keep]
         self.state = self.game.new_initial_state(seed=self.seed)
-        self.actions, self.movers = [], []
-        for text in actions:
-            self._apply(text)
+        for action in numbers:
+            self.state.apply_action(action)
+        self.actions, self.numbers, self.movers = actions, numbers, self.movers[:keep]
 
     # -- the AI ---------------------------------------------------------------------------
     def _think(self, player: int, agent: Any, who: str | None = None) -> str:
@@ -194,14 +200,14 @@ class Session:
         width, height = min(self.out.width, 120), min(self.out.height, 50)
         return Screen(obs, last, width, height).lines(
             lambda w: self._recap(player, obs["history"], w),
-            [self._moves_summary(), self._moves_summary(brief=True)])
+            [self._moves_summary, lambda w: self._moves_summary(w, brief=True)])
 
     def _last_move_sites(self, player: int) -> set[str]:
         if not self.actions:
             return set()
         state = self.game.new_initial_state(seed=self.seed)
-        for text in self.actions[:-1]:
-            state.apply_action(text)
+        for action in self.numbers[:-1]:
+            state.apply_action(action)
         return _changed(state.observation(player)["board"],
                         self.state.observation(player)["board"])
 
@@ -222,16 +228,15 @@ class Session:
             if len(items) >= 3 else [Text(x) for x in items]
         return wrap_items(Text("last: ", style="bold"), shown, width, sep="; ")
 
-    def _moves_summary(self, brief: bool = False) -> list[Text]:
+    def _moves_summary(self, width: int, brief: bool = False) -> list[Text]:
         """What is asked and the moves: listed when few (brief: when on one line), else
         their number and how to see them."""
         out: list[Text] = []
         asked = self._question()
-        width = min(self.out.width, 120)
         if asked:
             out += wrap(Text(asked, style="bold"), width)
         labels = self._labels()
-        listed = self._move_lines(labels)
+        listed = self._move_lines(labels, width)
         if len(labels) <= _LISTED and (not brief or len(listed) <= 1):
             return out + listed
         sample = ", ".join(labels[:2])
@@ -258,11 +263,11 @@ class Session:
         for line in self._move_lines(labels):
             self.out.print(line)
 
-    def _move_lines(self, labels: list[str]) -> list[Text]:
+    def _move_lines(self, labels: list[str], width: int | None = None) -> list[Text]:
         items = [f"{i}. {t}" for i, t in enumerate(labels, start=1)]
         if not items:
             return []
-        width = min(self.out.width, 120)
+        width = width or min(self.out.width, 120)
         colw = max(map(len, items)) + 2
         ncols = max(1, width // colw)
         nrows = -(-len(items) // ncols)
@@ -367,7 +372,7 @@ class Session:
 
     # -- the end --------------------------------------------------------------------------
     def _finish(self) -> None:
-        ending = self.ending()
+        ending = self.ending
         width, height = min(self.out.width, 120), min(self.out.height, 50)
         if self.humans:
             if len(self.humans) == 1:
@@ -377,29 +382,38 @@ class Session:
             else:  # hot-seat: the board only, which every player sees
                 self._wipe()
                 obs = self.state.observation(self.humans[0])
-                shown = BoardPainter(obs).lines(width, height - 2 - len(ending)) + ending
+                end = ending(width)
+                shown = BoardPainter(obs).lines(width, height - 2 - len(end)) + end
         else:
-            shown = ending
+            shown = ending(width)
         for line in shown:
             self.out.print(line, overflow="ignore", crop=False)
 
-    def end_screen(self, player: int, ending: list[Text]) -> list[Text]:
+    def end_screen(self, player: int, ending: Callable[..., list[Text]]) -> list[Text]:
         """The last screen of a player: the position, then the ending (in the height but a
-        row, for "record written")."""
+        row, for "record written to …")."""
         width, height = min(self.out.width, 120), min(self.out.height, 50)
-        return Screen(self.state.observation(player), self._last_move_sites(player), width,
-                      height - 1).lines(tails=[ending])
+        obs = self.state.observation(player)
+        before = self.seen.get(player)  # what changed since the player last looked
+        last = _changed(before, obs["board"]) if before is not None else \
+            self._last_move_sites(player)
+        return Screen(obs, last, width, height).lines(tails=[ending, lambda w: ending(w, True)])
 
-    def ending(self) -> list[Text]:
-        """Why the game ended, the scores by term and who won."""
-        width = min(self.out.width, 120)
-        out = [t for reason in end_reason(self.game, self.state)
-               for t in wrap(Text(reason), width, 4)]
+    def ending(self, width: int | None = None, brief: bool = False) -> list[Text]:
+        """Why the game ended, the scores by term and who won (in `width` columns). Brief,
+        for a screen with no room: why, and the scores (the header says who won)."""
+        width = width or min(self.out.width, 120)
+        reasons = end_reason(self.game, self.state)
+        if brief and len(reasons) > 1:
+            reasons = reasons[:1]  # the rulebook's words, not the rule's source line
+        out = [t for reason in reasons for t in wrap(Text(reason), width, 4)]
         scores = list(self.state.scores())
         if not self.humans and any(scores):  # the agents' games: the totals on one line
             out.append(Text("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
                 self.names, scores, strict=False))))
         out += score_table(self.game, self.state)
+        if brief:
+            return out
         winners = self.state.winners()
         colours = player_colours(self.names)
         line = Text(winners_line(self.game, self.state), style="bold")
