@@ -99,7 +99,9 @@ def score_table(game: Any, state: Any, players: list[int] | None = None,
         known = None if viewer is None else open_terms(game, viewer, i)
         shut[i] = set() if known is None else set(terms) - known
         got: dict[str, float] = {}
-        for key, value in state.score_breakdown(i, known).items():
+        found = state.score_breakdown(i) if known is None else \
+            state.score_breakdown(i, known)
+        for key, value in found.items():
             term = key.split(" ")[0]
             got[term] = got.get(term, 0) + value
             if term not in terms:
