@@ -212,3 +212,13 @@ def test_rules_and_hint_at_the_prompt(tmp_path: Path) -> None:
     assert "no score" in ANSI.sub("", _prompt(child, "X"))
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_hex_19_fits_80_by_24_through_a_pseudo_terminal(tmp_path: Path) -> None:
+    child = _spawn("hex", ["hex", "--option", "size=19", "--agents", "human,random",
+                           "--seed", "1"], tmp_path)
+    screen = _fits("hex", _prompt(child, "Black"))
+    assert screen[1].split()[:2] == ["a", "b"] and "Black: link" in screen[1]
+    assert any(line.lstrip().startswith("19 . .") for line in screen)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
