@@ -1,10 +1,10 @@
 """Screens that fit, through the terminal session's own drawing (`Session.screen`, what a
 human's turn prints above the prompt, and `Session.end_screen`), without a terminal: a seeded
 random game of each bundled game under its largest options, measured along the way (at its
-start, a third and two thirds of the way, each of the last 4 decisions, and the first and the last
-player's last screen): the abstract games in
-80 x 24, the card and board games in 120 x 50, the prompt's row (or "record written to …")
-included. bench/terminal_screens.py measures every screen of more games."""
+start, a third and two thirds of the way, each of the last 4 decisions, and the last screen
+of the first and the last player): the abstract games in 80 x 24, the card and board games in
+120 x 50, the prompt's row (or "record written to …") included. `python
+bench/terminal_screens.py` measures every screen of more games."""
 from __future__ import annotations
 
 import io

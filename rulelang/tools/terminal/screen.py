@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.text import Text
@@ -250,9 +250,6 @@ class Screen:
         legend = _remembered(self.legend)
         rest = _remembered(lambda w: [*self.groups(w), *self.scores(w),
                                       *(notes(w) if notes else [])])
-
-        def side(width: int) -> list[Text]:
-            return legend(width) + rest(width)
         variants = [{}, {"compact": True} if self.painter.boxed else {"bottom_edge": False}]
         boards: dict[int, list[Text]] = {}
         best: list[Text] | None = None
@@ -261,13 +258,7 @@ class Screen:
             for i, variant in enumerate(variants):
                 if i not in boards:
                     boards[i] = self.board(**variant)
-                board = boards[i]
-                layouts = (lambda: legend(self.width) + board + rest(self.width) +
-                           tail(self.width),
-                           lambda: _then(panel(board, side, self.width), tail(self.width)),
-                           lambda: panel(board, lambda w: side(w) + tail(w), self.width))
-                for layout in layouts:
-                    body = layout()
+                for body in self._bodies(boards[i], legend, rest, tail):
                     if body is None:
                         continue
                     screen = [self.header(), *body]
@@ -276,6 +267,19 @@ class Screen:
                     if best is None or len(screen) < len(best):
                         best = screen
         return best or [self.header()]
+
+
+    def _bodies(self, board: list[Text], legend: Side, rest: Side, tail: Side
+                ) -> Iterator[list[Text] | None]:
+        """The layouts of one board, each made only when the one before does not fit."""
+        def side(width: int) -> list[Text]:
+            return legend(width) + rest(width)
+
+        def side_and_tail(width: int) -> list[Text]:
+            return side(width) + tail(width)
+        yield legend(self.width) + board + rest(self.width) + tail(self.width)
+        yield _then(panel(board, side, self.width), tail(self.width))
+        yield panel(board, side_and_tail, self.width)
 
 
 def _remembered(fn: Side) -> Side:

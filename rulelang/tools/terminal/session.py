@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
