@@ -5,6 +5,8 @@ grouped: the viewer's own zones, counters and vars, each other player's, then th
 it titles (`show x as "…"`) are shown by that title; a piece in a zone is listed with its
 attributes but those the `view` hides. A value the viewer may not see shows as
 hidden, never as none. Zones named alike but for a number (stack1 … stack9) share one line.
+A screen is fitted to its height by layout alone (`Screen.lines`): what lies beside the board
+goes beside it where the board's rows leave room, before anything is drawn more compactly.
 """
 from __future__ import annotations
 
