@@ -227,8 +227,10 @@ class State:
             return self.returns()
         return [float(t) for t in self.game.runtime.totals(self.ctx)]
 
-    def score_breakdown(self, player: int) -> dict[str, float]:
-        return self.game.runtime.breakdown(self.ctx, player)
+    def score_breakdown(self, player: int, terms: Any = None) -> dict[str, float]:
+        """Each score term's points for `player` (only the terms named in `terms`, when
+        given: the others are not evaluated)."""
+        return self.game.runtime.breakdown(self.ctx, player, terms)
 
     def history(self) -> list[str]:
         return [d.labels()[i] for d, i in self.ctx.data.history]

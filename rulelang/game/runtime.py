@@ -336,14 +336,16 @@ class Runtime:
         return lo, hi
 
     # ---- scores
-    def breakdown(self, c: Ctx, player: int) -> dict[str, float]:
-        """Each score term's points; a term whose value is a list of (label, points) pairs
-        is itemised: one entry `term label` per pair (`term` alone, 0, when the list is
-        empty)."""
+    def breakdown(self, c: Ctx, player: int, terms: Any = None) -> dict[str, float]:
+        """Each score term's points (of the terms named in `terms` only, when given); a term
+        whose value is a list of (label, points) pairs is itemised: one entry `term label`
+        per pair (`term` alone, 0, when the list is empty)."""
         who = self.players[player]
         c = Ctx(self, c.data)  # scoring has a step budget of its own, however often asked
         out: dict[str, float] = {}
         for s in self.program.scores:
+            if terms is not None and s.name not in terms:
+                continue
             value = self.fn(s.expr)(c, {s.param: who})
             if not isinstance(value, (tuple, list)):
                 out[s.name] = value

@@ -31,10 +31,9 @@ from rulelang.tools.common import (
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import replay
-from rulelang.tools.render import render_observation
 from rulelang.tools.scenarios import test_command
 from rulelang.tools.terminal.play import play, resume
-from rulelang.tools.viewer import position, replay_page
+from rulelang.tools.viewer import changed, position, replay_page
 
 _MODES = ("compiled", "interpreted")
 
@@ -285,11 +284,25 @@ def _seat(game: Any, viewer: str) -> int:
 
 def _replay_as(done: Any, player: int) -> int:
     """The moves and the last position as one player saw them: their observation only (no
-    other player's hidden cards or secret choices, no deck order, no seed)."""
+    other player's hidden cards or secret choices, no deck order, no seed), the position
+    drawn as `rulelang play` draws it (the geometry's `draw at`, the view's groups)."""
+    from rich.console import Console
+
+    from rulelang.tools.terminal.screen import Screen
     obs = done.state.observation(player)
     print(f"the game as {obs['players'][player]} saw it:")
     print("\n".join(f"  {i}. {text}" for i, text in enumerate(obs["history"], start=1)))
-    print("\n" + render_observation(obs))
+    print()
+    before = None
+    actions = done.record.actions
+    if actions:
+        state = done.game.new_initial_state(seed=done.record.seed)
+        for text in actions[:-1]:
+            state.apply_action(text)
+        before = state.observation(player)
+    console = Console(highlight=False, soft_wrap=True)
+    for line in Screen(obs, changed(before, obs), min(console.width, 120)).lines():
+        console.print(line, overflow="ignore", crop=False)
     if done.state.is_terminal():
         print("\n".join(result_lines(done.game, done.state)))
     return 0

@@ -36,6 +36,7 @@ _NEUTRAL = "#BBBBBB"
 _EDGE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
                  "#555555")
 _SQRT3 = 3 ** 0.5
+_ROOM = 18  # layers side by side in rows of at most this many cells
 CSS = """
 text { font-family: sans-serif; }
 .site > .cell { stroke: #777; stroke-width: 1; }
@@ -111,6 +112,8 @@ def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) 
 
 
 def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> Node:
+    if obs.get("draw_at"):  # the geometry says where each site is drawn: as the terminal does
+        shape = Shape(hexagonal=shape.hexagonal, dims=shape.dims)
     players = list(obs["players"])
     colours = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(players)}
     pictured = any("picture" in p for s in obs["board"] for p in s["pieces"])
@@ -167,10 +170,15 @@ def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
     titles = ctx.obs.get("layers") or {}
     places = ctx.obs.get("layer_at") or {}
     zs = sorted(by_z)
-    per_row = 3 if not places else max(int(p[1]) for p in places.values()) + 1
-    spot = {z: tuple(places.get(str(z), (i // per_row, i % per_row))) for i, z in enumerate(zs)}
     sizes = {z: _extent(ctx, by_z[z]) for z in zs}
     cell_w = max(w for w, _ in sizes.values())
+    if places:
+        per_row = max(int(p[1]) for p in places.values()) + 1
+    elif ctx.obs.get("draw_at"):  # side by side, as many in a row as the room holds
+        per_row = max(1, int((_ROOM + 0.5) * ctx.cell // (cell_w + 0.5 * ctx.cell)))
+    else:
+        per_row = 3
+    spot = {z: tuple(places.get(str(z), (i // per_row, i % per_row))) for i, z in enumerate(zs)}
     title_h = 20.0 if titles else 0.0
     cell_h = max(h for _, h in sizes.values()) + title_h
     gap = ctx.cell * (0.15 if places else 0.5)  # joined boards lie edge to edge
@@ -197,10 +205,17 @@ def _extent(ctx: _Ctx, sites: list[Obs]) -> Point:
 
 
 def _spots(ctx: _Ctx, sites: list[Obs]) -> dict[str, Point]:
-    """Each site's (row, column) in cells from the top left, before hexagonal squeezing."""
+    """Each site's (row, column) in cells from the top left, before hexagonal squeezing:
+    where the geometry's `draw at` puts it (columns in half sites), else from its coordinates
+    and the board's shape."""
     top = max(int(s["coords"][-2]) for s in sites)
     spots: dict[str, Point] = {}
+    draw_at = ctx.obs.get("draw_at") or {}
     for s in sites:
+        at = draw_at.get(s["site"])
+        if at is not None:
+            spots[s["site"]] = (float(at[0]), float(at[1]) / 2)
+            continue
         r, c = int(s["coords"][-2]), int(s["coords"][-1])
         dr, dc = ctx.shape.levels.get(int(s["coords"][0]), (0.0, 0.0)) \
             if len(s["coords"]) == 3 else (0.0, 0.0)

@@ -59,7 +59,8 @@ def _fits(book: str, text: str) -> list[str]:
     lines = _screen(text)
     rows, cols = _size(book)
     width = max(len(line) for line in lines)
-    assert len(lines) + 1 <= rows, f"{book}: {len(lines) + 1} rows drawn:\n" + "\n".join(lines)
+    used = len(lines) + (lines[-1] != "")  # the text ends where the prompt's row begins
+    assert used <= rows, f"{book}: {used} rows drawn:\n" + "\n".join(lines)
     assert width <= cols, f"{book}: {width} columns drawn:\n" + max(lines, key=len)
     return lines
 
@@ -209,5 +210,15 @@ def test_rules_and_hint_at_the_prompt(tmp_path: Path) -> None:
     assert re.search(r"hint: place [a-c][1-3]", hint)
     child.sendline("score")
     assert "no score" in ANSI.sub("", _prompt(child, "X"))
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_hex_19_fits_80_by_24_through_a_pseudo_terminal(tmp_path: Path) -> None:
+    child = _spawn("hex", ["hex", "--option", "size=19", "--agents", "human,random",
+                           "--seed", "1"], tmp_path)
+    screen = _fits("hex", _prompt(child, "Black"))
+    assert screen[1].split()[:2] == ["a", "b"] and "Black: link" in screen[1]
+    assert any(line.lstrip().startswith("19 . .") for line in screen)
     child.sendline("q")
     child.expect(pexpect.EOF)

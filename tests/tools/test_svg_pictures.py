@@ -108,22 +108,20 @@ def test_square_rows_run_up_and_checker() -> None:
     assert disc is not None and disc.get("fill") == PALETTE[0]
 
 
-def test_pyramid_levels_lie_over_the_level_below() -> None:
+def test_pyramid_levels_lie_side_by_side_as_the_terminal_draws_them() -> None:
     game = rulelang.load_game("spline")
-    assert board_shape(game).levels[1] == (0.5, 0.5)
+    assert board_shape(game).levels[1] == (0.5, 0.5)  # stacked, for a geometry without `draw at`
     root = check_structure(game.new_initial_state(seed=0), 0)
-    levels = [s for s in find(root, "site") if "upper" in classes(s)]
-    assert len(levels) == 30 - 16 and all("level-0" not in classes(s) for s in levels)
+    assert not [s for s in find(root, "site") if "upper" in classes(s)]
 
     def centre(site: str) -> tuple[float, float]:
         el = next(s for s in find(root, "site") if s.get("data-site") == site)
-        c = el.find(NS + "circle")
+        c = el.find(NS + "circle") or el.find(NS + "rect")
         assert c is not None
-        return float(c.get("cx", 0)), float(c.get("cy", 0))
-    names = [s["site"] for s in game.new_initial_state(seed=0).observation(0)["board"]]
-    low, up = centre(names[0]), centre(names[16])  # (0,0,0) and (1,0,0)
-    right, down = centre(names[1]), centre(names[4])  # (0,0,1) and (0,1,0)
-    assert up == ((low[0] + right[0]) / 2, (low[1] + down[1]) / 2)
+        return float(c.get("x", c.get("cx", 0))), float(c.get("y", c.get("cy", 0)))
+    assert centre("0a1")[1] > centre("0a2")[1] and centre("0a1")[0] < centre("0b1")[0]
+    assert centre("0d1")[0] < centre("1a1")[0] < centre("2a1")[0] < centre("3a1")[0]
+    assert centre("0a4")[1] == centre("1a3")[1] == centre("2a2")[1] == centre("3a1")[1]
 
 
 def test_joined_boards_lie_as_placed_and_tiles_show_edges() -> None:

@@ -76,16 +76,26 @@ def _part(name: str, *shared: list[str]) -> str:
 
 class BoardPainter:
     def __init__(self, obs: Obs, last: set[str] | frozenset[str] = frozenset(),
-                 colour: bool = True) -> None:
+                 colour: bool = True, bottom_edge: bool = True) -> None:
         self.obs, self.last, self.colour = obs, set(last), colour
+        self.bottom_edge = bottom_edge  # the column names under the bottom row too
         self.glyphs = owner_glyphs(obs["players"])
         self.colours = player_colours(obs["players"])
         self.style: PieceStyle | None = piece_style(obs)
         self.boxed = any("picture" in p for s in obs["board"] for p in s["pieces"])
         self.draw_at = obs.get("draw_at") or {}
+        self._cells: dict[str, list[Text]] = {}
+        self._wide: int | None = None
+        self._drawn: dict[bool, list[tuple[Layer, list[Text]]]] = {}
 
     # -- cells ----------------------------------------------------------------------------
     def cell(self, site: Obs) -> list[Text]:
+        found = self._cells.get(site["site"])
+        if found is None:
+            found = self._cells[site["site"]] = self._cell(site)
+        return [t.copy() for t in found]
+
+    def _cell(self, site: Obs) -> list[Text]:
         pieces = site["pieces"]
         if self.boxed:
             lines = cell_lines(pieces, self.glyphs)
@@ -155,7 +165,7 @@ class BoardPainter:
             if sites:
                 line.append(" " + label, style="dim")
             out.append(line)
-        if bottom != top:
+        if bottom != top and self.bottom_edge:
             out.append(edge(bottom))
         return out
 
@@ -163,8 +173,10 @@ class BoardPainter:
         """Sites whose pieces have pictures: a grid of boxes, every box as wide as the widest
         picture on the board, each row as tall as its tallest; coordinates on the edges.
         Compact: one line per site (the middle line of its picture), no rules."""
-        every = [ls for s in self.obs["board"] for ls in [self.cell(s)]]
-        wide = max([t.cell_len for ls in every for t in ls] + [3])
+        if self._wide is None:
+            self._wide = max([t.cell_len for s in self.obs["board"] for t in self.cell(s)]
+                             + [3])
+        wide = self._wide
         whole = _common([s["site"] for s in layer.sites])
         grid = {self._pos(s): s for s in layer.sites}
         rows = sorted({r for r, _ in grid})
@@ -208,8 +220,11 @@ class BoardPainter:
     def lines(self, width: int = 80, height: int | None = None) -> list[Text]:
         """The board in `width` columns; pictured layers that would pass `height` rows are
         drawn compact, but for the one titled with the viewer's name."""
-        found = layers(self.obs)
-        blocks = [(ly, self.layer(ly)) for ly in found]
+        key = self.bottom_edge
+        if key not in self._drawn:  # a screen tries several layouts of one painter's board
+            self._drawn[key] = [(ly, self.layer(ly)) for ly in layers(self.obs)]
+        blocks = self._drawn[key]
+        found = [ly for ly, _ in blocks]
         if self.boxed and height is not None and _tall(blocks, width) > height:
             players = self.obs["players"]
             me = players[self.obs["player"]] if 0 <= self.obs["player"] < len(players) else None

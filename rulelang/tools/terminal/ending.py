@@ -7,8 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from rulelang.language.analysis import Analysis
-from rulelang.library.registry import Reads
+from rulelang.language.visibility import Visibility
 
 
 def program_of(game: Any) -> Any:
@@ -82,19 +81,27 @@ def winners_line(game: Any, state: Any) -> str:
     return "result: " + " and ".join(names[w] for w in winners) + " win"
 
 
-def score_table(game: Any, state: Any, players: list[int] | None = None) -> list[Text]:
-    """Each player's score by term (a row per term, a column per player), and the totals."""
+def score_table(game: Any, state: Any, players: list[int] | None = None,
+                viewer: int | None = None) -> list[Text]:
+    """Each player's score by term (a row per term, a column per player), and the totals.
+    For a viewer during the game, the terms they may not know (`open_terms`) read
+    "hidden" (they are not evaluated), and so does the total of a player with one."""
     names = game.player_names
     seats = list(range(len(names))) if players is None else players
     program = program_of(game)
     if program is not None and not program.scores or \
             program is None and not any(state.scores()):
         return []
-    terms: list[str] = []
+    terms: list[str] = [] if program is None else [t.name for t in program.scores]
     points: dict[int, dict[str, float]] = {}
+    shut: dict[int, set[str]] = {}
     for i in seats:
+        known = None if viewer is None else open_terms(game, viewer, i)
+        shut[i] = set() if known is None else set(terms) - known
         got: dict[str, float] = {}
-        for key, value in state.score_breakdown(i).items():
+        found = state.score_breakdown(i) if known is None else \
+            state.score_breakdown(i, known)
+        for key, value in found.items():
             term = key.split(" ")[0]
             got[term] = got.get(term, 0) + value
             if term not in terms:
@@ -102,35 +109,37 @@ def score_table(game: Any, state: Any, players: list[int] | None = None) -> list
         points[i] = got
     w = max([len(t) for t in terms] + [5])
     cols = [max(len(names[i]), 6) for i in seats]
+
+    def cell(i: int, term: str | None) -> str:
+        if term is None:
+            return "hidden" if shut[i] else f"{sum(points[i].values()):g}"
+        return "hidden" if term in shut[i] else f"{points[i].get(term, 0):g}"
     head = Text(" " * (w + 2))
     for i, cw in zip(seats, cols, strict=True):
         head.append(names[i].rjust(cw) + "  ", style="bold")
     rows = [head]
     for term in terms:
         rows.append(Text(term.ljust(w + 2) + "".join(
-            f"{points[i].get(term, 0):g}".rjust(cw) + "  " for i, cw in zip(seats, cols,
-                                                                           strict=True))))
+            cell(i, term).rjust(cw) + "  " for i, cw in zip(seats, cols, strict=True))))
     rows.append(Text("total".ljust(w + 2) + "".join(
-        f"{sum(points[i].values()):g}".rjust(cw) + "  " for i, cw in zip(seats, cols,
-                                                                        strict=True)),
+        cell(i, None).rjust(cw) + "  " for i, cw in zip(seats, cols, strict=True)),
         style="bold"))
     for r in rows:
         r.rstrip()
     return rows
 
 
-def scores_open_to(game: Any, viewer: int) -> bool:
-    """May the viewer be shown scores during the game? Only when the score terms read nothing
-    the viewer might not see: no zones unless every zone's contents are open to the viewer,
-    no vars unless none is secret (the analysis of what the terms read)."""
+def open_terms(game: Any, viewer: int, player: int) -> set[str]:
+    """The score terms whose value for `player` the viewer may know during the game (what
+    each reads, language/visibility.py: a static judgement, the same in every position)."""
     program = program_of(game)
-    if program is None or not program.scores:
-        return False
-    analysis = Analysis(program)
-    reads = Reads.NOTHING
-    for term in program.scores:
-        reads |= analysis.expr_reads(term.expr)
-    open_zones = all(z.visible == "everyone" for z in program.zones.values())
-    no_secrets = not any(v.secret for v in program.vars.values())
-    return (not reads & Reads.ZONES or open_zones) and (not reads & Reads.COUNTERS or
-                                                        no_secrets)
+    if program is None:
+        return set()
+    found = _VISIBILITY.get(id(program))
+    if found is None or found[0] is not program:
+        found = _VISIBILITY[id(program)] = (program, Visibility(program))
+    seen = found[1]
+    return {t.name for t in program.scores if seen.open_to(t, own=viewer == player)}
+
+
+_VISIBILITY: dict[int, tuple[Any, Visibility]] = {}

@@ -5,11 +5,14 @@ grouped: the viewer's own zones, counters and vars, each other player's, then th
 it titles (`show x as "…"`) are shown by that title; a piece in a zone is listed with its
 attributes but those the `view` hides. A value the viewer may not see shows as
 hidden, never as none. Zones named alike but for a number (stack1 … stack9) share one line.
+A screen is fitted to its height by layout alone (`Screen.lines`): what lies beside the board
+goes beside it where the board's rows leave room, before anything is drawn more compactly.
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.text import Text
@@ -64,6 +67,7 @@ class Screen:
         self.labels: dict[str, str] = view.get("labels") or {}
         self.colours = player_colours(obs["players"])
         self.glyphs = owner_glyphs(obs["players"])
+        self.painter = BoardPainter(obs, last)
 
     # -- parts ----------------------------------------------------------------------------
     def header(self) -> Text:
@@ -72,6 +76,12 @@ class Screen:
         t = Text(obs["game"], style="bold")
         if obs["terminal"]:
             t.append(" — game over")
+            winners = obs.get("winners") or []
+            if winners and not obs.get("capped"):
+                t.append(": ")
+                t.append(" and ".join(players[w] for w in winners) +
+                         (" wins" if len(winners) == 1 else " win"),
+                         style=self.colours[players[winners[0]]] if len(winners) == 1 else "")
         elif 0 <= now < len(players):
             t.append(" — ")
             t.append(players[now], style=self.colours[players[now]])
@@ -83,8 +93,9 @@ class Screen:
             t.append(f" — turn {obs['turn']}", style="dim")
         return t
 
-    def legend(self) -> list[Text]:
+    def legend(self, width: int | None = None) -> list[Text]:
         """Each player's mark and goal (one line each when the rulebook states goals)."""
+        width = width or self.width
         out: list[Text] = []
         players = self.obs["players"]
         everyone = self.goals.get("everyone")
@@ -94,12 +105,10 @@ class Screen:
                 t.append(self._mark(p), style=self.colours[p])
                 if p in self.goals:
                     t.append(f": {self.goals[p]}")
-                out += wrap(t, self.width, 6)
+                out += wrap(t, width, 6)
         else:
-            t = Text("  ")
-            for i, p in enumerate(players):
-                t.append(("   " if i else "") + self._mark(p), style=self.colours[p])
-            out.append(t)
+            out += wrap_items(Text("  "), [Text(self._mark(p), style=self.colours[p])
+                                           for p in players], width, 2, sep="   ")
         style = piece_style(self.obs)
         pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
         if style is not None and not pictured:
@@ -108,20 +117,22 @@ class Screen:
             numbers = sorted({a for names in style.numbers.values() for a in names})
             extra = (f"; capital: {'/'.join(flags)}" if flags else "") + \
                 (f"; digits: {'/'.join(numbers)}" if numbers else "")
-            out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), self.width, 4)
+            out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), width, 4)
         if everyone:
-            out += wrap(Text(f"  goal: {everyone}"), self.width, 4)
+            out += wrap(Text(f"  goal: {everyone}"), width, 4)
         return out
 
     def _mark(self, player: str) -> str:
         glyph = self.glyphs[player]
         return player if glyph == player else f"{glyph} {player}"
 
-    def board(self) -> list[Text]:
-        room = None if self.height is None else self.height - 20  # what else is drawn
-        return BoardPainter(self.obs, self.last).lines(self.width, room)
+    def board(self, compact: bool = False, bottom_edge: bool = True) -> list[Text]:
+        """The board; compact: pictured layers one line a site, but for the viewer's;
+        without the bottom edge: the column names above the top row only."""
+        self.painter.bottom_edge = bottom_edge
+        return self.painter.lines(self.width, 0 if compact else None)
 
-    def groups(self) -> list[Text]:
+    def groups(self, width: int | None = None) -> list[Text]:
         """The zones, counters and vars beside the board: the viewer's, each other player's,
         then the shared ones; one line (wrapped) per group."""
         players, me = self.obs["players"], self.obs["player"]
@@ -140,17 +151,17 @@ class Screen:
             else:
                 who = "you" if 0 <= me < len(players) and owner == players[me] else owner
                 head = Text(f"{who}: ", style="bold " + self.colours.get(owner, ""))
-            out += wrap_items(head, items[owner], self.width)
+            out += wrap_items(head, items[owner], width or self.width)
         return out
 
-    def scores(self) -> list[Text]:
+    def scores(self, width: int | None = None) -> list[Text]:
         scores = self.obs.get("scores")
         if scores is None:
             return []
         t = Text("scores: ", style="bold")
         for i, (n, s) in enumerate(zip(self.obs["players"], scores, strict=False)):
             t.append((", " if i else "") + f"{n} {s:g}", style=self.colours.get(n, ""))
-        return [t]
+        return wrap(t, width or self.width, 4)
 
     # -- zones, counters, vars -------------------------------------------------------------
     def _title(self, name: str) -> str:
@@ -228,8 +239,101 @@ class Screen:
         return out
 
     # -- the whole screen -------------------------------------------------------------------
-    def lines(self) -> list[Text]:
-        return [self.header(), *self.legend(), *self.board(), *self.groups(), *self.scores()]
+    def lines(self, notes: Side | None = None, tails: list[Side] | None = None
+              ) -> list[Text]:
+        """The header, the legend, the board and what lies beside it (the groups, the scores,
+        then `notes(width)`: what the caller adds, such as the last moves), then a tail (the
+        question and the moves, or the end: the first of `tails` that lets the screen fit,
+        the later ones say less). In `height` rows when a layout can: the legend above the
+        board and the rest below it; else both beside the board (where its lines leave room,
+        so beside the short top rows of a slanted board too); else the tail beside it as
+        well; else the same with the pictured layers made compact, or without the column
+        names under the board."""
+        legend = _remembered(self.legend)
+        rest = _remembered(lambda w: [*self.groups(w), *self.scores(w),
+                                      *(notes(w) if notes else [])])
+        variants = [{}, {"compact": True} if self.painter.boxed else {"bottom_edge": False}]
+        boards: dict[int, list[Text]] = {}
+        best: list[Text] | None = None
+        for whole in tails or [lambda w: []]:
+            tail = _remembered(whole)
+            for i, variant in enumerate(variants):
+                if i not in boards:
+                    boards[i] = self.board(**variant)
+                for body in self._bodies(boards[i], legend, rest, tail):
+                    if body is None:
+                        continue
+                    screen = [self.header(), *body]
+                    if self.height is None or len(screen) < self.height:  # and the prompt
+                        return screen
+                    if best is None or len(screen) < len(best):
+                        best = screen
+        return best or [self.header()]
+
+
+    def _bodies(self, board: list[Text], legend: Side, rest: Side, tail: Side
+                ) -> Iterator[list[Text] | None]:
+        """The layouts of one board, each made only when the one before does not fit."""
+        def side(width: int) -> list[Text]:
+            return legend(width) + rest(width)
+
+        def side_and_tail(width: int) -> list[Text]:
+            return side(width) + tail(width)
+        yield legend(self.width) + board + rest(self.width) + tail(self.width)
+        yield _then(panel(board, side, self.width), tail(self.width))
+        yield panel(board, side_and_tail, self.width)
+
+
+def _remembered(fn: Side) -> Side:
+    made: dict[int, list[Text]] = {}
+
+    def remembered(width: int) -> list[Text]:
+        if width not in made:
+            made[width] = fn(width)
+        return made[width]
+    return remembered
+
+
+def _then(lines: list[Text] | None, more: list[Text]) -> list[Text] | None:
+    return None if lines is None else lines + more
+
+
+Side = Callable[[int], list[Text]]
+_NARROWEST = 24  # a side panel narrower than this is not drawn
+
+
+def panel(board: list[Text], side: Side, width: int, gap: int = 3) -> list[Text] | None:
+    """The board with the side text at its right, from its top: beside the fewest of the
+    board's first rows that the text, wrapped to the room those rows leave, fits in (or the
+    whole board, the text going on below it in the same column). None: no room."""
+    if not board:
+        return None
+    widths = [t.cell_len for t in board]
+    chosen: tuple[int, list[Text]] | None = None
+    made: dict[int, list[Text]] = {}
+    for k in range(1, len(board) + 1):
+        col = max(widths[:k]) + gap
+        if width - col < _NARROWEST:
+            break
+        if col not in made:
+            made[col] = side(width - col)
+        text = made[col]
+        if any(t.cell_len > width - col for t in text):
+            return None  # a table that does not wrap: no room
+        if len(text) <= k or k == len(board):
+            chosen = (col, text)
+            break
+    if chosen is None:
+        return None
+    col, text = chosen
+    out = []
+    for i in range(max(len(board), len(text))):
+        line = board[i].copy() if i < len(board) else Text("")
+        if i < len(text):
+            line.append(" " * (col - line.cell_len))
+            line.append_text(text[i])
+        out.append(line)
+    return out
 
 
 def _attr(name: str, value: Any) -> str:

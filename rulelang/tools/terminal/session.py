@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,6 @@ from rulelang.tools.terminal.ending import (
     end_reason,
     program_of,
     score_table,
-    scores_open_to,
     winners_line,
 )
 from rulelang.tools.terminal.explain import why_illegal
@@ -41,7 +41,7 @@ HELP = """commands at the prompt:
   moves          list every legal move, numbered
   undo           take back your last move (and the other players' moves since)
   hint           what the AI would play here
-  score          the score so far, by term (when it shows nothing you may not see)
+  score          the score so far, by term ("hidden": what you may not see)
   rules          the rules of the game
   svg [FILE]     write the position as a picture (default position.svg)
   help, ?        this list
@@ -67,6 +67,7 @@ class Session:
         self.names: list[str] = list(game.player_names)
         self.humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
         self.actions: list[str] = []
+        self.numbers: list[int] = []  # the same moves, as action numbers (quick to replay)
         self.movers: list[int] = []
         self.state = game.new_initial_state(seed=seed)
         for text in actions or []:
@@ -105,18 +106,22 @@ class Session:
         self._finish()
         return True
 
-    def _apply(self, text: str) -> None:
+    def _apply(self, move: str | int) -> None:
+        """Play a move (its text, or its action number in this position)."""
         player = self.state.current_player()
-        self.state.apply_action(text)
+        action = self.state.string_to_action(move) if isinstance(move, str) else move
+        text = move if isinstance(move, str) else str(self.state.action_to_string(move))
+        self.state.apply_action(action)
         self.actions.append(text)
+        self.numbers.append(action)
         self.movers.append(player)
 
     def _rebuild(self, keep: int) -> None:
-        actions = self.actions[:keep]
+        actions, numbers = self.actions[:keep], self.numbers[:keep]
         self.state = self.game.new_initial_state(seed=self.seed)
-        self.actions, self.movers = [], []
-        for text in actions:
-            self._apply(text)
+        for action in numbers:
+            self.state.apply_action(action)
+        self.actions, self.numbers, self.movers = actions, numbers, self.movers[:keep]
 
     # -- the AI ---------------------------------------------------------------------------
     def _think(self, player: int, agent: Any, who: str | None = None) -> str:
@@ -186,22 +191,27 @@ class Session:
         self.seen[player] = obs["board"]
         if self.tty and len(self.humans) == 1:
             print("\033[H\033[2J", end="", flush=True)  # one player: keep the scrollback
-        width = min(self.out.width, 120)
-        for line in Screen(obs, last, width, min(self.out.height, 50)).lines():
+        for line in self.screen(player, obs, last):
             self.out.print(line, overflow="ignore", crop=False)
-        self._recap(player, obs["history"])
-        self._moves_summary()
+
+    def screen(self, player: int, obs: Any, last: set[str]) -> list[Text]:
+        """All a human's turn shows above the prompt: the screen of the observation, the
+        moves since their last one, what is asked and the legal moves."""
+        width, height = min(self.out.width, 120), min(self.out.height, 50)
+        return Screen(obs, last, width, height).lines(
+            lambda w: self._recap(player, obs["history"], w),
+            [self._moves_summary, lambda w: self._moves_summary(w, brief=True)])
 
     def _last_move_sites(self, player: int) -> set[str]:
         if not self.actions:
             return set()
         state = self.game.new_initial_state(seed=self.seed)
-        for text in self.actions[:-1]:
-            state.apply_action(text)
+        for action in self.numbers[:-1]:
+            state.apply_action(action)
         return _changed(state.observation(player)["board"],
                         self.state.observation(player)["board"])
 
-    def _recap(self, player: int, history: list[str]) -> None:
+    def _recap(self, player: int, history: list[str], width: int) -> list[Text]:
         """The moves since this player's last one (as they may see them), at most 3."""
         mine = [i for i, m in enumerate(self.movers) if m == player]
         start = mine[-1] + 1 if mine else 0
@@ -211,29 +221,29 @@ class Session:
         for i in range(start, len(history)):
             who = self.names[self.movers[i]] if len(history) == len(self.movers) else ""
             items.append(f"{who} {history[i]}".strip())
-        if items:
-            skipped = "… " if len(items) > 3 else ""
-            shown = [Text(skipped + items[-3])] + [Text(x) for x in items[-2:]] \
-                if len(items) >= 3 else [Text(x) for x in items]
-            for line in wrap_items(Text("last: ", style="bold"), shown,
-                                   min(self.out.width, 120), sep="; "):
-                self.out.print(line)
+        if not items:
+            return []
+        skipped = "… " if len(items) > 3 else ""
+        shown = [Text(skipped + items[-3])] + [Text(x) for x in items[-2:]] \
+            if len(items) >= 3 else [Text(x) for x in items]
+        return wrap_items(Text("last: ", style="bold"), shown, width, sep="; ")
 
-    def _moves_summary(self) -> None:
+    def _moves_summary(self, width: int, brief: bool = False) -> list[Text]:
+        """What is asked and the moves: listed when few (brief: when on one line), else
+        their number and how to see them."""
+        out: list[Text] = []
         asked = self._question()
         if asked:
-            for line in wrap(Text(asked, style="bold"), min(self.out.width, 120)):
-                self.out.print(line)
+            out += wrap(Text(asked, style="bold"), width)
         labels = self._labels()
-        if len(labels) <= _LISTED:
-            self._print_moves(labels)
-            return
+        listed = self._move_lines(labels, width)
+        if len(labels) <= _LISTED and (not brief or len(listed) <= 1):
+            return out + listed
         sample = ", ".join(labels[:2])
         sample = f" ({sample} …)" if len(sample) <= 30 else ""
         text = Text(f"{len(labels)} moves{sample}: Tab completes, `moves` lists them, `help`",
                     style="dim")
-        for line in wrap(text, min(self.out.width, 120)):
-            self.out.print(line)
+        return out + wrap(text, width)
 
     def _question(self) -> str:
         """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
@@ -250,13 +260,19 @@ class Session:
         return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}:"
 
     def _print_moves(self, labels: list[str]) -> None:
+        for line in self._move_lines(labels):
+            self.out.print(line)
+
+    def _move_lines(self, labels: list[str], width: int | None = None) -> list[Text]:
         items = [f"{i}. {t}" for i, t in enumerate(labels, start=1)]
-        width = min(self.out.width, 120)
+        if not items:
+            return []
+        width = width or min(self.out.width, 120)
         colw = max(map(len, items)) + 2
         ncols = max(1, width // colw)
         nrows = -(-len(items) // ncols)
-        for r in range(nrows):
-            self.out.print("".join(x.ljust(colw) for x in items[r::nrows]).rstrip())
+        return [Text("".join(x.ljust(colw) for x in items[r::nrows]).rstrip())
+                for r in range(nrows)]
 
     # -- commands -------------------------------------------------------------------------
     def _command(self, player: int, text: str) -> str | None:
@@ -338,12 +354,12 @@ class Session:
         if program is not None and not program.scores:
             self.out.print("this game has no score: it is won by its end rule")
             return
-        if not scores_open_to(self.game, player):
-            self.out.print("the score so far would show what you may not see: it is given "
-                           "at the end (the counters and sheets on the screen are open)")
-            return
-        for line in score_table(self.game, self.state):
+        rows = score_table(self.game, self.state, viewer=player)
+        for line in rows:
             self.out.print(line)
+        if any("hidden" in r.plain for r in rows):
+            self.out.print(Text("hidden: a term that reads what you may not see (a secret "
+                                "zone or var); all are given at the end", style="dim"))
 
     def _svg(self, player: int, path: str) -> None:
         from rulelang.tools.viewer import position
@@ -356,33 +372,54 @@ class Session:
 
     # -- the end --------------------------------------------------------------------------
     def _finish(self) -> None:
+        ending = self.ending
+        width, height = min(self.out.width, 120), min(self.out.height, 50)
         if self.humans:
             if len(self.humans) == 1:
-                obs = self.state.observation(self.humans[0])
                 if self.tty:
                     print("\033[H\033[2J", end="", flush=True)
-                for line in Screen(obs, self._last_move_sites(self.humans[0]),
-                                   min(self.out.width, 120)).lines():
-                    self.out.print(line, overflow="ignore", crop=False)
+                shown = self.end_screen(self.humans[0], ending)
             else:  # hot-seat: the board only, which every player sees
                 self._wipe()
                 obs = self.state.observation(self.humans[0])
-                for line in BoardPainter(obs).lines(min(self.out.width, 120)):
-                    self.out.print(line, overflow="ignore", crop=False)
-        for reason in end_reason(self.game, self.state):
-            self.out.print(reason)
+                end = ending(width)
+                shown = BoardPainter(obs).lines(width, height - 2 - len(end)) + end
+        else:
+            shown = ending(width)
+        for line in shown:
+            self.out.print(line, overflow="ignore", crop=False)
+
+    def end_screen(self, player: int, ending: Callable[..., list[Text]]) -> list[Text]:
+        """The last screen of a player: the position, then the ending (in the height but a
+        row, for "record written to …")."""
+        width, height = min(self.out.width, 120), min(self.out.height, 50)
+        obs = self.state.observation(player)
+        before = self.seen.get(player)  # what changed since the player last looked
+        last = _changed(before, obs["board"]) if before is not None else \
+            self._last_move_sites(player)
+        return Screen(obs, last, width, height).lines(tails=[ending, lambda w: ending(w, True)])
+
+    def ending(self, width: int | None = None, brief: bool = False) -> list[Text]:
+        """Why the game ended, the scores by term and who won (in `width` columns). Brief,
+        for a screen with no room: why, and the scores (the header says who won)."""
+        width = width or min(self.out.width, 120)
+        reasons = end_reason(self.game, self.state)
+        if brief and len(reasons) > 1:
+            reasons = reasons[:1]  # the rulebook's words, not the rule's source line
+        out = [t for reason in reasons for t in wrap(Text(reason), width, 4)]
         scores = list(self.state.scores())
         if not self.humans and any(scores):  # the agents' games: the totals on one line
-            self.out.print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
-                self.names, scores, strict=False)))
-        for row in score_table(self.game, self.state):
-            self.out.print(row)
+            out.append(Text("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
+                self.names, scores, strict=False))))
+        out += score_table(self.game, self.state)
+        if brief:
+            return out
         winners = self.state.winners()
         colours = player_colours(self.names)
         line = Text(winners_line(self.game, self.state), style="bold")
         if len(winners) == 1:
             line.stylize(colours[self.names[winners[0]]])
-        self.out.print(line)
+        return out + [line]
 
 
 def _changed(before: list[Any], after: list[Any]) -> set[str]:
