@@ -13,12 +13,12 @@ from typing import Any, Protocol
 import rulelang.limits as limits
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
-from rulelang.language.program import Program
+from rulelang.language.program import Program, indexed_zone
 from rulelang.library import BUILTINS, MAX_PIECES
-from rulelang.library.semantics import Ctx, domain_items, positioned
+from rulelang.library.semantics import Ctx, domain_items, make_table, positioned
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
-from rulelang.model.values import Piece, Player, Site, ZoneRef, show, zone_ref
+from rulelang.model.values import Piece, Player, Site, ZoneFamily, ZoneRef, show, zone_ref
 from rulelang.reference.interpreter import Interpreter
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -59,6 +59,9 @@ class Runtime:
                             for k, d in program.pieces.items()}  # kind -> its attributes
         self.board: Any = _UNBUILT  # a geometry cannot use the board it is building
         self.board = self._build_board()
+        self.tables: dict[str, Any] = {}
+        for key in program.tables:  # made once, when the game is made
+            self._table(key)
         self.template = self._initial_data()
         self.view = self._view()
         # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
@@ -93,7 +96,28 @@ class Runtime:
             return member
         return self._component_value(cat, key, c, node)
 
+    def _table(self, key: str) -> Any:
+        """A table's value, made on its first use with the reference evaluator."""
+        value = self.tables.get(key)
+        if value is None:
+            t = self.program.tables[key]
+            c, ev = Ctx(self, GameData(0, 0)), self.interp.eval
+            value = self.tables[key] = make_table(
+                t.name, [ev(k, c, {}) for k in t.keys], [ev(v, c, {}) for v in t.values], t.span)
+        return value
+
     def _component_value(self, cat: str, key: str, c: Ctx, node: ast.Node) -> Any:
+        if cat == "symbol":
+            return key.rpartition(".")[2]
+        if cat == "enum":
+            return tuple(self.program.enums[key].symbols)
+        if cat == "table":
+            return self._table(key)
+        if cat == "zones":
+            d = self.program.zone_families[key]
+            lo, hi = d.indices or (0, -1)
+            return ZoneFamily(key, lo, tuple(zone_ref(indexed_zone(key, i), None)
+                                             for i in range(lo, hi + 1)))
         if cat == "player":
             return self.players[int(key)]
         if cat == "option":
