@@ -289,9 +289,16 @@ class Runtime:
         labels: dict[str, str] = {}
         for v in self.program.views:
             goals.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.goals})
-            hidden += [name for name, _ in v.hidden]
+            hidden += [z for name, _ in v.hidden for z in self._zone_names(name)]
             labels.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.labels})
         return {"goals": goals, "hidden": hidden, "labels": labels}
+
+    def _zone_names(self, name: str) -> list[str]:
+        """A name in a view: indexed zones `stack` stand for stack[1] … (their zones)."""
+        d = self.program.zone_families.get(name)
+        if d is None or d.indices is None:
+            return [name]
+        return [indexed_zone(name, i) for i in range(d.indices[0], d.indices[1] + 1)]
 
     # ---- pieces and the initial data
     def _initial_data(self) -> GameData:

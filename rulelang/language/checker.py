@@ -200,7 +200,7 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
 def _walk_view(w: Walker, d: ast.View) -> None:
     """A goal names a player (or `everyone`); hide and show name vars, counters or zones."""
     players = {n for n, r in w.ns.items() if r[0] == Category.PLAYER.value} | {"everyone"}
-    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone")} | {
+    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone", "zones")} | {
         a for d in w.ck.loaded.game.decls if isinstance(d, ast.Piece) for a, _ in d.attrs}
     for name, text, span in d.goals:
         if name not in players:

@@ -1,7 +1,7 @@
 """The types of enumerations, tables and indexed zones (docs/language.md, "Enumerations",
 "Tables", "Indexed zones"), for the type checker (typecheck.py): a symbol compared with a
 symbol of another enumeration or with a text (R251), a table read at a key it certainly does
-not hold (R252), indexed zones read at an index out of their range (R253)."""
+not hold or given a key twice (R252), indexed zones read at an index out of their range (R253)."""
 from __future__ import annotations
 
 from typing import Any
@@ -46,9 +46,21 @@ def table_type(tc: Any, key: str) -> Type:
 
 
 def table_decl(tc: Any, d: ast.Table) -> None:
+    """A table's types, and a key written twice (R252)."""
     key = next((k for k, t in tc.p.tables.items() if t is d), None)
     if key is not None:
         table_type(tc, key)
+    seen: dict[object, ast.Expr] = {}
+    for k in d.keys:
+        value = literal(tc, k)
+        if value is _UNSET:
+            continue
+        if value in seen:
+            first = seen[value].span
+            tc.error("R252", f"the table '{d.name}' has the key {tc.text(k)} twice", k.span,
+                     f"first given at line {first.line}: a key has one value")
+        else:
+            seen[value] = k
 
 
 def literal(tc: Any, e: ast.Expr) -> object:
@@ -70,8 +82,8 @@ def index(tc: Any, e: ast.Index, obj: Type, i: Type) -> Type:
     if t is not None and written is not _UNSET:
         keys = [literal(tc, k) for k in t.keys]
         if _UNSET not in keys and written not in keys:
-            shown = ", ".join(tc.text(k) for k in t.keys[:8]) + (", …" if len(keys) > 8
-                                                                  else "")
+            texts = list(dict.fromkeys(tc.text(k) for k in t.keys))
+            shown = ", ".join(texts[:8]) + (", …" if len(texts) > 8 else "")
             tc.error("R252", f"the table '{t.name}' has no entry for {tc.text(e.index)}",
                      e.index.span, f"its keys are {shown}")
     return obj.args[1]
