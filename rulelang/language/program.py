@@ -60,7 +60,8 @@ _READS: dict[Category, Reads] = {
     **dict.fromkeys((Category.RELATION, Category.REGION, Category.LINES, Category.KIND,
                      Category.PLAYER, Category.OPTION, Category.ENUM, Category.SYMBOL,
                      Category.TABLE), Reads.GAME),
-    Category.ZONE: Reads.ZONES, Category.ZONES: Reads.ZONES, Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
+    Category.ZONE: Reads.ZONES, Category.ZONES: Reads.ZONES,
+    Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
 }
 
 
