@@ -152,7 +152,12 @@ def test_the_block_form_and_fixed_keys(tmp_path: Path) -> None:
     ("zone stack[1..3]\nturn\n  move top(bag) to stack[4]\n", "R253", 7, "no zone stack[4]"),
     ("zone stack[1..3]\nturn\n  move top(bag) to stack[-1]\n", "R253", 7, "stack[-1]"),
     ('zone stack[1..3]\nturn\n  move top(bag) to stack["a"]\n', "R230", 7, "expected a number"),
-    ("zone stack[1..3] each player\nturn\n  draw\n", "R204", 5, "indexed zones are shared"),
+    ("zone hand[1..3] each player\nturn\n  move top(bag) to hand[1]\n", "R204", 7,
+     "belong to each player: write 'hand[1] of <player>'"),
+    ("zone stack[1..3]\nturn\n  move top(bag) to stack[1] of mover\n", "R204", 7,
+     "shared, not one per player"),
+    ("zone hand[1..3] each player\nturn\n  move top(bag) to hand[0] of mover\n", "R253", 7,
+     "no zone hand[0]"),
     ("zone stack[3..1]\nturn\n  draw\n", "R205", 5, "from a number up to another"),
     ("zone stack[1..5000]\nturn\n  draw\n", "R205", 5, "at most 1000"),
     ("zone stack[1..3]\nturn\n  move top(bag) to stack\n", "R230", 7, "indexed zones"),
@@ -218,3 +223,20 @@ def test_a_scenario_naming_an_index_out_of_range_is_refused(tmp_path: Path) -> N
     file = scenarios.read(tmp_path / "s.test")
     failure = scenarios.run_one(file, file.scenarios[0], "compiled")
     assert failure is not None and "stack[7]" in failure
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_indexed_zones_of_each_player(tmp_path: Path, mode: str) -> None:
+    """`zone hand[1..2] each player`: hand[i] of p, named hand[1] of its owner outside."""
+    game = _load(tmp_path, "zone hand[1..2] each player\naction place\n"
+                 "  choose number i in 1..2\n  move top(bag) to hand[i] of mover\n"
+                 "turn\n  do place\n", mode)
+    state = game.new_initial_state()
+    for action in ("place 2", "place 1", "place 2"):
+        state.apply_action(action)
+    obs = state.observation(0)
+    assert [(z["zone"], z["owner"], z["count"]) for z in obs["zones"]][1:] == [
+        ("hand[1]", "North", 0), ("hand[1]", "South", 1), ("hand[2]", "North", 2),
+        ("hand[2]", "South", 0)]
+    text = "\n".join(t.plain for t in Screen(obs).lines())
+    assert "you: hand[1..2]: 0, 2" in text

@@ -116,6 +116,9 @@ class Runtime:
         if cat == "zones":
             d = self.program.zone_families[key]
             lo, hi = d.indices or (0, -1)
+            if d.each:  # `hand[2] of p`: the zone's name, read by `of`
+                return ZoneFamily(key, lo, tuple(indexed_zone(key, i)
+                                                 for i in range(lo, hi + 1)))
             return ZoneFamily(key, lo, tuple(zone_ref(indexed_zone(key, i), None)
                                              for i in range(lo, hi + 1)))
         if cat == "player":

@@ -1,7 +1,7 @@
 """Enumerations, tables and indexed zones in the checked program (docs/language.md,
 "Enumerations", "Tables" and "Indexed zones"): what the checker records of them, and what it
 refuses before play (an option of an enumeration with a default outside it, a table that reads
-the game's state, indexed zones of each player)."""
+the game's state)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -22,10 +22,6 @@ def collect(ck: Checker, p: Program, key: str, d: ast.Decl) -> None:
     elif isinstance(d, ast.Table):
         p.tables[qual(key, d.name)] = d
     elif key == "" and isinstance(d, ast.Zone) and d.indices is not None:
-        if d.each:
-            ck.error("R204", f"indexed zones are shared: '{d.name}[…]' cannot be one per "
-                     "player", d.span, f"declare them without 'each player', or declare "
-                     f"'zone {d.name} each player' once")
         p.zone_families[d.name] = d
         lo, hi = d.indices
         zones = {}
@@ -35,7 +31,7 @@ def collect(ck: Checker, p: Program, key: str, d: ast.Decl) -> None:
                 continue
             for i in range(lo, hi + 1):
                 zones[indexed_zone(d.name, i)] = replace(d, name=indexed_zone(d.name, i),
-                                                         indices=None, each=False)
+                                                         indices=None)
         p.zones.clear()
         p.zones.update(zones)
 

@@ -20,7 +20,8 @@ def ref_type(tc: Any, cat: str, key: str) -> Type:
     if cat == "enum":
         return ty.list_of(ty.symbol(key))
     if cat == "zones":
-        return ty.zones(key)
+        d = tc.p.zone_families.get(key)
+        return ty.zones(key, d is not None and d.each)
     return table_type(tc, key)
 
 
@@ -89,8 +90,30 @@ def index(tc: Any, e: ast.Index, obj: Type, i: Type) -> Type:
     return obj.args[1]
 
 
-def _zone_index(tc: Any, e: ast.Index, obj: Type, i: Type) -> Type:
+def of_index(tc: Any, e: ast.Of, env: dict[str, Type]) -> Type:
+    """`hand[2] of p` for indexed zones of each player (any other left side of `of` that is
+    not a name: its type, unknown)."""
+    left = e.left
+    if isinstance(left, ast.Index):
+        ref = tc.refs.get(left.obj)
+        d = tc.p.zone_families.get(ref[1]) if ref is not None and ref[0] == "zones" else None
+        if d is not None:
+            i = tc.expr(left.index, env)
+            if not d.each:
+                tc.error("R204", f"'{d.name}[…]' are shared, not one per player: write "
+                         f"'{tc.text(left)}' without 'of'", e.span,
+                         f"or declare them 'zone {d.name}[…] each player'")
+            return _zone_index(tc, left, ty.zones(d.name), i, of=True)
+    tc.expr(left, env)
+    return ty.UNKNOWN
+
+
+def _zone_index(tc: Any, e: ast.Index, obj: Type, i: Type, of: bool = False) -> Type:
     d = tc.p.zone_families.get(obj.name)
+    if d is not None and d.each and not of:
+        tc.error("R204", f"'{d.name}[…]' belong to each player: write "
+                 f"'{tc.text(e)} of <player>'", e.span, f"e.g. '{tc.text(e)} of mover'")
+        return ty.UNKNOWN
     if not ty.fits(i, frozenset({"number"})):
         tc.mismatch(e.index, i, "a number", f"the zones '{obj.name}'",
                     f"'{tc.text(e.index)}' is {i}; write {obj.name}[1], {obj.name}[i] …")

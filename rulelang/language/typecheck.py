@@ -316,7 +316,7 @@ class ExprTypes:
                     "'of' reads what belongs to a player: 'hand of mover'")
         ref = self.refs.get(e.left)
         if ref is None:
-            return ty.UNKNOWN
+            return constructs_types.of_index(self, e, env)
         cat, key = ref
         if cat == "kind":
             self.supply(e, key)

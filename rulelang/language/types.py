@@ -84,9 +84,10 @@ def symbol(enum: str) -> Type:
     return Type("symbol", name=enum)
 
 
-def zones(name: str) -> Type:
-    """Indexed zones `zone stack[1..9]`: stack[i] is a zone."""
-    return Type("zones", name=name)
+def zones(name: str, each: bool = False) -> Type:
+    """Indexed zones `zone stack[1..9]`: stack[i] is a zone; of each player, their items are
+    the zones' names (`z of p` is a zone)."""
+    return Type("zones", (TEXT,) if each else (), name=name)
 
 
 def option(name: str) -> Type:
@@ -144,7 +145,7 @@ def element(t: Type) -> Type:
     if t.tag == "map":
         return t.args[0]
     if t.tag == "zones":
-        return ZONE
+        return t.args[0] if t.args else ZONE
     if t.tag in TEXTUAL:
         return TEXT
     return UNKNOWN

@@ -160,13 +160,14 @@ class TableValue(MapValue):
 
 
 class ZoneFamily(tuple):  # type: ignore[type-arg]
-    """Indexed zones `zone stack[1..9]`: their zones in order; `stack[i]` is zone i (from
-    lo), any other index an error (R301), positioned where it is read."""
+    """Indexed zones `zone stack[1..9]`: their zones in order (their names, for zones of each
+    player: `hand[2] of p` reads the name); `stack[i]` is zone i (from lo), any other index an
+    error (R301), positioned where it is read."""
 
     name: str
     lo: int
 
-    def __new__(cls, name: str, lo: int, zones: tuple[ZoneRef, ...]) -> ZoneFamily:
+    def __new__(cls, name: str, lo: int, zones: tuple[ZoneRef | str, ...]) -> ZoneFamily:
         obj = super().__new__(cls, zones)
         obj.name, obj.lo = name, lo
         return obj
