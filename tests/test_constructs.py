@@ -199,6 +199,9 @@ def test_the_terminal_shows_a_row_of_indexed_zones_as_one_item(tmp_path: Path) -
     state.apply_action("place 3")
     text = "\n".join(t.plain for t in Screen(state.observation(0)).lines())
     assert "stack[1..3]: 0, 0, 1" in text and "pile1-2: 0, 0" in text
+    game = _load(tmp_path, "zone stack[1..3]\nturn\n  draw\nview\n  show stack as \"Piles\"\n")
+    text = "\n".join(t.plain for t in Screen(game.new_initial_state().observation(0)).lines())
+    assert "Piles 1..3: 0, 0, 0" in text
 
 
 # ---- together: the example rulebook and its scenarios -------------------------------------------
@@ -240,3 +243,16 @@ def test_indexed_zones_of_each_player(tmp_path: Path, mode: str) -> None:
         ("hand[2]", "South", 0)]
     text = "\n".join(t.plain for t in Screen(obs).lines())
     assert "you: hand[1..2]: 0, 2" in text
+
+
+def test_indexed_zones_keep_their_visibility(tmp_path: Path) -> None:
+    """`visible to owner` holds for each zone of the row: the other player sees a count."""
+    game = _load(tmp_path, "zone hand[1..2] each player visible to owner\naction place\n"
+                 "  move top(bag) to hand[2] of mover\nturn\n  do place\n")
+    state = game.new_initial_state()
+    state.apply_action("place")
+    own, other = (
+        next(z for z in state.observation(p)["zones"]
+             if (z["zone"], z["owner"]) == ("hand[2]", "North")) for p in (0, 1))
+    assert own["count"] == other["count"] == 1
+    assert own["pieces"] and other["pieces"] is None

@@ -184,6 +184,8 @@ class Screen:
             last = re.search(r"\d+(?=\]?$)", run[-1]["zone"])
             lo, hi = first.group() if first else "", last.group() if last else ""
             span = f"{stem}{lo}..{hi}]" if stem.endswith("[") else f"{stem}{lo}-{hi}"
+            if stem.endswith("[") and stem[:-1] in self.labels:  # `show stack as "Piles"`
+                span = f"{self.labels[stem[:-1]]} {lo}..{hi}"
             out.append((owner, Text(f"{span.replace('_', ' ')}: ", style="bold")
                         + Text(f"{counts}" + (" hidden" if hidden else ""))))
         for owner, names in empty.items():
