@@ -256,3 +256,15 @@ def test_indexed_zones_keep_their_visibility(tmp_path: Path) -> None:
              if (z["zone"], z["owner"]) == ("hand[2]", "North")) for p in (0, 1))
     assert own["count"] == other["count"] == 1
     assert own["pieces"] and other["pieces"] is None
+
+
+def test_the_end_rule_is_shown_as_written(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`rulelang play` shows the rule that ended the game with its `stack[i]` (not read as
+    terminal markup)."""
+    from rulelang.tools import cli
+    path = tmp_path / "t.rule"
+    path.write_text(HEAD + "zone stack[1..2]\nturn\n  let i = 2\n  when size(stack[i]) == 0"
+                    "\n    draw\n", encoding="utf-8")
+    assert cli.main(["play", str(path), "--agents", "random,random"]) == 0
+    assert "when size(stack[i]) == 0 → draw" in capsys.readouterr().out

@@ -370,7 +370,7 @@ class Session:
                 for line in BoardPainter(obs).lines(min(self.out.width, 120)):
                     self.out.print(line, overflow="ignore", crop=False)
         for reason in end_reason(self.game, self.state):
-            self.out.print(reason)
+            self.out.print(reason, markup=False)  # the rulebook's text: `stack[i]` as written
         scores = list(self.state.scores())
         if not self.humans and any(scores):  # the agents' games: the totals on one line
             self.out.print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(
