@@ -268,3 +268,11 @@ def test_the_end_rule_is_shown_as_written(tmp_path: Path,
                     "\n    draw\n", encoding="utf-8")
     assert cli.main(["play", str(path), "--agents", "random,random"]) == 0
     assert "when size(stack[i]) == 0 → draw" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_table_made_from_itself_is_refused(tmp_path: Path, mode: str) -> None:
+    with pytest.raises(RuleRuntimeError, match="the table 't' is made from itself") as info:
+        _load(tmp_path, "def first_of(x) = t[x]\ntable t: 1 -> 2, 2 -> first_of(1)\n"
+              "turn\n  draw\n", mode)
+    assert info.value.diagnostic.span.line == 6

@@ -39,6 +39,7 @@ class _Unbuilt:
 
 
 _UNBUILT = _Unbuilt()
+_MAKING = object()  # a table being made
 
 
 class Runtime:
@@ -99,11 +100,18 @@ class Runtime:
     def _table(self, key: str) -> Any:
         """A table's value, made on its first use with the reference evaluator."""
         value = self.tables.get(key)
+        t = self.program.tables[key]
+        if value is _MAKING:
+            raise RuleRuntimeError(f"the table '{t.name}' is made from itself", t.span)
         if value is None:
-            t = self.program.tables[key]
+            self.tables[key] = _MAKING
             c, ev = Ctx(self, GameData(0, 0)), self.interp.eval
-            value = self.tables[key] = make_table(
-                t.name, [ev(k, c, {}) for k in t.keys], [ev(v, c, {}) for v in t.values], t.span)
+            try:
+                value = make_table(t.name, [ev(k, c, {}) for k in t.keys],
+                                   [ev(v, c, {}) for v in t.values], t.span)
+            finally:
+                del self.tables[key]
+            self.tables[key] = value
         return value
 
     def _component_value(self, cat: str, key: str, c: Ctx, node: ast.Node) -> Any:
