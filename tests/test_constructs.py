@@ -67,13 +67,15 @@ def test_an_option_of_an_enumeration_takes_its_symbols(tmp_path: Path, mode: str
     ('"maybe" == a', "with a text"),
     ("a == 3", "with a number"),
     ("a == North", "with a player"),
+    ("a.name == 1", "has no 'name'"),
 ])
 def test_a_symbol_compared_with_another_kind_of_value(tmp_path: Path, comparison: str,
                                                       fragment: str) -> None:
     body = ENUM + f"action respond\n  choose a in answer\n  when {comparison}\n    draw\n" \
         "turn\n  do respond\n"
     [(code, line, _, message)] = _codes(tmp_path, body)
-    assert (code, line) == ("R251", 9) and fragment in message
+    assert (code, line) == ("R238" if ".name" in comparison else "R251", 9)
+    assert fragment in message
 
 
 def test_a_quoted_symbol_is_told_to_lose_its_quotes(tmp_path: Path) -> None:
@@ -158,6 +160,10 @@ def test_the_block_form_and_fixed_keys(tmp_path: Path) -> None:
      "shared, not one per player"),
     ("zone hand[1..3] each player\nturn\n  move top(bag) to hand[0] of mover\n", "R253", 7,
      "no zone hand[0]"),
+    ("zone hand[1..3] each player\nturn\n  let h = hand\n  move top(bag) to h[1]\n", "R204",
+     8, "write 'h[1] of <player>'"),
+    ("zone stack[1..3]\nturn\n  when stack.size == 0\n    draw\n", "R238", 7,
+     "the indexed zones 'stack' has no 'size'"),
     ("zone stack[3..1]\nturn\n  draw\n", "R205", 5, "from a number up to another"),
     ("zone stack[1..5000]\nturn\n  draw\n", "R205", 5, "at most 1000"),
     ("zone stack[1..3]\nturn\n  move top(bag) to stack\n", "R230", 7, "indexed zones"),
@@ -232,7 +238,7 @@ def test_a_scenario_naming_an_index_out_of_range_is_refused(tmp_path: Path) -> N
 def test_indexed_zones_of_each_player(tmp_path: Path, mode: str) -> None:
     """`zone hand[1..2] each player`: hand[i] of p, named hand[1] of its owner outside."""
     game = _load(tmp_path, "zone hand[1..2] each player\naction place\n"
-                 "  choose number i in 1..2\n  move top(bag) to hand[i] of mover\n"
+                 "  choose number i in 1..2\n  let h = hand\n  move top(bag) to h[i] of mover\n"
                  "turn\n  do place\n", mode)
     state = game.new_initial_state()
     for action in ("place 2", "place 1", "place 2"):

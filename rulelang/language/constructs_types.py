@@ -95,8 +95,8 @@ def of_index(tc: Any, e: ast.Of, env: dict[str, Type]) -> Type:
     not a name: its type, unknown)."""
     left = e.left
     if isinstance(left, ast.Index):
-        ref = tc.refs.get(left.obj)
-        d = tc.p.zone_families.get(ref[1]) if ref is not None and ref[0] == "zones" else None
+        obj = tc.expr(left.obj, env)
+        d = tc.p.zone_families.get(obj.name) if obj.tag == "zones" else None
         if d is not None:
             i = tc.expr(left.index, env)
             if not d.each:

@@ -18,7 +18,8 @@ from rulelang.source import Span
 
 Env = dict[str, Type]
 _NO_ATTRS = frozenset({"number", "text", "kind", "option", "bool", "list", "tuple", "zone",
-                       "source", "relation", "region", "lines", "rule", "board"})
+                       "source", "relation", "region", "lines", "rule", "board", "symbol",
+                       "zones"})
 _INDEXED = ty.SEQUENCES | ty.TEXTUAL | {"map"}
 _SIGS: dict[str, ty.Signature] = {}
 
