@@ -282,3 +282,18 @@ def test_a_table_made_from_itself_is_refused(tmp_path: Path, mode: str) -> None:
         _load(tmp_path, "def first_of(x) = t[x]\ntable t: 1 -> 2, 2 -> first_of(1)\n"
               "turn\n  draw\n", mode)
     assert info.value.diagnostic.span.line == 6
+
+
+def test_scenario_files_name_indexed_zones_of_each_player(tmp_path: Path) -> None:
+    (tmp_path / "t.rule").write_text(HEAD + "zone hand[1..2] each player\naction place\n"
+                                     "  move top(bag) to hand[2] of mover\nturn\n  do place\n",
+                                     encoding="utf-8")
+    (tmp_path / "t.test").write_text(
+        'rulebook "t.rule"\n\nscenario "a"\n  given\n    move "stone" to hand[1] of South\n'
+        '  when "place"\n  expect\n    zone hand[2] of North count 1\n'
+        '    zone hand[1] of South holds ["stone"]\n    zone bag count 1\n\n'
+        'scenario "b"\n  expect zone hand[2] of North count 1\n', encoding="utf-8")
+    file = scenarios.read(tmp_path / "t.test")
+    first, second = (scenarios.run_one(file, sc, "compiled") for sc in file.scenarios)
+    assert first is None, first
+    assert second is not None and "hand[2]" in second  # honest: a wrong count fails
