@@ -66,6 +66,10 @@ class Statements(EffectStatements):
         self.analysis = DecisionAnalysis(self.program)
         self.ev = Reference(runtime)
         self.menus = menus(self)  # the options of a `do` (reference/menus.py)
+        # Rule coverage (tools/coverage.py): when a set, the ids of the action bodies and
+        # the `if` branches that ran for real (not while a menu tried them on scratch data).
+        self.covered: set[int] | None = None
+        self.exploring = 0
 
     def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any:
         return self.ev.eval(node, c, e)
@@ -141,9 +145,13 @@ class Statements(EffectStatements):
     def run_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> Run:
         for cond, body in s.branches:
             if self.value(cond, c, e):
+                if self.covered is not None and not self.exploring:
+                    self.covered.add(id(body))
                 yield from self.run(body, c, e)
                 return
         if s.orelse is not None:
+            if self.covered is not None and not self.exploring:
+                self.covered.add(id(s.orelse))
             yield from self.run(s.orelse, c, e)
 
     def run_ForEach(self, s: ast.ForEach, c: Ctx, e: dict[str, Any]) -> Run:
@@ -204,7 +212,11 @@ class Statements(EffectStatements):
         return out
 
     def run_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
-        options = self.menus.options(s, c)
+        self.exploring += 1
+        try:
+            options = self.menus.options(s, c)
+        finally:
+            self.exploring -= 1
         if not options:
             return  # the turn goes on without this decision
         option = yield Decision(c.data.mover, options, menu=s)
@@ -214,6 +226,8 @@ class Statements(EffectStatements):
         """An option of a `do`: its action, whose chooses up to the option's end take the
         option's values, and the rest of the action (which may ask for more)."""
         action = self.program.actions[option[0]]
+        if self.covered is not None:
+            self.covered.add(id(action.body))
         chosen: Iterator[Any] = iter(option[1])
         left = len(option[1])
         e: dict[str, Any] = {}

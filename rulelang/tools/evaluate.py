@@ -17,6 +17,7 @@ from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.tools.common import _user_error, load, parse_options
+from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
 from rulelang.tools.heatmap import heatmap_svg, site_counts
 from rulelang.tools.playout import Record, Setup, chunks, run
 from rulelang.tools.report import summarize, summary_lines
@@ -48,6 +49,9 @@ def add_parser(sub: Any) -> None:
     ev.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
     ev.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     add_arguments(ev)
+    ev.add_argument("--coverage", type=int, default=DEFAULT_LIMIT, metavar="N",
+                    help="replay the first N games for rule coverage (default "
+                    f"{DEFAULT_LIMIT}; 0: none)")
     ev.set_defaults(run=cmd_evaluate)
 
 
@@ -154,6 +158,8 @@ def to_json(data: dict[str, Any]) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    if args.coverage < 0:
+        raise _user_error("R418", f"--coverage must be 0 or more, not {args.coverage}")
     workers = jobs(args)
     where = out_dir(args.out)
     setup, game = make_setup(args, args.path, args.option)
@@ -164,6 +170,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     seconds = progress.elapsed()
     data = report(setup, game, records)
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
+    if args.coverage:
+        data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
+                                                    records, args.coverage)
+        lines += coverage_lines(data["summary"]["coverage"])
     print("\n".join(lines))
     print(f"{len(records)} games in {seconds:.1f} s on {workers} "
           f"{'process' if workers == 1 else 'processes'}: {len(records) / seconds:.0f} games/s"

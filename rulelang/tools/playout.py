@@ -67,8 +67,22 @@ def play_one(setup: Setup, index: int) -> Record:
     actions: list[str] = []
     movers: list[int] = []
     total = widest = single = 0
+    scored = bool(game.runtime.program.scores)
+    # lead changes: the sole leader by score, at the start of each round (each turn in a
+    # game without rounds); sampled no more often, since scoring may be costly
+    rounds, at = game.runtime.program.round is not None, None
+    leader, changes = None, 0
     while not state.is_terminal() and len(actions) < setup.max_plies:
         player = state.current_player()
+        mark = state.ctx.data.round if rounds else state.ctx.data.turn
+        if scored and mark != at:
+            at = mark
+            scores = state.scores()
+            best = max(scores)
+            now = scores.index(best) if scores.count(best) == 1 else None
+            if now is not None and leader is not None and now != leader:
+                changes += 1
+            leader = now if now is not None else leader
         options = len(state.legal_actions())
         total, widest, single = total + options, max(widest, options), single + (options == 1)
         action = agents[player].choose(state)
@@ -82,6 +96,9 @@ def play_one(setup: Setup, index: int) -> Record:
         "capped": capped, "winners": [] if capped else [int(w) for w in state.winners()],
         "returns": [float(r) for r in state.returns()] if not capped else [],
         "scores": [float(s) for s in state.scores()],
+        "turns": state.ctx.data.turn, "rounds": state.ctx.data.round
+        if game.runtime.program.round is not None else None,
+        "lead_changes": changes if scored else None,
         "terms": [_terms(state.score_breakdown(p)) for p in players],
         "branching": {"decisions": len(actions), "options": total, "max": widest,
                       "single": single},

@@ -35,8 +35,13 @@ def summarize(records: list[Record], names: list[str], agents: list[str]) -> dic
         "share_of_decided": first, "fair_share": fair,
         "advantage": bool(sole) and not first["low"] <= fair <= first["high"]}
     plies = [int(r["plies"]) for r in records]
-    summary["length"] = {"plies": mean_sd(plies), "histogram": histogram(plies)}
+    summary["length"] = {"plies": mean_sd(plies), "histogram": histogram(plies),
+                         "turns": mean_sd([int(r.get("turns", 0)) for r in records])}
+    if records and records[0].get("rounds") is not None:
+        summary["length"]["rounds"] = mean_sd([int(r["rounds"]) for r in records])
     summary["scores"] = _scores(records, players)
+    if summary["scores"] and records[0].get("lead_changes") is not None:
+        summary["scores"]["lead_changes"] = mean_sd([int(r["lead_changes"]) for r in records])
     decisions = sum(r["branching"]["decisions"] for r in records)
     summary["branching"] = {
         "mean": sum(r["branching"]["options"] for r in records) / decisions if decisions else 0,
@@ -158,6 +163,9 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
     lines.append(f"first player: {_pct(first['share_of_decided'])} of decided games, fair "
                  f"{100 * first['fair_share']:.1f} %: {verdict}")
     lines.append(f"length in plies: {_spread(s['length']['plies'])}")
+    lines.append(f"length in turns: {_spread(s['length']['turns'])}"
+                 + (f"; in rounds: {_spread(s['length']['rounds'])}"
+                    if "rounds" in s["length"] else ""))
     b = s["branching"]
     lines.append(f"branching: mean {b['mean']:.2f}, max {b['max']}; single-option decisions "
                  f"{_pct(b['single_option'])}")
@@ -165,6 +173,9 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
         lines.append("score terms (per player):")
         lines += [f"  {t:<16} {_spread(v)}" for t, v in s["scores"]["terms"].items()]
         lines.append(f"  final margin     {_spread(s['scores']['margins'])}")
+        if "lead_changes" in s["scores"]:
+            lines.append(f"  lead changes     {_spread(s['scores']['lead_changes'])} (the sole "
+                         "leader by score, at the start of each round or turn)")
     top = list(s["actions"].items())[:8]
     lines.append("actions: " + ", ".join(f"{k} {v}" for k, v in top)
                  + (" ..." if len(s["actions"]) > 8 else ""))

@@ -107,6 +107,14 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
                  _table(["term", "mean", "sd", "min", "max"],
                         [[t, f"{v['mean']:.2f}", f"{v['sd']:.2f}", f"{v['min']:g}",
                           f"{v['max']:g}"] for t, v in terms.items()])]
+    cov = s.get("coverage")
+    if cov is not None:
+        body += [f"<h2>Rule coverage</h2><p>{cov['games']} of {cov['of']} games replayed; "
+                 f"{len(cov['unused'])} parts of the rules never used</p>"]
+        if cov["unused"]:
+            body.append(_table(["where", "what", "rule"], [
+                [u["where"], f"{u['what']} {u['name']}".strip(), u["text"]]
+                for u in cov["unused"]]))
     body += ["<h2>Summary</h2>", "<pre>" + escape("\n".join(lines)) + "</pre>"]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n"

@@ -157,3 +157,29 @@ def test_skill_depth_says_whether_more_search_wins_more(tmp_path: Path) -> None:
     assert summarize(even, ["A", "B"], ["mcts:80", "mcts:10"])["skill"][
         "more_search_wins"] == "not shown"
     assert summarize(even, ["A", "B"], ["random"])["skill"] == {}
+
+
+def test_turns_rounds_and_lead_changes_are_counted(tmp_path: Path) -> None:
+    """Muso Sakura has rounds and score terms: each record's turns, rounds and lead changes
+    are those of its game replayed here (the sole leader at the start of each round)."""
+    import rulelang
+    data = _run(tmp_path, "muso_sakura", "--games", "6", "--jobs", "1", "--coverage", "0")
+    game = rulelang.load_game(Path(__file__).parents[2] / "rulebooks" / "muso_sakura.rule")
+    for rec in data["records"]:
+        state = game.new_initial_state(seed=rec["seed"])
+        leaders, at = [], None
+        for action in rec["actions"]:
+            if state.ctx.data.round != at:
+                at, scores = state.ctx.data.round, state.scores()
+                if scores.count(max(scores)) == 1:
+                    leaders.append(scores.index(max(scores)))
+            state.apply_action(action)
+        changes = sum(a != b for a, b in zip(leaders, leaders[1:], strict=False))
+        assert (rec["turns"], rec["rounds"], rec["lead_changes"]) == (
+            state.ctx.data.turn, state.ctx.data.round, changes)
+        assert rec["turns"] < rec["plies"]  # a turn holds several decisions here
+    length = data["summary"]["length"]
+    assert "rounds" in length and "lead_changes" in data["summary"]["scores"]
+    plain = _run(tmp_path / "t", "tic_tac_toe", "--games", "5", "--jobs", "1")
+    assert plain["records"][0]["rounds"] is None and plain["records"][0]["lead_changes"] is None
+    assert plain["records"][0]["turns"] == plain["records"][0]["plies"]

@@ -1,0 +1,64 @@
+"""What `rulelang evaluate`'s bookkeeping costs over bare playouts: the same seeded games
+(random agents) played by a bare loop and by evaluate's play_one (which also counts options,
+names each action, samples scores for lead changes and writes the record), alternately, in
+one process; prints CPU seconds and the ratio per game. Exits 0; not a test.
+
+    python bench/evaluate_cost.py                    # a few bundled games
+    python bench/evaluate_cost.py spline --games 500
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rulelang.agents import make_agent  # noqa: E402
+from rulelang.tools.playout import Setup, game_seed, play_one  # noqa: E402
+
+GAMES = {"tic_tac_toe": 2000, "spline": 400, "muso_sakura": 30, "karesansui": 15,
+         "tatara": 6}
+
+
+def bare(setup: Setup, n: int) -> None:
+    game = setup.game()
+    for i in range(n):
+        seed = game_seed(setup.seed, i)
+        agents = [make_agent("random", seed + k + 1) for k in range(game.num_players)]
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose(state))
+
+
+def booked(setup: Setup, n: int) -> None:
+    for i in range(n):
+        play_one(setup, i)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("names", nargs="*", default=list(GAMES))
+    ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    print(f"{'game':<14}{'games':>6}{'bare s':>9}{'evaluate s':>12}{'ratio':>8}")
+    for name in args.names:
+        n = args.games or GAMES.get(name, 50)
+        setup = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 0, 2000,
+                      "compiled")
+        times: dict[str, list[float]] = {"bare": [], "evaluate": []}
+        for _ in range(args.rounds):
+            for label, run in (("bare", bare), ("evaluate", booked)):
+                start = time.process_time()
+                run(setup, n)
+                times[label].append(time.process_time() - start)
+        b, e = min(times["bare"]), min(times["evaluate"])
+        print(f"{name:<14}{n:>6}{b:>9.2f}{e:>12.2f}{e / b:>7.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

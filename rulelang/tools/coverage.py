@@ -1,0 +1,100 @@
+"""Rule coverage for `rulelang evaluate`: which parts of a rulebook the games never used.
+
+The games' records are replayed by the reference evaluator with coverage on
+(reference/statements.py records each action body and each `if` branch that runs for real,
+not while a menu tries it on scratch data). Reported, each at its rulebook file:line:col:
+actions never taken, `if`/`elif`/`else` branches never entered (in `end`: end rules that
+never fired), and score terms that never scored (zero for every player at the end of every
+game, from all the records). Replaying is slower than playing compiled, so at most `limit` games are
+replayed (the first ones, by game index); the report says how many.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import rulelang
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+
+DEFAULT_LIMIT = 100
+
+
+def _where(span: Any) -> str:
+    return f"{span.path}:{span.line}:{span.column}"
+
+
+def _text(game: Any, node: ast.Node) -> str:
+    span = node.span
+    src = game.runtime.program.loaded.sources.get(span.path)
+    return src.line(span.line).strip() if src is not None else ""
+
+
+def _branches(program: Any) -> Iterator[tuple[str, ast.Block, ast.Node]]:
+    """(what, block, the node to show) for every `if` branch of the rules that run: actions,
+    effects and the setup/turn/round/end sections."""
+    blocks: list[tuple[str, ast.Node]] = [
+        *(("action", a.body) for a in program.actions.values()),
+        *(("effect", f.body) for f in program.effects.values()),
+        *((name, block) for name, block in program.sections.items()),
+    ]
+    if program.round is not None:
+        blocks.append(("round", program.round.body))
+    seen: set[int] = set()
+    for where, root in blocks:
+        for n in walk(root):
+            if isinstance(n, ast.If) and id(n) not in seen:
+                seen.add(id(n))
+                kind = "end rule" if where == "end" else "branch"
+                for cond, body in n.branches:
+                    yield kind, body, cond
+                if n.orelse is not None:
+                    yield kind + " (else)", n.orelse, n.orelse
+
+
+def rule_coverage(game: Any, path: str, options: dict[str, Any] | None,
+                  records: list[dict[str, Any]], limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
+    """What the first `limit` records never used, as lists of {what, where, text}."""
+    ref = rulelang.load_game(path, options, mode="interpreted")
+    statements = ref.flow.statements  # type: ignore[attr-defined]  # the reference flow's
+    program = ref.runtime.program
+    covered: set[int] = set()
+    scored = {t for rec in records for terms in rec["terms"] for t, v in terms.items() if v}
+    replayed = records[:limit]
+    statements.covered = covered
+    try:
+        for rec in replayed:
+            state = ref.new_initial_state(seed=rec["seed"])
+            for action in rec["actions"]:
+                state.apply_action(action)
+    finally:
+        statements.covered = None
+    unused: list[dict[str, str]] = []
+    for name, action in program.actions.items():
+        if id(action.body) not in covered:
+            unused.append({"what": "action", "name": name, "where": _where(action.span),
+                           "text": _text(game, action)})
+    for kind, body, shown in _branches(program):
+        if id(body) not in covered:
+            unused.append({"what": kind, "name": "", "where": _where(shown.span),
+                           "text": _text(game, shown)})
+    for term in program.scores:
+        if term.name not in scored:
+            unused.append({"what": "score term", "name": term.name, "where": _where(term.span),
+                           "text": _text(game, term)})
+    return {"games": len(replayed), "of": len(records), "unused": unused}
+
+
+def coverage_lines(cov: dict[str, Any]) -> list[str]:
+    """The terminal summary's section."""
+    head = f"rule coverage ({cov['games']} of {cov['of']} games replayed):"
+    if not cov["unused"]:
+        return [head + " every action, branch, end rule and score term was used"]
+    out = [head + f" {len(cov['unused'])} never used"]
+    for u in cov["unused"]:
+        label = f"{u['what']} {u['name']}".strip()
+        out.append(f"  {u['where']}: {label} never " + (
+            "scored" if u["what"] == "score term" else
+            "taken" if u["what"] == "action" else "fired" if "end" in u["what"] else "entered")
+            + (f"  ({u['text'][:60]})" if u["text"] else ""))
+    return out

@@ -1,0 +1,53 @@
+"""Rule coverage in `rulelang evaluate` (tools/coverage.py): the parts of a rulebook no game
+used, each at its line — a planted dead action, branch, end rule and score term are found,
+a branch that only a menu tried on scratch data counts as never entered, and a bundled game's
+random games use every part of its rules."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulelang.tools.cli import main
+
+HERE = Path(__file__).parent
+DEAD = HERE / "rulebooks" / "dead_rules.rule"
+
+
+def line_of(text: str) -> int:
+    lines = DEAD.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def test_planted_dead_rules_are_reported_at_their_lines(tmp_path: Path, capsys) -> None:
+    assert main(["evaluate", str(DEAD), "--games", "60", "--jobs", "1", "--coverage", "30",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    cov = json.loads((tmp_path / "evaluation.json").read_text())["summary"]["coverage"]
+    assert (cov["games"], cov["of"]) == (30, 60)
+    found = {(u["what"], int(u["where"].split(":")[-2])) for u in cov["unused"]}
+    assert found == {
+        ("action", line_of("action resign")),
+        ("branch", line_of("elif size(free) > 9")),
+        ("branch", line_of('if s.name == "a1"')),   # tried by menus only, never for real
+        ("end rule", line_of("when size(free) > 9")),
+        ("score term", line_of("score marks(p)")),
+    }
+    assert f"dead_rules.rule:{line_of('when size(free) > 9')}:8: end rule never fired" in out
+    assert "rule coverage (30 of 60 games replayed): 5 never used" in out
+    html = (tmp_path / "report.html").read_text()
+    assert "<h2>Rule coverage</h2>" in html and "score term marks" in html
+
+
+def test_a_bundled_game_uses_every_rule(capsys) -> None:
+    assert main(["evaluate", "tic_tac_toe", "--games", "100", "--jobs", "1"]) == 0
+    assert "rule coverage (100 of 100 games replayed): every action, branch, end rule and " \
+           "score term was used" in capsys.readouterr().out
+
+
+def test_coverage_can_be_turned_off_and_is_checked(capsys) -> None:
+    assert main(["evaluate", "tic_tac_toe", "--games", "10", "--jobs", "1",
+                 "--coverage", "0"]) == 0
+    assert "rule coverage" not in capsys.readouterr().out
+    assert main(["evaluate", "tic_tac_toe", "--games", "10", "--jobs", "1",
+                 "--coverage", "-1"]) != 0
+    assert "--coverage must be 0 or more" in capsys.readouterr().err
