@@ -87,7 +87,8 @@ class Compiler(CallCompiler):
         if cat == "def":
             inlined = self._inline(key, (), [], n.span)
             return inlined if inlined is not None else self._call_def(key, [], n)
-        if cat in ("relation", "region", "lines", "player", "option", "kind"):
+        if cat in ("relation", "region", "lines", "player", "option", "kind", "symbol", "enum",
+                   "zones"):
             try:
                 value = self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)
             except RuleRuntimeError:
@@ -181,7 +182,7 @@ class Compiler(CallCompiler):
         def idx(c: Ctx, e: dict[str, Any]) -> Any:
             try:
                 return obj(c, e)[index(c, e)]
-            except (IndexError, KeyError, TypeError) as exc:
+            except (IndexError, KeyError, TypeError, RuleRuntimeError) as exc:  # (a table's)
                 raise runtime_error(exc, n.span, "indexing") from None
         name, (k, i) = getattr(obj, "local_name", None), operand(index)
         if name is None or k is None:
@@ -284,7 +285,7 @@ class Compiler(CallCompiler):
             return True, n.value
         ref = self.refs.get(n)
         if isinstance(n, (ast.Name, ast.Attr)) and ref is not None and ref[0] in (
-                "player", "option", "kind", "region", "lines", "relation") and not (
+                "player", "option", "kind", "region", "lines", "relation", "symbol") and not (
                 ref[0] == "local" or (isinstance(n, ast.Name) and n.id in self._subst)):
             try:
                 return True, self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)

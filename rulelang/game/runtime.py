@@ -13,12 +13,12 @@ from typing import Any, Protocol
 import rulelang.limits as limits
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
-from rulelang.language.program import Program
+from rulelang.language.program import Program, indexed_zone
 from rulelang.library import BUILTINS, MAX_PIECES
-from rulelang.library.semantics import Ctx, domain_items, positioned
+from rulelang.library.semantics import Ctx, domain_items, make_table, positioned
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
-from rulelang.model.values import Piece, Player, Site, ZoneRef, show, zone_ref
+from rulelang.model.values import Piece, Player, Site, ZoneFamily, ZoneRef, show, zone_ref
 from rulelang.reference.interpreter import Interpreter
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -39,6 +39,7 @@ class _Unbuilt:
 
 
 _UNBUILT = _Unbuilt()
+_MAKING = object()  # a table being made
 
 
 class Runtime:
@@ -59,6 +60,9 @@ class Runtime:
                             for k, d in program.pieces.items()}  # kind -> its attributes
         self.board: Any = _UNBUILT  # a geometry cannot use the board it is building
         self.board = self._build_board()
+        self.tables: dict[str, Any] = {}
+        for key in program.tables:  # made once, when the game is made
+            self._table(key)
         self.template = self._initial_data()
         self.view = self._view()
         # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
@@ -93,7 +97,38 @@ class Runtime:
             return member
         return self._component_value(cat, key, c, node)
 
+    def _table(self, key: str) -> Any:
+        """A table's value, made on its first use with the reference evaluator."""
+        value = self.tables.get(key)
+        t = self.program.tables[key]
+        if value is _MAKING:
+            raise RuleRuntimeError(f"the table '{t.name}' is made from itself", t.span)
+        if value is None:
+            self.tables[key] = _MAKING
+            c, ev = Ctx(self, GameData(0, 0)), self.interp.eval
+            try:
+                value = make_table(t.name, [ev(k, c, {}) for k in t.keys],
+                                   [ev(v, c, {}) for v in t.values], t.span)
+            finally:
+                del self.tables[key]
+            self.tables[key] = value
+        return value
+
     def _component_value(self, cat: str, key: str, c: Ctx, node: ast.Node) -> Any:
+        if cat == "symbol":
+            return key.rpartition(".")[2]
+        if cat == "enum":
+            return tuple(self.program.enums[key].symbols)
+        if cat == "table":
+            return self._table(key)
+        if cat == "zones":
+            d = self.program.zone_families[key]
+            lo, hi = d.indices or (0, -1)
+            if d.each:  # `hand[2] of p`: the zone's name, read by `of`
+                return ZoneFamily(key, lo, tuple(indexed_zone(key, i)
+                                                 for i in range(lo, hi + 1)))
+            return ZoneFamily(key, lo, tuple(zone_ref(indexed_zone(key, i), None)
+                                             for i in range(lo, hi + 1)))
         if cat == "player":
             return self.players[int(key)]
         if cat == "option":
@@ -265,9 +300,16 @@ class Runtime:
         labels: dict[str, str] = {}
         for v in self.program.views:
             goals.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.goals})
-            hidden += [name for name, _ in v.hidden]
+            hidden += [z for name, _ in v.hidden for z in self._zone_names(name)]
             labels.update({name: show(self.interp.eval(e, c, {})) for name, e, _ in v.labels})
         return {"goals": goals, "hidden": hidden, "labels": labels}
+
+    def _zone_names(self, name: str) -> list[str]:
+        """A name in a view: indexed zones `stack` stand for stack[1] … (their zones)."""
+        d = self.program.zone_families.get(name)
+        if d is None or d.indices is None:
+            return [name]
+        return [indexed_zone(name, i) for i in range(d.indices[0], d.indices[1] + 1)]
 
     # ---- pieces and the initial data
     def _initial_data(self) -> GameData:

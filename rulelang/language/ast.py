@@ -376,6 +376,25 @@ class Zone(Decl):
     ordered: bool
     visible: str  # everyone | owner | nobody
     contents: tuple[Content, ...]
+    indices: tuple[int, int] | None = None  # `zone stack[1..9]`: one zone per index
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Enum(Decl):
+    """`enum answer: accept, decline`: a set of symbols; each symbol is a name of its own,
+    whose value is its name (shown as written)."""
+    name: str
+    symbols: tuple[str, ...]
+    spans: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Table(Decl):
+    """`table points: "oak" -> 3, …`: a named map from fixed keys to fixed values, evaluated
+    once when the game is made."""
+    name: str
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

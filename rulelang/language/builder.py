@@ -13,6 +13,7 @@ from rulelang.source import Source, Span
 
 MAX_PLIES = 100_000_000  # the longest cap `end at most N plies` may give
 
+MAX_INDEXED_ZONES = 1000  # `zone stack[1..N]`: the most zones one declaration makes
 _KIND_WORDS = ("site", "piece", "player", "number", "option")
 
 
@@ -73,7 +74,30 @@ class Builder(Transformer[Token, Any]):
         each = any(f[1] == "each" for f in flags)
         ordered = any(f[1] == "ordered" for f in flags)
         visible = next((f[2] for f in flags if f[1] == "visible"), "everyone")
-        return ast.Zone(str(c[0]), each, ordered, visible, contents, span=self._span(m))
+        indices = next((x[1] for x in c[1:] if isinstance(x, tuple) and x[0] == "index"), None)
+        return ast.Zone(str(c[0]), each, ordered, visible, contents, indices,
+                        span=self._span(m))
+
+    def zone_index(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
+        """`[lo..hi]`: from 0 to MAX_INDEXED_ZONES zones, lo <= hi."""
+        lo, hi = int(str(c[0])[:12]), int(str(c[1])[:12])
+        if not lo <= hi or hi - lo >= MAX_INDEXED_ZONES or len(str(c[1])) > 9:
+            self._error("R205", f"indexed zones run from a number up to another, at most "
+                        f"{MAX_INDEXED_ZONES} of them", c[0], "e.g. zone stack[1..9]")
+            return ("index", (1, 1))
+        return ("index", (lo, hi))
+
+    def enum(self, m: Meta, c: list[Any]) -> ast.Enum:
+        return ast.Enum(str(c[0]), tuple(str(t) for t in c[1:]),
+                        tuple(self._span(t) for t in c[1:]), span=self._span(m))
+
+    def table(self, m: Meta, c: list[Any]) -> ast.Table:
+        rows = c[1:]
+        return ast.Table(str(c[0]), tuple(k for k, _ in rows), tuple(v for _, v in rows),
+                         span=self._span(m))
+
+    def table_row(self, m: Meta, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], c[1])
 
     def zone_each(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("flag", "each")

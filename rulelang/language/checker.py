@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import rulelang.limits as limits
 from rulelang.errors import RulebookError
-from rulelang.language import ast
+from rulelang.language import ast, constructs
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
@@ -34,6 +34,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
     check_types(ck, program, library)
+    constructs.check_tables(ck, program)
     if not library:
         _check_game(ck, program)
     _check_kept(ck, program)
@@ -96,6 +97,8 @@ def _collect(ck: Checker, loaded: Loaded, library: bool) -> Program:
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         for d in module.decls:
             _collect_decl(p, key, d)
+            constructs.collect(ck, p, key, d)
+    constructs.options_of_enums(ck, p)
     return p
 
 
@@ -177,6 +180,9 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
         _walk_view(w, d)
     elif isinstance(d, ast.Board):
         w.expr(d.expr)
+    elif isinstance(d, ast.Table):
+        for e in d.keys + d.values:
+            w.expr(e)
     elif isinstance(d, ast.Geometry):
         _walk_geometry(w, d)
     elif isinstance(d, (ast.Counter, ast.Var, ast.Piece)):
@@ -194,7 +200,7 @@ def _walk_decl(w: Walker, d: ast.Decl) -> None:
 def _walk_view(w: Walker, d: ast.View) -> None:
     """A goal names a player (or `everyone`); hide and show name vars, counters or zones."""
     players = {n for n, r in w.ns.items() if r[0] == Category.PLAYER.value} | {"everyone"}
-    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone")} | {
+    shown = {n for n, r in w.ns.items() if r[0] in ("var", "counter", "zone", "zones")} | {
         a for d in w.ck.loaded.game.decls if isinstance(d, ast.Piece) for a, _ in d.attrs}
     for name, text, span in d.goals:
         if name not in players:
@@ -294,7 +300,7 @@ def _check_game(ck: Checker, p: Program) -> None:
             ck.error("R206", f"action '{name}' is never offered", action.span,
                      f"name it in a 'do' line of the turn, e.g. 'do {name}'")
     for opt in p.options.values():
-        _check_option_default(ck, opt)
+        _check_option_default(ck, opt, p.option_enums.get(opt.name))
     if p.players.lo < 1 or p.players.hi < p.players.lo:
         ck.error("R205", "impossible player count", p.players.span)
     elif p.players.hi > limits.MAX_PLAYERS:
@@ -306,13 +312,14 @@ def _short(n: int) -> str:
     return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"
 
 
-def _check_option_default(ck: Checker, opt: ast.Option) -> None:
+def _check_option_default(ck: Checker, opt: ast.Option, enum: str | None = None) -> None:
     bound = limits.MAX_OPTION_BOUND
     if not opt.choices and not -bound <= opt.lo <= opt.hi <= bound:
         ck.error("R205", f"an option's range lies within -{bound:,}..{bound:,} and runs "
                  f"upwards (here {_short(opt.lo)}..{_short(opt.hi)})", opt.span)
     elif opt.choices and opt.default not in opt.choices:
         ck.error("R205", f"default '{opt.default}' is not one of the choices of '{opt.name}'",
-                 opt.span)
+                 opt.span, f"the enumeration '{enum}' has " + ", ".join(opt.choices)
+                 if enum else None)
     elif not opt.choices and not opt.lo <= int(opt.default) <= opt.hi:  # type: ignore[call-overload]
         ck.error("R205", f"default {opt.default} is outside {opt.lo}..{opt.hi}", opt.span)

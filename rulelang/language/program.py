@@ -32,6 +32,10 @@ class Category(StrEnum):
     ZONE = "zone"            # naming it reads its pieces (size(bag), top(bag))
     COUNTER = "counter"
     VAR = "var"
+    ENUM = "enum"            # an enumeration: its value is the list of its symbols
+    SYMBOL = "symbol"        # one symbol of an enumeration: its value is its name
+    TABLE = "table"          # a table: a map evaluated once when the game is made
+    ZONES = "zones"          # indexed zones (`zone stack[1..9]`): stack[i] is a zone
 
     @property
     def callable(self) -> bool:
@@ -54,8 +58,10 @@ _CALLABLE = frozenset({Category.BUILTIN, Category.DEF, Category.FUNCTION, Catego
 _READS: dict[Category, Reads] = {
     Category.LOCAL: Reads.NOTHING,
     **dict.fromkeys((Category.RELATION, Category.REGION, Category.LINES, Category.KIND,
-                     Category.PLAYER, Category.OPTION), Reads.GAME),
-    Category.ZONE: Reads.ZONES, Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
+                     Category.PLAYER, Category.OPTION, Category.ENUM, Category.SYMBOL,
+                     Category.TABLE), Reads.GAME),
+    Category.ZONE: Reads.ZONES, Category.ZONES: Reads.ZONES,
+    Category.COUNTER: Reads.COUNTERS, Category.VAR: Reads.COUNTERS,
 }
 
 
@@ -108,3 +114,13 @@ class Program:
     uses_repetition: bool = False
     round: ast.Round | None = None
     max_plies: int | None = None  # `end at most N plies`: a longer game is capped
+    enums: dict[str, ast.Enum] = field(default_factory=dict)  # key: "module.name" or "name"
+    symbols: dict[str, str] = field(default_factory=dict)  # a symbol's key -> its enum's key
+    option_enums: dict[str, str] = field(default_factory=dict)  # option -> its enum's key
+    tables: dict[str, ast.Table] = field(default_factory=dict)  # key: "module.name" or "name"
+    zone_families: dict[str, ast.Zone] = field(default_factory=dict)  # `zone stack[1..9]`
+
+
+def indexed_zone(name: str, i: int) -> str:
+    """The name of zone i of the indexed zones `name`: stack[3]."""
+    return f"{name}[{i}]"

@@ -78,9 +78,17 @@ class Checker:
                     ns.setdefault(item.name, Ref(Category.REGION, item.name))
                 elif isinstance(item, ast.GeoLines):
                     ns.setdefault(item.name, Ref(Category.LINES, item.name))
+        if isinstance(d, ast.Enum):
+            self.declare(ns, d.name, Ref(Category.ENUM, qual(key, d.name)), d.span, seen)
+            for sym, span in zip(d.symbols, d.spans or (d.span,) * len(d.symbols),
+                                 strict=True):
+                self.declare(ns, sym, Ref(Category.SYMBOL, qual(key, sym)), span, seen)
+        elif isinstance(d, ast.Table):
+            self.declare(ns, d.name, Ref(Category.TABLE, qual(key, d.name)), d.span, seen)
         if key == "":
             for game_cls, cat in _GAME_KINDS.items():
                 if isinstance(d, game_cls):
+                    cat = "zones" if isinstance(d, ast.Zone) and d.indices else cat
                     self.declare(ns, d.name, Ref(Category(cat), d.name), d.span, seen)
 
     # ---- resolution

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.language import ast
+from rulelang.language import ast, constructs_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program, Ref
 from rulelang.language.resolver import Checker, written
@@ -18,7 +18,8 @@ from rulelang.source import Span
 
 Env = dict[str, Type]
 _NO_ATTRS = frozenset({"number", "text", "kind", "option", "bool", "list", "tuple", "zone",
-                       "source", "relation", "region", "lines", "rule", "board"})
+                       "source", "relation", "region", "lines", "rule", "board", "symbol",
+                       "zones"})
 _INDEXED = ty.SEQUENCES | ty.TEXTUAL | {"map"}
 _SIGS: dict[str, ty.Signature] = {}
 
@@ -181,7 +182,11 @@ class ExprTypes:
             return ty.PLAYER
         if cat == "option":
             opt = self.p.options.get(key)
+            if key in self.p.option_enums:
+                return ty.symbol(self.p.option_enums[key])
             return ty.option(key) if opt is not None and opt.choices else ty.NUMBER
+        if cat in ("symbol", "enum", "table", "zones"):
+            return constructs_types.ref_type(self, cat, key)
         if cat in ("zone", "counter", "var"):
             if bare and self.shared(e, cat, key):
                 return ty.UNKNOWN
@@ -291,6 +296,8 @@ class ExprTypes:
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         if not ty.known(obj):
             return ty.UNKNOWN
+        if obj.tag == "zones" or (obj.tag == "map" and obj.name):
+            return constructs_types.index(self, e, obj, i)
         if obj.tag not in _INDEXED:
             self.error("R230", f"indexing: expected a list, a tuple, a map or a text, found "
                        f"{obj}", e.span, f"'{self.text(e.obj)}' is {obj}, which has no items "
@@ -310,7 +317,7 @@ class ExprTypes:
                     "'of' reads what belongs to a player: 'hand of mover'")
         ref = self.refs.get(e.left)
         if ref is None:
-            return ty.UNKNOWN
+            return constructs_types.of_index(self, e, env)
         cat, key = ref
         if cat == "kind":
             self.supply(e, key)
@@ -366,6 +373,7 @@ class ExprTypes:
         if e.op in ("==", "!="):
             self.choice(e.left, a, e.right)
             self.choice(e.right, b, e.left)
+            constructs_types.compare(self, e, a, b)
         elif ty.known(a) and ty.known(b) and not ty.comparable(a, b):
             self.error("R230", f"'{e.op}' cannot compare {a} with {b}", e.span,
                        "order compares two numbers, two texts or two lists")

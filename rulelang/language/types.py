@@ -28,7 +28,7 @@ class Type:
 
 TAGS = ("unknown", "none", "number", "text", "bool", "site", "player", "piece", "kind", "zone",
         "source", "list", "tuple", "map", "record", "relation", "region", "lines", "rule",
-        "option", "board")
+        "option", "board", "symbol", "zones")
 
 UNKNOWN = Type("unknown")
 NONE = Type("none")
@@ -79,6 +79,17 @@ def source(kind_name: str = "") -> Type:
     return Type("source", name=kind_name)
 
 
+def symbol(enum: str) -> Type:
+    """A symbol of the enumeration `enum` (its key: module.name or name)."""
+    return Type("symbol", name=enum)
+
+
+def zones(name: str, each: bool = False) -> Type:
+    """Indexed zones `zone stack[1..9]`: stack[i] is a zone; of each player, their items are
+    the zones' names (`z of p` is a zone)."""
+    return Type("zones", (TEXT,) if each else (), name=name)
+
+
 def option(name: str) -> Type:
     """A value of a choice option: one of its names (a text)."""
     return Type("option", name=name)
@@ -87,7 +98,7 @@ def option(name: str) -> Type:
 # ---- how values are read ----------------------------------------------------------------
 TEXTUAL = frozenset({"text", "kind", "option"})  # a text at run time
 SEQUENCES = frozenset({"list", "tuple", "region", "lines"})  # items in order, indexable
-COLLECTIONS = SEQUENCES | {"zone", "map"} | TEXTUAL  # what a domain or `in` may go over
+COLLECTIONS = SEQUENCES | {"zone", "map", "zones"} | TEXTUAL  # what a domain or `in` goes over
 
 
 ORDERED = frozenset({"number", "text", "list", "tuple", "region", "site", "player", "piece",
@@ -133,6 +144,8 @@ def element(t: Type) -> Type:
         return piece()
     if t.tag == "map":
         return t.args[0]
+    if t.tag == "zones":
+        return t.args[0] if t.args else ZONE
     if t.tag in TEXTUAL:
         return TEXT
     return UNKNOWN
@@ -188,7 +201,7 @@ def fits(t: Type, tags: frozenset[str]) -> bool:
     or a none, and "text" accepts a kind or an option value, "list" any sequence."""
     if not known(t) or t.tag in tags:
         return True
-    if "text" in tags and t.tag in TEXTUAL:
+    if "text" in tags and (t.tag in TEXTUAL or t.tag == "symbol"):
         return True
     if "list" in tags and t.tag in SEQUENCES:
         return True
@@ -272,6 +285,7 @@ _PLURAL = {
     "number": "numbers", "text": "texts", "bool": "true/false values", "site": "sites",
     "player": "players", "piece": "pieces", "zone": "zones", "kind": "piece kinds",
     "relation": "relations", "region": "regions", "rule": "rules", "option": "option values",
+    "zones": "sets of indexed zones",
     "record": "records",
 }
 
@@ -286,6 +300,10 @@ def describe(t: Type) -> str:
         return f"the zone '{t.name}'"
     if t.tag == "option":
         return f"a value of the option '{t.name}'"
+    if t.tag == "symbol":
+        return f"a symbol of the enumeration '{t.name}'"
+    if t.tag == "zones":
+        return f"the indexed zones '{t.name}'"
     if t.tag == "list":
         inner = t.args[0]
         return "a list" if not known(inner) else f"a list of {plural(inner)}"
@@ -305,6 +323,8 @@ def plural(t: Type) -> str:
         return "lists" if t.tag == "list" or not t.args else "tuples"
     if t.tag == "lines":
         return "sets of lines"
+    if t.tag == "symbol":
+        return f"symbols of the enumeration '{t.name}'"
     return _PLURAL.get(t.tag, describe(t))
 
 

@@ -3,7 +3,7 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
-from rulelang.language import ast
+from rulelang.language import ast, constructs_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
@@ -62,6 +62,8 @@ class StatementTypes(ExprTypes):
         elif isinstance(d, ast.Piece):
             for _, e in d.attrs:
                 self.expr(e, {})
+        elif isinstance(d, ast.Table):
+            constructs_types.table_decl(self, d)
         elif isinstance(d, ast.Zone):
             for item in d.contents:
                 self.expect(item.count, {}, _NUMBER, f"the zone '{d.name}'",

@@ -19,6 +19,7 @@ from rulelang.model.values import (
     Piece,
     Player,
     Site,
+    TableValue,
     ZoneRef,
     piece_source,
     show,
@@ -31,7 +32,7 @@ STEP_BUDGET = 2_000_000
 SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*` may make
 INT_BITS = 4096  # bits of the largest whole number a rule may make (about 1,233 digits)
 _INT_LIMIT = 1 << INT_BITS
-_CONTAINERS = frozenset((tuple, list, MapValue, dict))
+_CONTAINERS = frozenset((tuple, list, MapValue, TableValue, dict))
 _HEAVY = _CONTAINERS | {str}
 _WEIGHTS: dict[int, tuple[Any, int]] = {}  # id -> (value, weight) of nested lists seen
 
@@ -355,9 +356,17 @@ def make_map(keys: list[Any], values: list[Any], span: Any) -> MapValue:
     return out
 
 
+def make_table(name: str, keys: list[Any], values: list[Any], span: Any) -> TableValue:
+    """A table's value: a map whose missing keys are errors; a key given twice is an
+    error."""
+    out = TableValue(make_map(keys, values, span))
+    out.name = name
+    return out
+
+
 def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
     if isinstance(exc, RuleRuntimeError):
-        return exc
+        return positioned(exc, span)
     return RuleRuntimeError(f"{what} failed: {exc}", span)
 
 

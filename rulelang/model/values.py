@@ -5,6 +5,9 @@ They are immutable and interned per game, so identity comparison and hashing are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from rulelang.errors import RuleRuntimeError
 
 
 class Site:
@@ -139,6 +142,49 @@ class MapValue(dict):  # type: ignore[type-arg]
 
 _ZONES: dict[tuple[str, int | None], ZoneRef] = {}
 _SOURCES: dict[tuple[str | None, ZoneRef], PieceSource] = {}
+
+
+class TableValue(MapValue):
+    """The value of a `table`: a map made once per game; reading a key it does not hold is
+    an error (R301), positioned where it is read."""
+
+    name: str = ""
+
+    def __missing__(self, key: object) -> None:
+        keys = ", ".join(show(k) for k in list(self)[:8]) + (", …" if len(self) > 8 else "")
+        raise RuleRuntimeError(f"the table '{self.name}' has no entry for {show(key)} "
+                               f"(its keys: {keys or 'none'})", None)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+
+class ZoneFamily(tuple):  # type: ignore[type-arg]
+    """Indexed zones `zone stack[1..9]`: their zones in order (their names, for zones of each
+    player: `hand[2] of p` reads the name); `stack[i]` is zone i (from lo), any other index an
+    error (R301), positioned where it is read."""
+
+    name: str
+    lo: int
+
+    def __new__(cls, name: str, lo: int, zones: tuple[ZoneRef | str, ...]) -> ZoneFamily:
+        obj = super().__new__(cls, zones)
+        obj.name, obj.lo = name, lo
+        return obj
+
+    def __getitem__(self, i: Any) -> Any:
+        n = len(self)
+        if type(i) is int and self.lo <= i < self.lo + n:
+            return tuple.__getitem__(self, i - self.lo)
+        raise RuleRuntimeError(f"the zones '{self.name}' are {self.name}[{self.lo}] to "
+                               f"{self.name}[{self.lo + n - 1}]: there is no "
+                               f"{self.name}[{show(i)}]", None)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(self)))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, ZoneFamily) and self.name == other.name)
 
 
 def zone_ref(name: str, owner: int | None) -> ZoneRef:

@@ -70,7 +70,7 @@ class Interpreter:
         obj, i = self.eval(n.obj, c, e), self.eval(n.index, c, e)
         try:
             return obj[i]
-        except (IndexError, KeyError, TypeError) as exc:
+        except (IndexError, KeyError, TypeError, RuleRuntimeError) as exc:  # (a table's)
             raise runtime_error(exc, n.span, "indexing") from None
 
     def visit_Of(self, n: ast.Of, c: Ctx, e: dict[str, Any]) -> Any:

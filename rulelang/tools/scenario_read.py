@@ -177,7 +177,11 @@ def _value(node: Token | Tree[Token]) -> Any:
     if node.data == "strings":
         return tuple(_string(t) for t in node.children if isinstance(t, Token))
     if node.data == "owned":  # a name and its player, or None
-        return (str(node.children[0]), str(node.children[1]) if len(node.children) > 1 else None)
+        name, rest = str(node.children[0]), node.children[1:]
+        if rest and isinstance(rest[0], Tree):  # one of indexed zones: stack[1]
+            name += f"[{rest[0].children[0]}]"
+            rest = rest[1:]
+        return (name, str(rest[0]) if rest else None)
     if node.data == "number":
         return -int(str(node.children[-1])) if len(node.children) == 2 \
             else int(str(node.children[0]))

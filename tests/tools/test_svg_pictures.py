@@ -183,6 +183,8 @@ def test_svg_at_the_play_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     out = tmp_path / "now.svg"
     answers = iter([f"svg {out}", "q"])
     monkeypatch.setattr("builtins.input", lambda _prompt="": next(answers))
+    monkeypatch.chdir(tmp_path)  # `q` keeps the stopped game in the working folder
     assert main(["play", "hex", "--agents", "human,random"]) == 0
+    assert (tmp_path / "hex.stopped.yaml").is_file()
     assert f"position written to {out}" in capsys.readouterr().out
     assert len(find(ET.parse(out).getroot(), "site")) == 121

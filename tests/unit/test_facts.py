@@ -58,12 +58,14 @@ def test_the_facts_of_some_builtins() -> None:
 def test_categories_say_what_naming_them_reads() -> None:
     assert Category("zone").reads == Reads.ZONES and Category.COUNTER.reads == Reads.COUNTERS
     assert Category.LOCAL.reads == Reads.NOTHING and Category.DEF.reads is None
-    assert all(fixed(c) for c in ("relation", "region", "lines", "player", "option", "kind"))
-    assert not any(fixed(c) for c in ("local", "zone", "counter", "var", "def", "builtin"))
+    assert all(fixed(c) for c in ("relation", "region", "lines", "player", "option", "kind",
+                                  "enum", "symbol", "table"))
+    assert not any(fixed(c) for c in ("local", "zone", "counter", "var", "def", "builtin",
+                                      "zones"))
     assert not fixed("no such category")
     not_callable = {c.value for c in Category if not c.callable}
     assert not_callable == {"option", "player", "zone", "counter", "var", "kind", "region",
-                            "lines", "local"}
+                            "lines", "local", "enum", "symbol", "table", "zones"}
     assert ("local", "x") == (Category.LOCAL, "x")  # refs stay pairs of strings
 
 

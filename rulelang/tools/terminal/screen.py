@@ -171,10 +171,11 @@ class Screen:
         zones = [z for z in self.obs["zones"] if z["zone"] not in self.hidden]
         out: list[tuple[str | None, Text]] = []
         runs: dict[tuple[str, Any], list[Obs]] = {}
-        for z in zones:  # stack1 … stack9: one item
-            stem = re.sub(r"\d+$", "", z["zone"])
+        for z in zones:  # stack1 … stack9, or indexed zones stack[1] … stack[9]: one item
+            stem = re.sub(r"\d+$|\[\d+\]$", "", z["zone"])
             if stem != z["zone"] and z["zone"] not in self.labels:
-                runs.setdefault((stem, z.get("owner")), []).append(z)
+                bracket = "[" if z["zone"].endswith("]") else ""
+                runs.setdefault((stem + bracket, z.get("owner")), []).append(z)
         merged = {id(z) for run in runs.values() if len(run) > 1 for z in run}
         empty: dict[str | None, list[str]] = {}
         for z in zones:
@@ -190,9 +191,12 @@ class Screen:
                 continue
             counts = ", ".join(str(z["count"]) for z in run)
             hidden = all(z.get("pieces") is None for z in run)
-            first = re.search(r"\d+$", run[0]["zone"])
-            last = re.search(r"\d+$", run[-1]["zone"])
-            span = f"{stem}{first.group() if first else ''}-{last.group() if last else ''}"
+            first = re.search(r"\d+(?=\]?$)", run[0]["zone"])
+            last = re.search(r"\d+(?=\]?$)", run[-1]["zone"])
+            lo, hi = first.group() if first else "", last.group() if last else ""
+            span = f"{stem}{lo}..{hi}]" if stem.endswith("[") else f"{stem}{lo}-{hi}"
+            if stem.endswith("[") and stem[:-1] in self.labels:  # `show stack as "Piles"`
+                span = f"{self.labels[stem[:-1]]} {lo}..{hi}"
             out.append((owner, Text(f"{span.replace('_', ' ')}: ", style="bold")
                         + Text(f"{counts}" + (" hidden" if hidden else ""))))
         for owner, names in empty.items():
