@@ -20,6 +20,7 @@ from rulelang.tools.evaluate import (
     jobs,
     make_setup,
     out_dir,
+    ray_address,
     report,
     to_json,
 )
@@ -89,13 +90,14 @@ def _tasks(a: Setup, b: Setup, games: int, size: int) -> Iterator[Task]:
 
 
 def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
-               progress: Progress | None = None) -> tuple[list[Record], list[Record]]:
+               progress: Progress | None = None, cluster: str | None = None
+               ) -> tuple[list[Record], list[Record]]:
     """The records of both sides, pair by pair; with an SPRT, up to the pair that decides."""
     size = max(1, min(100 if sprt is None else 20, games // (8 * workers) or 1))
     side_a: list[Record] = []
     side_b: list[Record] = []
     pending: list[Record] | None = None
-    for done in run(_tasks(a, b, games, size), workers, progress):
+    for done in run(_tasks(a, b, games, size), workers, progress, cluster):
         if pending is None:
             pending = done
             continue
@@ -136,11 +138,12 @@ def _line(name: str, d: dict[str, float], pct: bool) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     workers = jobs(args)
+    cluster = ray_address(args)
     sprt = _check_sprt(args)
     where = out_dir(args.out)
     (a, game_a), (b, game_b) = _sides(args)
     progress = Progress(2 * args.games)
-    side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress)
+    side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress, cluster)
     progress.close()
     diffs = differences(side_a, side_b)
     lines = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})",

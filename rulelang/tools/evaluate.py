@@ -41,6 +41,11 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
     p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
                    help=f"cut a game after M moves (default {DEFAULT_CAP})")
     p.add_argument("--mode", choices=("compiled", "interpreted"), default="compiled")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool here (default); ray: a Ray cluster")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (default: start a private "
+                   "one on 127.0.0.1)")
     p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
 
 
@@ -133,12 +138,23 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(200, games // (8 * workers) or 1))
 
 
-def evaluate(setup: Setup, games: int, workers: int,
-             progress: Progress | None = None) -> list[Record]:
-    """The records of games 0 .. games-1, ordered by index."""
+def ray_address(args: argparse.Namespace) -> str | None:
+    """None for the local pool, "" for a private Ray instance, else the cluster's address."""
+    if args.address is not None and args.backend != "ray":
+        raise _user_error("R418", "--address is for --backend ray")
+    if args.backend == "local":
+        return None
+    from rulelang.tools.cluster import ray_module
+    ray_module()  # installed? (a clear mistake before any game is played)
+    return args.address or ""
+
+
+def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None = None,
+             cluster: str | None = None) -> list[Record]:
+    """The records of games 0 .. games-1, ordered by index (on Ray with `cluster`)."""
     records: list[Record] = []
     tasks = chunks(setup, 0, games, chunk_size(games, workers))
-    for done in run(tasks, workers, progress):
+    for done in run(tasks, workers, progress, cluster):
         records.extend(done)
     return records
 
@@ -161,11 +177,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.coverage < 0:
         raise _user_error("R418", f"--coverage must be 0 or more, not {args.coverage}")
     workers = jobs(args)
+    cluster = ray_address(args)
     where = out_dir(args.out)
     setup, game = make_setup(args, args.path, args.option)
     progress = Progress(args.games)
     cpu = time.process_time()
-    records = evaluate(setup, args.games, workers, progress)
+    records = evaluate(setup, args.games, workers, progress, cluster)
     progress.close()
     seconds = progress.elapsed()
     data = report(setup, game, records)

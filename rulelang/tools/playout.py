@@ -116,7 +116,7 @@ def _terms(breakdown: dict[str, float]) -> dict[str, float]:
     return points
 
 
-def _play_chunk(setup: Setup, indices: list[int]) -> list[Record]:
+def play_chunk(setup: Setup, indices: list[int]) -> list[Record]:
     return [play_one(setup, i) for i in indices]
 
 
@@ -128,14 +128,19 @@ def chunks(setup: Setup, start: int, stop: int, size: int) -> Iterator[Task]:
         yield setup, list(range(low, min(stop, low + size)))
 
 
-def run(tasks: Iterator[Task], jobs: int,
-        on_chunk: Callable[[int], None] | None = None) -> Iterator[list[Record]]:
+def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None = None,
+        ray_address: str | None = None) -> Iterator[list[Record]]:
     """The records of each task, in the order of the tasks; `jobs` > 1 plays them on a pool
     of that many processes (started with 'spawn': no state is inherited), a few tasks ahead
-    of the consumer, who may stop early (the rest is then cancelled)."""
+    of the consumer, who may stop early (the rest is then cancelled). With `ray_address`
+    (None: the local pool; "": a private Ray instance here) they run on Ray (cluster.py)."""
+    if ray_address is not None:
+        from rulelang.tools.cluster import run_on_ray
+        yield from run_on_ray(play_chunk, tasks, jobs, on_chunk, ray_address or None)
+        return
     if jobs <= 1:
         for setup, indices in tasks:
-            done = _play_chunk(setup, indices)
+            done = play_chunk(setup, indices)
             if on_chunk:
                 on_chunk(len(done))
             yield done
@@ -145,7 +150,7 @@ def run(tasks: Iterator[Task], jobs: int,
         pending: list[Future[list[Record]]] = []
         try:
             for task in tasks:
-                pending.append(pool.submit(_play_chunk, *task))
+                pending.append(pool.submit(play_chunk, *task))
                 if len(pending) > 2 * jobs:
                     yield _take(pending, on_chunk)
             while pending:

@@ -1,0 +1,52 @@
+"""`rulelang evaluate --backend ray` (tools/cluster.py): the same records as the local pool
+for the same seeds, byte for byte. Ray binds its servers to every interface of the machine
+(it replaces a node address of 127.0.0.1 by the machine's own), so the Ray run is made in a
+network namespace of its own (`unshare -n`) that has the loopback interface only: no other
+network address can be used."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulelang.tools import cluster
+from rulelang.tools.cli import main
+
+ARGS = ["tic_tac_toe", "--games", "30", "--seed", "5", "--jobs", "2", "--coverage", "0"]
+ISOLATED = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$0" "$@"',
+            sys.executable]
+
+
+def test_only_the_loopback_interface_in_the_namespace() -> None:
+    names = subprocess.run([*ISOLATED, "-c", "import socket; print(sorted(n for _, n in "
+                            "socket.if_nameindex()))"], capture_output=True, text=True,
+                           check=True, timeout=30).stdout
+    assert names.strip() == "['lo']"
+
+
+def test_ray_gives_the_local_pools_json(tmp_path: Path) -> None:
+    assert main(["evaluate", *ARGS, "--out", str(tmp_path / "local")]) == 0
+    ray = subprocess.run([*ISOLATED, "-m", "rulelang", "evaluate", *ARGS, "--backend", "ray",
+                          "--out", str(tmp_path / "ray")], capture_output=True, text=True,
+                         timeout=240)
+    assert ray.returncode == 0, ray.stderr[-2000:]
+    assert "30 games in" in ray.stdout
+    local = (tmp_path / "local" / "evaluation.json").read_bytes()
+    assert (tmp_path / "ray" / "evaluation.json").read_bytes() == local
+
+
+def test_without_ray_installed_the_backend_is_a_clear_mistake(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails
+    assert main(["evaluate", *ARGS, "--backend", "ray"]) != 0
+    err = capsys.readouterr().err
+    assert "the Ray backend needs the 'ray' package" in err and "Traceback" not in err
+    with pytest.raises(Exception, match="needs the 'ray' package"):
+        cluster.ray_module()
+
+
+def test_an_address_without_the_ray_backend_is_refused(capsys) -> None:
+    assert main(["evaluate", *ARGS, "--address", "10.0.0.1:6379"]) != 0
+    assert "--address is for --backend ray" in capsys.readouterr().err
