@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.decision import Options
+from rulelang.library.decision import Options, ThenMark
+from rulelang.library.decision import bound as bound_value
 from rulelang.library.semantics import Ctx, iterate
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class Menus:
         if key not in self._tail:
             flags, later = [], False
             for s in reversed(body.stmts):
-                later = later or isinstance(s, (ast.Choose, ast.Require))
+                later = later or isinstance(s, (ast.Choose, ast.Require, ast.Then))
                 flags.append(later)
             self._tail[key] = tuple(reversed(flags))
         return self._tail[key]
@@ -113,7 +114,7 @@ class Menus:
         e: dict[str, Any] = {}
         out: list[tuple[Any, ...]] = []
         for a in self.choices(first, c, e):
-            e[first.var] = a
+            e[first.var] = bound_value(a)
             out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
         return out
 
@@ -188,8 +189,11 @@ class Menus:
                 out.extend([values + (v,) for v in self.choices(s, c, e)])
                 return
             for v in self.choices(s, c, e):
-                e[s.var] = v
+                e[s.var] = bound_value(v)
                 self.walk(body, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Then):  # the action goes on as another: its ways follow
+            then = self.program.actions[s.action].body
+            self.walk(then, 0, c, {}, values + (ThenMark(s.action),), out)
         elif isinstance(s, ast.Require):
             if self.value(s.cond, c, e):
                 self.walk(body, i + 1, c, e, values, out)
@@ -252,7 +256,7 @@ class Menus:
             c.data = saved
 
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
+        return any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[j:])
 
     def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
                    values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:

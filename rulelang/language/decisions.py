@@ -46,6 +46,8 @@ class DecisionAnalysis:
             return self.decides(s.body)
         if isinstance(s, ast.CallStmt):
             return self.decides(self.effect(s).body)
+        if isinstance(s, ast.Then):
+            return self.decides(self.program.actions[s.action].body)
         return False
 
     def chance(self, s: ast.Node) -> bool:
@@ -56,6 +58,8 @@ class DecisionAnalysis:
             return True
         if isinstance(s, ast.CallStmt):
             return self.chance(self.effect(s).body)
+        if isinstance(s, ast.Then):
+            return self.chance(self.program.actions[s.action].body)
         blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
         blocks += [b for _, b in getattr(s, "branches", ())]
         if isinstance(s, ast.Block):
