@@ -90,6 +90,16 @@ def test_then_makes_one_option_of_two_actions_the_second_seeing_the_first(
     assert _var(state, "acted") == "take"  # last.action: the action the option began with
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refused_string_is_explained_along_the_then(tmp_path: Path, mode: str) -> None:
+    state = _load(tmp_path, STRIP, mode).new_initial_state()
+    state.apply_action(state.string_to_action("put b c"))
+    with pytest.raises(rulelang.IllegalActionError, match="expected 'put'.*found 'a'"):
+        state.string_to_action("take b a")
+    with pytest.raises(rulelang.IllegalActionError, match="'b' is not a choice for 't'"):
+        state.string_to_action("take c put a b")  # b is A's
+
+
 def test_both_evaluators_walk_the_same_tree(tmp_path: Path) -> None:
     def leaves(state, depth: int) -> list[tuple[str, ...]]:
         if depth == 0 or state.is_terminal():
