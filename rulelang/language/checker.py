@@ -310,14 +310,17 @@ def _check_then(ck: Checker, p: Program) -> None:
         if isinstance(n, ast.Then) and n not in last:
             ck.error("R204", "'then' can only be the last statement of an action", n.span,
                      "write it as the action's last line: the action goes on as another")
-    for name in p.actions:
-        seen, at = [name], p.actions[name]
+    order = {name: k for k, name in enumerate(p.actions)}
+    for name, action in p.actions.items():
+        seen, at = [name], action
         while at.body.stmts and isinstance(then := at.body.stmts[-1], ast.Then) and \
                 then.action in p.actions:
             if then.action in seen:
-                if then.action == name:
+                # once per cycle: at the `then` of its first action in the rulebook
+                if then.action == name and order[name] == min(order[x] for x in seen):
+                    first = action.body.stmts[-1]
                     ck.error("R208", "actions going on as each other without end: "
-                             + " then ".join([*seen, name]), then.span)
+                             + " then ".join([*seen, name]), first.span)
                 break
             seen.append(then.action)
             at = p.actions[then.action]
