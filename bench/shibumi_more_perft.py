@@ -16,8 +16,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "games" / "shibumi_more"), str(ROOT)]
 
+import reference_spice_spaniel  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
+
+
+def reference(name: str):
+    """The independent reference of a game: reference_impl.py, or for Spice and Spaniel
+    reference_spice_spaniel.py."""
+    if name in ("spice", "spaniel"):
+        return reference_spice_spaniel.make(name)
+    return MoreRef(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,9 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for name in args.names:
         start = time.process_time()
-        want = perft(MoreRef(name), args.depth)
+        want = (reference_spice_spaniel.perft if name in ("spice", "spaniel") else perft)(
+            reference(name), args.depth)
         mid = time.process_time()
-        got = engine_perft(load(name, args.mode).new_initial_state(), MoreRef(name),
+        got = engine_perft(load(name, args.mode).new_initial_state(), reference(name),
                            args.depth, [])
         ok = got == want
         failed += not ok

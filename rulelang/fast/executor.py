@@ -17,7 +17,7 @@ from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
-from rulelang.library.decision import Decision, GameOver, Option, Run
+from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
 from rulelang.library.semantics import Ctx, domain_items, iterate
 from rulelang.model.values import Piece, PieceSource, Player, Site, show
 
@@ -269,7 +269,7 @@ class Executor(EffectStatements, Menus):
 
     def gen_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run:
         if c.forced:  # a value of the chosen menu option
-            e[s.var] = c.forced.pop(0)
+            e[s.var] = bound(c.forced.pop(0))
             return
         values = self.choices(s, c, e)
         if not values:
@@ -283,13 +283,33 @@ class Executor(EffectStatements, Menus):
             who = player.index
         options = [(None, (v,)) for v in values]
         option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
-        e[s.var] = option[1][0]
+        e[s.var] = bound(option[1][0])
+
+    def gen_Then(self, s: ast.Then, c: Ctx, e: dict[str, Any]) -> Run:
+        """The action goes on as another (its chooses take the option's values after the
+        mark; outside an option they ask)."""
+        if c.forced and type(c.forced[0]) is ThenMark:
+            c.forced.pop(0)
+        yield from self.run(self.program.actions[s.action].body, c, {})
+
+    def exec_Then(self, s: ast.Then, c: Ctx, e: dict[str, Any]) -> None:
+        if c.forced and type(c.forced[0]) is ThenMark:
+            c.forced.pop(0)
+        self.run_plain(self.program.actions[s.action].body, c, {})
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
         """The values a choose offers, in the domain's order."""
         plan = self._choice_plans.get(s)
         if plan is None:
             plan = self._choice_plans[s] = self._choice_plan(s)
+        query, domain_fn, cond, var = plan
+        if s.optional:  # `optionally choose`: no value first
+            found = self._domain_choices(s, plan, c, e)
+            return (NOTHING, *(found if type(found) is tuple else iterate(c, found)))
+        return self._domain_choices(s, plan, c, e)
+
+    def _domain_choices(self, s: ast.Choose, plan: tuple[Any, Any, Any, str], c: Ctx,
+                        e: dict[str, Any]) -> Any:
         query, domain_fn, cond, var = plan
         if query is not None:  # `choose s in sites where <local>`: kept up to date
             return query(c, e)
@@ -342,7 +362,7 @@ class Executor(EffectStatements, Menus):
         values, k, e = option[1], 0, {}
         for step in steps:
             if type(step) is str:  # a choose: its value comes from the option
-                e[step] = values[k]
+                e[step] = bound(values[k])
                 k += 1
             else:
                 step(c, e)

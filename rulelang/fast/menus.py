@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.decision import Options
+from rulelang.library.decision import Options, ThenMark
+from rulelang.library.decision import bound as bound_value
 from rulelang.library.semantics import Ctx, iterate
+from rulelang.model.values import Site, ZoneRef
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
@@ -41,6 +43,7 @@ class Menus:
         def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
+        def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
         """For each statement index: does a choose or require follow (at top level)?"""
@@ -48,7 +51,7 @@ class Menus:
         if key not in self._tail:
             flags, later = [], False
             for s in reversed(body.stmts):
-                later = later or isinstance(s, (ast.Choose, ast.Require))
+                later = later or isinstance(s, (ast.Choose, ast.Require, ast.Then))
                 flags.append(later)
             self._tail[key] = tuple(reversed(flags))
         return self._tail[key]
@@ -113,7 +116,7 @@ class Menus:
         e: dict[str, Any] = {}
         out: list[tuple[Any, ...]] = []
         for a in self.choices(first, c, e):
-            e[first.var] = a
+            e[first.var] = bound_value(a)
             out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
         return out
 
@@ -188,8 +191,11 @@ class Menus:
                 out.extend([values + (v,) for v in self.choices(s, c, e)])
                 return
             for v in self.choices(s, c, e):
-                e[s.var] = v
+                e[s.var] = bound_value(v)
                 self.walk(body, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Then):  # the action goes on as another: its ways follow
+            then = self.program.actions[s.action].body
+            self.walk(then, 0, c, {}, values + (ThenMark(s.action),), out)
         elif isinstance(s, ast.Require):
             if self.value(s.cond, c, e):
                 self.walk(body, i + 1, c, e, values, out)
@@ -238,6 +244,12 @@ class Menus:
     def tail_runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
         """Run the rest of an action on a scratch copy, up to the first decision: does it
         get through without a failed requirement or an impossible effect?"""
+        key = (id(stmts), j, "guarded")
+        guarded = self._last_choices.get(key)
+        if guarded is None:
+            guarded = self._last_choices[key] = j == len(stmts) - 1 and _guarded_put(stmts[j])
+        if guarded:
+            return self.guarded_put_runs(stmts[j], c, e)  # type: ignore[arg-type]
         saved = c.data
         c.data = saved.copy()
         try:
@@ -251,8 +263,25 @@ class Menus:
         finally:
             c.data = saved
 
+    def guarded_put_runs(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> bool:
+        """A last `if` each of whose branches is one `put` (`if t != none` / `put … at t`,
+        after an `optionally choose`): it gets through when the branch taken, if any, has its
+        piece and a site or zone to put it. Conditions and values have no effects, so this is
+        what running it on a scratch copy finds, without the copy."""
+        try:
+            block = self.branch(s, c, dict(e))
+            if block is None:
+                return True
+            put = block.stmts[0]
+            if not self.put_possible(put, c, dict(e)):  # type: ignore[arg-type]
+                return False
+            target = self.value(put.target, c, dict(e))  # type: ignore[attr-defined]
+        except RuleRuntimeError:
+            return False
+        return type(target) is Site or isinstance(target, ZoneRef)
+
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        return any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[j:])
+        return any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[j:])
 
     def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
                    values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
@@ -278,6 +307,14 @@ def bound_names(s: ast.Stmt) -> set[str]:
     if isinstance(s, ast.Choose):
         return {s.var}
     return set()
+
+
+def _guarded_put(s: ast.Stmt) -> bool:
+    """An `if` (with or without `else`) each of whose branches is a single `put`."""
+    if type(s) is not ast.If:
+        return False
+    blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+    return all(len(b.stmts) == 1 and type(b.stmts[0]) is ast.Put for b in blocks)
 
 
 def _mover_choose(stmts: tuple[ast.Stmt, ...], i: int) -> bool:

@@ -169,6 +169,7 @@ class Choose(Stmt):
     cond: Expr | None
     mode: str  # "mover" | "by" | "secret" | "random"
     chooser: Expr | None
+    optional: bool = False  # `optionally choose`: no value (none) is offered too
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -225,6 +226,12 @@ class Repeat(Stmt):
 class While(Stmt):
     cond: Expr
     body: Block
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Then(Stmt):
+    """The last statement of an action: the action goes on as the named one, in one option."""
+    action: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)

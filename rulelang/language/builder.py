@@ -267,6 +267,8 @@ class Builder(Transformer[Token, Any]):
         return ast.Require(c[0], _unquote(c[1]) if len(c) > 1 else None, span=self._span(m))
 
     def choose(self, m: Meta, c: list[Any]) -> ast.Choose:
+        optional = any(isinstance(x, Token) and x.type == "OPTIONALLY" for x in c)
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "OPTIONALLY")]
         names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
         rest = [x for x in c if not (isinstance(x, Token) and x.type == "NAME")]
         kind = str(names[0]) if len(names) == 2 else None
@@ -277,7 +279,8 @@ class Builder(Transformer[Token, Any]):
         if rest and isinstance(rest[-1], tuple):
             mode, chooser = rest.pop()
         cond = rest[1] if len(rest) > 1 else None
-        return ast.Choose(kind, str(names[-1]), rest[0], cond, mode, chooser, span=self._span(m))
+        return ast.Choose(kind, str(names[-1]), rest[0], cond, mode, chooser, optional,
+                          span=self._span(m))
 
     def chooser_by(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("by", c[0])
@@ -341,6 +344,9 @@ class Builder(Transformer[Token, Any]):
     def do_menu(self, m: Meta, c: list[Any]) -> ast.Do:
         return ast.Do(tuple(str(t) for t in c), tuple(self._span(t) for t in c),
                       span=self._span(m))
+
+    def then_stmt(self, m: Meta, c: list[Any]) -> ast.Then:
+        return ast.Then(str(c[0]), span=self._span(c[0]))
 
     def call_stmt(self, m: Meta, c: list[Any]) -> ast.CallStmt:
         args, kwargs = c[1] if len(c) > 1 else ((), ())

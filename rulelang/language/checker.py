@@ -299,12 +299,37 @@ def _check_game(ck: Checker, p: Program) -> None:
         if "turn" in p.sections and name not in ck.used_actions | ck.meant_actions:
             ck.error("R206", f"action '{name}' is never offered", action.span,
                      f"name it in a 'do' line of the turn, e.g. 'do {name}'")
+    _check_then(ck, p)
     for opt in p.options.values():
         _check_option_default(ck, opt, p.option_enums.get(opt.name))
     if p.players.lo < 1 or p.players.hi < p.players.lo:
         ck.error("R205", "impossible player count", p.players.span)
     elif p.players.hi > limits.MAX_PLAYERS:
         ck.error("R205", f"a game has at most {limits.MAX_PLAYERS} players", p.players.span)
+
+
+def _check_then(ck: Checker, p: Program) -> None:
+    """`then NAME` is the last statement of an action, and no action goes on as itself."""
+    last = {a.body.stmts[-1] for a in p.actions.values() if a.body.stmts}
+    blocks = [*p.sections.values(), *p.effects.values(), *p.actions.values()]
+    for n in walk(tuple(blocks)):
+        if isinstance(n, ast.Then) and n not in last:
+            ck.error("R204", "'then' can only be the last statement of an action", n.span,
+                     "write it as the action's last line: the action goes on as another")
+    order = {name: k for k, name in enumerate(p.actions)}
+    for name, action in p.actions.items():
+        seen, at = [name], action
+        while at.body.stmts and isinstance(then := at.body.stmts[-1], ast.Then) and \
+                then.action in p.actions:
+            if then.action in seen:
+                # once per cycle: at the `then` of its first action in the rulebook
+                if then.action == name and order[name] == min(order[x] for x in seen):
+                    first = action.body.stmts[-1]
+                    ck.error("R208", "actions going on as each other without end: "
+                             + " then ".join([*seen, name]), first.span)
+                break
+            seen.append(then.action)
+            at = p.actions[then.action]
 
 
 def _short(n: int) -> str:

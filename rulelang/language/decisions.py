@@ -46,6 +46,8 @@ class DecisionAnalysis:
             return self.decides(s.body)
         if isinstance(s, ast.CallStmt):
             return self.decides(self.effect(s).body)
+        if isinstance(s, ast.Then):
+            return self.decides(self.program.actions[s.action].body)
         return False
 
     def chance(self, s: ast.Node) -> bool:
@@ -56,6 +58,8 @@ class DecisionAnalysis:
             return True
         if isinstance(s, ast.CallStmt):
             return self.chance(self.effect(s).body)
+        if isinstance(s, ast.Then):
+            return self.chance(self.program.actions[s.action].body)
         blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
         blocks += [b for _, b in getattr(s, "branches", ())]
         if isinstance(s, ast.Block):
@@ -114,17 +118,32 @@ def first_failure(program: Program, action: ast.Action, c: Any, value: Value) ->
 
 def bad_value(program: Program, action: ast.Action, words: list[str], d: Decision) -> str:
     """Which value of `words` no option of the action has."""
-    chooses = [s for s in action.body.stmts if isinstance(s, ast.Choose) and s.mode == "mover"]
+    chooses = _slots(program, action)
     labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
               if o[0] == action.name]
     for k, s in enumerate(chooses):
         prefix = words[: k + 2]
         if k + 1 >= len(words) or not any(lab[: k + 2] == prefix for lab in labels):
             got = words[k + 1] if k + 1 < len(words) else "nothing"
+            if isinstance(s, str):
+                return f"expected '{s}' (the action goes on as '{s}'), found '{got}'"
             cond = f" where {source_text(program, s.cond)}" if s.cond is not None else ""
             return f"'{got}' is not a choice for '{s.var}' (from " \
                    f"{source_text(program, s.domain)}{cond})"
     return "too many values"
+
+
+def _slots(program: Program, action: ast.Action) -> list[ast.Choose | str]:
+    """The words of an action's option after its name: the mover's chooses, and at a `then`
+    the name of the action it goes on as, followed by that action's words."""
+    out: list[ast.Choose | str] = []
+    for s in action.body.stmts:
+        if isinstance(s, ast.Choose) and s.mode == "mover":
+            out.append(s)
+        elif isinstance(s, ast.Then):
+            out.append(s.action)
+            out += _slots(program, program.actions[s.action])
+    return out
 
 
 def requirement_failed(program: Program, s: ast.Require) -> str:

@@ -382,6 +382,9 @@ class Walker:
             else:
                 self.ck.used_actions.add(name)
 
+    def visit_Then(self, s: ast.Then) -> None:
+        self.visit_Do(ast.Do((s.action,), (s.span,), span=s.span))
+
     def visit_CallStmt(self, s: ast.CallStmt) -> None:
         call = s.call
         ref = self.expr(call.func, call_arity=len(call.args) + len(call.kwargs))

@@ -68,10 +68,54 @@ class Decision:
         return self._labels
 
 
+class Nothing:
+    """The value of an `optionally choose` that took none: the local is then none, and the
+    option's string leaves it out (a choice of its own reads "nothing")."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+NOTHING = Nothing()
+
+
+class ThenMark:
+    """In an option's values: the action goes on here as the named one (`then NAME`); the
+    name is written in the option's string before that action's values."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ThenMark) and other.action == self.action
+
+    def __hash__(self) -> int:
+        return hash(("then", self.action))
+
+    def __repr__(self) -> str:
+        return f"ThenMark({self.action!r})"
+
+
+def bound(v: Any) -> Any:
+    """The value a choose's local gets from an option's value."""
+    return None if v is NOTHING else v
+
+
 def label(option: Option) -> str:
     action, values = option
     words = [] if action is None else [action]
-    words.extend(show(v) for v in values)
+    for v in values:
+        if v is NOTHING:
+            if action is None:
+                words.append("nothing")
+        elif type(v) is ThenMark:
+            words.append(v.action)
+        else:
+            words.append(show(v))
     return " ".join(words)
 
 

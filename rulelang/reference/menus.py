@@ -21,7 +21,7 @@ from typing import Any
 from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.decision import Option
+from rulelang.library.decision import Option, ThenMark, bound
 from rulelang.library.semantics import Ctx
 
 
@@ -41,7 +41,7 @@ class Menus:
     def walk(self, stmts: tuple[ast.Stmt, ...], i: int, c: Ctx, e: dict[str, Any],
              values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
         """Every way of taking stmts[i:], having chosen `values`, appended to out."""
-        if not any(isinstance(s, (ast.Choose, ast.Require)) for s in stmts[i:]):
+        if not any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[i:]):
             if i < len(stmts) and isinstance(put := stmts[i], ast.Put) and \
                     not self.has_piece(put, c, e):
                 return
@@ -52,8 +52,11 @@ class Menus:
         s = stmts[i]
         if isinstance(s, ast.Choose) and s.mode == "mover":
             for v in self.st.choices(s, c, e):
-                e[s.var] = v
+                e[s.var] = bound(v)
                 self.walk(stmts, i + 1, c, e, values + (v,), out)
+        elif isinstance(s, ast.Then):  # the action goes on as another: its ways follow
+            then = self.st.program.actions[s.action].body.stmts
+            self.walk(then, 0, c, {}, values + (ThenMark(s.action),), out)
         elif isinstance(s, ast.Require):
             if self.st.value(s.cond, c, e):
                 self.walk(stmts, i + 1, c, e, values, out)

@@ -15,7 +15,7 @@ from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
-from rulelang.library.decision import Decision, GameOver, Option, Run
+from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
 from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate
 from rulelang.model.values import Piece, Player, show
 from rulelang.reference.interpreter import Interpreter
@@ -197,19 +197,48 @@ class Statements(EffectStatements):
             who = player.index
         option = yield Decision(who, [(None, (v,)) for v in values],
                                 secret=s.mode == "secret", choose=s)
-        e[s.var] = option[1][0]
+        e[s.var] = bound(option[1][0])
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> list[Any]:
-        """The values a choose offers: the domain's items that satisfy `where`, in order."""
+        """The values a choose offers: the domain's items that satisfy `where`, in order
+        (after NOTHING, no value, for an `optionally choose`)."""
         domain = tuple(domain_items(c, self.value(s.domain, c, e), s.domain.span))
+        out: list[Any] = [NOTHING] if s.optional else []
         if s.cond is None:
-            return list(domain)
-        out = []
+            return out + list(domain)
         for v in domain:
             e[s.var] = v
             if self.value(s.cond, c, e):
                 out.append(v)
         return out
+
+    def perform_body(self, action: ast.Action, chosen: Iterator[Any], left: int,
+                     c: Ctx) -> Run:
+        """An action's body, its chooses taking the next `left` values of `chosen`; at a
+        `then` whose mark comes next, the named action goes on with the values after it."""
+        if self.covered is not None:
+            self.covered.add(id(action.body))
+        e: dict[str, Any] = {}
+        for s in action.body.stmts:
+            if left and isinstance(s, ast.Choose) and s.mode == "mover":
+                e[s.var] = bound(next(chosen))
+                left -= 1
+                continue
+            if left and isinstance(s, ast.Then):
+                mark = next(chosen)
+                assert type(mark) is ThenMark and mark.action == s.action
+                yield from self.perform_body(self.program.actions[s.action], chosen, left - 1, c)
+                return
+            inner = self.stmt(s, c, e)
+            if inner is not None:
+                yield from inner
+
+    def run_Then(self, s: ast.Then, c: Ctx, e: dict[str, Any]) -> Run:
+        """Outside a menu's option: the named action's body runs, asking its own chooses."""
+        body = self.program.actions[s.action].body
+        if self.covered is not None and not self.exploring:
+            self.covered.add(id(body))
+        yield from self.run(body, c, {})
 
     def run_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
         self.exploring += 1
@@ -226,18 +255,6 @@ class Statements(EffectStatements):
         """An option of a `do`: its action, whose chooses up to the option's end take the
         option's values, and the rest of the action (which may ask for more)."""
         action = self.program.actions[option[0]]
-        if self.covered is not None:
-            self.covered.add(id(action.body))
-        chosen: Iterator[Any] = iter(option[1])
-        left = len(option[1])
-        e: dict[str, Any] = {}
-        for s in action.body.stmts:
-            if left and isinstance(s, ast.Choose) and s.mode == "mover":
-                e[s.var] = next(chosen)
-                left -= 1
-                continue
-            inner = self.stmt(s, c, e)
-            if inner is not None:
-                yield from inner
+        yield from self.perform_body(action, iter(option[1]), len(option[1]), c)
         c.data.last["action"] = action.name  # while the action runs, `last` is the one before
         c.data.last["player"] = self.rt.players[c.data.mover]
