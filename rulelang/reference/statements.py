@@ -228,6 +228,7 @@ class Statements(EffectStatements):
         action = self.program.actions[option[0]]
         if self.covered is not None:
             self.covered.add(id(action.body))
+        c.data.begin_action()
         chosen: Iterator[Any] = iter(option[1])
         left = len(option[1])
         e: dict[str, Any] = {}
