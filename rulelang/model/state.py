@@ -48,7 +48,7 @@ class GameData:
         self.stated_chance: tuple[tuple[str, Any], ...] = ()
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
-        self.moved: tuple[int, ...] = ()  # ids of the pieces moved since the action began
+        self.moved: set[int] = set()  # ids of the pieces moved since the action began
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -72,7 +72,7 @@ class GameData:
         new.stated_chance = self.stated_chance
         new.capped = self.capped
         new.came = self.came.copy()
-        new.moved = self.moved
+        new.moved = self.moved.copy()
         return new
 
     # ---- pieces
@@ -90,8 +90,7 @@ class GameData:
     def lift(self, piece: Piece) -> None:
         """Take a piece from wherever it is; it is then nowhere until put somewhere."""
         where = self.loc[piece.id]
-        if piece.id not in self.moved:
-            self.moved += (piece.id,)
+        self.moved.add(piece.id)
         if where is None:
             return
         self.came[piece.id] = where
@@ -126,8 +125,7 @@ class GameData:
             return None
         piece = pile.pop()
         self.came[piece.id] = zone
-        if piece.id not in self.moved:
-            self.moved += (piece.id,)
+        self.moved.add(piece.id)
         i = site.index
         self.at[i] = self.at[i] + (piece,)
         self.loc[piece.id] = site
@@ -136,7 +134,7 @@ class GameData:
 
     def begin_action(self) -> None:
         """An action begins (its options are enumerated, or it is taken): `moved` forgets."""
-        self.moved = ()
+        self.moved = set()
 
     def shuffle(self, zone: ZoneRef) -> None:
         """Shuffle a zone with the game's generator: where in it each piece lies is then
