@@ -1,10 +1,11 @@
 """Perft of the further Shibumi rulebooks against the independent reference of
-tests/games/shibumi_more/reference_impl.py, every node compared (legal action strings, terminal
-flag, winners), deeper than the suite walks it. Prints the counts and times; exits 1 on a
-mismatch.
+tests/games/shibumi_more/reference_impl.py (reference_moves.py for Spought and Spyramid), every
+node compared (legal action strings, terminal flag, winners), deeper than the suite walks it.
+Prints the counts and times; exits 1 on a mismatch.
 
     python bench/shibumi_more_perft.py      # depth 4 compiled: Spava, Splade, Spao
     python bench/shibumi_more_perft.py --depth 3 --mode interpreted spodd
+    python bench/shibumi_more_perft.py --depth 3 spought spyramid
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "games" / "shibumi_more"), str(ROOT)]
 
+import reference_moves  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
 
@@ -28,10 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     failed = 0
     for name in args.names:
+        moving = name in ("spought", "spyramid")
+        ref, count = (reference_moves.MoveRef, reference_moves.perft) if moving \
+            else (MoreRef, perft)
         start = time.process_time()
-        want = perft(MoreRef(name), args.depth)
+        want = count(ref(name), args.depth)
         mid = time.process_time()
-        got = engine_perft(load(name, args.mode).new_initial_state(), MoreRef(name),
+        got = engine_perft(load(name, args.mode).new_initial_state(), ref(name),
                            args.depth, [])
         ok = got == want
         failed += not ok
