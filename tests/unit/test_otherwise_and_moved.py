@@ -68,7 +68,8 @@ def test_otherwise_offers_a_later_group_only_when_the_earlier_have_no_way(
         tmp_path: Path, mode: str) -> None:
     state = load(tmp_path, OTHERWISE, mode).new_initial_state()
     assert labels(state) == ["place a1", "place b1"]  # neither swap nor wait
-    with pytest.raises(rulelang.IllegalActionError, match="only when place or swap cannot be taken"):
+    with pytest.raises(rulelang.IllegalActionError,
+                       match="only when place or swap cannot be taken"):
         state.apply_action("wait")
     state.apply_action("place a1")
     state.apply_action("place b1")

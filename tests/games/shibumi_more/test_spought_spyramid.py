@@ -3,8 +3,9 @@ reference of reference_moves.py (this folder): perft node by node (legal action 
 terminal flag, winners) in both engine modes, seeded random games move for move, and the
 reference's own positions where moves, falling, pinned balls and passes meet.
 
-The suite walks depth 2 (Spought interpreted: 1); `python bench/shibumi_more_perft.py --depth 3 spought spyramid`
-walks deeper against the same reference.
+The suite walks depth 2 (Spought interpreted: 1);
+`python bench/shibumi_more_perft.py --depth 3 spought spyramid` walks deeper against the same
+reference.
 """
 from __future__ import annotations
 
