@@ -1,9 +1,11 @@
 """Perft of the further Shibumi rulebooks against the independent reference of
-tests/games/shibumi_more/reference_impl.py, every node compared (legal action strings, terminal
-flag, winners), deeper than the suite walks it. Prints the counts and times; exits 1 on a
-mismatch.
+tests/games/shibumi_more/reference_impl.py (reference_moves.py for Spought and Spyramid,
+reference_spice_spaniel.py for Spice and Spaniel), every node compared (legal action strings,
+terminal flag, winners), deeper than the suite walks it. Prints the counts and times; exits 1
+on a mismatch.
 
     python bench/shibumi_more_perft.py      # depth 4 compiled: Spava, Splade, Spao
+    python bench/shibumi_more_perft.py --depth 3 spought spyramid
     python bench/shibumi_more_perft.py --depth 3 --mode interpreted spodd
 """
 from __future__ import annotations
@@ -16,17 +18,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "games" / "shibumi_more"), str(ROOT)]
 
+import reference_moves  # noqa: E402
 import reference_spice_spaniel  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
 
 
+# game -> (its independent reference's state, that reference's perft); the others: MoreRef
+OTHER_REFERENCES = {
+    "spice": (reference_spice_spaniel.make, reference_spice_spaniel.perft),
+    "spaniel": (reference_spice_spaniel.make, reference_spice_spaniel.perft),
+    "spought": (reference_moves.MoveRef, reference_moves.perft),
+    "spyramid": (reference_moves.MoveRef, reference_moves.perft),
+}
+
+
 def reference(name: str):
-    """The independent reference of a game: reference_impl.py, or for Spice and Spaniel
-    reference_spice_spaniel.py."""
-    if name in ("spice", "spaniel"):
-        return reference_spice_spaniel.make(name)
-    return MoreRef(name)
+    """The independent reference of a game (a fresh state of it)."""
+    return OTHER_REFERENCES.get(name, (MoreRef, perft))[0](name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,8 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for name in args.names:
         start = time.process_time()
-        want = (reference_spice_spaniel.perft if name in ("spice", "spaniel") else perft)(
-            reference(name), args.depth)
+        want = OTHER_REFERENCES.get(name, (MoreRef, perft))[1](reference(name), args.depth)
         mid = time.process_time()
         got = engine_perft(load(name, args.mode).new_initial_state(), reference(name),
                            args.depth, [])

@@ -342,6 +342,7 @@ class Executor(EffectStatements, Menus):
 
     def perform(self, option: Option, c: Ctx) -> Run:
         action = self.program.actions[option[0]]
+        c.data.begin_action()
         c.forced = list(option[1])  # every one is taken before the action can decide again
         yield from self.run(action.body, c, {})
         c.forced = []
@@ -354,6 +355,7 @@ class Executor(EffectStatements, Menus):
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
         action = self.program.actions[option[0]]
+        c.data.begin_action()
         steps = self._plain_steps.get(action.name)
         if steps is None:
             steps = self._plain_steps[action.name] = tuple(

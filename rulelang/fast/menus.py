@@ -83,8 +83,18 @@ class Menus:
         return True
 
     def menu(self, s: ast.Do, c: Ctx) -> Options:
+        c.data.begin_action()
+        if not s.tiers:
+            return self.menu_of(s.actions, c)
+        for group in s.groups():  # `do a otherwise b`: the first group that has a way
+            options = self.menu_of(group, c)
+            if options:
+                break
+        return options
+
+    def menu_of(self, actions: tuple[str, ...], c: Ctx) -> Options:
         segments: list[tuple[Any, ...]] = []
-        for name in s.actions:
+        for name in actions:
             puts, requires, shape = self.plan(name)
             if puts and not self.puts_possible(puts, c):
                 continue

@@ -332,6 +332,7 @@ class Runtime:
             self._init_scoped(data.counters, counter, counter.init, c)
         for var in self.program.vars.values():
             self._init_scoped(data.vars, var, var.init, c)
+        data.begin_action()  # filling the zones moves no piece
         return data
 
     def _count(self, expr: ast.Expr, c: Ctx) -> int:

@@ -236,9 +236,22 @@ class Then(Stmt):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Do(Stmt):
-    """One decision of the mover among the named actions."""
+    """One decision of the mover among the named actions. `tiers` (for `do a otherwise b`)
+    splits `actions` into groups by their sizes: a group is offered only when the groups
+    before it have no way of acting; () is one group of all."""
     actions: tuple[str, ...]
     spans: tuple[Span, ...] = ()
+    tiers: tuple[int, ...] = ()
+
+    def groups(self) -> tuple[tuple[str, ...], ...]:
+        """The actions by group, in the order they are tried."""
+        if not self.tiers:
+            return (self.actions,)
+        out, at = [], 0
+        for n in self.tiers:
+            out.append(self.actions[at:at + n])
+            at += n
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -348,6 +348,19 @@ class Builder(Transformer[Token, Any]):
     def then_stmt(self, m: Meta, c: list[Any]) -> ast.Then:
         return ast.Then(str(c[0]), span=self._span(c[0]))
 
+    def do_otherwise(self, m: Meta, c: list[Any]) -> ast.Do:
+        names = [t for t in c if t.type != "OTHERWISE"]
+        tiers, n = [], 0
+        for t in c:
+            if t.type == "OTHERWISE":
+                tiers.append(n)
+                n = 0
+            else:
+                n += 1
+        tiers.append(n)
+        return ast.Do(tuple(str(t) for t in names), tuple(self._span(t) for t in names),
+                      span=self._span(m), tiers=tuple(tiers))
+
     def call_stmt(self, m: Meta, c: list[Any]) -> ast.CallStmt:
         args, kwargs = c[1] if len(c) > 1 else ((), ())
         return ast.CallStmt(ast.Call(c[0], args, kwargs, span=self._span(m)), span=self._span(m))

@@ -93,8 +93,21 @@ def explain(program: Program, d: Decision, text: str, c: Any, value: Value) -> s
                f"{', '.join(names)})"
     action = program.actions[words[0]]
     if not any(o[0] == words[0] for o in d.options):
+        before = fallback_of(d.menu, words[0])
+        if before and any(o[0] in before for o in d.options):
+            return f"'{words[0]}' is offered only when {' or '.join(before)} cannot be taken"
         return f"'{words[0]}' is not possible now: {first_failure(program, action, c, value)}"
     return f"'{text}' is not a legal way to {words[0]}: " + bad_value(program, action, words, d)
+
+
+def fallback_of(menu: ast.Do, name: str) -> tuple[str, ...]:
+    """The actions tried before `name` in a `do … otherwise …` (none without `otherwise`)."""
+    before: tuple[str, ...] = ()
+    for group in menu.groups():
+        if name in group:
+            return before
+        before += group
+    return ()
 
 
 def first_failure(program: Program, action: ast.Action, c: Any, value: Value) -> str:

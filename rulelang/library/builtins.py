@@ -127,6 +127,18 @@ def site(c: _Ctx, p: Piece) -> Site | None:
     return where if isinstance(where, Site) else None
 
 
+@builtin(1, example="moved(top(b))", facts=Facts(R.BOARD | R.TURN), sig="site|piece -> bool")
+def moved(c: _Ctx, x: Site | Piece | None) -> bool:
+    """Piece x (or the top piece on site x) has been put, moved or removed since the current
+    action began, while its options are enumerated or it is taken (outside an action: since
+    the last one began, or the game's start); false for none. After lifting a ball and
+    letting the others settle: the balls that fell."""
+    if isinstance(x, Site):
+        stack = c.data.at[x.index]
+        x = stack[-1] if stack else None
+    return x is not None and x.id in c.data.moved
+
+
 @builtin(1, example='kind(p) == "ball"', facts=PURE, sig="piece -> text")
 def kind(c: _Ctx, p: Piece) -> str:
     """The kind of a piece."""

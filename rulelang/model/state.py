@@ -21,7 +21,8 @@ class Mixed(NamedTuple):
 class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
-                 "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance")
+                 "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
+                 "moved")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -47,6 +48,7 @@ class GameData:
         self.stated_chance: tuple[tuple[str, Any], ...] = ()
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
+        self.moved: set[int] = set()  # ids of the pieces moved since the action began
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -70,6 +72,7 @@ class GameData:
         new.stated_chance = self.stated_chance
         new.capped = self.capped
         new.came = self.came.copy()
+        new.moved = self.moved.copy()
         return new
 
     # ---- pieces
@@ -87,6 +90,7 @@ class GameData:
     def lift(self, piece: Piece) -> None:
         """Take a piece from wherever it is; it is then nowhere until put somewhere."""
         where = self.loc[piece.id]
+        self.moved.add(piece.id)
         if where is None:
             return
         self.came[piece.id] = where
@@ -121,11 +125,16 @@ class GameData:
             return None
         piece = pile.pop()
         self.came[piece.id] = zone
+        self.moved.add(piece.id)
         i = site.index
         self.at[i] = self.at[i] + (piece,)
         self.loc[piece.id] = site
         self.changes.append(i)
         return piece
+
+    def begin_action(self) -> None:
+        """An action begins (its options are enumerated, or it is taken): `moved` forgets."""
+        self.moved = set()
 
     def shuffle(self, zone: ZoneRef) -> None:
         """Shuffle a zone with the game's generator: where in it each piece lies is then

@@ -31,11 +31,17 @@ class Menus:
         self.analysis = statements.analysis
 
     def options(self, s: ast.Do, c: Ctx) -> list[Option]:
+        """The ways of the first group of actions that has any (`do a otherwise b`: b's
+        only when a has none)."""
         out: list[Option] = []
-        for name in s.actions:
-            ways: list[tuple[Any, ...]] = []
-            self.walk(self.st.program.actions[name].body.stmts, 0, c, {}, (), ways)
-            out.extend((name, way) for way in ways)
+        c.data.begin_action()
+        for group in s.groups():
+            for name in group:
+                ways: list[tuple[Any, ...]] = []
+                self.walk(self.st.program.actions[name].body.stmts, 0, c, {}, (), ways)
+                out.extend((name, way) for way in ways)
+            if out:
+                break
         return out
 
     def walk(self, stmts: tuple[ast.Stmt, ...], i: int, c: Ctx, e: dict[str, Any],

@@ -255,6 +255,7 @@ class Statements(EffectStatements):
         """An option of a `do`: its action, whose chooses up to the option's end take the
         option's values, and the rest of the action (which may ask for more)."""
         action = self.program.actions[option[0]]
+        c.data.begin_action()
         yield from self.perform_body(action, iter(option[1]), len(option[1]), c)
         c.data.last["action"] = action.name  # while the action runs, `last` is the one before
         c.data.last["player"] = self.rt.players[c.data.mover]
