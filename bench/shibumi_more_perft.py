@@ -23,7 +23,6 @@ import reference_spice_spaniel  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
 
-
 # game -> (its independent reference's state, that reference's perft); the others: MoreRef
 OTHER_REFERENCES = {
     "spice": (reference_spice_spaniel.make, reference_spice_spaniel.perft),
