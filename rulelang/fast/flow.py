@@ -47,8 +47,7 @@ class FastFlow(Flow):
         if self._setup_block is not None:
             yield from self.executor.run(self._setup_block, c, {})
         if self._uses_repetition:
-            key = self.rt.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
+            self.rt.count_position(c.data, c.data.mover)
 
     def turn(self, c: Ctx) -> Run:
         """The general turn: any number of decisions, by anyone."""
@@ -83,8 +82,7 @@ class FastFlow(Flow):
         if self._setup_block is not None:
             self.executor.run_plain(self._setup_block, c, {})
         if self._uses_repetition:
-            key = self.rt.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
+            self.rt.count_position(c.data, c.data.mover)
         decision = self._next_decision(c)
         if self._setup_fixed:
             self._start_cache = (c.data.copy(), decision)
@@ -138,8 +136,7 @@ class FastFlow(Flow):
     def _record_position(self, c: Ctx) -> None:
         if self._uses_repetition:
             data = c.data
-            key = self.rt.position_key(data, (data.mover + 1) % self.num_players)
-            data.positions[key] = data.positions.get(key, 0) + 1
+            self.rt.count_position(data, (data.mover + 1) % self.num_players)
 
     def _next_turn(self, c: Ctx, decided: bool) -> bool:
         """After a turn and its end check: the next player, or True when a round ends (the

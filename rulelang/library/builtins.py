@@ -198,6 +198,16 @@ def repeated(c: _Ctx, n: int) -> bool:
     return c.game.position_count(c.data) >= n
 
 
+@builtin(1, example="not repeated_board(1)", facts=Facts(R.STATE | R.HISTORY),
+         sig="number -> bool")
+def repeated_board(c: _Ctx, n: int) -> bool:
+    """The current board (the pieces on every site, by kind and owner; zones, counters and the
+    player to move aside) occurred n times, counted at the start of the game and after each
+    turn. In an action it compares the board the action makes with every earlier one:
+    `require not repeated_board(1)` is positional superko."""
+    return c.game.board_count(c.data) >= n
+
+
 # ---- values ------------------------------------------------------------------------
 @builtin(1, example="size(l)", facts=PURE, sig="coll -> number")
 def size(c: _Ctx, x: Any) -> int:
