@@ -1,4 +1,4 @@
-"""The further Shibumi games (Spava, Splice, Spodd, Spaiji, Spire, Splade, Spao): seeded
+"""The further Shibumi games (Spava, Splice, Spodd, Spaiji, Spire, Splade, Spao, Spargo): seeded
 uniform-random games of each (compiled mode), the random action drawn by random.Random(seed)
 over the legal actions.
 Prints, per game, each seat's win rate, the draw rate, the mean length (actions) and the time.
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 
-GAMES = ("spava", "splice", "spodd", "spaiji", "spire", "splade", "spao")
+GAMES = ("spava", "splice", "spodd", "spaiji", "spire", "splade", "spao", "spargo")
 
 
 def main(argv: list[str] | None = None) -> int:

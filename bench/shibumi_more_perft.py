@@ -16,8 +16,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "games" / "shibumi_more"), str(ROOT)]
 
+import reference_spargo  # noqa: E402
+import test_spargo  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
+
+# games with a reference of their own: name -> (new reference state, its perft, engine walk,
+# engine loader by mode)
+OWN = {"spargo": (reference_spargo.SpargoRef, reference_spargo.perft, test_spargo.engine_perft,
+                  test_spargo.load)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,10 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for name in args.names:
         start = time.process_time()
-        want = perft(MoreRef(name), args.depth)
-        mid = time.process_time()
-        got = engine_perft(load(name, args.mode).new_initial_state(), MoreRef(name),
-                           args.depth, [])
+        if name in OWN:
+            new_ref, ref_perft, walk, loader = OWN[name]
+            want = ref_perft(new_ref(), args.depth)
+            mid = time.process_time()
+            got = walk(loader(args.mode).new_initial_state(), new_ref(), args.depth, [])
+        else:
+            want = perft(MoreRef(name), args.depth)
+            mid = time.process_time()
+            got = engine_perft(load(name, args.mode).new_initial_state(), MoreRef(name),
+                               args.depth, [])
         ok = got == want
         failed += not ok
         print(f"{name:8} depth {args.depth} {args.mode:11} {got:>8} leaves "
