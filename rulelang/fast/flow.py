@@ -65,7 +65,8 @@ class FastFlow(Flow):
             self._new_round(c)
 
     def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        return explain(self.rt.program, d, text, c, self.executor.value)
+        return explain(self.rt.program, d, text, c, self.executor.value,
+                       self.executor.execute)
 
     # ---- single-decision turns: no generators
     def initial(self, seed: int) -> tuple[GameData, Decision | None] | None:

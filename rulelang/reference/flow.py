@@ -65,4 +65,5 @@ class ReferenceFlow(Flow):
         return False
 
     def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        return explain(self.program, d, text, c, self.statements.value)
+        return explain(self.program, d, text, c, self.statements.value,
+                       self.statements.run_through)
