@@ -1,6 +1,6 @@
 """The further Shibumi games (Spava, Splice, Spodd, Spaiji, Spire, Splade, Spao, Spice,
-Spaniel, Spought, Spyramid): seeded uniform-random games of each (compiled mode), the random
-action drawn by random.Random(seed) over the legal actions.
+Spaniel, Spought, Spyramid, Spargo): seeded uniform-random games of each (compiled mode), the
+random action drawn by random.Random(seed) over the legal actions.
 Prints, per game, each seat's win rate, the draw rate, the mean length (actions) and the time.
 Not a test: figures only.
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 import rulelang  # noqa: E402
 
 GAMES = ("spava", "splice", "spodd", "spaiji", "spire", "splade", "spao", "spice", "spaniel",
-         "spought", "spyramid")
+         "spought", "spyramid", "spargo")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "games" / "shibumi_more"), str(ROOT)]
 
 import reference_moves  # noqa: E402
+import reference_spargo  # noqa: E402
 import reference_spice_spaniel  # noqa: E402
+import test_spargo  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
 
@@ -30,6 +32,10 @@ OTHER_REFERENCES = {
     "spought": (reference_moves.MoveRef, reference_moves.perft),
     "spyramid": (reference_moves.MoveRef, reference_moves.perft),
 }
+# games whose test walks the engine its own way: name -> (new reference state, its perft,
+# engine walk, engine loader by mode)
+OWN = {"spargo": (reference_spargo.SpargoRef, reference_spargo.perft, test_spargo.engine_perft,
+                  test_spargo.load)}
 
 
 def reference(name: str):
@@ -46,10 +52,16 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for name in args.names:
         start = time.process_time()
-        want = OTHER_REFERENCES.get(name, (MoreRef, perft))[1](reference(name), args.depth)
-        mid = time.process_time()
-        got = engine_perft(load(name, args.mode).new_initial_state(), reference(name),
-                           args.depth, [])
+        if name in OWN:
+            new_ref, ref_perft, walk, loader = OWN[name]
+            want = ref_perft(new_ref(), args.depth)
+            mid = time.process_time()
+            got = walk(loader(args.mode).new_initial_state(), new_ref(), args.depth, [])
+        else:
+            want = OTHER_REFERENCES.get(name, (MoreRef, perft))[1](reference(name), args.depth)
+            mid = time.process_time()
+            got = engine_perft(load(name, args.mode).new_initial_state(), reference(name),
+                               args.depth, [])
         ok = got == want
         failed += not ok
         print(f"{name:8} depth {args.depth} {args.mode:11} {got:>8} leaves "

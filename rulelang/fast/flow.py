@@ -47,8 +47,7 @@ class FastFlow(Flow):
         if self._setup_block is not None:
             yield from self.executor.run(self._setup_block, c, {})
         if self._uses_repetition:
-            key = self.rt.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
+            self.rt.count_position(c.data, c.data.mover)
 
     def turn(self, c: Ctx) -> Run:
         """The general turn: any number of decisions, by anyone."""
@@ -66,7 +65,8 @@ class FastFlow(Flow):
             self._new_round(c)
 
     def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        return explain(self.rt.program, d, text, c, self.executor.value)
+        return explain(self.rt.program, d, text, c, self.executor.value,
+                       self.executor.execute)
 
     # ---- single-decision turns: no generators
     def initial(self, seed: int) -> tuple[GameData, Decision | None] | None:
@@ -83,8 +83,7 @@ class FastFlow(Flow):
         if self._setup_block is not None:
             self.executor.run_plain(self._setup_block, c, {})
         if self._uses_repetition:
-            key = self.rt.position_key(c.data, c.data.mover)
-            c.data.positions[key] = 1
+            self.rt.count_position(c.data, c.data.mover)
         decision = self._next_decision(c)
         if self._setup_fixed:
             self._start_cache = (c.data.copy(), decision)
@@ -138,8 +137,7 @@ class FastFlow(Flow):
     def _record_position(self, c: Ctx) -> None:
         if self._uses_repetition:
             data = c.data
-            key = self.rt.position_key(data, (data.mover + 1) % self.num_players)
-            data.positions[key] = data.positions.get(key, 0) + 1
+            self.rt.count_position(data, (data.mover + 1) % self.num_players)
 
     def _next_turn(self, c: Ctx, decided: bool) -> bool:
         """After a turn and its end check: the next player, or True when a round ends (the

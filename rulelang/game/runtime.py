@@ -418,6 +418,20 @@ class Runtime:
         key = self.position_key(data, (data.mover + 1) % len(self.players))
         return data.positions.get(key, 0)
 
+    def board_count(self, data: GameData) -> int:
+        """How often the board alone was counted (`repeated_board`)."""
+        return data.positions.get(self.board_key(data), 0)
+
+    def board_key(self, data: GameData) -> tuple[Any, ...]:
+        return ("board", tuple(tuple((p.kind, data.owner[p.id]) for p in stack)
+                               for stack in data.at))
+
+    def count_position(self, data: GameData, to_move: int) -> None:
+        """Count the position (for `repeated`) and its board (for `repeated_board`)."""
+        positions = data.positions
+        for key in (self.position_key(data, to_move), self.board_key(data)):
+            positions[key] = positions.get(key, 0) + 1
+
 
 def _score_item(item: Any, term: Any) -> tuple[str, Any]:
     if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[1], (int, float)):

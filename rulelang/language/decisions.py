@@ -10,8 +10,11 @@ from rulelang.errors import RulelangError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library.decision import Decision
+from rulelang.library.semantics import domain_items
+from rulelang.model.values import show
 
 Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, locals) -> value
+Run = Callable[[ast.Stmt, Any, dict[str, Any]], None]  # run a statement that cannot decide
 
 
 class DecisionAnalysis:
@@ -82,8 +85,10 @@ def source_text(program: Program, node: ast.Node) -> str:
     return src.line(span.line)[span.column - 1: span.end_column - 1]
 
 
-def explain(program: Program, d: Decision, text: str, c: Any, value: Value) -> str:
-    """Why `text` is not among the options of decision d; `value` evaluates an expression."""
+def explain(program: Program, d: Decision, text: str, c: Any, value: Value,
+            run: Run | None = None) -> str:
+    """Why `text` is not among the options of decision d; `value` evaluates an expression,
+    `run` (if given) runs a statement, to find a `require` after the action's effects."""
     words = text.split()
     if d.menu is None:
         return f"'{text}' is not one of the choices for '{d.choose.var}'"
@@ -97,7 +102,42 @@ def explain(program: Program, d: Decision, text: str, c: Any, value: Value) -> s
         if before and any(o[0] in before for o in d.options):
             return f"'{words[0]}' is offered only when {' or '.join(before)} cannot be taken"
         return f"'{words[0]}' is not possible now: {first_failure(program, action, c, value)}"
-    return f"'{text}' is not a legal way to {words[0]}: " + bad_value(program, action, words, d)
+    later = later_refusal(program, action, words, c, value, run) if run is not None else None
+    return f"'{text}' is not a legal way to {words[0]}: " + (
+        later or bad_value(program, action, words, d))
+
+
+def later_refusal(program: Program, action: ast.Action, words: list[str], c: Any,
+                  value: Value, run: Run) -> str | None:
+    """The requirement that refuses these values of the action's chooses when the action runs
+    on a scratch copy of the data (a `require` after its effects), if each value is one its
+    choose offers; None when none is found."""
+    given = iter(words[1:])
+    e: dict[str, Any] = {}
+    saved = c.data
+    c.data = saved.copy()
+    try:
+        for s in action.body.stmts:
+            if isinstance(s, ast.Choose) and s.mode == "mover":
+                word = next(given, None)
+                for v in domain_items(c, value(s.domain, c, e), s.domain.span):
+                    e[s.var] = v
+                    if show(v) == word and (s.cond is None or value(s.cond, c, e)):
+                        break
+                else:
+                    return None
+            elif isinstance(s, ast.Require):
+                if not value(s.cond, c, e):
+                    return s.message or f"requires {source_text(program, s.cond)}"
+            elif isinstance(s, (ast.Choose, ast.Do)):
+                return None
+            else:
+                run(s, c, e)
+    except RulelangError:
+        return None
+    finally:
+        c.data = saved
+    return None
 
 
 def fallback_of(menu: ast.Do, name: str) -> tuple[str, ...]:

@@ -175,7 +175,7 @@ class Walker:
             self.ck.error("R204", f"effect '{written(e)}' is not a value", e.span,
                           "an effect changes the game: use it as a statement of its own")
             return ref
-        if ref == ("builtin", "repeated"):
+        if ref in (("builtin", "repeated"), ("builtin", "repeated_board")):
             self.ck.uses_repetition = True
         self._check_arity(e, ref, call_arity)
         return ref

@@ -146,28 +146,40 @@ def kind(c: _Ctx, p: Piece) -> str:
 
 
 @builtin(2, 3, example="group(s, touching)", facts=Facts(R.BOARD | R.PIECES | R.GAME, calls=(2,)),
-         sig="site, relation, rule -> list[site]")
-def group(c: _Ctx, s: Site, rel: Relation, link: Any = None) -> tuple[Site, ...]:
+         sig="site|coll, relation, rule -> list[site]")
+def group(c: _Ctx, s: Site | Any, rel: Relation, link: Any = None) -> tuple[Site, ...]:
     """The sites linked to s through rel whose top pieces share the owner of s's top piece.
     With `link`, a step from site a to site b is taken only when link(a, b) holds (visible
-    connections: `group(s, touching, visibly_linked)`)."""
+    connections: `group(s, touching, visibly_linked)`). Given a collection of sites, the
+    union of their groups, found in one search (the balls linked to any ball beside a hole)."""
     at, owners = c.data.at, c.data.owner
-    stack = at[s.index]
-    if not stack:
-        return ()
-    who = owners[stack[-1].id]
+    if isinstance(s, Site):
+        starts: tuple[Any, ...] = (s,)
+    else:
+        starts = tuple(s)
+        charge_items(c, starts)
+    by_owner: dict[Any, list[int]] = {}
+    for x in starts:
+        if not isinstance(x, Site):
+            raise RulelangError(f"group: {show(x)} is not a site")
+        stack = at[x.index]
+        if stack:
+            by_owner.setdefault(owners[stack[-1].id], []).append(x.index)
     sites = c.game.board.sites
-    table, seen, todo = rel.indices, {s.index}, [s.index]
-    while todo:
-        i = todo.pop()
-        for t in table[i]:
-            if t not in seen:
-                st = at[t]
-                if st and owners[st[-1].id] == who and (link is None
-                                                        or link(sites[i], sites[t])):
-                    seen.add(t)
-                    todo.append(t)
-    return tuple([sites[i] for i in sorted(seen)])
+    table, found = rel.indices, set()
+    for who, first in by_owner.items():  # one search from all the starts of one owner
+        seen, todo = set(first), list(first)
+        while todo:
+            i = todo.pop()
+            for t in table[i]:
+                if t not in seen:
+                    st = at[t]
+                    if st and owners[st[-1].id] == who and (link is None
+                                                            or link(sites[i], sites[t])):
+                        seen.add(t)
+                        todo.append(t)
+        found |= seen
+    return tuple([sites[i] for i in sorted(found)])
 
 
 @builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)",
@@ -208,6 +220,16 @@ def through(c: _Ctx, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
 def repeated(c: _Ctx, n: int) -> bool:
     """The current position (board, zones, counters, player to move) occurred n times."""
     return c.game.position_count(c.data) >= n
+
+
+@builtin(1, example="not repeated_board(1)", facts=Facts(R.STATE | R.HISTORY),
+         sig="number -> bool")
+def repeated_board(c: _Ctx, n: int) -> bool:
+    """The current board (the pieces on every site, by kind and owner; zones, counters and the
+    player to move aside) occurred n times, counted at the start of the game and after each
+    turn. In an action it compares the board the action makes with every earlier one:
+    `require not repeated_board(1)` is positional superko."""
+    return c.game.board_count(c.data) >= n
 
 
 # ---- values ------------------------------------------------------------------------

@@ -28,6 +28,8 @@ class StaticGame(Protocol):
 
     def position_count(self, data: GameData) -> int: ...
 
+    def board_count(self, data: GameData) -> int: ...
+
 
 class BuiltinContext(Protocol):
     """What a builtin reads of its context (semantics.Ctx), for the type checker only."""

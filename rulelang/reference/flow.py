@@ -29,15 +29,14 @@ class ReferenceFlow(Flow):
         if block is not None:
             yield from self.statements.run(block, c, {})
         if self.program.uses_repetition:
-            c.data.positions[self.rt.position_key(c.data, c.data.mover)] = 1
+            self.rt.count_position(c.data, c.data.mover)
 
     def turn(self, c: Ctx) -> Run:
         run, sections, data = self.statements.run, self.program.sections, c.data
         before = len(data.history)
         yield from run(sections["turn"], c, {})
         if self.program.uses_repetition:
-            key = self.rt.position_key(data, (data.mover + 1) % len(self.rt.players))
-            data.positions[key] = data.positions.get(key, 0) + 1
+            self.rt.count_position(data, (data.mover + 1) % len(self.rt.players))
         end = sections.get("end")
         if end is not None:
             yield from run(end, c, {})
@@ -66,4 +65,5 @@ class ReferenceFlow(Flow):
         return False
 
     def explain(self, d: Decision, text: str, c: Ctx) -> str:
-        return explain(self.program, d, text, c, self.statements.value)
+        return explain(self.program, d, text, c, self.statements.value,
+                       self.statements.run_through)

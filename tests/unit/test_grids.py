@@ -369,7 +369,7 @@ def test_the_state_readers_are_builtins() -> None:
     reads_board = {n for n, b in BUILTINS.items()
                    if b.facts.reads & Reads.BOARD and n not in reads_turn}
     assert reads_turn == {"mover", "opponent", "others", "last", "round", "starter", "turn",
-                          "repeated", "moved"}
+                          "repeated", "moved", "repeated_board"}
     assert reads_board == {"occupied", "empty", "top", "pieces", "owner", "site", "group",
                            "mismatched", "cached"}  # reach: what its functions read
     assert reads_turn | reads_board <= set(BUILTINS) and not reads_turn & reads_board

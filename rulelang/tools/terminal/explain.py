@@ -9,7 +9,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError
 from rulelang.language import ast
-from rulelang.language.decisions import source_text
+from rulelang.language.decisions import later_refusal, source_text
 from rulelang.model.values import Site, show
 
 _PHRASES = {"empty": "is occupied", "occupied": "is empty"}  # a failed `empty(s)` reads …
@@ -53,12 +53,25 @@ def _explain(game: Any, state: Any, text: str) -> str | None:
             names = sorted({show(o[1][k]) for o in options if len(o[1]) > k})
             return f"say which {s.var}: " + _some(names)
         if not match:
-            return _refused(game, state, s, got, env,
-                            sorted({show(o[1][k]) for o in options if len(o[1]) > k}))
+            later = _later_refusal(game, state, action, words) \
+                if k == len(chooses) - 1 else None
+            return later or _refused(game, state, s, got, env,
+                                     sorted({show(o[1][k]) for o in options if len(o[1]) > k}))
         env[s.var] = match[0][1][k]
         options = match
     return "too many words: " + _some([" ".join([words[0], *map(show, o[1])])
                                        for o in options])
+
+
+def _later_refusal(game: Any, state: Any, action: ast.Action, words: list[str]) -> str | None:
+    """The `require` after the action's effects that refuses these values ("suicide" in a
+    game of capture), found by running the action on a scratch copy of the position."""
+    from rulelang.reference.menus import Menus
+    from rulelang.reference.statements import Statements
+
+    statements = Statements(game.runtime, Menus)
+    return later_refusal(game.runtime.program, action, words, state.ctx, statements.value,
+                         statements.run_through)
 
 
 def _some(items: list[str], most: int = 8) -> str:
