@@ -18,7 +18,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, domain_items, iterate
+from rulelang.library.semantics import Ctx, domain_items, iterate, times
 from rulelang.model.values import Piece, PieceSource, Player, Site, show
 
 if TYPE_CHECKING:
@@ -205,7 +205,7 @@ class Executor(EffectStatements, Menus):
                 e[s.var] = v
                 yield None
         elif isinstance(s, ast.Repeat):
-            for _ in range(self.value(s.count, c, e)):
+            for _ in times(self.value(s.count, c, e), s.count.span):
                 c.tick(s.span)
                 yield None
         else:

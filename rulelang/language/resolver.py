@@ -387,8 +387,13 @@ class Walker:
 
     def visit_CallStmt(self, s: ast.CallStmt) -> None:
         call = s.call
+        before = len(self.ck.diags)
         ref = self.expr(call.func, call_arity=len(call.args) + len(call.kwargs))
-        if ref is not None and ref[0] != "effect":
+        if ref is None and len(self.ck.diags) == before:  # `mover.settle`: no name at all
+            self.ck.error("R204", f"'{written(call.func)}' is not an effect: only an effect "
+                          "can stand alone as a statement", call.span,
+                          "call an effect declared with 'effect' (a module's: 'module.name')")
+        elif ref is not None and ref[0] != "effect":
             self.ck.error("R204", "only an effect can stand alone as a statement", call.span,
                           "declare it with 'effect', or use its value in a rule")
         for a in call.args:

@@ -208,6 +208,14 @@ class ReturnValue(Exception):
 
 
 # ---- helpers shared with the compiler ------------------------------------------
+def times(value: Any, span: Any) -> range:
+    """The turns of `repeat N times`: N a whole number (none for N <= 0), else a positioned
+    runtime error."""
+    if type(value) is not int:
+        raise RuleRuntimeError(f"'repeat … times' needs a whole number, not {show(value)}", span)
+    return range(value)
+
+
 def iterate(c: Ctx, x: Iterable[Any] | ZoneRef | None) -> Iterable[Any]:
     """The items of a collection, of a zone (its pieces) or of none (no items)."""
     if isinstance(x, ZoneRef):

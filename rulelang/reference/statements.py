@@ -16,7 +16,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate, times
 from rulelang.model.values import Piece, Player, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -162,7 +162,7 @@ class Statements(EffectStatements):
             yield from self.run(s.body, c, e)
 
     def run_Repeat(self, s: ast.Repeat, c: Ctx, e: dict[str, Any]) -> Run:
-        for _ in range(self.value(s.count, c, e)):
+        for _ in times(self.value(s.count, c, e), s.count.span):
             c.tick(s.span)
             yield from self.run(s.body, c, e)
 
