@@ -4,7 +4,7 @@ access, relation calls index frozen tables, quantifiers run plain loops, calls o
 bind their parameters without a generic frame."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
@@ -451,8 +451,13 @@ class Compiler(CallCompiler):
 
         def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
             var, domain = gens[i]
-            for v in domain_items(c, domain(c, env), span):
-                c.tick(span)
+            items = domain_items(c, domain(c, env), span)
+            sized = isinstance(items, Sized)
+            if isinstance(items, Sized):  # all its steps at once: a billion are refused at once
+                c.tick(span, len(items))
+            for v in items:
+                if not sized:
+                    c.tick(span)
                 env[var] = v
                 if i < last:
                     loop(c, env, i + 1, out)

@@ -144,8 +144,13 @@ class Interpreter:
                 out.append(self.eval(n.item, c, e))
             return
         g = n.generators[i]
-        for v in domain_items(c, self.eval(g.domain, c, e), n.span):
-            c.tick(n.span)
+        items = domain_items(c, self.eval(g.domain, c, e), n.span)
+        sized = isinstance(items, Sized)
+        if isinstance(items, Sized):  # all its steps at once: a billion are refused at once
+            c.tick(n.span, len(items))
+        for v in items:
+            if not sized:
+                c.tick(n.span)
             e[g.var] = v
             self._comp(n, i + 1, c, e, out)
 
