@@ -200,13 +200,15 @@ class Executor(EffectStatements, Menus):
     def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):
             items = iterate(c, self.value(s.domain, c, e))
-            for v in items if type(items) is range else tuple(items):  # a range stays lazy
-                c.tick(s.span)
+            values = items if type(items) is range else tuple(items)  # a range stays lazy
+            c.tick(s.span, len(values))  # a step per item, all at once (as quantifiers)
+            for v in values:
                 e[s.var] = v
                 yield None
         elif isinstance(s, ast.Repeat):
-            for _ in times(self.value(s.count, c, e), s.count.span):
-                c.tick(s.span)
+            turns = times(self.value(s.count, c, e), s.count.span)
+            c.tick(s.span, len(turns))
+            for _ in turns:
                 yield None
         else:
             while self.value(s.cond, c, e):  # type: ignore[attr-defined]

@@ -156,14 +156,16 @@ class Statements(EffectStatements):
 
     def run_ForEach(self, s: ast.ForEach, c: Ctx, e: dict[str, Any]) -> Run:
         items = iterate(c, self.value(s.domain, c, e))  # evaluated once, first
-        for v in items if type(items) is range else tuple(items):
-            c.tick(s.span)
+        values = items if type(items) is range else tuple(items)
+        c.tick(s.span, len(values))  # a step per item, all at once (as quantifiers)
+        for v in values:
             e[s.var] = v
             yield from self.run(s.body, c, e)
 
     def run_Repeat(self, s: ast.Repeat, c: Ctx, e: dict[str, Any]) -> Run:
-        for _ in times(self.value(s.count, c, e), s.count.span):
-            c.tick(s.span)
+        turns = times(self.value(s.count, c, e), s.count.span)
+        c.tick(s.span, len(turns))
+        for _ in turns:
             yield from self.run(s.body, c, e)
 
     def run_While(self, s: ast.While, c: Ctx, e: dict[str, Any]) -> Run:
