@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reference_impl import MoreRef, perft
@@ -86,9 +87,11 @@ def test_engine_perft(name: str, mode: str) -> None:
     assert count == perft(MoreRef(name), depth)
 
 
-def play_random(name: str, mode: str, seed: int) -> MoreRef:
+def play_random(name: str, mode: str, seed: int, new_ref: Any = MoreRef) -> Any:
+    """A seeded random game played by the engine and a reference (`new_ref(name)`) side by
+    side, every node compared; the reference at the end."""
     rng = random.Random(seed)
-    state, ref = load(name, mode).new_initial_state(), MoreRef(name)
+    state, ref = load(name, mode).new_initial_state(), new_ref(name)
     path: list[str] = []
     while True:
         actions = compare_node(state, ref, path)

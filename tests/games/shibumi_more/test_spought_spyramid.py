@@ -9,12 +9,10 @@ reference.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 from reference_impl import BY_NAME, SITES
 from reference_moves import MoveRef, moves_of, perft
-from test_shibumi_more_games import compare_node, engine_perft, load
+from test_shibumi_more_games import engine_perft, load, play_random
 
 MODES = ("interpreted", "compiled")
 # game -> (depth in the suite, the reference's count there, worked out by hand)
@@ -52,26 +50,10 @@ def test_engine_perft(name: str, mode: str) -> None:
     assert count == perft(MoveRef(name), depth)
 
 
-def play_random(name: str, mode: str, seed: int) -> MoveRef:
-    rng = random.Random(seed)
-    state, ref = load(name, mode).new_initial_state(), MoveRef(name)
-    path: list[str] = []
-    while True:
-        actions = compare_node(state, ref, path)
-        if ref.done:
-            break
-        text = rng.choice(sorted(actions))
-        state.apply_action(actions[text])
-        ref.apply(text)
-        path.append(text)
-    assert state.history() == path
-    return ref
-
-
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(PERFT))
 def test_engine_random_games(name: str, mode: str) -> None:
-    ends = [play_random(name, mode, seed) for seed in range(RANDOM_GAMES[mode])]
+    ends = [play_random(name, mode, seed, MoveRef) for seed in range(RANDOM_GAMES[mode])]
     assert all(ref.done for ref in ends)
 
 
