@@ -152,12 +152,15 @@ def group(c: _Ctx, s: Site | Any, rel: Relation, link: Any = None) -> tuple[Site
     With `link`, a step from site a to site b is taken only when link(a, b) holds (visible
     connections: `group(s, touching, visibly_linked)`). Given a collection of sites, the
     union of their groups, found in one search (the balls linked to any ball beside a hole)."""
-    at, owners = c.data.at, c.data.owner
-    if isinstance(s, Site):
-        starts: tuple[Any, ...] = (s,)
-    else:
-        starts = tuple(s)
-        charge_items(c, starts)
+    at, owners, sites = c.data.at, c.data.owner, c.game.board.sites
+    if isinstance(s, Site):  # the common case: one start
+        stack = at[s.index]
+        if not stack:
+            return ()
+        found = _linked(at, owners, rel.indices, sites, link, owners[stack[-1].id], [s.index])
+        return tuple([sites[i] for i in sorted(found)])
+    starts = tuple(s)
+    charge_items(c, starts)
     by_owner: dict[Any, list[int]] = {}
     for x in starts:
         if not isinstance(x, Site):
@@ -165,21 +168,26 @@ def group(c: _Ctx, s: Site | Any, rel: Relation, link: Any = None) -> tuple[Site
         stack = at[x.index]
         if stack:
             by_owner.setdefault(owners[stack[-1].id], []).append(x.index)
-    sites = c.game.board.sites
-    table, found = rel.indices, set()
+    found = set()
     for who, first in by_owner.items():  # one search from all the starts of one owner
-        seen, todo = set(first), list(first)
-        while todo:
-            i = todo.pop()
-            for t in table[i]:
-                if t not in seen:
-                    st = at[t]
-                    if st and owners[st[-1].id] == who and (link is None
-                                                            or link(sites[i], sites[t])):
-                        seen.add(t)
-                        todo.append(t)
-        found |= seen
+        found |= _linked(at, owners, rel.indices, sites, link, who, first)
     return tuple([sites[i] for i in sorted(found)])
+
+
+def _linked(at: Any, owners: Any, table: Any, sites: Any, link: Any, who: Any,
+            first: list[int]) -> set[int]:
+    """The site indices reached from `first` through `table` over top pieces of `who`."""
+    seen, todo = set(first), list(first)
+    while todo:
+        i = todo.pop()
+        for t in table[i]:
+            if t not in seen:
+                st = at[t]
+                if st and owners[st[-1].id] == who and (link is None
+                                                        or link(sites[i], sites[t])):
+                    seen.add(t)
+                    todo.append(t)
+    return seen
 
 
 @builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)",

@@ -133,8 +133,10 @@ class GameData:
         return piece
 
     def begin_action(self) -> None:
-        """An action begins (its options are enumerated, or it is taken): `moved` forgets."""
-        self.moved = set()
+        """An action begins (its options are enumerated, or it is taken): `moved` forgets
+        (the set is this data's own: copy() copies it)."""
+        if self.moved:
+            self.moved.clear()
 
     def shuffle(self, zone: ZoneRef) -> None:
         """Shuffle a zone with the game's generator: where in it each piece lies is then
