@@ -110,6 +110,8 @@ class CallCompiler:
                     raise positioned(err, n.span) from None
                 except RulelangError as exc:  # a builtin's own message, positioned here
                     raise RuleRuntimeError(str(exc), n.span) from None
+                except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                    raise
                 except Exception:  # noqa: BLE001 - reported with the call's position
                     return rt.call(("builtin", key), [a0(c, e)], c, n)
             return call1
@@ -124,6 +126,8 @@ class CallCompiler:
                     raise positioned(err, n.span) from None
                 except RulelangError as exc:  # a builtin's own message, positioned here
                     raise RuleRuntimeError(str(exc), n.span) from None
+                except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                    raise
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
             return call2
@@ -136,6 +140,8 @@ class CallCompiler:
                 raise positioned(err, n.span) from None
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
+            except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                raise
             except Exception:  # noqa: BLE001
                 return rt.call(("builtin", key), values, c, n)
         return call
@@ -170,6 +176,8 @@ class CallCompiler:
                 raise positioned(err, n.span) from None
             except RulelangError as exc:
                 raise RuleRuntimeError(str(exc), n.span) from None
+            except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                raise
             except Exception:  # noqa: BLE001 - the builtin reports it with its position
                 return rt.call(("builtin", name), [a(c, e) for a in args[:at + 1]] + list(values),
                                c, n)

@@ -28,6 +28,7 @@ from rulelang.library.semantics import (
     STEP_BUDGET,
     Ctx,
     charge,
+    count_of,
     domain_items,
     get_attr,
     iterate,
@@ -454,7 +455,7 @@ class Compiler(CallCompiler):
             items = domain_items(c, domain(c, env), span)
             sized = isinstance(items, Sized)
             if isinstance(items, Sized):  # all its steps at once: a billion are refused at once
-                c.tick(span, len(items))
+                c.tick(span, count_of(items))
             for v in items:
                 if not sized:
                     c.tick(span)

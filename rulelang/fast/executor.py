@@ -18,7 +18,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, domain_items, iterate, times
+from rulelang.library.semantics import Ctx, count_of, domain_items, iterate, times
 from rulelang.model.values import Piece, PieceSource, Player, Site, show
 
 if TYPE_CHECKING:
@@ -201,13 +201,13 @@ class Executor(EffectStatements, Menus):
         if isinstance(s, ast.ForEach):
             items = iterate(c, self.value(s.domain, c, e))
             values = items if type(items) is range else tuple(items)  # a range stays lazy
-            c.tick(s.span, len(values))  # a step per item, all at once (as quantifiers)
+            c.tick(s.span, count_of(values))  # a step per item, all at once (as quantifiers)
             for v in values:
                 e[s.var] = v
                 yield None
         elif isinstance(s, ast.Repeat):
             turns = times(self.value(s.count, c, e), s.count.span)
-            c.tick(s.span, len(turns))
+            c.tick(s.span, count_of(turns))
             for _ in turns:
                 yield None
         else:

@@ -8,7 +8,14 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import RANKED, STEP_BUDGET, Ctx, domain_items, quant_error
+from rulelang.library.semantics import (
+    RANKED,
+    STEP_BUDGET,
+    Ctx,
+    count_of,
+    domain_items,
+    quant_error,
+)
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -36,7 +43,7 @@ def counted(c: Ctx, xs: Any, extra: int, span: Any) -> bool:
     inlined rule whose body the loop is), all at once; False for a domain without a size,
     which the caller leaves to the general loop (it says what is wrong)."""
     try:
-        steps = c.steps = c.steps + len(xs) + extra
+        steps = c.steps = c.steps + (len(xs) if type(xs) is tuple else count_of(xs)) + extra
     except TypeError:
         return False
     if steps > STEP_BUDGET:
@@ -223,7 +230,7 @@ def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET
         steps = c.steps = c.steps + len(xs) + extra
     else:
         xs = domain_items(c, xs, span)
-        steps = c.steps = c.steps + (len(xs) if isinstance(xs, Sized) else 1) + extra
+        steps = c.steps = c.steps + (count_of(xs) if isinstance(xs, Sized) else 1) + extra
     if steps > budget:
         c.tick(span)
     return xs

@@ -10,7 +10,7 @@ number may have INT_BITS bits at most."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
@@ -208,6 +208,15 @@ class ReturnValue(Exception):
 
 
 # ---- helpers shared with the compiler ------------------------------------------
+def count_of(xs: Sized) -> int:
+    """len(xs) for the step budget; a range too long for len() (more items than a C integer
+    holds) counts as more than the budget."""
+    try:
+        return len(xs)
+    except OverflowError:
+        return STEP_BUDGET + 1
+
+
 def times(value: Any, span: Any) -> range:
     """The turns of `repeat N times`: N a whole number (none for N <= 0), else a positioned
     runtime error."""

@@ -14,6 +14,7 @@ from rulelang.library.semantics import (
     Ctx,
     Fn,
     charge,
+    count_of,
     domain_items,
     get_attr,
     iterate,
@@ -147,7 +148,7 @@ class Interpreter:
         items = domain_items(c, self.eval(g.domain, c, e), n.span)
         sized = isinstance(items, Sized)
         if isinstance(items, Sized):  # all its steps at once: a billion are refused at once
-            c.tick(n.span, len(items))
+            c.tick(n.span, count_of(items))
         for v in items:
             if not sized:
                 c.tick(n.span)
@@ -161,7 +162,7 @@ class Interpreter:
         items = domain_items(c, self.eval(n.domain, c, e), n.span)
         cond = self.expr(n.cond) if n.cond is not None else None
         body = self.expr(n.body) if n.body is not None else None
-        c.tick(n.span, len(items) if isinstance(items, Sized) else 1)  # a step per item
+        c.tick(n.span, count_of(items) if isinstance(items, Sized) else 1)  # a step per item
         try:
             return quant(n.kind, items, c, e, n.var, cond, body)
         except TypeError as exc:  # values that cannot be added up or compared

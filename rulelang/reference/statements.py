@@ -16,7 +16,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, domain_items, iterate, times
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, count_of, domain_items, iterate, times
 from rulelang.model.values import Piece, Player, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -157,14 +157,14 @@ class Statements(EffectStatements):
     def run_ForEach(self, s: ast.ForEach, c: Ctx, e: dict[str, Any]) -> Run:
         items = iterate(c, self.value(s.domain, c, e))  # evaluated once, first
         values = items if type(items) is range else tuple(items)
-        c.tick(s.span, len(values))  # a step per item, all at once (as quantifiers)
+        c.tick(s.span, count_of(values))  # a step per item, all at once (as quantifiers)
         for v in values:
             e[s.var] = v
             yield from self.run(s.body, c, e)
 
     def run_Repeat(self, s: ast.Repeat, c: Ctx, e: dict[str, Any]) -> Run:
         turns = times(self.value(s.count, c, e), s.count.span)
-        c.tick(s.span, len(turns))
+        c.tick(s.span, count_of(turns))
         for _ in turns:
             yield from self.run(s.body, c, e)
 
