@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from reference_spargo import SpargoRef, perft
+from test_shibumi_more_games import compare_node, engine_perft  # the shared node walk
 
 ROOT = Path(__file__).resolve().parents[3]
 MODES = ("interpreted", "compiled")
@@ -38,33 +39,6 @@ def load(mode: str):
     import rulelang
 
     return rulelang.load_game(ROOT / "rulebooks/spargo.rule", mode=mode)
-
-
-def compare_node(state, ref: SpargoRef, path: list[str]) -> dict[str, int]:
-    where = f"after {path or 'the start'}"
-    actions = {state.action_to_string(a): a for a in state.legal_actions()}
-    got, want = set(actions), set(ref.legal())
-    assert got == want, (f"legal actions differ {where}: engine-only {sorted(got - want)}, "
-                         f"reference-only {sorted(want - got)}")
-    assert state.is_terminal() == ref.done, f"terminal flag differs {where}"
-    if ref.done:
-        assert state.winners() == ref.winners, f"winners differ {where}"
-    else:
-        assert state.current_player() == ref.mover, f"player to act differs {where}"
-    return actions
-
-
-def engine_perft(state, ref: SpargoRef, depth: int, path: list[str]) -> int:
-    actions = compare_node(state, ref, path)
-    if depth == 0:
-        return 1
-    total = 0
-    for text in sorted(actions):
-        child, child_ref = state.clone(), ref.clone()
-        child.apply_action(actions[text])
-        child_ref.apply(text)
-        total += engine_perft(child, child_ref, depth - 1, path + [text])
-    return total
 
 
 def at(mode: str, moves: list[str]):
