@@ -476,9 +476,10 @@ class Compiler(CallCompiler):
         span = n.span
         return lambda c, e: make_range(lo(c, e), hi(c, e), span)
 
-    def _site_test_quant(self, n: ast.Quant, domain: Fn, extra: int) -> Fn | None:
+    def _site_test_quant(self, n: ast.Quant, domain: Fn, body_fn: Fn, extra: int) -> Fn | None:
         """`all|any v in SITES: occupied(v)` / `empty(v)` / `owner(v) == P` (P not using v):
-        a loop over site indices reading the board lists, no closure call per site."""
+        a loop over site indices reading the board lists, no closure call per site. body_fn
+        is the body compiled where v is bound."""
         body, var = n.body, n.var
         test: str | None = None
         other: ast.Expr | None = None
@@ -497,7 +498,7 @@ class Compiler(CallCompiler):
         if test is None:
             return None
         assert body is not None  # a test was found in it
-        general = QUANTS[n.kind](domain, var, None, self.expr(body), n.span, extra)
+        general = QUANTS[n.kind](domain, var, None, body_fn, n.span, extra)
         if test in ("in", "not in"):
             assert other is not None
             return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
@@ -519,11 +520,11 @@ class Compiler(CallCompiler):
         finally:
             self._subst = saved
         if n.kind in ("all", "any") and cond is None and body is not None:
-            fast = self._site_test_quant(n, domain, extra)
+            fast = self._site_test_quant(n, domain, body, extra)
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:
-            query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
+            query = self.site_filter(n, n.domain, n.var, n.cond, cond)
             if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
@@ -535,9 +536,11 @@ class Compiler(CallCompiler):
                                         n.span, extra)
         return general
 
-    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
-                    ) -> Fn | None:
-        """`var in sites where cond` as an incremental query, when cond is local."""
+    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
+                    compiled: Fn | None = None) -> Fn | None:
+        """`var in sites where cond` as an incremental query, when cond is local; `compiled`
+        is cond already compiled where var is bound (inside a rule inlined with its arguments,
+        var may have the name of one of its parameters)."""
         if self.refs.get(domain) != ("builtin", "sites"):
             return None
         found = analyse(self.rt.program, cond, var)
@@ -546,7 +549,7 @@ class Compiler(CallCompiler):
         paths, per_mover = found
         board = self.rt.board
         return incremental_filter(node, board.sites, dependents(board, paths), var,
-                                  self.expr(cond), per_mover)
+                                  compiled or self.expr(cond), per_mover)
 
 
 def operand(f: Fn) -> tuple[str | None, Any]:

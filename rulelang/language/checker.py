@@ -35,6 +35,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
         _walk_module(ck, key, module)
     check_types(ck, program, library)
     constructs.check_tables(ck, program)
+    constructs.check_initial_values(ck, program)
     if not library:
         _check_game(ck, program)
     _check_kept(ck, program)
@@ -253,7 +254,13 @@ def _walk_component(w: Walker, d: ast.Decl) -> None:
 def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
     w.push(*g.params)
     names: set[str] = set()
+    coords: tuple[str, ...] | None = None
     for item in g.items:
+        if coords is None and not isinstance(item, ast.GeoSites):
+            w.ck.error("R209", f"the geometry '{g.name}' uses its sites before its "
+                       "'sites' line", item.span,
+                       "write its 'sites …' line first: the lines after it read its coordinates")
+            break
         if isinstance(item, ast.GeoSites):
             w.push()
             for gen in item.generators:
@@ -285,6 +292,9 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
         name = getattr(item, "name", None)
         if isinstance(name, str):
             names.add(name)
+    if not g.items:
+        w.ck.error("R209", f"the geometry '{g.name}' has no 'sites' line", g.span,
+                   "add a line such as 'sites (r, c) for r in 0..rows-1, c in 0..cols-1'")
     w.pop()
 
 
@@ -293,8 +303,6 @@ def _check_game(ck: Checker, p: Program) -> None:
     if "turn" not in p.sections:
         ck.error("R209", "the rulebook has no 'turn' section", span,
                  "add a 'turn' block saying what a player does")
-    if p.board is None and p.game.span is not None and any(True for _ in ()):
-        pass
     for name, action in p.actions.items():
         if "turn" in p.sections and name not in ck.used_actions | ck.meant_actions:
             ck.error("R206", f"action '{name}' is never offered", action.span,
