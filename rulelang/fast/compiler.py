@@ -524,7 +524,7 @@ class Compiler(CallCompiler):
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:
-            query = self.site_filter(n, n.domain, n.var, n.cond, cond)
+            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
             if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)

@@ -254,9 +254,9 @@ def _walk_component(w: Walker, d: ast.Decl) -> None:
 def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
     w.push(*g.params)
     names: set[str] = set()
-    coords: tuple[str, ...] | None = None
+    coords: tuple[str, ...] = ()
     for item in g.items:
-        if coords is None and not isinstance(item, ast.GeoSites):
+        if not coords and not isinstance(item, ast.GeoSites):
             w.ck.error("R209", f"the geometry '{g.name}' uses its sites before its "
                        "'sites' line", item.span,
                        "write its 'sites …' line first: the lines after it read its coordinates")
