@@ -137,7 +137,13 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
 def _walk_module(ck: Checker, key: str, module: Module) -> None:
     ns = dict(ck.namespaces[key])
     if key == "":
-        ns.update(_player_refs(module))
+        players = _player_refs(module)
+        for name in sorted(players.keys() & ns.keys()):
+            span = next(d.span for d in module.decls if isinstance(d, ast.Players))
+            ck.error("R202", f"'{name}' is defined twice: it names a player and a "
+                     f"{ns[name][0]}", span, "a player's name is a name of the game: give "
+                     "one of them another")
+        ns.update(players)
     for d in module.decls:
         w = Walker(ck, ns, key)
         _walk_decl(w, d)
