@@ -406,6 +406,10 @@ class ExprTypes:
         self.expect(e.operand, env, frozenset({"number"}), "'-'")
         return ty.NUMBER
 
+    def t_NoClause(self, e: ast.NoClause, env: Env) -> Type:
+        self.expr(e.subject, env)
+        return ty.NONE  # never a value: it stops the game
+
     def t_IfExpr(self, e: ast.IfExpr, env: Env) -> Type:
         self.expr(e.cond, env)
         self.maybe += 1
