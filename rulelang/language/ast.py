@@ -184,6 +184,7 @@ class Put(Stmt):
     piece: Expr
     source: Expr | None  # `from zone`
     target: Expr
+    name: str | None = None  # `put … as t`: the local that holds the piece put
 
 
 @dataclass(frozen=True, slots=True, eq=False)

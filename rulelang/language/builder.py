@@ -303,7 +303,12 @@ class Builder(Transformer[Token, Any]):
         return ("random", None)
 
     def put(self, m: Meta, c: list[Any]) -> ast.Put:
-        return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1], span=self._span(m))
+        name = c.pop() if c and isinstance(c[-1], tuple) and c[-1][0] == "as" else None
+        return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1],
+                       name[1] if name is not None else None, span=self._span(m))
+
+    def put_as(self, m: Meta, c: list[Any]) -> tuple[str, str]:
+        return ("as", str(c[0]))
 
     def move(self, m: Meta, c: list[Any]) -> ast.Move:
         return ast.Move(c[0], c[1], span=self._span(m))

@@ -136,6 +136,9 @@ class StatementTypes(ExprTypes):
                           "put a piece, a kind of a player ('ball of mover') or a kind from "
                           "a zone ('ball from reds')")
         self.expect(s.target, env, _PLACES, "'put … at'", "a piece goes to a site or a zone")
+        if s.name is not None:  # `put … as t`: the piece put
+            kind = t.name if t.tag in ("kind", "source", "piece") else ""
+            env[s.name] = ty.piece(kind)
 
     def bare_kind(self, s: ast.Put, t: Type) -> None:
         """`put stone at s`: a kind is not a piece (R232)."""
