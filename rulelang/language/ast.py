@@ -454,6 +454,7 @@ class Def(Decl):
     name: str
     params: tuple[str, ...] | None  # None: a constant (no parentheses)
     body: Expr | Block
+    types: tuple[TypeName | None, ...] = ()  # `def free(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -461,6 +462,7 @@ class Effect(Decl):
     name: str
     params: tuple[str, ...]
     body: Block
+    types: tuple[TypeName | None, ...] = ()  # `effect drop(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)
