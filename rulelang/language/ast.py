@@ -184,6 +184,7 @@ class Put(Stmt):
     piece: Expr
     source: Expr | None  # `from zone`
     target: Expr
+    name: str | None = None  # `put … as t`: the local that holds the piece put
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -453,6 +454,7 @@ class Def(Decl):
     name: str
     params: tuple[str, ...] | None  # None: a constant (no parentheses)
     body: Expr | Block
+    types: tuple[TypeName | None, ...] = ()  # `def free(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -460,6 +462,7 @@ class Effect(Decl):
     name: str
     params: tuple[str, ...]
     body: Block
+    types: tuple[TypeName | None, ...] = ()  # `effect drop(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -34,10 +34,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
         ck.namespaces[key] = ck.module_namespace(key, module)
     ck.namespaces[""] = ck.module_namespace("", loaded.game)
     program = ck.program = _collect(ck, loaded, library)
-    for piece in program.pieces.values():  # `with name: card_name`: declared types
-        if piece.types:
-            program.attr_types[piece.name] = {
-                name: written_types.resolve(ck, ck.namespaces[""], t) for name, t in piece.types}
+    written_types.collect(ck, program)
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
     check_types(ck, program, library)

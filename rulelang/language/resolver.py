@@ -324,6 +324,8 @@ class Walker:
         self.expr(s.piece)
         self.expr(s.source)
         self.expr(s.target)
+        if s.name is not None:
+            self.bind(s.name)
 
     def visit_Move(self, s: ast.Move) -> None:
         self.expr(s.piece)
