@@ -40,7 +40,7 @@ from rulelang.library.semantics import (
     of_value,
     runtime_error,
 )
-from rulelang.model.values import Piece, Player, Site, show
+from rulelang.model.values import Piece, Player, Record, Site, show
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -431,6 +431,10 @@ class Compiler(CallCompiler):
         return True, tuple(values)
 
     visit_ListExpr = visit_TupleExpr
+
+    def visit_RecordExpr(self, n: ast.RecordExpr) -> Fn:
+        items, fields = [self.expr(x) for x in n.items], n.fields
+        return lambda c, e: Record(fields, tuple([f(c, e) for f in items]))
 
     def visit_MapExpr(self, n: ast.MapExpr) -> Fn:
         keys, values = [self.expr(x) for x in n.keys], [self.expr(x) for x in n.values]

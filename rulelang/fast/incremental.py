@@ -157,7 +157,7 @@ class LocalAnalysis:
     def visit_TupleExpr(self, n: Any, env: dict[str, Any]) -> None:
         return self._all(env, *n.items)
 
-    visit_ListExpr = visit_TupleExpr
+    visit_ListExpr = visit_RecordExpr = visit_TupleExpr
 
     def visit_MapExpr(self, n: Any, env: dict[str, Any]) -> None:
         return self._all(env, *n.keys, *n.values)

@@ -18,7 +18,7 @@ from rulelang.language.decisions import DecisionAnalysis
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx, charge, weight
 from rulelang.model.state import GameData
-from rulelang.model.values import Piece, Site, ZoneRef, show
+from rulelang.model.values import Piece, Record, Site, ZoneRef, show
 from rulelang.source import Span
 
 TERMINAL = -4
@@ -457,6 +457,8 @@ def _public(c: Ctx, value: Any, span: Span | None) -> Any:
 def _plain(value: Any) -> Any:
     if isinstance(value, (bool, int, str)) or value is None:
         return value
+    if isinstance(value, Record):  # a record: its fields by name, in the order written
+        return {k: _plain(v) for k, v in zip(value.fields, value, strict=True)}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     return show(value)

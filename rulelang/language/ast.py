@@ -104,6 +104,13 @@ class ListExpr(Expr):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class RecordExpr(Expr):
+    """A record with named fields `(name: x, season: s)`: field names and values in order."""
+    fields: tuple[str, ...]
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class MapExpr(Expr):
     """A map literal `{key: value, …}`: keys and values in source order."""
     keys: tuple[Expr, ...]
@@ -379,6 +386,13 @@ class Board(Decl):
 class Piece(Decl):
     name: str
     attrs: tuple[tuple[str, Expr], ...]
+    types: tuple[tuple[str, TypeName], ...] = ()  # `with name: card_name`: declared types
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TypeName(Node):
+    """A type written out: `site`, `list of site`, an enumeration's or a piece kind's name."""
+    words: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

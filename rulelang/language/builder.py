@@ -63,10 +63,21 @@ class Builder(Transformer[Token, Any]):
         return ast.Board(c[0], span=self._span(m))
 
     def piece(self, m: Meta, c: list[Any]) -> ast.Piece:
-        return ast.Piece(str(c[0]), tuple(c[1:]), span=self._span(m))
+        attrs = tuple((a[0], a[1]) for a in c[1:])
+        types = tuple((a[0], a[2]) for a in c[1:] if len(a) == 3)
+        return ast.Piece(str(c[0]), attrs, types, span=self._span(m))
 
     def attr_default(self, m: Meta, c: list[Any]) -> tuple[str, ast.Expr]:
         return (str(c[0]), c[1])
+
+    def attr_typed(self, m: Meta, c: list[Any]) -> tuple[str, ast.Expr, ast.TypeName]:
+        """`name: card_name [= ace]`: without a value, none until a data row gives one."""
+        value = c[2] if len(c) == 3 else ast.Const(None, span=self._span(m))
+        return (str(c[0]), value, c[1])
+
+    def type_ann(self, m: Meta, c: list[Any]) -> ast.TypeName:
+        words = (str(c[0]),) + (c[1].words if len(c) == 2 else ())
+        return ast.TypeName(words, span=self._span(m))
 
     def zone(self, m: Meta, c: list[Any]) -> ast.Zone:
         flags = [x for x in c[1:] if isinstance(x, tuple) and x[0] == "flag"]
@@ -481,6 +492,18 @@ class Builder(Transformer[Token, Any]):
 
     def map_(self, m: Meta, c: list[Any]) -> ast.MapExpr:
         return ast.MapExpr(tuple(k for k, _ in c), tuple(v for _, v in c), span=self._span(m))
+
+    def record_(self, m: Meta, c: list[Any]) -> ast.RecordExpr:
+        names = [name for name, _ in c]
+        for i, (name, _) in enumerate(c):
+            if name in names[:i]:
+                self._error("R202", f"the record has the field '{name}' twice", name,
+                            "each field of a record is named once")
+        return ast.RecordExpr(tuple(str(n) for n in names), tuple(v for _, v in c),
+                              span=self._span(m))
+
+    def record_field(self, m: Meta, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], c[1])
 
     def map_item(self, m: Meta, c: list[Any]) -> tuple[Any, Any]:
         return (c[0], c[1])

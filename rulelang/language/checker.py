@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import rulelang.limits as limits
 from rulelang.errors import RulebookError
-from rulelang.language import ast, clauses, constructs
+from rulelang.language import ast, clauses, constructs, written_types
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
@@ -33,7 +33,11 @@ def check(loaded: Loaded, library: bool = False) -> Program:
     for key, module in loaded.modules.items():
         ck.namespaces[key] = ck.module_namespace(key, module)
     ck.namespaces[""] = ck.module_namespace("", loaded.game)
-    program = _collect(ck, loaded, library)
+    program = ck.program = _collect(ck, loaded, library)
+    for piece in program.pieces.values():  # `with name: card_name`: declared types
+        if piece.types:
+            program.attr_types[piece.name] = {
+                name: written_types.resolve(ck, ck.namespaces[""], t) for name, t in piece.types}
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
     check_types(ck, program, library)
@@ -227,6 +231,8 @@ def _check_rows(ck: Checker, item: ast.Content) -> None:
     piece = next(d for d in ck.loaded.game.decls
                  if isinstance(d, ast.Piece) and d.name == item.kind)
     known = {name for name, _ in piece.attrs} | {"copies"}
+    declared = ck.program.attr_types.get(item.kind, {})
+    bad = 0
     for n, row in enumerate(rows, start=1):
         extra = sorted(set(row) - known)
         if extra:
@@ -234,6 +240,14 @@ def _check_rows(ck: Checker, item: ast.Content) -> None:
                      f"'{item.kind}' does not have", item.span,
                      f"declare it: piece {item.kind} with {extra[0]} = …")
             return
+        for name, t in declared.items():
+            problem = written_types.data_problem(row[name], t, ck.program.enums) \
+                if name in row and row[name] is not None else None
+            if problem is not None and bad < 5:  # the first few, all at once
+                bad += 1
+                ck.error("R210", f"row {n} of '{item.data}': {name} "
+                         f"{written_types.show(row[name])} {problem}", item.span,
+                         f"'{name}' of a '{item.kind}' is {t}")
         copies = row.get("copies", 1)
         if not isinstance(copies, int) or isinstance(copies, bool) or \
                 not 0 <= copies <= MAX_PIECES:
@@ -251,6 +265,7 @@ def _walk_component(w: Walker, d: ast.Decl) -> None:
     elif isinstance(d, ast.Piece):
         for _, e in d.attrs:
             w.expr(e)
+
 
 
 def _walk_geometry(w: Walker, g: ast.Geometry) -> None:

@@ -119,6 +119,10 @@ class Program:
     option_enums: dict[str, str] = field(default_factory=dict)  # option -> its enum's key
     tables: dict[str, ast.Table] = field(default_factory=dict)  # key: "module.name" or "name"
     zone_families: dict[str, ast.Zone] = field(default_factory=dict)  # `zone stack[1..9]`
+    # declared types: kind -> attribute -> type (`piece card with name: card_name`), and a
+    # rule's (def or effect, by key) parameters' types, None where none is written
+    attr_types: dict[str, dict[str, Any]] = field(default_factory=dict)
+    param_types: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 def indexed_zone(name: str, i: int) -> str:

@@ -5,6 +5,7 @@ the walk declaration by declaration."""
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from rulelang.errors import Diagnostic
 from rulelang.language import ast
@@ -35,6 +36,7 @@ class Checker:
         self.used_actions: set[str] = set()
         self.meant_actions: set[str] = set()  # suggested for a misspelt name in a `do`
         self.uses_repetition = False
+        self.program: Any = None  # the program being checked, once its names are collected
 
     def error(self, code: str, msg: str, span: Span | None, help: str | None = None) -> None:
         self.diags.append(Diagnostic(code, msg, span, help))
@@ -264,7 +266,7 @@ class Walker:
         for x in e.items:
             self.expr(x)
 
-    visit_ListExpr = visit_TupleExpr
+    visit_ListExpr = visit_RecordExpr = visit_TupleExpr
 
     def visit_MapExpr(self, e: ast.MapExpr) -> None:
         for x in e.keys + e.values:

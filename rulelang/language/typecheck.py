@@ -50,6 +50,7 @@ class ExprTypes:
                                          for item in g.items if isinstance(item, ast.GeoSites)
                                          for n in item.pattern))
         self.attrs = {n for d in program.pieces.values() for n, _ in d.attrs}
+        self.attr_types = _attr_types(program)
         self.board_uses: list[tuple[str, str, Span]] = []
         self.board_members = self._board_members()
         self.dispatch: dict[type, Callable[[Any, Env], Type]] = {}
@@ -225,7 +226,8 @@ class ExprTypes:
             if name == "kind":
                 return ty.TEXT
             if name in self.attrs:
-                return ty.UNKNOWN
+                kinds = self.p.attr_types.get(obj.name, {}) if obj.name else {}
+                return kinds.get(name) or self.attr_types.get(name, ty.UNKNOWN)
             hint = "its owner is owner(x)" if name == "owner" else \
                 "declare it on a kind: piece card with " + name + " = …"
             return self._no_attr(e, obj, f"no piece kind has an attribute '{name}'; {hint}")
@@ -418,6 +420,9 @@ class ExprTypes:
     def t_TupleExpr(self, e: ast.TupleExpr, env: Env) -> Type:
         return ty.tuple_of(tuple(self.expr(x, env) for x in e.items))
 
+    def t_RecordExpr(self, e: ast.RecordExpr, env: Env) -> Type:
+        return ty.Type("record", tuple(self.expr(x, env) for x in e.items), fields=e.fields)
+
     def t_ListExpr(self, e: ast.ListExpr, env: Env) -> Type:
         return ty.list_of(ty.join_all([self.expr(x, env) for x in e.items]))
 
@@ -570,3 +575,15 @@ _ARITH_HELP = {
 }
 
 
+
+
+def _attr_types(p: Program) -> dict[str, Type]:
+    """The type of `x.name` for a piece x of any kind: the type every kind that has the
+    attribute declares for it (`piece card with name: card_name`), if they agree."""
+    out: dict[str, Type] = {}
+    for n in {n for d in p.pieces.values() for n, _ in d.attrs}:
+        found = [p.attr_types.get(k, {}).get(n) for k, d in p.pieces.items()
+                 if any(a == n for a, _ in d.attrs)]
+        if found and found[0] is not None and all(t == found[0] for t in found):
+            out[n] = found[0]
+    return out

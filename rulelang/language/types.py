@@ -176,6 +176,9 @@ def join(a: Type, b: Type) -> Type:
         return seq
     if a.tag == b.tag == "map":
         return map_of(join(a.args[0], b.args[0]), join(a.args[1], b.args[1]))
+    if a.tag == b.tag == "record" and a.fields == b.fields:
+        return Type("record", tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)),
+                    fields=a.fields)
     return UNKNOWN
 
 
@@ -311,6 +314,8 @@ def describe(t: Type) -> str:
         if not t.args:
             return "an empty tuple"
         return "a tuple (" + ", ".join(_short(a) for a in t.args) + ")"
+    if t.tag == "record" and t.fields:
+        return "a record (" + ", ".join(t.fields) + ")"
     if t.tag == "map":
         k, v = t.args
         return "a map" if not known(k) else f"a map from {plural(k)}" + (

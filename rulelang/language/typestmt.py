@@ -3,7 +3,7 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
-from rulelang.language import ast, constructs_types
+from rulelang.language import ast, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
@@ -60,8 +60,12 @@ class StatementTypes(ExprTypes):
         elif isinstance(d, ast.Var):
             self.expr(d.init, {})
         elif isinstance(d, ast.Piece):
-            for _, e in d.attrs:
-                self.expr(e, {})
+            declared = self.p.attr_types.get(d.name, {})
+            for name, e in d.attrs:
+                t = self.expr(e, {})
+                want = declared.get(name)
+                if want is not None and not written_types.compatible(t, want):
+                    self.mismatch(e, t, str(want), f"the attribute '{name}' of a '{d.name}'")
         elif isinstance(d, ast.Table):
             constructs_types.table_decl(self, d)
         elif isinstance(d, ast.Zone):

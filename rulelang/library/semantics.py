@@ -18,6 +18,7 @@ from rulelang.model.values import (
     MapValue,
     Piece,
     Player,
+    Record,
     Site,
     TableValue,
     ZoneRef,
@@ -32,7 +33,7 @@ STEP_BUDGET = 2_000_000
 SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*` may make
 INT_BITS = 4096  # bits of the largest whole number a rule may make (about 1,233 digits)
 _INT_LIMIT = 1 << INT_BITS
-_CONTAINERS = frozenset((tuple, list, MapValue, TableValue, dict))
+_CONTAINERS = frozenset((tuple, list, MapValue, TableValue, dict, Record))
 _HEAVY = _CONTAINERS | {str}
 _WEIGHTS: dict[int, tuple[Any, int]] = {}  # id -> (value, weight) of nested lists seen
 
@@ -266,6 +267,8 @@ def get_attr(c: Ctx, obj: Any, name: str, coord: dict[str, int]) -> Any:
             return obj.name
     elif isinstance(obj, dict) and name in obj:
         return obj[name]
+    elif isinstance(obj, Record) and name in obj.fields:
+        return tuple.__getitem__(obj, obj.fields.index(name))
     elif isinstance(obj, Player) and name in ("name", "index"):
         return getattr(obj, name)
     elif isinstance(obj, Piece):

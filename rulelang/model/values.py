@@ -187,6 +187,41 @@ class ZoneFamily(tuple):  # type: ignore[type-arg]
         return self is other or (isinstance(other, ZoneFamily) and self.name == other.name)
 
 
+class Record(tuple):  # type: ignore[type-arg]
+    """A record with named fields `(name: x, season: s)`: its values in the order written,
+    read by name (`r.name`). Equal to a record of the same fields and values only (never to a
+    plain tuple), hashed by them, so records are keys, members of sets and choices."""
+
+    fields: tuple[str, ...]
+
+    def __new__(cls, fields: tuple[str, ...], values: tuple[Any, ...]) -> Record:
+        obj = super().__new__(cls, values)
+        obj.fields = fields
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self.fields == other.fields \
+            and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self.fields, tuple(self)))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # copies and pickles keep the fields
+        return (self.fields, tuple(self))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        try:
+            return tuple.__getitem__(self, self.fields.index(name))
+        except ValueError:
+            return default
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(zip(self.fields, self, strict=True))
+
+
 def zone_ref(name: str, owner: int | None) -> ZoneRef:
     ref = _ZONES.get((name, owner))
     if ref is None:
@@ -209,6 +244,9 @@ def show(value: object) -> str:
         return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Record):
+        return "(" + ", ".join(f"{k}: {show(v)}" for k, v in zip(value.fields, value,
+                                                                  strict=True)) + ")"
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(show(v) for v in value) + ")"
     if isinstance(value, dict):  # a map literal, or `last`

@@ -28,7 +28,7 @@ from rulelang.library.semantics import (
     quant_error,
     runtime_error,
 )
-from rulelang.model.values import show
+from rulelang.model.values import Record, show
 
 
 class Interpreter:
@@ -133,6 +133,9 @@ class Interpreter:
         return tuple(self.eval(x, c, e) for x in n.items)
 
     visit_ListExpr = visit_TupleExpr
+
+    def visit_RecordExpr(self, n: ast.RecordExpr, c: Ctx, e: dict[str, Any]) -> Any:
+        return Record(n.fields, tuple(self.eval(x, c, e) for x in n.items))
 
     def visit_MapExpr(self, n: ast.MapExpr, c: Ctx, e: dict[str, Any]) -> Any:
         keys = [self.eval(k, c, e) for k in n.keys]

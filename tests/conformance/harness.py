@@ -15,7 +15,8 @@ A corpus file (`cases/*.cases`) holds, line by line:
 * EXPECTED is one of
   - a JSON value: the value of `out`, made plain (see `plain`): a tuple, list or range is a
     JSON list, a player `{"player": "A"}`, a site `{"site": "a1"}`, a piece
-    `{"piece": "stone"}`, a zone `{"zone": "hand of A"}`, a map `{"map": [[key, value], …]}`;
+    `{"piece": "stone"}`, a zone `{"zone": "hand of A"}`, a map `{"map": [[key, value], …]}`,
+    a record `{"record": {"name": …, "card": …}}`;
   - `!CODE` or `!CODE "fragment"`: an error of that code (R1xx/R2xx when the rulebook is
     loaded and checked, R3xx when the case runs) whose message contains the fragment;
   - `effect {JSON}`: the observable state after the case: any of `out` (as above), `board`
@@ -50,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.model.values import LineSet, MapValue, Piece, Player, Site, ZoneRef
+from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site, ZoneRef
 
 CASES = Path(__file__).resolve().parent / "cases"
 MODES = ("interpreted", "compiled")
@@ -216,6 +217,8 @@ def plain(v: Any, data: Any = None) -> Any:
         return v
     if isinstance(v, MapValue):
         return {"map": [[plain(k), plain(x)] for k, x in v.items()]}
+    if isinstance(v, Record):
+        return {"record": {k: plain(x) for k, x in zip(v.fields, v, strict=True)}}
     if isinstance(v, (tuple, list, range, LineSet)):
         return [plain(x) for x in v]
     if isinstance(v, Player):

@@ -3,7 +3,7 @@ clauses"), on their own: a game that uses them (tests/constructs/clauses.rule) p
 in both modes, the result type inferred across clauses, the positioned runtime error for a
 value no clause is for, the check-time mistakes (R260-R265; their full text is the golden
 tests/golden/errors/clauses_misuse.err) and rule coverage by clause. Values, case by case:
-tests/conformance/cases/20_clauses.cases."""
+tests/conformance/cases/21_clauses.cases."""
 from __future__ import annotations
 
 import random
