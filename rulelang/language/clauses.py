@@ -38,8 +38,10 @@ def merge(decls: tuple[ast.Decl, ...], sources: Mapping[str, Source]
     for d in decls:
         if isinstance(d, (ast.Def, ast.Effect)):
             groups.setdefault(d.name, []).append(d)
-    selected = {name for name, rules in groups.items()
-                if any(r.params and r.params[0] in symbols for r in rules)}
+    # a rule declared once is a plain rule, even with a parameter spelled like a symbol
+    # (a local hides a symbol): clauses are only where a name is declared more than once
+    selected = {name for name, rules in groups.items() if len(rules) > 1
+                and any(r.params and r.params[0] in symbols for r in rules)}
     if not selected:
         return decls, []
     diags: list[Diagnostic] = []
