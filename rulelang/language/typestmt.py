@@ -3,7 +3,7 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
-from rulelang.language import ast, constructs_types, written_types
+from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
@@ -214,8 +214,10 @@ class StatementTypes(ExprTypes):
         self.block(s.body, env)
 
     def s_CallStmt(self, s: ast.CallStmt, env: Env) -> None:
-        for a in s.call.args:
-            self.expr(a, env)
+        args = [self.expr(a, env) for a in s.call.args]
+        cat, key = self.refs.get(s.call.func, ("", ""))
+        if cat == "effect":
+            clauses_types.selector_argument(self, s.call, self.p.effects.get(key), key, args)
 
     def s_Shuffle(self, s: ast.Shuffle, env: Env) -> None:
         self.expect(s.zone, env, frozenset({"zone"}), "'shuffle'", "only a zone is shuffled")

@@ -164,3 +164,25 @@ def test_each_clause_of_an_effect_is_a_branch_of_rule_coverage() -> None:
     assert ("branch", "effect planted(elm, someone)") in branches
     assert not any("pine" in text for _, text in branches)  # the one clause that ran
     assert not any(what.endswith("(else)") for what, _ in branches)  # no catch-all: none
+
+
+@pytest.mark.parametrize("call, found", [
+    ('worth("oak")', "a text"), ("worth(3)", "a number"), ("worth(mover)", "a player"),
+    ("worth(red)", "a symbol of 'colour'")])
+def test_the_selecting_argument_is_a_symbol_of_the_enumeration(tmp_path: Path, call: str,
+                                                               found: str) -> None:
+    """Without a catch-all, a first argument that no clause can be for is R251 at check; a
+    symbol of the enumeration, or a value of undecided type, is not."""
+    body = ("enum colour: red\ndef worth(oak) = 3\ndef worth(pine) = 1\ndef hidden(x) = x\n"
+            f"turn\n  if worth(oak) + worth(hidden(1)) + {call} > 0\n    draw\n")
+    found_ = _diagnostics(tmp_path, body)
+    assert [(c, line) for c, line, _, _ in found_] == [("R251", 11)]
+    assert found_[0][3].endswith(f"its first argument is {found}")
+
+
+def test_a_catch_all_takes_any_first_argument(tmp_path: Path) -> None:
+    """(The text "oak" is the value of the symbol oak: it runs the oak clause.)"""
+    game = _load(tmp_path, 'def worth(oak) = 3\ndef worth(x) = 1\neffect grow(oak)\n  draw\n'
+                 'effect grow(x)\n  winner mover\nturn\n  if worth("oak") + worth(3) == 4\n'
+                 '    grow(mover)\n')
+    assert game.new_initial_state().winners() == [0]
