@@ -535,3 +535,4 @@ class NoClause(Expr):
     subject: Expr
     rule: str
     symbols: tuple[str, ...]
+    enum: str = ""  # the enumeration of the symbols (its name in the rule's module)

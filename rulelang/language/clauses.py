@@ -38,8 +38,10 @@ def merge(decls: tuple[ast.Decl, ...], sources: Mapping[str, Source]
     for d in decls:
         if isinstance(d, (ast.Def, ast.Effect)):
             groups.setdefault(d.name, []).append(d)
-    selected = {name for name, rules in groups.items()
-                if any(r.params and r.params[0] in symbols for r in rules)}
+    # a rule declared once is a plain rule, even with a parameter spelled like a symbol
+    # (a local hides a symbol): clauses are only where a name is declared more than once
+    selected = {name for name, rules in groups.items() if len(rules) > 1
+                and any(r.params and r.params[0] in symbols for r in rules)}
     if not selected:
         return decls, []
     diags: list[Diagnostic] = []
@@ -150,10 +152,10 @@ class _Merge:
                        self.header(first_clause),
                        f"add a clause for each, or a catch-all clause last: "
                        f"{what} {self.name}(other{', …' if arity > 1 else ''})")
-        return _build(self.name, clauses, catch_all, tuple(all_symbols), first_clause)
+        return _build(self.name, clauses, catch_all, enum, tuple(all_symbols), first_clause)
 
 
-def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None,
+def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None, enum: str,
            symbols: tuple[str, ...], first: Rule) -> Rule:
     """One rule whose body picks a clause by its first argument."""
     rules = [r for _, r in clauses] + ([catch_all] if catch_all is not None else [])
@@ -169,7 +171,8 @@ def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None,
     span = first.span
     if isinstance(first, ast.Def) and same and all(
             not isinstance(r.body, ast.Block) for r in rules):
-        expr: ast.Expr = ast.NoClause(ast.Name(subject, span=span), name, symbols, span=span) \
+        expr: ast.Expr = ast.NoClause(ast.Name(subject, span=span), name, symbols, enum,
+                                  span=span) \
             if catch_all is None else catch_all.body  # type: ignore[assignment]
         for sym, r in reversed(clauses):
             expr = ast.IfExpr(_is(subject, sym, r), r.body, expr,  # type: ignore[arg-type]
@@ -192,13 +195,32 @@ def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None,
     if catch_all is not None:
         orelse = body(catch_all)
     else:
-        fail = ast.NoClause(ast.Name(params[0], span=span), name, symbols, span=span)
+        fail = ast.NoClause(ast.Name(params[0], span=span), name, symbols, enum,
+                                  span=span)
         orelse = ast.Block((ast.Return(fail, span=span) if isinstance(first, ast.Def) else
                             ast.Let(((SUBJECT + "!", fail),), span=span),), span=span)
     block = ast.Block((ast.If(branches, orelse, span=span),), span=first.body.span)
     if isinstance(first, ast.Def):
         return ast.Def(name, params, block, span=span)
     return ast.Effect(name, params, block, span=span)
+
+
+def selector(rule: ast.Def | ast.Effect) -> ast.NoClause | None:
+    """The end of a rule written as clauses without a catch-all: its enumeration and symbols
+    (None for any other rule)."""
+    body = rule.body
+    while isinstance(body, ast.IfExpr):
+        body = body.orelse
+    if isinstance(body, ast.NoClause):
+        return body
+    if isinstance(body, ast.Block) and len(body.stmts) == 1 and \
+            isinstance(body.stmts[0], ast.If) and body.stmts[0].orelse is not None and \
+            is_no_clause(body.stmts[0].orelse):
+        s = body.stmts[0].orelse.stmts[0]
+        end = s.value if isinstance(s, ast.Return) else \
+            s.bindings[0][1] if isinstance(s, ast.Let) else None
+        return end if isinstance(end, ast.NoClause) else None
+    return None
 
 
 def _is(subject: str, sym: str, r: Rule) -> ast.Expr:

@@ -3,7 +3,7 @@ clauses"), on their own: a game that uses them (tests/constructs/clauses.rule) p
 in both modes, the result type inferred across clauses, the positioned runtime error for a
 value no clause is for, the check-time mistakes (R260-R265; their full text is the golden
 tests/golden/errors/clauses_misuse.err) and rule coverage by clause. Values, case by case:
-tests/conformance/cases/20_clauses.cases."""
+tests/conformance/cases/21_clauses.cases."""
 from __future__ import annotations
 
 import random
@@ -122,7 +122,7 @@ def test_a_catch_all_named_like_a_rule_the_other_clauses_use(tmp_path: Path,
     ("enum colour: red\ndef f(oak) = 1\ndef f(red) = 2\ndef f(pine) = 3\n", [("R261", 8, 7)]),
     ("def f(oak) = 1\ndef f(pine) = 2\ndef f(oak) = 3\n", [("R262", 8, 7)]),
     ("def f(oak) = 1\ndef f(x) = 2\ndef f(pine) = 3\n", [("R263", 8, 7)]),
-    ("def f(oak) = 1\n", [("R264", 6, 1)]),
+    ("enum wood: ash, elm, fir\ndef f(ash) = 1\ndef f(elm) = 2\n", [("R264", 7, 1)]),
     ("def f(pine) = 1\ndef f = 2\ndef f(oak) = 1\n", [("R265", 7, 1)]),
     ("def f(pine) = 1\neffect f(oak)\n  draw\n", [("R265", 7, 1)]),
 ])
@@ -135,8 +135,8 @@ def test_mistakes_in_clauses_are_reported_at_check(tmp_path: Path, body: str,
 
 def test_all_mistakes_are_reported_together(tmp_path: Path) -> None:
     """Clause mistakes come with the file's other mistakes, in the order of the file."""
-    found = _diagnostics(tmp_path, "def f(oak) = 1\nturn\n  winner nobody\n")
-    assert [(c, line) for c, line, _, _ in found] == [("R264", 6), ("R201", 8)]
+    found = _diagnostics(tmp_path, "def f(oak) = 1\ndef f(oak) = 2\nturn\n  winner nobody\n")
+    assert [(c, line) for c, line, _, _ in found] == [("R264", 6), ("R262", 7), ("R201", 9)]
 
 
 def test_a_parameter_named_like_no_symbol_stays_a_plain_rule(tmp_path: Path) -> None:
@@ -144,6 +144,15 @@ def test_a_parameter_named_like_no_symbol_stays_a_plain_rule(tmp_path: Path) -> 
     are still a name defined twice."""
     found = _diagnostics(tmp_path, "def f(x) = 1\ndef f(y) = 2\nturn\n  draw\n")
     assert [c for c, _, _, _ in found] == ["R202"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_rule_declared_once_is_never_clauses(tmp_path: Path, mode: str) -> None:
+    """A parameter spelled like a symbol is a name of its own (it hides the symbol) when its
+    rule is declared once: `def has(oak) = oak + 1` is a plain rule."""
+    game = _load(tmp_path, "def has(oak) = oak + 1\nturn\n  if has(2) == 3\n    winner mover\n",
+                 mode)
+    assert game.new_initial_state().winners() == [0]
 
 
 def test_each_clause_of_an_effect_is_a_branch_of_rule_coverage() -> None:
@@ -155,3 +164,25 @@ def test_each_clause_of_an_effect_is_a_branch_of_rule_coverage() -> None:
     assert ("branch", "effect planted(elm, someone)") in branches
     assert not any("pine" in text for _, text in branches)  # the one clause that ran
     assert not any(what.endswith("(else)") for what, _ in branches)  # no catch-all: none
+
+
+@pytest.mark.parametrize("call, found", [
+    ('worth("oak")', "a text"), ("worth(3)", "a number"), ("worth(mover)", "a player"),
+    ("worth(red)", "a symbol of 'colour'")])
+def test_the_selecting_argument_is_a_symbol_of_the_enumeration(tmp_path: Path, call: str,
+                                                               found: str) -> None:
+    """Without a catch-all, a first argument that no clause can be for is R251 at check; a
+    symbol of the enumeration, or a value of undecided type, is not."""
+    body = ("enum colour: red\ndef worth(oak) = 3\ndef worth(pine) = 1\ndef hidden(x) = x\n"
+            f"turn\n  if worth(oak) + worth(hidden(1)) + {call} > 0\n    draw\n")
+    found_ = _diagnostics(tmp_path, body)
+    assert [(c, line) for c, line, _, _ in found_] == [("R251", 11)]
+    assert found_[0][3].endswith(f"its first argument is {found}")
+
+
+def test_a_catch_all_takes_any_first_argument(tmp_path: Path) -> None:
+    """(The text "oak" is the value of the symbol oak: it runs the oak clause.)"""
+    game = _load(tmp_path, 'def worth(oak) = 3\ndef worth(x) = 1\neffect grow(oak)\n  draw\n'
+                 'effect grow(x)\n  winner mover\nturn\n  if worth("oak") + worth(3) == 4\n'
+                 '    grow(mover)\n')
+    assert game.new_initial_state().winners() == [0]
