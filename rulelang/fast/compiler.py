@@ -36,6 +36,7 @@ from rulelang.library.semantics import (
     make_map,
     make_range,
     negate,
+    no_clause,
     of_value,
     runtime_error,
 )
@@ -372,6 +373,13 @@ class Compiler(CallCompiler):
             v = operand(c, e)
             return -v if type(v) is int else negate(v, span)
         return neg
+
+    def visit_NoClause(self, n: ast.NoClause) -> Fn:
+        subject, rule, symbols, span = self.expr(n.subject), n.rule, n.symbols, n.span
+
+        def fail(c: Ctx, e: dict[str, Any]) -> Any:
+            raise no_clause(rule, symbols, subject(c, e), span)
+        return fail
 
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
         # the steps of inlined calls whose body this is: counted here, with no closure more

@@ -94,7 +94,7 @@ class Executor(EffectStatements, Menus):
     def fn_Put(self, s: ast.Put) -> Any:
         piece_f, target_f = self.rt.fn(s.piece), self.rt.fn(s.target)
         slow = self.exec_Put
-        if s.source is not None:
+        if s.source is not None or s.name is not None:
             return lambda c, e: slow(s, c, e)
 
         def put(c: Ctx, e: dict[str, Any]) -> None:
@@ -166,6 +166,8 @@ class Executor(EffectStatements, Menus):
     def exec_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
         self.place(piece, self.value(s.target, c, e), c, s)
+        if s.name is not None:  # `put … as t`
+            e[s.name] = piece
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         what = self.value(s.piece, c, e)

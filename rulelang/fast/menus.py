@@ -318,6 +318,8 @@ def bound_names(s: ast.Stmt) -> set[str]:
         return {name for name, _ in s.bindings}
     if isinstance(s, ast.Choose):
         return {s.var}
+    if isinstance(s, ast.Put) and s.name is not None:
+        return {s.name}
     return set()
 
 

@@ -184,6 +184,7 @@ class Put(Stmt):
     piece: Expr
     source: Expr | None  # `from zone`
     target: Expr
+    name: str | None = None  # `put … as t`: the local that holds the piece put
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -453,6 +454,7 @@ class Def(Decl):
     name: str
     params: tuple[str, ...] | None  # None: a constant (no parentheses)
     body: Expr | Block
+    types: tuple[TypeName | None, ...] = ()  # `def free(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -460,6 +462,7 @@ class Effect(Decl):
     name: str
     params: tuple[str, ...]
     body: Block
+    types: tuple[TypeName | None, ...] = ()  # `effect drop(s: site)`: () when none is written
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -522,3 +525,14 @@ class Geometry(Decl):
 class Rulebook(Node):
     path: str
     decls: tuple[Decl, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoClause(Expr):
+    """Never written: the end of a rule written as clauses selected by a symbol
+    (language/clauses.py), reached by a value that none of its clauses is for. Evaluating it
+    is a runtime error (R301) that names the value and the clauses' symbols."""
+    subject: Expr
+    rule: str
+    symbols: tuple[str, ...]
+    enum: str = ""  # the enumeration of the symbols (its name in the rule's module)

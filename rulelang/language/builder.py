@@ -199,16 +199,22 @@ class Builder(Transformer[Token, Any]):
 
     # ---- rules
     def def_expr(self, m: Meta, c: list[Any]) -> ast.Def:
-        params = tuple(c[1]) if len(c) == 3 else None  # `def f = e`: a constant-like rule
-        return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
+        params = tuple(n for n, _ in c[1]) if len(c) == 3 else None  # `def f = e`: constant-like
+        return ast.Def(str(c[0]), params, c[-1], _types(c), span=self._span(m))
 
     def def_block(self, m: Meta, c: list[Any]) -> ast.Def:
-        params = tuple(c[1]) if len(c) == 3 else ()
-        return ast.Def(str(c[0]), params, c[-1], span=self._span(m))
+        params = tuple(n for n, _ in c[1]) if len(c) == 3 else ()
+        return ast.Def(str(c[0]), params, c[-1], _types(c), span=self._span(m))
 
     def effect(self, m: Meta, c: list[Any]) -> ast.Effect:
-        params = tuple(c[1]) if len(c) == 3 else ()
-        return ast.Effect(str(c[0]), params, c[-1], span=self._span(m))
+        params = tuple(n for n, _ in c[1]) if len(c) == 3 else ()
+        return ast.Effect(str(c[0]), params, c[-1], _types(c), span=self._span(m))
+
+    def typed_params(self, m: Meta, c: list[Any]) -> list[tuple[str, ast.TypeName | None]]:
+        return list(c)
+
+    def typed_param(self, m: Meta, c: list[Any]) -> tuple[str, ast.TypeName | None]:
+        return (str(c[0]), c[1] if len(c) == 2 else None)
 
     def action(self, m: Meta, c: list[Any]) -> ast.Action:
         body = c[1] if len(c) > 1 else ast.Block((), span=self._span(m))  # does nothing
@@ -303,7 +309,12 @@ class Builder(Transformer[Token, Any]):
         return ("random", None)
 
     def put(self, m: Meta, c: list[Any]) -> ast.Put:
-        return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1], span=self._span(m))
+        name = c.pop() if c and isinstance(c[-1], tuple) and c[-1][0] == "as" else None
+        return ast.Put(c[0], c[1] if len(c) == 3 else None, c[-1],
+                       name[1] if name is not None else None, span=self._span(m))
+
+    def put_as(self, m: Meta, c: list[Any]) -> tuple[str, str]:
+        return ("as", str(c[0]))
 
     def move(self, m: Meta, c: list[Any]) -> ast.Move:
         return ast.Move(c[0], c[1], span=self._span(m))
@@ -517,6 +528,12 @@ class Builder(Transformer[Token, Any]):
 
     def _error(self, code: str, message: str, at: Token, help: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, self._span(at), help))
+
+
+def _types(c: list[Any]) -> tuple[ast.TypeName | None, ...]:
+    """A rule's written parameter types, () when it writes none."""
+    types = tuple(t for _, t in c[1]) if len(c) == 3 else ()
+    return types if any(t is not None for t in types) else ()
 
 
 def _unquote(tok: Token | str) -> str:

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import rulelang.limits as limits
 from rulelang.errors import RulebookError
-from rulelang.language import ast, constructs, written_types
+from rulelang.language import ast, clauses, constructs, written_types
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
@@ -27,14 +27,14 @@ _Named = TypeVar("_Named", bound=GameDecl)
 def check(loaded: Loaded, library: bool = False) -> Program:
     """Check a game, or (library=True) a module of definitions that is not a game."""
     ck = Checker(loaded)
+    for module in [loaded.game, *loaded.modules.values()]:  # rules written as clauses
+        module.decls, found = clauses.merge(module.decls, loaded.sources)
+        ck.diags.extend(found)
     for key, module in loaded.modules.items():
         ck.namespaces[key] = ck.module_namespace(key, module)
     ck.namespaces[""] = ck.module_namespace("", loaded.game)
     program = ck.program = _collect(ck, loaded, library)
-    for piece in program.pieces.values():  # `with name: card_name`: declared types
-        if piece.types:
-            program.attr_types[piece.name] = {
-                name: written_types.resolve(ck, ck.namespaces[""], t) for name, t in piece.types}
+    written_types.collect(ck, program)
     for key, module in [("", loaded.game), *loaded.modules.items()]:
         _walk_module(ck, key, module)
     check_types(ck, program, library)

@@ -255,6 +255,9 @@ class Walker:
 
     visit_Neg = visit_Not
 
+    def visit_NoClause(self, e: ast.NoClause) -> None:
+        self.expr(e.subject)
+
     def visit_IfExpr(self, e: ast.IfExpr) -> None:
         for x in (e.cond, e.then, e.orelse):
             self.expr(x)
@@ -321,6 +324,8 @@ class Walker:
         self.expr(s.piece)
         self.expr(s.source)
         self.expr(s.target)
+        if s.name is not None:
+            self.bind(s.name)
 
     def visit_Move(self, s: ast.Move) -> None:
         self.expr(s.piece)

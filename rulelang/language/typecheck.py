@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.language import ast, constructs_types
+from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program, Ref
 from rulelang.language.resolver import Checker, written
@@ -50,7 +50,11 @@ class ExprTypes:
                                          for item in g.items if isinstance(item, ast.GeoSites)
                                          for n in item.pattern))
         self.attrs = {n for d in program.pieces.values() for n, _ in d.attrs}
-        self.attr_types = _attr_types(program)
+        self.attr_types = written_types.attr_types(program)
+        # the written types of a rule's parameters, by the rule's node (`def free(s: site)`)
+        self.written: dict[int, tuple[Type | None, ...]] = {
+            id(d): program.param_types[k] for rules in (program.defs, program.effects)
+            for k, d in rules.items() if k in program.param_types}
         self.board_uses: list[tuple[str, str, Span]] = []
         self.board_members = self._board_members()
         self.dispatch: dict[type, Callable[[Any, Env], Type]] = {}
@@ -259,6 +263,8 @@ class ExprTypes:
         if cat == "def":
             out = self.result(key)
             self.call_needs(e, key, args)
+            self.written_args(e, key, args)
+            clauses_types.selector_argument(self, e, self.p.defs.get(key), key, args)
             return out
         if cat == "relation":
             self.board_uses.append((key, cat, e.func.span))
@@ -406,6 +412,10 @@ class ExprTypes:
         self.expect(e.operand, env, frozenset({"number"}), "'-'")
         return ty.NUMBER
 
+    def t_NoClause(self, e: ast.NoClause, env: Env) -> Type:
+        self.expr(e.subject, env)
+        return ty.NONE  # never a value: it stops the game
+
     def t_IfExpr(self, e: ast.IfExpr, env: Env) -> Type:
         self.expr(e.cond, env)
         self.maybe += 1
@@ -492,8 +502,14 @@ class ExprTypes:
         self.results[key] = t
         return t
 
+    def params_env(self, d: ast.Def | ast.Effect, marks: bool) -> Env:
+        return written_types.params_env(self, d, marks)
+
+    def written_args(self, e: ast.Call, key: str, args: list[Type]) -> None:
+        written_types.check_args(self, e, key, args)
+
     def def_type(self, d: ast.Def) -> Type:
-        env: Env = {p: ty.param(i) for i, p in enumerate(d.params or ())}
+        env = self.params_env(d, True)
         if isinstance(d.body, ast.Block):
             returns: list[Type] = []
             self.pure_block(d.body, env, returns)
@@ -572,14 +588,3 @@ _ARITH_HELP = {
 
 
 
-
-def _attr_types(p: Program) -> dict[str, Type]:
-    """The type of `x.name` for a piece x of any kind: the type every kind that has the
-    attribute declares for it (`piece card with name: card_name`), if they agree."""
-    out: dict[str, Type] = {}
-    for n in {n for d in p.pieces.values() for n, _ in d.attrs}:
-        found = [p.attr_types.get(k, {}).get(n) for k, d in p.pieces.items()
-                 if any(a == n for a, _ in d.attrs)]
-        if found and found[0] is not None and all(t == found[0] for t in found):
-            out[n] = found[0]
-    return out

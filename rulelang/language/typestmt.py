@@ -3,7 +3,7 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
-from rulelang.language import ast, constructs_types, written_types
+from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
@@ -39,7 +39,7 @@ class StatementTypes(ExprTypes):
                 self.result(key)  # its type and needs, computed quietly (once)
             self.def_type(d)  # its mistakes, reported
         elif isinstance(d, ast.Effect):
-            self.block(d.body, {p: ty.UNKNOWN for p in d.params})
+            self.block(d.body, self.params_env(d, False))
         elif isinstance(d, (ast.Action, ast.Section)):
             self.block(d.body, {})
         elif isinstance(d, ast.Round):
@@ -136,6 +136,9 @@ class StatementTypes(ExprTypes):
                           "put a piece, a kind of a player ('ball of mover') or a kind from "
                           "a zone ('ball from reds')")
         self.expect(s.target, env, _PLACES, "'put … at'", "a piece goes to a site or a zone")
+        if s.name is not None:  # `put … as t`: the piece put
+            kind = t.name if t.tag in ("kind", "source", "piece") else ""
+            env[s.name] = ty.piece(kind)
 
     def bare_kind(self, s: ast.Put, t: Type) -> None:
         """`put stone at s`: a kind is not a piece (R232)."""
@@ -214,8 +217,11 @@ class StatementTypes(ExprTypes):
         self.block(s.body, env)
 
     def s_CallStmt(self, s: ast.CallStmt, env: Env) -> None:
-        for a in s.call.args:
-            self.expr(a, env)
+        args = [self.expr(a, env) for a in s.call.args]
+        cat, key = self.refs.get(s.call.func, ("", ""))
+        if cat == "effect":
+            self.written_args(s.call, key, args)
+            clauses_types.selector_argument(self, s.call, self.p.effects.get(key), key, args)
 
     def s_Shuffle(self, s: ast.Shuffle, env: Env) -> None:
         self.expect(s.zone, env, frozenset({"zone"}), "'shuffle'", "only a zone is shuffled")

@@ -92,6 +92,8 @@ class Visibility:
                 bound -= {n.var}
             elif isinstance(n, ast.Let):
                 bound -= {name for name, _ in n.bindings}
+            elif isinstance(n, ast.Put) and n.name is not None:
+                bound -= {n.name}
         named: set[Named] = set()
         other = Reads.NOTHING
         done: set[int] = set()  # nodes read as part of their parent (`x of p`, a call's rule)

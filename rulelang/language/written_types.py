@@ -10,7 +10,8 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.language import types as ty
-from rulelang.language.program import Category, Ref
+from rulelang.language.program import Category, Program, Ref
+from rulelang.language.resolver import written
 from rulelang.language.types import Type
 
 # the words of written types: the designer's words for the types of values
@@ -22,6 +23,22 @@ WORDS: dict[str, Type] = {
 COLLECTION_WORDS = ("list",)  # `list of T`
 
 
+def collect(ck: Any, program: Program) -> None:
+    """The declared types of piece attributes (`with name: card_name`) and rules' parameters
+    (`def f(s: site)`), into the program; a name that is no type reported (R201)."""
+    for piece in program.pieces.values():
+        if piece.types:
+            program.attr_types[piece.name] = {
+                name: resolve(ck, ck.namespaces[""], t) for name, t in piece.types}
+    rules: list[tuple[str, ast.Def | ast.Effect]] = [*program.defs.items(),
+                                                      *program.effects.items()]
+    for key, rule in rules:
+        if rule.types:
+            ns = ck.namespaces.get(key.rpartition(".")[0], ck.namespaces[""])
+            program.param_types[key] = tuple(
+                None if t is None else resolve(ck, ns, t) for t in rule.types)
+
+
 def resolve(ck: Any, ns: dict[str, Ref], t: ast.TypeName) -> Type:
     """The type a written type names in the namespace ns; UNKNOWN (reported, R201) for a name
     that is no type."""
@@ -31,7 +48,8 @@ def resolve(ck: Any, ns: dict[str, Ref], t: ast.TypeName) -> Type:
             ck.error("R201", f"'{word}' needs the type of its items", t.span,
                      f"write '{word} of site', '{word} of number' …")
             return ty.UNKNOWN
-        return ty.list_of(resolve(ck, ns, ast.TypeName(rest, span=t.span)))
+        item = resolve(ck, ns, ast.TypeName(rest, span=t.span))
+        return ty.list_of(item) if ty.known(item) else ty.UNKNOWN  # (reported)
     if rest:
         ck.error("R201", f"'{word} of …' is no type: only a list has items", t.span,
                  f"write 'list of {' of '.join(rest)}'")
@@ -105,3 +123,46 @@ def compatible(found: Type, declared: Type) -> bool:
     if found.tag == "symbol":
         return False
     return ty.fits(found, frozenset({declared.tag}))
+
+
+def params_env(tc: Any, d: ast.Def | ast.Effect, marks: bool) -> dict[str, Type]:
+    """A rule's parameters while its body is checked: a written type (`s: site`), else a
+    parameter mark (marks: what the body needs of it is checked at calls) or UNKNOWN."""
+    types = tc.written.get(id(d), ())
+    env: dict[str, Type] = {}
+    for i, p in enumerate(d.params or ()):
+        t = types[i] if i < len(types) else None
+        env[p] = t if t is not None else ty.param(i) if marks else ty.UNKNOWN
+    return env
+
+
+def check_args(tc: Any, e: ast.Call, key: str, args: list[Type]) -> None:
+    """A rule's arguments against its parameters' written types (R230, at the call)."""
+    types = tc.p.param_types.get(key)
+    d = tc.p.defs.get(key) or tc.p.effects.get(key)
+    if not types or d is None:
+        return
+    for i, (a, t) in enumerate(zip(e.args, args, strict=False)):
+        want = types[i] if i < len(types) else None
+        if want is None or compatible(t, want):
+            continue
+        decl = d.types[i]
+        help = f"'{tc.text(a)}' is {t}; '{written(e.func)}' declares " \
+            f"'{d.params[i]}: {' of '.join(decl.words) if decl else want}'"
+        enum = tc.p.enums.get(want.name) if want.tag == "symbol" else None
+        if enum is not None and isinstance(a, ast.Const) and a.value in enum.symbols:
+            help = f"write the symbol without quotes: {a.value}"
+        tc.error("R230", f"{written(e.func)}(…), argument {i + 1}: expected {want}, "
+                 f"found {t}", a.span, help)
+
+
+def attr_types(p: Program) -> dict[str, Type]:
+    """The type of `x.name` for a piece x of any kind: the type every kind that has the
+    attribute declares for it (`piece card with name: card_name`), if they agree."""
+    out: dict[str, Type] = {}
+    for n in {n for d in p.pieces.values() for n, _ in d.attrs}:
+        found = [p.attr_types.get(k, {}).get(n) for k, d in p.pieces.items()
+                 if any(a == n for a, _ in d.attrs)]
+        if found and found[0] is not None and all(t == found[0] for t in found):
+            out[n] = found[0]
+    return out

@@ -117,6 +117,8 @@ class Statements(EffectStatements):
     def run_Put(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.piece_of(s, c, e)
         self.place(piece, self.value(s.target, c, e), c, s)
+        if s.name is not None:  # `put … as t`
+            e[s.name] = piece
 
     def piece_of(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> Piece:
         """The piece a `put` puts: a piece, or the last of its kind in a zone."""
