@@ -90,12 +90,12 @@ class Compiler(CallCompiler):
             inlined = self._inline(key, (), [], n.span)
             return inlined if inlined is not None else self._call_def(key, [], n)
         if cat in ("relation", "region", "lines", "player", "option", "kind", "symbol", "enum",
-                   "zones"):
+                   "zones", "table"):  # fixed for the game: read once
             try:
                 value = self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)
-            except RuleRuntimeError:
+            except RuleRuntimeError:  # (a table made from itself: reported where it is read)
                 return lambda c, e: self.rt.ref_value(ref, c, e, n)
-            return lambda c, e: value
+            return tag(lambda c, e: value, const=value)
         return lambda c, e: self.rt.ref_value(ref, c, e, n)
 
     def _constant(self, key: str) -> Fn:
@@ -144,6 +144,10 @@ class Compiler(CallCompiler):
         player_attr = name in ("index", "name")  # `p.index`: read straight from a player
 
         def general(c: Ctx, x: Any) -> Any:
+            if type(x) is Record:  # `r.name`: a field of a record
+                fields = x.fields
+                if name in fields:
+                    return tuple.__getitem__(x, fields.index(name))
             try:
                 return get_attr(c, x, name, coord)
             except RulelangError as exc:
@@ -155,6 +159,10 @@ class Compiler(CallCompiler):
                 x = e[local] if local in e else obj(c, e)  # (obj reports a missing local)
                 if type(x) is Piece:
                     return c.data.attrs[name][x.id]
+                if type(x) is Record:
+                    fields = x.fields
+                    if name in fields:
+                        return tuple.__getitem__(x, fields.index(name))
                 return general(c, x)
             return local_piece_attribute
         if piece_attr:
