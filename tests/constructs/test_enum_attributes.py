@@ -106,3 +106,12 @@ def test_a_type_that_names_nothing_is_an_unknown_name(tmp_path: Path) -> None:
     zone = RULE.replace("name: gardener_name,", "name: hand,")
     [(code, _, _, message, _)] = _codes(tmp_path, zone)
     assert (code, message) == ("R201", "'hand' is zone, not a type")
+
+
+def test_setting_a_typed_attribute_to_another_type_is_reported(tmp_path: Path) -> None:
+    text = RULE.replace("  move c to hand of mover\n", "  move c to hand of mover\n"
+                        "  set c.name = \"Muso\"\n  set c.season = summer\n")
+    [(code, line, column, message, _)] = _codes(tmp_path, text)
+    assert (code, line, column) == ("R230", _line(text, "  set c.name"), 16)
+    assert message == "the attribute 'name': expected a symbol of the enumeration " \
+        "'gardener_name', found a text"
