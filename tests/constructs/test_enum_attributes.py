@@ -115,3 +115,19 @@ def test_setting_a_typed_attribute_to_another_type_is_reported(tmp_path: Path) -
     assert (code, line, column) == ("R230", _line(text, "  set c.name"), 16)
     assert message == "the attribute 'name': expected a symbol of the enumeration " \
         "'gardener_name', found a text"
+
+
+def test_a_table_of_symbols_read_at_a_typed_attribute_is_checked(tmp_path: Path) -> None:
+    table = "table worth: Muso -> 2, Zenami -> 1, Sesshu -> 3\n"
+    good = RULE.replace("action draw\n", table + "action draw\n").replace(
+        "  move c to hand of mover\n", "  move c to hand of mover\n  require worth[c.name] > 0\n")
+    rulelang.load_game(_write(tmp_path, good))  # checks
+    other = good.replace("worth[c.name]", "worth[c.season]")
+    [(code, line, _, message, help)] = _codes(tmp_path, other)
+    assert (code, line) == ("R251", _line(other, "  require worth"))
+    assert message == "the table 'worth' is read at a symbol of the enumeration 'season': its " \
+        "keys are symbols of 'gardener_name'"
+    assert help == "a key of 'worth' is one of Muso, Zenami, Sesshu"
+    quoted = good.replace("worth[c.name]", 'worth["Muso"]')
+    [(code, _, _, _, help)] = _codes(tmp_path, quoted)
+    assert (code, help) == ("R251", "write the symbol without quotes: Muso")
