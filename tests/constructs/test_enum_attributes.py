@@ -105,7 +105,7 @@ def test_a_type_that_names_nothing_is_an_unknown_name(tmp_path: Path) -> None:
     assert help.startswith("did you mean 'gardener_name'?")
     zone = RULE.replace("name: gardener_name,", "name: hand,")
     [(code, _, _, message, _)] = _codes(tmp_path, zone)
-    assert (code, message) == ("R201", "'hand' is zone, not a type")
+    assert (code, message) == ("R201", "'hand' names a zone, not a type")
 
 
 def test_setting_a_typed_attribute_to_another_type_is_reported(tmp_path: Path) -> None:
