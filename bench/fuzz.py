@@ -25,7 +25,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0, help="the first case's seed")
-    ap.add_argument("--limit", type=float, default=5.0, help="seconds per case")
+    ap.add_argument("--limit", type=float, default=5.0, help="CPU seconds per case")
     ap.add_argument("--plies", type=int, default=6, help="random plies per mode")
     ap.add_argument("--show", action="store_true", help="print every case's result")
     ap.add_argument("--quick", action="store_true", help="small large mutations (the suite's)")
@@ -44,7 +44,7 @@ def main() -> int:
 
     outcomes = run(seeds, limit=args.limit, plies=args.plies, progress=progress,
                    quick=args.quick)
-    print(f"{len(outcomes)} cases from seed {args.seed}, limit {args.limit} s, "
+    print(f"{len(outcomes)} cases from seed {args.seed}, limit {args.limit} CPU s, "
           f"{args.plies} plies per mode, {time.monotonic() - start:.0f} s wall")
     print(table(outcomes))
     return 0

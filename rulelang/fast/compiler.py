@@ -36,6 +36,7 @@ from rulelang.library.semantics import (
     make_map,
     make_range,
     negate,
+    no_clause,
     of_value,
     runtime_error,
 )
@@ -373,6 +374,13 @@ class Compiler(CallCompiler):
             return -v if type(v) is int else negate(v, span)
         return neg
 
+    def visit_NoClause(self, n: ast.NoClause) -> Fn:
+        subject, rule, symbols, span = self.expr(n.subject), n.rule, n.symbols, n.span
+
+        def fail(c: Ctx, e: dict[str, Any]) -> Any:
+            raise no_clause(rule, symbols, subject(c, e), span)
+        return fail
+
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
         # the steps of inlined calls whose body this is: counted here, with no closure more
         steps, self._pending_steps = self._pending_steps, 0
@@ -486,9 +494,10 @@ class Compiler(CallCompiler):
         span = n.span
         return lambda c, e: make_range(lo(c, e), hi(c, e), span)
 
-    def _site_test_quant(self, n: ast.Quant, domain: Fn, extra: int) -> Fn | None:
+    def _site_test_quant(self, n: ast.Quant, domain: Fn, body_fn: Fn, extra: int) -> Fn | None:
         """`all|any v in SITES: occupied(v)` / `empty(v)` / `owner(v) == P` (P not using v):
-        a loop over site indices reading the board lists, no closure call per site."""
+        a loop over site indices reading the board lists, no closure call per site. body_fn
+        is the body compiled where v is bound."""
         body, var = n.body, n.var
         test: str | None = None
         other: ast.Expr | None = None
@@ -507,7 +516,7 @@ class Compiler(CallCompiler):
         if test is None:
             return None
         assert body is not None  # a test was found in it
-        general = QUANTS[n.kind](domain, var, None, self.expr(body), n.span, extra)
+        general = QUANTS[n.kind](domain, var, None, body_fn, n.span, extra)
         if test in ("in", "not in"):
             assert other is not None
             return member_loop(n.kind == "all", test == "in", domain, self.expr(other),
@@ -529,11 +538,11 @@ class Compiler(CallCompiler):
         finally:
             self._subst = saved
         if n.kind in ("all", "any") and cond is None and body is not None:
-            fast = self._site_test_quant(n, domain, extra)
+            fast = self._site_test_quant(n, domain, body, extra)
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:
-            query = self.site_filter(n, n.domain, n.var, n.cond)  # type: ignore[arg-type]
+            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
             if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
@@ -545,9 +554,11 @@ class Compiler(CallCompiler):
                                         n.span, extra)
         return general
 
-    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr
-                    ) -> Fn | None:
-        """`var in sites where cond` as an incremental query, when cond is local."""
+    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
+                    compiled: Fn | None = None) -> Fn | None:
+        """`var in sites where cond` as an incremental query, when cond is local; `compiled`
+        is cond already compiled where var is bound (inside a rule inlined with its arguments,
+        var may have the name of one of its parameters)."""
         if self.refs.get(domain) != ("builtin", "sites"):
             return None
         found = analyse(self.rt.program, cond, var)
@@ -556,7 +567,7 @@ class Compiler(CallCompiler):
         paths, per_mover = found
         board = self.rt.board
         return incremental_filter(node, board.sites, dependents(board, paths), var,
-                                  self.expr(cond), per_mover)
+                                  compiled or self.expr(cond), per_mover)
 
 
 def operand(f: Fn) -> tuple[str | None, Any]:

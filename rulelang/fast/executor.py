@@ -302,32 +302,28 @@ class Executor(EffectStatements, Menus):
         self.run_plain(self.program.actions[s.action].body, c, {})
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
-        """The values a choose offers, in the domain's order."""
+        """The values a choose offers, in the domain's order (`optionally choose`: no value
+        first)."""
         plan = self._choice_plans.get(s)
         if plan is None:
             plan = self._choice_plans[s] = self._choice_plan(s)
         query, domain_fn, cond, var = plan
-        if s.optional:  # `optionally choose`: no value first
-            found = self._domain_choices(s, plan, c, e)
-            return (NOTHING, *(found if type(found) is tuple else iterate(c, found)))
-        return self._domain_choices(s, plan, c, e)
-
-    def _domain_choices(self, s: ast.Choose, plan: tuple[Any, Any, Any, str], c: Ctx,
-                        e: dict[str, Any]) -> Any:
-        query, domain_fn, cond, var = plan
         if query is not None:  # `choose s in sites where <local>`: kept up to date
-            return query(c, e)
-        domain = domain_fn(c, e)
-        if type(domain) is not tuple:
-            domain = tuple(domain_items(c, domain, s.domain.span))
-        if cond is None:
-            return domain
-        out = []
-        for v in domain:
-            e[var] = v
-            if cond(c, e):
-                out.append(v)
-        return out
+            found = query(c, e)
+        else:
+            found = domain_fn(c, e)
+            if type(found) is not tuple:
+                found = tuple(domain_items(c, found, s.domain.span))
+            if cond is not None:
+                out = []
+                for v in found:
+                    e[var] = v
+                    if cond(c, e):
+                        out.append(v)
+                found = out
+        if s.optional:
+            return (NOTHING, *found)
+        return found
 
     def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
         query = None
@@ -359,7 +355,9 @@ class Executor(EffectStatements, Menus):
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
         action = self.program.actions[option[0]]
-        c.data.begin_action()
+        data = c.data
+        if data.moved:  # data.begin_action(), inlined on this hot path
+            data.moved.clear()
         steps = self._plain_steps.get(action.name)
         if steps is None:
             steps = self._plain_steps[action.name] = tuple(
@@ -368,10 +366,11 @@ class Executor(EffectStatements, Menus):
         values, k, e = option[1], 0, {}
         for step in steps:
             if type(step) is str:  # a choose: its value comes from the option
-                e[step] = bound(values[k])
+                v = values[k]
+                e[step] = None if v is NOTHING else v  # bound(v), inlined
                 k += 1
             else:
                 step(c, e)
-        last = c.data.last
+        last = data.last
         last["action"] = action.name
         last["player"] = self.rt.players[c.data.mover]

@@ -148,6 +148,9 @@ class LocalAnalysis:
 
     visit_Neg = visit_Not
 
+    def visit_NoClause(self, n: Any, env: dict[str, Any]) -> None:
+        return self._all(env, n.subject)
+
     def visit_IfExpr(self, n: ast.IfExpr, env: dict[str, Any]) -> None:
         return self._all(env, n.cond, n.then, n.orelse)
 

@@ -83,7 +83,9 @@ class Menus:
         return True
 
     def menu(self, s: ast.Do, c: Ctx) -> Options:
-        c.data.begin_action()
+        data = c.data
+        if data.moved:  # data.begin_action(), inlined on this hot path
+            data.moved.clear()
         if not s.tiers:
             return self.menu_of(s.actions, c)
         for group in s.groups():  # `do a otherwise b`: the first group that has a way

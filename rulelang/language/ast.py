@@ -525,3 +525,14 @@ class Geometry(Decl):
 class Rulebook(Node):
     path: str
     decls: tuple[Decl, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoClause(Expr):
+    """Never written: the end of a rule written as clauses selected by a symbol
+    (language/clauses.py), reached by a value that none of its clauses is for. Evaluating it
+    is a runtime error (R301) that names the value and the clauses' symbols."""
+    subject: Expr
+    rule: str
+    symbols: tuple[str, ...]
+    enum: str = ""  # the enumeration of the symbols (its name in the rule's module)

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import rulelang.limits as limits
 from rulelang.errors import RulebookError
-from rulelang.language import ast, constructs, written_types
+from rulelang.language import ast, clauses, constructs, written_types
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
@@ -27,6 +27,9 @@ _Named = TypeVar("_Named", bound=GameDecl)
 def check(loaded: Loaded, library: bool = False) -> Program:
     """Check a game, or (library=True) a module of definitions that is not a game."""
     ck = Checker(loaded)
+    for module in [loaded.game, *loaded.modules.values()]:  # rules written as clauses
+        module.decls, found = clauses.merge(module.decls, loaded.sources)
+        ck.diags.extend(found)
     for key, module in loaded.modules.items():
         ck.namespaces[key] = ck.module_namespace(key, module)
     ck.namespaces[""] = ck.module_namespace("", loaded.game)
@@ -36,6 +39,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
         _walk_module(ck, key, module)
     check_types(ck, program, library)
     constructs.check_tables(ck, program)
+    constructs.check_initial_values(ck, program)
     if not library:
         _check_game(ck, program)
     _check_kept(ck, program)
@@ -137,7 +141,13 @@ def _collect_decl(p: Program, key: str, d: ast.Decl) -> None:
 def _walk_module(ck: Checker, key: str, module: Module) -> None:
     ns = dict(ck.namespaces[key])
     if key == "":
-        ns.update(_player_refs(module))
+        players = _player_refs(module)
+        for name in sorted(players.keys() & ns.keys()):
+            span = next(d.span for d in module.decls if isinstance(d, ast.Players))
+            ck.error("R202", f"'{name}' is defined twice: it names a player and a "
+                     f"{ns[name][0]}", span, "a player's name is a name of the game: give "
+                     "one of them another")
+        ns.update(players)
     for d in module.decls:
         w = Walker(ck, ns, key)
         _walk_decl(w, d)
@@ -265,7 +275,13 @@ def _walk_component(w: Walker, d: ast.Decl) -> None:
 def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
     w.push(*g.params)
     names: set[str] = set()
+    coords: tuple[str, ...] = ()
     for item in g.items:
+        if not coords and not isinstance(item, ast.GeoSites):
+            w.ck.error("R209", f"the geometry '{g.name}' uses its sites before its "
+                       "'sites' line", item.span,
+                       "write its 'sites …' line first: the lines after it read its coordinates")
+            break
         if isinstance(item, ast.GeoSites):
             w.push()
             for gen in item.generators:
@@ -297,6 +313,9 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
         name = getattr(item, "name", None)
         if isinstance(name, str):
             names.add(name)
+    if not g.items:
+        w.ck.error("R209", f"the geometry '{g.name}' has no 'sites' line", g.span,
+                   "add a line such as 'sites (r, c) for r in 0..rows-1, c in 0..cols-1'")
     w.pop()
 
 
@@ -305,8 +324,6 @@ def _check_game(ck: Checker, p: Program) -> None:
     if "turn" not in p.sections:
         ck.error("R209", "the rulebook has no 'turn' section", span,
                  "add a 'turn' block saying what a player does")
-    if p.board is None and p.game.span is not None and any(True for _ in ()):
-        pass
     for name, action in p.actions.items():
         if "turn" in p.sections and name not in ck.used_actions | ck.meant_actions:
             ck.error("R206", f"action '{name}' is never offered", action.span,

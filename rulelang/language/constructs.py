@@ -62,3 +62,21 @@ def check_tables(ck: Checker, p: Program) -> None:
                          "a table's keys and values are fixed values: numbers, texts, symbols,"
                          " options, players; compute the rest in a rule")
                 break
+
+
+def check_initial_values(ck: Checker, p: Program) -> None:
+    """What a game starts with is made before its first state exists: the starting values of
+    counters and vars, the attributes' defaults of pieces and the number of pieces a zone
+    starts with may read what is fixed for a game, never its state (R250)."""
+    analysis = Analysis(p, ck.refs)
+    made: list[tuple[str, ast.Expr | None]] = []
+    made += [(f"the counter '{k}'", d.init) for k, d in p.counters.items()]
+    made += [(f"the var '{k}'", d.init) for k, d in p.vars.items()]
+    made += [(f"the attribute '{a}' of '{k}'", e) for k, d in p.pieces.items() for a, e in d.attrs]
+    made += [(f"the zone '{k}'", c.count) for k, z in p.zones.items() for c in z.contents]
+    for what, e in made:
+        if e is not None and analysis.expr_reads(e) & ~Reads.GAME:
+            ck.error("R250", f"{what} is given its starting value before the game begins, but "
+                     "this reads the game's state", e.span,
+                     "a starting value is a fixed value: numbers, texts, symbols, options, "
+                     "players; set the rest in the setup")

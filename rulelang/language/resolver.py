@@ -255,6 +255,9 @@ class Walker:
 
     visit_Neg = visit_Not
 
+    def visit_NoClause(self, e: ast.NoClause) -> None:
+        self.expr(e.subject)
+
     def visit_IfExpr(self, e: ast.IfExpr) -> None:
         for x in (e.cond, e.then, e.orelse):
             self.expr(x)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.language import ast, constructs_types, written_types
+from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program, Ref
 from rulelang.language.resolver import Checker, written
@@ -264,6 +264,7 @@ class ExprTypes:
             out = self.result(key)
             self.call_needs(e, key, args)
             self.written_args(e, key, args)
+            clauses_types.selector_argument(self, e, self.p.defs.get(key), key, args)
             return out
         if cat == "relation":
             self.board_uses.append((key, cat, e.func.span))
@@ -410,6 +411,10 @@ class ExprTypes:
     def t_Neg(self, e: ast.Neg, env: Env) -> Type:
         self.expect(e.operand, env, frozenset({"number"}), "'-'")
         return ty.NUMBER
+
+    def t_NoClause(self, e: ast.NoClause, env: Env) -> Type:
+        self.expr(e.subject, env)
+        return ty.NONE  # never a value: it stops the game
 
     def t_IfExpr(self, e: ast.IfExpr, env: Env) -> Type:
         self.expr(e.cond, env)

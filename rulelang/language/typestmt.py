@@ -3,7 +3,7 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
-from rulelang.language import ast, constructs_types, written_types
+from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
@@ -222,9 +222,10 @@ class StatementTypes(ExprTypes):
 
     def s_CallStmt(self, s: ast.CallStmt, env: Env) -> None:
         args = [self.expr(a, env) for a in s.call.args]
-        ref = self.refs.get(s.call.func)
-        if ref is not None and ref[0] == "effect":
-            self.written_args(s.call, ref[1], args)
+        cat, key = self.refs.get(s.call.func, ("", ""))
+        if cat == "effect":
+            self.written_args(s.call, key, args)
+            clauses_types.selector_argument(self, s.call, self.p.effects.get(key), key, args)
 
     def s_Shuffle(self, s: ast.Shuffle, env: Env) -> None:
         self.expect(s.zone, env, frozenset({"zone"}), "'shuffle'", "only a zone is shuffled")

@@ -390,6 +390,12 @@ def runtime_error(exc: Exception, span: Any, what: str) -> RuleRuntimeError:
     return RuleRuntimeError(f"{what} failed: {exc}", span)
 
 
+def no_clause(rule: str, symbols: tuple[str, ...], value: Any, span: Any) -> RuleRuntimeError:
+    """A rule written as clauses selected by a symbol, given a value none is for."""
+    return RuleRuntimeError(f"'{rule}' has no clause for {show(value)} (its clauses are for "
+                            f"{', '.join(symbols)})", span)
+
+
 
 
 def increased(old: Any, sign: int, amount: Any, span: Any) -> int:

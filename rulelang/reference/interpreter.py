@@ -22,6 +22,7 @@ from rulelang.library.semantics import (
     make_map,
     make_range,
     negate,
+    no_clause,
     of_value,
     quant,
     quant_error,
@@ -121,6 +122,9 @@ class Interpreter:
 
     def visit_Neg(self, n: ast.Neg, c: Ctx, e: dict[str, Any]) -> Any:
         return negate(self.eval(n.operand, c, e), n.span)
+
+    def visit_NoClause(self, n: ast.NoClause, c: Ctx, e: dict[str, Any]) -> Any:
+        raise no_clause(n.rule, n.symbols, self.eval(n.subject, c, e), n.span)
 
     def visit_IfExpr(self, n: ast.IfExpr, c: Ctx, e: dict[str, Any]) -> Any:
         return self.eval(n.then if self.eval(n.cond, c, e) else n.orelse, c, e)

@@ -4,9 +4,10 @@ The games' records are replayed by the reference evaluator with coverage on
 (reference/statements.py records each action body and each `if` branch that runs for real,
 not while a menu tries it on scratch data). Reported, each at its rulebook file:line:col:
 actions never taken, `if`/`elif`/`else` branches never entered (in `end`: end rules that
-never fired), and score terms that never scored (zero for every player at the end of every
-game, from all the records). Replaying is slower than playing compiled, so at most `limit` games are
-replayed (the first ones, by game index); the report says how many.
+never fired; each clause of an effect written as clauses is a branch), and score terms that
+never scored (zero for every player at the end of every game, from all the records).
+Replaying is slower than playing compiled, so at most `limit` games are replayed (the first
+ones, by game index); the report says how many.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import rulelang
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.language.clauses import is_no_clause
 
 DEFAULT_LIMIT = 100
 
@@ -48,7 +50,7 @@ def _branches(program: Any) -> Iterator[tuple[str, ast.Block, ast.Node]]:
                 kind = "end rule" if where == "end" else "branch"
                 for cond, body in n.branches:
                     yield kind, body, cond
-                if n.orelse is not None:
+                if n.orelse is not None and not is_no_clause(n.orelse):
                     yield kind + " (else)", n.orelse, n.orelse
 
 

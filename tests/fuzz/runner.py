@@ -150,7 +150,7 @@ def run(seeds: list[int], limit: float = 5.0, plies: int = 6,
                 {"folder": str(folder), "entry": case.entry, "seed": seed, "plies": plies,
                  "limit": limit}) + "\n")
             worker.proc.stdin.flush()  # type: ignore[union-attr]
-            msg = worker.read(limit + 5.0)
+            msg = worker.read(4 * limit + 5.0)  # a worker blocked (no CPU used) is killed
             if msg is None:
                 dead = worker.proc.poll() is not None
                 stage = worker.stage

@@ -35,7 +35,7 @@ def check(state: Any, hidden: bool = True) -> None:
     kinds = _kinds(state)
     tiles = [w for i, w in pieces if kinds[i] == "tile"]
     assert len(tiles) == 80 and all(w is not None for w in tiles), "a tile went missing"
-    loose = sum(len(data.zones[z]) for z in data.zones if z.name in ("drawn", "offered"))
+    loose = sum(len(data.zones[z]) for z in data.zones if z.name in ("drawn_tile", "offered"))
     assert loose <= 2, "more than a drawn and an offered tile in the open"
     stones = [(i, w) for i, w in pieces if kinds[i] == "stone"]
     playing = [(i, w) for i, w in stones if not (isinstance(w, ZoneRef) and w.name == "stone_box")]

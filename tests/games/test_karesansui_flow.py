@@ -6,7 +6,7 @@ the picture, and positions the scenario language cannot state.
 Each test is written from the rules text (../shared/rules/karesansui.md sections 2-6 and
 the seed); the expected moves and numbers come from the rules, worked out by hand. The tiles
 are shuffled, so a test arranges what it needs first, as a player would stack a deck for a
-demonstration: the next tiles of stack1, a gardener card in a hand, a virtue value, or
+demonstration: the next tiles of stack[1], a gardener card in a hand, a virtue value, or
 tiles already laid in a garden (through the state's data, which logs the changed sites as
 any rule would). Everything after that goes through the public API (action strings).
 Sites: "1a1" is Player1's top-left cell, "1a3" their bottom-left, "2e3" Player2's
@@ -49,7 +49,7 @@ def _zone(state: Any, name: str, owner: int | None = None) -> list[Any]:
 
 
 def _stacks(state: Any) -> list[list[Any]]:
-    return [_zone(state, f"stack{i}") for i in range(1, 10)]
+    return [_zone(state, f"stack[{i}]") for i in range(1, 10)]
 
 
 def _attr(state: Any, piece: Any, name: str) -> Any:
@@ -73,11 +73,11 @@ def _free_tile(state: Any, design: str) -> Any:
 
 
 def next_tiles(state: Any, *designs: str) -> None:
-    """The next tiles drawn from stack1 are these designs, in this order."""
+    """The next tiles drawn from stack[1] are these designs, in this order."""
     pieces = [_free_tile(state, design) for design in designs]
     for piece in reversed(pieces):
-        _zone(state, "stack1").append(piece)
-        state.ctx.data.loc[piece.id] = zone_ref("stack1", None)
+        _zone(state, "stack[1]").append(piece)
+        state.ctx.data.loc[piece.id] = zone_ref("stack[1]", None)
 
 
 def lay(state: Any, player: int, *cells: str, design: str = "sand") -> None:
@@ -163,7 +163,7 @@ def test_setup_stacks_stones_cards_and_virtue(new: Any, players: int, stones: di
     assert zones[("famous", "Player1")]["pieces"] is not None
     assert zones[("famous", "Player2")]["pieces"] is None       # secret
     assert zones[("gardeners", "Player2")]["pieces"] is None
-    assert all(zones[(f"stack{i}", None)]["pieces"] is None for i in range(1, 10))
+    assert all(zones[(f"stack[{i}]", None)]["pieces"] is None for i in range(1, 10))
     assert all(not s["pieces"] for s in obs["board"])
 
 
@@ -219,8 +219,8 @@ def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     lay(state, P1, "1a1", "1b1")
     put_stone(state, "1b1", "T")
     set_virtue(state, P1, 4)
-    play(state, (P1, "draw stack1"), (P1, "place drawn 1a2"), (P1, "zazen"),
-         (P2, "draw stack1"), (P2, "store"))
+    play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a2"), (P1, "zazen"),
+         (P2, "draw stack[1]"), (P2, "store"))
     text = render_observation(state.observation(P1))
     lines = text.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith("| ") and "m" in line)
@@ -230,7 +230,7 @@ def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     assert lines[row].count("|") == 6                          # five columns of boxes
     assert "storage (Player2): [p / s QA s / aR]" in text       # QA's edges: n p, s aR
     assert "temple: 4 [Y], 5 [s], 2 [F], 2 [T], [B]" in text    # one 立石(大) in the garden
-    assert "virtue (Player1) 5" in text and "stack1: " in text and "hidden" in text
+    assert "virtue (Player1) 5" in text and "stack[1]: " in text and "hidden" in text
 
 
 def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> None:
@@ -242,7 +242,7 @@ def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> 
     set_virtue(state, P3, 2)
     lay(state, P3, "3a1")
     state._start(state.game.flow.turn)  # the turn from the data as arranged (replayable)
-    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P2, "allow"), (P3, "steal"))
+    play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a1"), (P2, "allow"), (P3, "steal"))
     for position in range(2):
         assert state.current_player() == (P3 if position == 0 else P1)
         for me in (P1, P2, P3):
@@ -261,7 +261,7 @@ def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
     set_virtue(state, P2, 2)
     set_virtue(state, P3, 2)
     lay(state, P3, "3a1")
-    play(state, (P1, "draw stack1"), (P1, "place drawn 1a1"), (P2, "allow"))
+    play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a1"), (P2, "allow"))
     assert state.observation(P3)["history"][-1] == "(secret choice)"
     assert state.observation(P2)["history"][-1] == "allow"
     wants = {v["owner"]: v["value"] for v in state.observation(P3)["vars"]
@@ -288,7 +288,7 @@ def test_famous_gardens_are_shown_at_the_end(new: Any) -> None:
     names = [_attr(state, c, "name") for p in (P1, P2) for c in _zone(state, "famous", p)]
     text = json.dumps(state.observation(P1), ensure_ascii=False)
     assert f'"{names[1]}"' not in text                       # Player2's card: secret
-    play(state, (P1, "draw stack1"), (P1, "place drawn 1e3"), (P1, "zazen"))
+    play(state, (P1, "draw stack[1]"), (P1, "place drawn 1e3"), (P1, "zazen"))
     assert state.is_terminal()
     text = json.dumps(state.observation(P1), ensure_ascii=False)
     assert all(f'"{n}"' in text for n in names)              # both shown now

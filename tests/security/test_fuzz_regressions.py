@@ -56,3 +56,54 @@ def test_a_range_too_long_for_len_is_over_the_budget(tmp_path: Path) -> None:
                  f"size(each x in 0..{huge}: x)"):
         for mode in ("compiled", "interpreted"):
             assert _refusal(tmp_path, "", expr, mode).startswith("R302 step budget"), expr
+
+
+def _diagnostics(tmp_path: Path, text: str) -> list[str]:
+    (tmp_path / "g.rule").write_text(text, encoding="utf-8")
+    try:
+        rulelang.load_game(tmp_path / "g.rule")
+    except rulelang.RulebookError as err:
+        return [f"{d.code} {d.span.line}: {d.message}" for d in err.diagnostics]
+    return []
+
+
+def test_a_starting_value_that_reads_the_state_is_refused_at_check(tmp_path: Path) -> None:
+    """bench/fuzz.py seeds 302889 and 317449 (spliced expressions): a var's starting value
+    that read the var itself, and a piece's attribute default that read a zone, were
+    KeyErrors while the game was made."""
+    base = ('game "G"\nplayers A, B\npiece p with w = {attr}\nzone bag: 2 p\n'
+            "var v = {var}\ncounter k = {counter}\naction go\n  set v = 1\nturn\n  do go\n")
+    found = _diagnostics(tmp_path, base.format(attr="size(bag)", var="v + 1",
+                                               counter="size(players)"))
+    assert [d.split(":")[0] for d in found] == ["R250 3", "R250 5"]
+    assert "the attribute 'w' of 'p'" in found[0] and "the var 'v'" in found[1]
+    assert _diagnostics(tmp_path, base.format(attr="size(players)", var="[1, 2]",
+                                              counter="2 * 3")) == []
+
+
+def test_a_geometry_line_before_its_sites_is_a_diagnostic(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 309630 (a moved line): a `name` line above the geometry's `sites`
+    line was an UnboundLocalError in the checker."""
+    found = _diagnostics(tmp_path, 'game "G"\nplayers A, B\ngeometry line(n)\n'
+                         "  name str(i)\n  sites (i) for i in 0..n-1\nboard line(3)\n"
+                         "var v = 0\naction go\n  set v = 1\nturn\n  do go\n")
+    assert found == ["R209 4: the geometry 'line' uses its sites before its 'sites' line"]
+
+
+def test_a_site_query_inside_a_rule_may_rebind_a_parameter_name(tmp_path: Path) -> None:
+    """bench/fuzz.py seeds 301476 and 310367 (spliced expressions): in the compiled mode, a
+    kept-up-to-date `each s in sites where …` (and `any s in sites: …`) inside a rule with a
+    parameter also named s read the rule's argument instead of each site."""
+    (tmp_path / "g.rule").write_text(
+        'game "G"\nplayers A, B\ngeometry line(n)\n  sites (i) for i in 0..n-1\n'
+        "board line(4)\npiece p\nzone supply each player: 4 p\n"
+        "def low(s) = each s in sites where s.i < 2\n"
+        "def some(s) = any s in sites: occupied(s)\n"
+        "action place\n  choose site s in low(last.site) where empty(s) and not some(s)\n"
+        "  put p of mover at s\nturn\n  do place\n"
+        "end\n  when some(none)\n    draw\n", encoding="utf-8")
+    offered = {}
+    for mode in ("compiled", "interpreted"):
+        state = rulelang.load_game(tmp_path / "g.rule", mode=mode).new_initial_state(seed=0)
+        offered[mode] = [state.action_to_string(a) for a in state.legal_actions()]
+    assert offered["compiled"] == offered["interpreted"] == ["place 0", "place 1"]

@@ -71,7 +71,7 @@ def test_changed_capture_rule_fails_its_scenario(tmp_path: Path,
 def test_changed_pair_bonus_fails_the_muso_sakura_scenarios(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # two cards of one name now give 3, not 2
-    path = copy(tmp_path, "muso_sakura", "2 if k == 2", "3 if k == 2")
+    path = copy(tmp_path, "muso_sakura", "2 -> 2", "2 -> 3")
     code, out = run(capsys, str(path))
     assert code == 1
     assert "FAIL " + str(path) + ":" in out and " two pairs give 4 and four of a name 10\n" in out
