@@ -427,8 +427,9 @@ class Compiler(CallCompiler):
         return lambda c, e: tuple([f(c, e) for f in items])
 
     def _constant_tuple(self, n: ast.Expr) -> tuple[bool, Any]:
-        """(True, value) for a tuple or list literal whose items never change in a game."""
-        if not isinstance(n, (ast.TupleExpr, ast.ListExpr)):
+        """(True, value) for a tuple, list or record literal whose items never change in a
+        game."""
+        if not isinstance(n, (ast.TupleExpr, ast.ListExpr, ast.RecordExpr)):
             return self.constant(n)
         values = []
         for x in n.items:
@@ -436,11 +437,16 @@ class Compiler(CallCompiler):
             if not fixed:
                 return False, None
             values.append(value)
+        if isinstance(n, ast.RecordExpr):
+            return True, Record(n.fields, tuple(values))
         return True, tuple(values)
 
     visit_ListExpr = visit_TupleExpr
 
     def visit_RecordExpr(self, n: ast.RecordExpr) -> Fn:
+        fixed, value = self._constant_tuple(n)
+        if fixed:  # `(name: "ember", season: spring, card: 3)`: made once
+            return lambda c, e: value
         items, fields = [self.expr(x) for x in n.items], n.fields
         return lambda c, e: Record(fields, tuple([f(c, e) for f in items]))
 

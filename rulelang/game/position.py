@@ -18,7 +18,7 @@ from rulelang.game.engine import State
 from rulelang.library.effects import clamp, zone_text
 from rulelang.library.semantics import Ctx
 from rulelang.model.state import GameData
-from rulelang.model.values import Piece, Site, ZoneRef, show, zone_ref
+from rulelang.model.values import Piece, Record, Site, ZoneRef, show, zone_ref
 
 
 class PositionError(RulelangError):
@@ -192,7 +192,10 @@ def set_value(state: State, category: str, name: str, owner: str | None, value: 
 
 
 def _as_tuple(value: Any) -> Any:
-    """A list written in a scenario as the tuple the rules' values are."""
+    """A list written in a scenario as the tuple the rules' values are, a record `(name: …)`
+    (read as a dict) as a record."""
+    if isinstance(value, dict):
+        return Record(tuple(value), tuple(_as_tuple(x) for x in value.values()))
     return tuple(_as_tuple(x) for x in value) if isinstance(value, list) else value
 
 

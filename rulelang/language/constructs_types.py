@@ -79,6 +79,11 @@ def index(tc: Any, e: ast.Index, obj: Type, i: Type) -> Type:
     if obj.tag == "zones":
         return _zone_index(tc, e, obj, i)
     t = tc.p.tables.get(obj.name)
+    key_type = obj.args[0] if obj.args else ty.UNKNOWN
+    if key_type.tag == "symbol" and ty.known(i) and (i.tag != "symbol"
+                                                     or i.name != key_type.name):
+        _symbol_key(tc, e, obj, key_type, i)
+        return obj.args[1]
     written = literal(tc, e.index)
     if t is not None and written is not _UNSET:
         keys = [literal(tc, k) for k in t.keys]
@@ -106,6 +111,19 @@ def of_index(tc: Any, e: ast.Of, env: dict[str, Type]) -> Type:
             return _zone_index(tc, left, ty.zones(d.name), i, of=True)
     tc.expr(left, env)
     return ty.UNKNOWN
+
+
+def _symbol_key(tc: Any, e: ast.Index, obj: Type, key_type: Type, i: Type) -> None:
+    """A table whose keys are symbols, read at a text or another enumeration's symbol: never
+    a key it has (R251)."""
+    enum = tc.p.enums.get(key_type.name)
+    symbols = tuple(enum.symbols) if enum is not None else ()
+    index = e.index
+    quoted = isinstance(index, ast.Const) and index.value in symbols
+    help = f"write the symbol without quotes: {index.value}" if isinstance(
+        index, ast.Const) and quoted else f"a key of '{obj.name}' is one of {', '.join(symbols)}"
+    tc.error("R251", f"the table '{obj.name}' is read at {i}: its keys are symbols of "
+             f"'{key_type.name}'", index.span, help)
 
 
 def _zone_index(tc: Any, e: ast.Index, obj: Type, i: Type, of: bool = False) -> Type:

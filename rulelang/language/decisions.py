@@ -11,7 +11,7 @@ from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library.decision import Decision
 from rulelang.library.semantics import domain_items
-from rulelang.model.values import show
+from rulelang.model.values import action_words, show
 
 Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, locals) -> value
 Run = Callable[[ast.Stmt, Any, dict[str, Any]], None]  # run a statement that cannot decide
@@ -89,7 +89,7 @@ def explain(program: Program, d: Decision, text: str, c: Any, value: Value,
             run: Run | None = None) -> str:
     """Why `text` is not among the options of decision d; `value` evaluates an expression,
     `run` (if given) runs a statement, to find a `require` after the action's effects."""
-    words = text.split()
+    words = action_words(text)
     if d.menu is None:
         return f"'{text}' is not one of the choices for '{d.choose.var}'"
     names = d.menu.actions
@@ -172,7 +172,7 @@ def first_failure(program: Program, action: ast.Action, c: Any, value: Value) ->
 def bad_value(program: Program, action: ast.Action, words: list[str], d: Decision) -> str:
     """Which value of `words` no option of the action has."""
     chooses = _slots(program, action)
-    labels = [lab.split() for o, lab in zip(d.options, d.labels(), strict=True)
+    labels = [action_words(lab) for o, lab in zip(d.options, d.labels(), strict=True)
               if o[0] == action.name]
     for k, s in enumerate(chooses):
         prefix = words[: k + 2]

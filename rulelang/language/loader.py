@@ -117,8 +117,9 @@ class _Loader:
 
     def _load_uses(self, module: Module, folder: Path, chain: list[str]) -> None:
         for decl in module.decls:
-            if isinstance(decl, ast.Use):
-                module.uses[decl.module] = self._load_module(decl, folder, chain)
+            if isinstance(decl, ast.Use):  # beside the file that says it (an extended one's)
+                where = self.folders.get(decl.span.path, folder)
+                module.uses[decl.module] = self._load_module(decl, where, chain)
 
     def _load_module(self, use: ast.Use, folder: Path, chain: list[str]) -> str:
         name = use.module

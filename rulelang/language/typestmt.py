@@ -175,8 +175,12 @@ class StatementTypes(ExprTypes):
                               "a round begins with a player")
             return
         if isinstance(s.target, ast.Attr) and ref is None:
-            self.expect(s.target.obj, env, _PIECE, "'set ….attribute'",
-                        "only a piece's attributes (and owner) can be set")
+            obj = self.expect(s.target.obj, env, _PIECE, "'set ….attribute'",
+                              "only a piece's attributes (and owner) can be set")
+            kinds = self.p.attr_types.get(obj.name, {}) if obj.tag == "piece" else {}
+            want = kinds.get(s.target.name) or self.attr_types.get(s.target.name)
+            if want is not None and not written_types.compatible(value, want):
+                self.mismatch(s.value, value, str(want), f"the attribute '{s.target.name}'")
             return
         if self.target(s.target, env) == "counter" and not ty.fits(value, _NUMBER):
             self.mismatch(s.value, value, "a number", "a counter",

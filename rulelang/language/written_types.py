@@ -64,7 +64,7 @@ def resolve(ck: Any, ns: dict[str, Ref], t: ast.TypeName) -> Type:
     names = [*WORDS, *COLLECTION_WORDS,
              *(n for n, r in ns.items() if r.category in (Category.ENUM, Category.KIND))]
     close = difflib.get_close_matches(word, names, n=1)
-    what = f"'{word}' is {ref.category.value}, not a type" if ref is not None else \
+    what = f"'{word}' names a {ref.category.value}, not a type" if ref is not None else \
         f"unknown type '{word}'"
     ck.error("R201", what, t.span,
              (f"did you mean '{close[0]}'? " if close else "") + "a type is one of "

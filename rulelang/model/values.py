@@ -236,6 +236,25 @@ def piece_source(kind: str | None, zone: ZoneRef) -> PieceSource:
     return src
 
 
+def action_words(text: str) -> list[str]:
+    """The words of an action string: split at spaces outside parentheses, so that a tuple
+    or a record shown in it (`take (name: ember, card: 3)`) is one word."""
+    words: list[str] = []
+    depth, start = 0, None
+    for i, ch in enumerate(text):
+        if ch.isspace() and depth == 0:
+            if start is not None:
+                words.append(text[start:i])
+                start = None
+            continue
+        if start is None:
+            start = i
+        depth += 1 if ch == "(" else -1 if ch == ")" and depth > 0 else 0
+    if start is not None:
+        words.append(text[start:])
+    return words
+
+
 def show(value: object) -> str:
     """How a value appears in action strings and messages."""
     if isinstance(value, (Site, Player)):

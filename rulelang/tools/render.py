@@ -359,6 +359,8 @@ def _value(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(_value(v) for v in value) + ")"
+    if isinstance(value, dict):  # a record, as an observation shows it
+        return "(" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + ")"
     return "none" if value is None else str(value)
 
 

@@ -40,13 +40,30 @@ def num(x: float) -> str:
 
 
 def as_list(v: Any) -> Any:
-    """A value as a scenario writes it: lists (and tuples) as lists."""
+    """A value as a scenario writes it: lists (and tuples) as lists, records as dicts."""
+    if isinstance(v, dict):
+        return Fields((k, as_list(x)) for k, x in v.items())
     return [as_list(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
+class Fields(dict):  # type: ignore[type-arg]
+    """A record's fields as a scenario compares them: in order (`(a: 1, b: 2)` is not
+    `(b: 2, a: 1)`)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and list(self.items()) == list(other.items())
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None
 
 
 def shown_value(v: Any) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(shown_value(x) for x in v) + "]"
+    if isinstance(v, dict):  # a record
+        return "(" + ", ".join(f"{k}: {shown_value(x)}" for k, x in v.items()) + ")"
     return str(v).lower() if isinstance(v, bool) else (f'"{v}"' if isinstance(v, str) else str(v))
 
 

@@ -172,6 +172,9 @@ def _value(node: Token | Tree[Token]) -> Any:
         return int(node) if node.type == "INT" else str(node)
     if node.data == "list_value":
         return [_value(c) for c in node.children]
+    if node.data == "record_value":  # a record: its fields in order (a dict, as observed)
+        items = [c for c in node.children if isinstance(c, Tree)]
+        return {str(i.children[0]): _value(i.children[1]) for i in items}
     if node.data in ("true", "false"):
         return node.data == "true"
     if node.data == "strings":

@@ -105,4 +105,29 @@ def test_a_type_that_names_nothing_is_an_unknown_name(tmp_path: Path) -> None:
     assert help.startswith("did you mean 'gardener_name'?")
     zone = RULE.replace("name: gardener_name,", "name: hand,")
     [(code, _, _, message, _)] = _codes(tmp_path, zone)
-    assert (code, message) == ("R201", "'hand' is zone, not a type")
+    assert (code, message) == ("R201", "'hand' names a zone, not a type")
+
+
+def test_setting_a_typed_attribute_to_another_type_is_reported(tmp_path: Path) -> None:
+    text = RULE.replace("  move c to hand of mover\n", "  move c to hand of mover\n"
+                        "  set c.name = \"Muso\"\n  set c.season = summer\n")
+    [(code, line, column, message, _)] = _codes(tmp_path, text)
+    assert (code, line, column) == ("R230", _line(text, "  set c.name"), 16)
+    assert message == "the attribute 'name': expected a symbol of the enumeration " \
+        "'gardener_name', found a text"
+
+
+def test_a_table_of_symbols_read_at_a_typed_attribute_is_checked(tmp_path: Path) -> None:
+    table = "table worth: Muso -> 2, Zenami -> 1, Sesshu -> 3\n"
+    good = RULE.replace("action draw\n", table + "action draw\n").replace(
+        "  move c to hand of mover\n", "  move c to hand of mover\n  require worth[c.name] > 0\n")
+    rulelang.load_game(_write(tmp_path, good))  # checks
+    other = good.replace("worth[c.name]", "worth[c.season]")
+    [(code, line, _, message, help)] = _codes(tmp_path, other)
+    assert (code, line) == ("R251", _line(other, "  require worth"))
+    assert message == "the table 'worth' is read at a symbol of the enumeration 'season': its " \
+        "keys are symbols of 'gardener_name'"
+    assert help == "a key of 'worth' is one of Muso, Zenami, Sesshu"
+    quoted = good.replace("worth[c.name]", 'worth["Muso"]')
+    [(code, _, _, _, help)] = _codes(tmp_path, quoted)
+    assert (code, help) == ("R251", "write the symbol without quotes: Muso")

@@ -132,3 +132,10 @@ def test_a_game_record_of_records_replays(tmp_path: Path) -> None:
     assert "take (name: frost, season: autumn, card: 1)" in out.read_text(encoding="utf-8")
     again = replay(out, mode="interpreted")
     assert again.state.winners() == [0]
+
+
+def test_a_record_not_offered_is_named_whole_in_the_refusal(tmp_path: Path) -> None:
+    state = rulelang.load_game(_write(tmp_path, GAME)).new_initial_state()
+    with pytest.raises(rulelang.IllegalActionError) as info:
+        state.apply_action("take (name: ember, season: spring, card: 4)")
+    assert "'(name: ember, season: spring, card: 4)' is not a choice for 'c'" in str(info.value)

@@ -110,7 +110,7 @@ def test_the_body_is_checked_with_the_written_types(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("written", "message"), [
     ("sight", "unknown type 'sight'"),
-    ("supply", "'supply' is zone, not a type"),
+    ("supply", "'supply' names a zone, not a type"),
     ("list", "'list' needs the type of its items"),
     ("site of number", "'site of …' is no type: only a list has items"),
     ("list of sight", "unknown type 'sight'"),

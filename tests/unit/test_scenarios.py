@@ -98,7 +98,7 @@ def test_changed_moss_points_fail_the_karesansui_scenarios(
 def test_changed_oak_yield_fails_the_tatara_scenarios(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # an oak felled for money now gives 2
-    path = copy(tmp_path, "tatara", '{"oak": 3, "pine": 2', '{"oak": 2, "pine": 2')
+    path = copy(tmp_path, "tatara", "money_yield: oak -> 3, pine", "money_yield: oak -> 2, pine")
     code, out = run(capsys, str(path), "--mode", "both")
     assert code == 1
     assert " an oak felled for money gives 3, for material 3 [B-15] [interpreted]\n" in out

@@ -10,7 +10,7 @@ from typing import Any
 from rulelang.errors import RulelangError
 from rulelang.language import ast
 from rulelang.language.decisions import later_refusal, source_text
-from rulelang.model.values import Site, show
+from rulelang.model.values import Site, action_words, show
 
 _PHRASES = {"empty": "is occupied", "occupied": "is empty"}  # a failed `empty(s)` reads …
 
@@ -34,7 +34,7 @@ def _explain(game: Any, state: Any, text: str) -> str | None:
     if rt is None:
         return None
     program = rt.program
-    words = text.split()
+    words = action_words(text)
     if d is not None and d.menu is None and d.choose is not None and words:
         choices = sorted({" ".join(show(v) for v in o[1]) for o in d.options})
         return _refused(game, state, d.choose, " ".join(words), {}, choices)

@@ -361,4 +361,6 @@ def value_text(value: Any) -> str:
             total = sum(v[1] for v in value)
             return f"{total:g} ({len(value)} lines)"
         return "(" + ", ".join(value_text(v) for v in value) + ")"
+    if isinstance(value, dict):  # a record, as an observation shows it
+        return "(" + ", ".join(f"{k}: {value_text(v)}" for k, v in value.items()) + ")"
     return "—" if value is None else str(value)
