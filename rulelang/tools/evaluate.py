@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.agents import make_agent
+from rulelang.tools.choices import choice_lines
+from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, load, parse_options
 from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
 from rulelang.tools.heatmap import heatmap_svg, site_counts
@@ -163,6 +165,7 @@ def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
     """Everything the JSON file holds: the setup, the figures and every game's record."""
     summary = summarize(records, list(game.player_names), list(setup.agents))
     summary["sites"] = site_counts(game, records)  # how often actions named each site
+    summary["choices"] = choice_summary(game.runtime.program, records)
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
             "players": list(game.player_names), "agents": list(setup.agents),
             "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
@@ -187,6 +190,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     seconds = progress.elapsed()
     data = report(setup, game, records)
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
+    lines += choice_lines(data["summary"]["choices"])
     if args.coverage:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
+from rulelang.tools.choices import Watch, game_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
 _GAMES: dict[tuple[str, str, str, int], Any] = {}  # per process: the loaded rulebooks
+_MEMOS: dict[int, tuple[Any, dict[str, list[Any]]]] = {}
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,14 @@ def play_one(setup: Setup, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
-    state = game.new_initial_state(seed=seed)
+    with Watch(game.has_chance) as chance:
+        state = game.new_initial_state(seed=seed)
+        chance.keep(state)
+        return _play(setup, game, state, agents, index, seed, names, chance.draws)
+
+
+def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, seed: int,
+          names: list[str], draws: list[Any]) -> Record:
     actions: list[str] = []
     movers: list[int] = []
     total = widest = single = 0
@@ -104,7 +113,16 @@ def play_one(setup: Setup, index: int) -> Record:
                       "single": single},
         "action_counts": dict(sorted(Counter(a.split(" ")[0] for a in actions).items())),
         "actions": actions, "movers": movers,
+        "choices": game_counts(game.runtime.program, state.ctx.data.history, draws,
+                               _slots_memo(game)),
     }
+
+
+def _slots_memo(game: Any) -> dict[str, list[Any]]:
+    """Per loaded game (kept alive here, so its id stays its own): choices.py's memo."""
+    if id(game) not in _MEMOS:
+        _MEMOS[id(game)] = (game, {})
+    return _MEMOS[id(game)][1]
 
 
 def _terms(breakdown: dict[str, float]) -> dict[str, float]:
