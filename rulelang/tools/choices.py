@@ -31,11 +31,12 @@ def _shown(v: Any) -> str:
     return "nothing" if v is NOTHING else show(v)
 
 
-def _slots(program: Any, name: str, memo: dict[str, list[Any]]) -> list[Any]:
+def _slots(program: Any, name: str, memo: dict[Any, Any]) -> list[Any]:
     """The mover's chooses of an action, in the order of an option's values (None where a
     `then` puts the name of the action it goes on as)."""
-    if name not in memo:
-        out: list[Any] = []
+    out: list[Any] | None = memo.get(name)
+    if out is None:
+        out = []
         for s in program.actions[name].body.stmts:
             if isinstance(s, ast.Choose) and s.mode == "mover":
                 out.append(s)
@@ -43,7 +44,7 @@ def _slots(program: Any, name: str, memo: dict[str, list[Any]]) -> list[Any]:
                 out.append(None)
                 out += _slots(program, s.action, memo)
         memo[name] = out
-    return memo[name]
+    return out
 
 
 class Watch:
@@ -71,24 +72,46 @@ class Watch:
             effects.chance_watch = None
 
 
-def game_counts(program: Any, history: list[tuple[Any, int]], draws: list[Any],
-                memo: dict[str, list[Any]]) -> Counts:
-    """The values each choose took in one game (from its decisions and its draws)."""
-    by_node: dict[Any, Counter[Any]] = {}
-    for d, i in history:
+def game_counts(program: Any, history: list[tuple[Any, int]], taken: list[Any],
+                draws: list[Any], memo: dict[Any, Any]) -> Counts:
+    """The values each choose took in one game, from its decisions (`history`, with the
+    option `taken` at each) and its draws. Values are counted as they are and written once
+    each at the end (a value that cannot be a key, a list say, is written at once). `memo`
+    keeps, per loaded game, each action's chooses (by name) and each choose's position."""
+    raw: dict[Any, dict[Any, int]] = {}
+    for (d, _), option in zip(history, taken, strict=True):
         if d.menu is not None:
-            name, values = d.options[i]
-            for s, v in zip(_slots(program, name, memo), values, strict=False):
-                if s is not None:
-                    (by_node.get(s) or by_node.setdefault(s, Counter()))[_shown(v)] += 1
+            slots = memo.get(option[0])
+            if slots is None:
+                slots = _slots(program, option[0], memo)
+            pairs: Any = zip(slots, option[1], strict=False)
         elif d.choose is not None:
-            s = d.choose
-            (by_node.get(s) or by_node.setdefault(s, Counter()))[_shown(d.options[i][1][0])] += 1
-    out: Counts = {str(s.span): dict(c) for s, c in by_node.items()}
+            pairs = ((d.choose, option[1][0]),)
+        else:
+            continue
+        for s, v in pairs:
+            if s is None:
+                continue
+            c = raw.get(s)
+            if c is None:
+                c = raw[s] = {}
+            try:
+                c[v] = c.get(v, 0) + 1
+            except TypeError:  # not hashable: counted by how it is written
+                c[_shown(v)] = c.get(_shown(v), 0) + 1
+    out: Counts = {}
+    for s, c in raw.items():
+        where = memo.get(s)
+        if where is None:
+            where = memo[s] = str(s.span)
+        shown = out.setdefault(where, {})
+        for v, n in c.items():
+            text = _shown(v)
+            shown[text] = shown.get(text, 0) + n
     for _, span, v in draws:
-        where = out.setdefault(str(span), {})
-        where[_shown(v)] = where.get(_shown(v), 0) + 1
-    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+        counted = out.setdefault(str(span), {})
+        counted[_shown(v)] = counted.get(_shown(v), 0) + 1
+    return out  # (in no order: the JSON file sorts its keys)
 
 
 def chooses(program: Any) -> Iterator[ast.Choose]:
