@@ -8,6 +8,7 @@ Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --ou
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Any
 from rulelang.agents import make_agent
 from rulelang.tools.choices import choice_lines
 from rulelang.tools.choices import summary as choice_summary
-from rulelang.tools.common import _user_error, load, parse_options
+from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
 from rulelang.tools.heatmap import heatmap_svg, site_counts
 from rulelang.tools.playout import Record, Setup, chunks, run
@@ -106,10 +107,10 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
     positive(args.games, "--games")
     positive(args.max_plies, "--max-plies")
     opts = parse_options(options, args.players)
-    game = load(path, opts, args.mode)
-    agents = agent_list(args.agents, game.num_players)
-    setup = Setup(path, tuple(sorted((opts or {}).items())), agents, args.seed,
-                  args.max_plies, args.mode)
+    setup = Setup(path, tuple(sorted((opts or {}).items())), (), args.seed, args.max_plies,
+                  args.mode)
+    game = setup.game()  # loaded (and kept) here: workers forked from here have it
+    setup = dataclasses.replace(setup, agents=agent_list(args.agents, game.num_players))
     return setup, game
 
 

@@ -9,8 +9,11 @@ worker loads a rulebook once and keeps it for every later game of the same setup
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -201,7 +204,7 @@ def chunks(setup: Setup, start: int, stop: int, size: int) -> Iterator[Task]:
 def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None = None,
         ray_address: str | None = None) -> Iterator[list[Record]]:
     """The records of each task, in the order of the tasks; `jobs` > 1 plays them on a pool
-    of that many processes (started with 'spawn': no state is inherited), a few tasks ahead
+    of that many processes (see _context), a few tasks ahead
     of the consumer, who may stop early (the rest is then cancelled). With `ray_address`
     (None: the local pool; "": a private Ray instance here) they run on Ray (cluster.py)."""
     if ray_address is not None:
@@ -215,12 +218,19 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
                 on_chunk(len(done))
             yield done
         return
-    context = multiprocessing.get_context("spawn")
+    context = _context()
+    forked = context.get_start_method() == "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         pending: list[Future[list[Record]]] = []
         try:
             for task in tasks:
+                if forked and not pending:
+                    # the workers are forked at the first task: with this process's objects
+                    # out of their collector's sight, they need not copy their memory
+                    gc.freeze()
                 pending.append(pool.submit(play_chunk, *task))
+                if forked and len(pending) == 1:
+                    gc.unfreeze()
                 if len(pending) > 2 * jobs:
                     yield _take(pending, on_chunk)
             while pending:
@@ -228,6 +238,23 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _context() -> Any:
+    """Where workers come from. On Linux, from a process with no other thread: forked from
+    this one, so that they start at once with the rulebooks it has loaded (Setup.game; a
+    game depends only on its setup and index, so what else a worker inherits changes no
+    record). Else from a fork server where the system has one (a fresh process, started by
+    the first pool and kept, that imports the package once; each worker is forked from it
+    and loads the rulebook), else started with 'spawn' (each imports the package too)."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def _take(pending: list[Future[list[Record]]],
