@@ -69,7 +69,10 @@ def play_one(setup: Setup, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
-    with Watch(game.has_chance) as chance:
+    if not game.has_chance:
+        return _play(setup, game, game.new_initial_state(seed=seed), agents, index, seed,
+                     names, [])
+    with Watch(True) as chance:
         state = game.new_initial_state(seed=seed)
         chance.keep(state)
         return _play(setup, game, state, agents, index, seed, names, chance.draws)
@@ -114,7 +117,8 @@ def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, se
         "turns": state.ctx.data.turn, "rounds": state.ctx.data.round
         if game.runtime.program.round is not None else None,
         "lead_changes": changes if scored else None,
-        "terms": [_terms(state.score_breakdown(p)) for p in players],
+        "terms": [_terms(state.score_breakdown(p)) for p in players] if scored
+        else [{} for _ in players],  # (no score terms: each player's breakdown is empty)
         "branching": {"decisions": len(actions), "options": sum(counts),
                       "max": max(counts, default=0), "single": counts.count(1)},
         "action_counts": _first_words(actions),
