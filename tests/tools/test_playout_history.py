@@ -15,6 +15,7 @@ from rulelang.tools.playout import Setup, play_one
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [
     ("rulebooks/tic_tac_toe.rule", ("random",), 4),
+    ("rulebooks/tic_tac_toe.rule", ("random",), 2, "interpreted"),  # menus as plain lists
     ("rulebooks/spice.rule", ("random",), 1),  # optional chooses and `then`
     ("rulebooks/muso_sakura.rule", ("random",), 1),  # cards, whole option lists, rounds
     ("rulebooks/karesansui.rule", ("random",), 1),  # zones and pieces as values
@@ -24,10 +25,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "agents", "games"), CASES)
+@pytest.mark.parametrize(("path", "agents", "games", "mode"),
+                         [c if len(c) == 4 else (*c, "compiled") for c in CASES])
 def test_a_record_is_what_the_engine_says_move_by_move(path: str, agents: tuple[str, ...],
-                                                       games: int) -> None:
-    setup = Setup(str(ROOT / path), (), agents, 3, 2000)
+                                                       games: int, mode: str) -> None:
+    setup = Setup(str(ROOT / path), (), agents, 3, 2000, mode)
     game = rulelang.load_game(ROOT / path)
     numbered = 0
     for index in range(games):
