@@ -163,8 +163,13 @@ def choice_lines(rows: list[dict[str, Any]], chooses_shown: int = 8, values_show
             continue
         top = list(row["values"].items())
         out.append(f"{head}: {row['taken']} times, " + ", ".join(
-            f"{k} {100 * n / row['taken']:.0f} %" for k, n in top[:values_shown])
+            f"{short(k)} {100 * n / row['taken']:.0f} %" for k, n in top[:values_shown])
             + (f" ... ({len(top)} values)" if len(top) > values_shown else ""))
     if len(rows) > chooses_shown:
         out.append(f"  ... {len(rows) - chooses_shown} more in the JSON report")
     return out
+
+
+def short(text: str, most: int = 32) -> str:
+    """A value's text cut to `most` characters (for a summary line or a plot's label)."""
+    return text if len(text) <= most else text[: most - 3] + "..."

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from rulelang.tools.choices import short
+
 _W, _BAR, _LABEL = 560, 22, 150
 _CSS = ("body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}"
         "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}"
@@ -81,7 +83,8 @@ def _choices(rows: list[dict[str, Any]], most: int = 12, values: int = 12) -> li
            "file:line:col: the share of each value it took (the first "
            f"{values}; all of them in the JSON report)</p>"]
     for row in taken[:most]:
-        top = [(k, n / row["taken"], None, None) for k, n in list(row["values"].items())[:values]]
+        top = [(short(k, 22), n / row["taken"], None, None)
+               for k, n in list(row["values"].items())[:values]]
         kind = f"{row['kind']} " if row["kind"] else ""
         mode = " (at random)" if row["mode"] == "chance" else ""
         out += [f"<h3>{escape(row['where'])}: {escape(kind + row['var'])}{mode}, "
