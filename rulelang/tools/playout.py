@@ -223,18 +223,22 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
             yield done
         return
     context = _context()
-    forked = context.get_start_method() == "fork"
+    first = context.get_start_method() == "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         pending: list[Future[list[Record]]] = []
         try:
             for task in tasks:
-                if forked and not pending:
-                    # the workers are forked at the first task: with this process's objects
-                    # out of their collector's sight, they need not copy their memory
+                if first:  # the workers are forked now, at the first task: with this
+                    # process's objects out of their collector's sight, so that they need
+                    # not copy the memory holding them
+                    first = False
                     gc.freeze()
-                pending.append(pool.submit(play_chunk, *task))
-                if forked and len(pending) == 1:
-                    gc.unfreeze()
+                    try:
+                        pending.append(pool.submit(play_chunk, *task))
+                    finally:
+                        gc.unfreeze()
+                else:
+                    pending.append(pool.submit(play_chunk, *task))
                 if len(pending) > 2 * jobs:
                     yield _take(pending, on_chunk)
             while pending:
