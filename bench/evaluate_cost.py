@@ -1,7 +1,10 @@
 """What `rulelang evaluate`'s bookkeeping costs over bare playouts: the same seeded games
-(random agents) played by a bare loop and by evaluate's play_one (which also counts options,
-names each action, samples scores for lead changes and writes the record), alternately, in
-one process; prints CPU seconds and the ratio per game. Exits 0; not a test.
+(random agents) played by a bare loop and by evaluate's play_one (which also samples scores
+for lead changes and, once the game is over, reads from its history each action's string,
+the option counts, the movers and the values each choose took, and writes the record),
+alternately, in one process, several rounds; prints the best CPU seconds of each and their
+ratio per game (the aim: at most 1.10). Exits 0; not a test. `--jobs` throughput:
+bench/evaluate_jobs.py.
 
     python bench/evaluate_cost.py                    # a few bundled games
     python bench/evaluate_cost.py spline --games 500

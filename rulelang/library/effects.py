@@ -104,4 +104,15 @@ def chance_draw(data: GameData, values: list[Any], span: Any) -> Any:
         shown = ", ".join(show(v) for v in values[:20]) + (" …" if len(values) > 20 else "")
         raise StatedChanceError(f"the stated chance outcome '{want}' is not one of this "
                                 f"draw's outcomes ({shown})", span, stated_at)
-    return values[data.rng.randrange(len(values))]
+    value = values[data.rng.randrange(len(values))]
+    watch = chance_watch
+    if watch is not None and (watch[0] is None or watch[0] is data):
+        watch[1].append((data, span, value))
+    return value
+
+
+# A tool's watch on the draws at random (`rulelang evaluate` counts their outcomes): None, or
+# [data, draws]: each draw made with that GameData is appended to draws as (data, span,
+# value); with None for the data, every draw is (the caller keeps its own state's later).
+# Draws only: nothing of the game changes.
+chance_watch: list[Any] | None = None

@@ -5,6 +5,7 @@ It reports each side's figures and the paired differences (B - A) with 95 % inte
 win rate of seat 1, the draw rate and the length; with `--sprt METRIC` it plays pairs in index
 order until a sequential probability ratio test shows a difference in that metric or rules
 one out (stats.Sprt), so the games played, like every figure, are the same for every --jobs.
+With `--out DIR` it writes DIR/compare.json and DIR/report.html (report_compare.py).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from rulelang.tools.evaluate import (
     to_json,
 )
 from rulelang.tools.playout import Record, Setup, Task, chunks, run
+from rulelang.tools.report_compare import compare_page
 from rulelang.tools.stats import Sprt, paired
 
 METRICS: dict[str, Callable[[Record], float]] = {
@@ -106,6 +108,7 @@ def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
             side_b.append(rb)
             if sprt is not None:
                 sprt.add(METRICS[sprt.metric](ra), METRICS[sprt.metric](rb))
+                sprt.path.append((sprt.llr(sprt.q1), sprt.llr(1 - sprt.q1)))
                 if sprt.decision() is not None:
                     return side_a, side_b
         pending = None
@@ -125,7 +128,8 @@ def sprt_figures(sprt: Sprt, pairs: int) -> dict[str, Any]:
             "discordant": discordant, "b_higher": sprt.b_higher, "a_higher": sprt.a_higher,
             "q1": sprt.q1, "alpha": sprt.alpha, "beta": sprt.beta,
             "llr": max(sprt.llr(sprt.q1), sprt.llr(1 - sprt.q1)),
-            "bounds": [sprt.lower, sprt.upper], "fixed_size_pairs": fixed}
+            "bounds": [sprt.lower, sprt.upper], "fixed_size_pairs": fixed,
+            "path": [list(p) for p in sprt.path]}
 
 
 def _line(name: str, d: dict[str, float], pct: bool) -> str:
@@ -168,7 +172,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if where is not None:
         data["a"], data["b"] = report(a, game_a, side_a), report(b, game_b, side_b)
         (where / "compare.json").write_text(to_json(data), encoding="utf-8")
-        print(f"written: {where / 'compare.json'}")
+        (where / "report.html").write_text(compare_page(data, lines), encoding="utf-8")
+        print(f"written: {where / 'compare.json'}, {where / 'report.html'}")
     return 0
 
 

@@ -8,6 +8,7 @@ Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --ou
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -16,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.tools.common import _user_error, load, parse_options
+from rulelang.tools.choices import choice_lines
+from rulelang.tools.choices import summary as choice_summary
+from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
 from rulelang.tools.heatmap import heatmap_svg, site_counts
 from rulelang.tools.playout import Record, Setup, chunks, run
@@ -104,10 +107,10 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
     positive(args.games, "--games")
     positive(args.max_plies, "--max-plies")
     opts = parse_options(options, args.players)
-    game = load(path, opts, args.mode)
-    agents = agent_list(args.agents, game.num_players)
-    setup = Setup(path, tuple(sorted((opts or {}).items())), agents, args.seed,
-                  args.max_plies, args.mode)
+    setup = Setup(path, tuple(sorted((opts or {}).items())), (), args.seed, args.max_plies,
+                  args.mode)
+    game = setup.game()  # loaded (and kept) here: workers forked from here have it
+    setup = dataclasses.replace(setup, agents=agent_list(args.agents, game.num_players))
     return setup, game
 
 
@@ -163,6 +166,7 @@ def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
     """Everything the JSON file holds: the setup, the figures and every game's record."""
     summary = summarize(records, list(game.player_names), list(setup.agents))
     summary["sites"] = site_counts(game, records)  # how often actions named each site
+    summary["choices"] = choice_summary(game.runtime.program, records)
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
             "players": list(game.player_names), "agents": list(setup.agents),
             "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
@@ -187,6 +191,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     seconds = progress.elapsed()
     data = report(setup, game, records)
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
+    lines += choice_lines(data["summary"]["choices"])
     if args.coverage:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)

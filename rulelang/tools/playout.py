@@ -9,19 +9,25 @@ worker loads a rulebook once and keeps it for every later game of the same setup
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
-from collections import Counter
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
+from rulelang.library.decision import Decision, Options
+from rulelang.model.values import Site
+from rulelang.tools.choices import Watch, game_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
 _GAMES: dict[tuple[str, str, str, int], Any] = {}  # per process: the loaded rulebooks
+_MEMOS: dict[int, _Memo] = {}
 
 
 @dataclass(frozen=True)
@@ -63,32 +69,44 @@ def play_one(setup: Setup, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
-    state = game.new_initial_state(seed=seed)
-    actions: list[str] = []
-    movers: list[int] = []
-    total = widest = single = 0
+    if not game.has_chance:
+        return _play(setup, game, game.new_initial_state(seed=seed), agents, index, seed,
+                     names, [])
+    with Watch(True) as chance:
+        state = game.new_initial_state(seed=seed)
+        chance.keep(state)
+        return _play(setup, game, state, agents, index, seed, names, chance.draws)
+
+
+def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, seed: int,
+          names: list[str], draws: list[Any]) -> Record:
+    """The game played as a bare playout would be (plus the score samples for lead changes);
+    everything else is read from the state's history once the game is over."""
     scored = bool(game.runtime.program.scores)
     # lead changes: the sole leader by score, at the start of each round (each turn in a
     # game without rounds); sampled no more often, since scoring may be costly
     rounds, at = game.runtime.program.round is not None, None
     leader, changes = None, 0
-    while not state.is_terminal() and len(actions) < setup.max_plies:
-        player = state.current_player()
-        mark = state.ctx.data.round if rounds else state.ctx.data.turn
-        if scored and mark != at:
-            at = mark
-            scores = state.scores()
-            best = max(scores)
-            now = scores.index(best) if scores.count(best) == 1 else None
-            if now is not None and leader is not None and now != leader:
-                changes += 1
-            leader = now if now is not None else leader
-        options = len(state.legal_actions())
-        total, widest, single = total + options, max(widest, options), single + (options == 1)
-        action = agents[player].choose(state)
-        actions.append(state.action_to_string(action))
-        movers.append(player)
-        state.apply_action(action)
+    plies, cap = 0, setup.max_plies
+    while not state.is_terminal() and plies < cap:
+        if scored:
+            mark = state.ctx.data.round if rounds else state.ctx.data.turn
+            if mark != at:
+                at = mark
+                scores = state.scores()
+                best = max(scores)
+                now = scores.index(best) if scores.count(best) == 1 else None
+                if now is not None and leader is not None and now != leader:
+                    changes += 1
+                leader = now if now is not None else leader
+        state.apply_action(agents[state.current_player()].choose(state))
+        plies += 1
+    history = state.ctx.data.history
+    memo = _memo(game)
+    taken = [d.options[i] for d, i in history]
+    apart = memo.sites_named_once
+    actions = [_label(d, i, o, apart) for (d, i), o in zip(history, taken, strict=True)]
+    counts = [d.count for d, _ in history]
     capped = state.capped() or not state.is_terminal()
     players = range(game.num_players)
     return {
@@ -99,12 +117,71 @@ def play_one(setup: Setup, index: int) -> Record:
         "turns": state.ctx.data.turn, "rounds": state.ctx.data.round
         if game.runtime.program.round is not None else None,
         "lead_changes": changes if scored else None,
-        "terms": [_terms(state.score_breakdown(p)) for p in players],
-        "branching": {"decisions": len(actions), "options": total, "max": widest,
-                      "single": single},
-        "action_counts": dict(sorted(Counter(a.split(" ")[0] for a in actions).items())),
-        "actions": actions, "movers": movers,
+        "terms": [_terms(state.score_breakdown(p)) for p in players] if scored
+        else [{} for _ in players],  # (no score terms: each player's breakdown is empty)
+        "branching": {"decisions": len(actions), "options": sum(counts),
+                      "max": max(counts, default=0), "single": counts.count(1)},
+        "action_counts": _first_words(actions),
+        "actions": actions, "movers": [d.player for d, _ in history],
+        "choices": game_counts(game.runtime.program, history, taken, draws, memo.slots),
     }
+
+
+def _label(d: Decision, k: int, option: Any, sites_named_once: bool) -> str:
+    """The string of option k of decision d (`option`): d.labels()[k], made alone (not with
+    the whole menu's) when no two of the menu's strings can be the same, so that none is
+    numbered: a menu kept as segments of one value each (`action value`), the actions all
+    different, each segment's values all different and of one type whose strings tell them
+    apart (sites, when the board names each site once; whole numbers; texts)."""
+    options = d.options
+    if type(options) is Options and _apart(options.segments, sites_named_once):
+        v = option[1][0]
+        return f"{option[0]} {v.name}" if type(v) is Site else f"{option[0]} {v}"
+    return d.labels()[k]
+
+
+def _apart(segments: list[tuple[Any, ...]], sites_named_once: bool) -> bool:
+    if len(segments) > 1:
+        names = [action for action, _ in segments]
+        if len(set(names)) != len(names):
+            return False
+    for action, values in segments:
+        if action is None:
+            return False
+        kinds = set(map(type, values))
+        if len(kinds) > 1 or len(set(values)) != len(values):
+            return False
+        if kinds and not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
+            return False
+    return True
+
+
+_TEXTS, _SITES = frozenset((int, str)), frozenset((Site,))
+
+
+class _Memo:
+    """What play_one works out once per loaded game."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game  # kept alive, so that its id stays its own
+        self.slots: dict[Any, Any] = {}  # choices.py's
+        names = [site.name for site in getattr(game.runtime.board, "sites", ())]
+        self.sites_named_once = len(set(names)) == len(names)
+
+
+def _memo(game: Any) -> _Memo:
+    if id(game) not in _MEMOS:
+        _MEMOS[id(game)] = _Memo(game)
+    return _MEMOS[id(game)]
+
+
+def _first_words(actions: list[str]) -> dict[str, int]:
+    """How often each action was taken, by the first word of its string."""
+    counts: dict[str, int] = {}
+    for a in actions:
+        word = a.partition(" ")[0]
+        counts[word] = counts.get(word, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _terms(breakdown: dict[str, float]) -> dict[str, float]:
@@ -131,7 +208,7 @@ def chunks(setup: Setup, start: int, stop: int, size: int) -> Iterator[Task]:
 def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None = None,
         ray_address: str | None = None) -> Iterator[list[Record]]:
     """The records of each task, in the order of the tasks; `jobs` > 1 plays them on a pool
-    of that many processes (started with 'spawn': no state is inherited), a few tasks ahead
+    of that many processes (see _context), a few tasks ahead
     of the consumer, who may stop early (the rest is then cancelled). With `ray_address`
     (None: the local pool; "": a private Ray instance here) they run on Ray (cluster.py)."""
     if ray_address is not None:
@@ -145,12 +222,23 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
                 on_chunk(len(done))
             yield done
         return
-    context = multiprocessing.get_context("spawn")
+    context = _context()
+    first = context.get_start_method() == "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         pending: list[Future[list[Record]]] = []
         try:
             for task in tasks:
-                pending.append(pool.submit(play_chunk, *task))
+                if first:  # the workers are forked now, at the first task: with this
+                    # process's objects out of their collector's sight, so that they need
+                    # not copy the memory holding them
+                    first = False
+                    gc.freeze()
+                    try:
+                        pending.append(pool.submit(play_chunk, *task))
+                    finally:
+                        gc.unfreeze()
+                else:
+                    pending.append(pool.submit(play_chunk, *task))
                 if len(pending) > 2 * jobs:
                     yield _take(pending, on_chunk)
             while pending:
@@ -158,6 +246,23 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _context() -> Any:
+    """Where workers come from. On Linux, from a process with no other thread: forked from
+    this one, so that they start at once with the rulebooks it has loaded (Setup.game; a
+    game depends only on its setup and index, so what else a worker inherits changes no
+    record). Else from a fork server where the system has one (a fresh process, started by
+    the first pool and kept, that imports the package once; each worker is forked from it
+    and loads the rulebook), else started with 'spawn' (each imports the package too)."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def _take(pending: list[Future[list[Record]]],

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from rulelang.tools.choices import short
+
 _W, _BAR, _LABEL = 560, 22, 150
 _CSS = ("body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}"
         "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}"
@@ -72,6 +74,28 @@ def _pct(r: dict[str, Any]) -> str:
     return f"{100 * r['rate']:.1f} % [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
 
 
+def _choices(rows: list[dict[str, Any]], most: int = 12, values: int = 12) -> list[str]:
+    """Per choose taken (the first `most`): the shares of its most taken values."""
+    taken = [r for r in rows if r["taken"]]
+    if not taken:
+        return []
+    out = ["<h2>Choices</h2>", "<p>each <code>choose</code> of the rules, at its "
+           "file:line:col: the share of each value it took (the first "
+           f"{values}; all of them in the JSON report)</p>"]
+    for row in taken[:most]:
+        top = [(short(k, 22), n / row["taken"], None, None)
+               for k, n in list(row["values"].items())[:values]]
+        kind = f"{row['kind']} " if row["kind"] else ""
+        mode = " (at random)" if row["mode"] == "chance" else ""
+        out += [f"<h3>{escape(row['where'])}: {escape(kind + row['var'])}{mode}, "
+                f"{row['taken']} times</h3>", _bars(top, max(v for _, v, _, _ in top), "%")]
+    never = [r for r in rows if not r["taken"]]
+    if never:
+        out.append("<p>never taken: " + escape(", ".join(f"{r['where']} {r['var']}"
+                                                        for r in never)) + "</p>")
+    return out
+
+
 def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
          heatmap: str | None = None) -> str:
     """The report page of one evaluation (`lines`: the terminal summary, shown verbatim;
@@ -98,6 +122,7 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
             "<h2>Length in plies</h2>", _histogram(s["length"]["histogram"]),
             "<h2>Actions taken</h2>",
             _bars([(k, float(v), None, None) for k, v in top], float(scale))]
+    body += _choices(s.get("choices", []))
     if heatmap is not None:
         body += ["<h2>Sites played</h2>", heatmap,
                  "<p>the darker a site, the more actions named it (its count in its title)</p>"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Z95 = 1.959963984540054  # the two-sided 95 % point of the standard normal
 
@@ -79,6 +79,8 @@ class Sprt:
     metric: str = "p0-win"  # what is compared: only named here, the caller scores pairs
     b_higher: int = 0
     a_higher: int = 0
+    # after each pair: the log likelihood ratios of B higher (q1) and of A higher (1 - q1)
+    path: list[tuple[float, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.upper = math.log((1 - self.beta) / (self.alpha / 2))

@@ -1,0 +1,175 @@
+"""How often each value of each `choose` was taken, for `rulelang evaluate`.
+
+A game's counts come from its own history once it is over (no work per move): for each
+decision of a `do` menu, the taken option's values belong, in order, to the mover's chooses
+of its action (and, after a `then`, of the action it goes on as); a decision of its own
+names its `choose`. Draws `at random` are no decisions: the engine's chance draws are
+watched while the game is played (library/effects.chance_watch), keeping only those made
+with the game's own state (a search agent's copies draw too, and are not counted).
+
+Values are written as action strings write them (a site's name, a piece's kind or name, a
+number, a symbol; `nothing` for an `optionally choose` that took none), so the counts hold
+nothing a game's record (its seed and its actions) does not. A choose is identified by its
+rulebook position `file:line:col`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library import effects
+from rulelang.library.decision import NOTHING
+from rulelang.model.values import show
+
+Counts = dict[str, dict[str, int]]  # "file:line:col" -> value -> times taken
+
+
+def _shown(v: Any) -> str:
+    return "nothing" if v is NOTHING else show(v)
+
+
+def _slots(program: Any, name: str, memo: dict[Any, Any]) -> list[Any]:
+    """The mover's chooses of an action, in the order of an option's values (None where a
+    `then` puts the name of the action it goes on as)."""
+    out: list[Any] | None = memo.get(name)
+    if out is None:
+        out = []
+        for s in program.actions[name].body.stmts:
+            if isinstance(s, ast.Choose) and s.mode == "mover":
+                out.append(s)
+            elif isinstance(s, ast.Then):
+                out.append(None)
+                out += _slots(program, s.action, memo)
+        memo[name] = out
+    return out
+
+
+class Watch:
+    """The chance draws of one game: `with Watch(has_chance) as w:` around making its
+    initial state and playing it; `w.keep(state)` once the state exists."""
+
+    def __init__(self, active: bool) -> None:
+        self.active = active
+        self.draws: list[tuple[Any, Any, Any]] = []
+        self._watch: list[Any] = [None, self.draws]
+
+    def __enter__(self) -> Watch:
+        if self.active:
+            effects.chance_watch = self._watch
+        return self
+
+    def keep(self, state: Any) -> None:
+        """From now on, only the draws made with this state's data (its setup's included)."""
+        data = state.ctx.data
+        self.draws[:] = [d for d in self.draws if d[0] is data]
+        self._watch[0] = data
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            effects.chance_watch = None
+
+
+def game_counts(program: Any, history: list[tuple[Any, int]], taken: list[Any],
+                draws: list[Any], memo: dict[Any, Any]) -> Counts:
+    """The values each choose took in one game, from its decisions (`history`, with the
+    option `taken` at each) and its draws. Values are counted as they are and written once
+    each at the end (a value that cannot be a key, a list say, is written at once). `memo`
+    keeps, per loaded game, each action's chooses (by name) and each choose's position."""
+    raw: dict[Any, dict[Any, int]] = {}
+    for (d, _), option in zip(history, taken, strict=True):
+        if d.menu is not None:
+            slots = memo.get(option[0])
+            if slots is None:
+                slots = _slots(program, option[0], memo)
+            pairs: Any = zip(slots, option[1], strict=False)
+        elif d.choose is not None:
+            pairs = ((d.choose, option[1][0]),)
+        else:
+            continue
+        for s, v in pairs:
+            if s is None:
+                continue
+            c = raw.get(s)
+            if c is None:
+                c = raw[s] = {}
+            try:
+                c[v] = c.get(v, 0) + 1
+            except TypeError:  # not hashable: counted by how it is written
+                c[_shown(v)] = c.get(_shown(v), 0) + 1
+    out: Counts = {}
+    for s, c in raw.items():
+        where = memo.get(s)
+        if where is None:
+            where = memo[s] = str(s.span)
+        shown = out.setdefault(where, {})
+        for v, n in c.items():
+            text = _shown(v)
+            shown[text] = shown.get(text, 0) + n
+    for _, span, v in draws:
+        counted = out.setdefault(str(span), {})
+        counted[_shown(v)] = counted.get(_shown(v), 0) + 1
+    return out  # (in no order: the JSON file sorts its keys)
+
+
+def chooses(program: Any) -> Iterator[ast.Choose]:
+    """Every choose of the rules, once each, in the order of the rulebook's sections."""
+    blocks: list[Any] = [*(a.body for a in program.actions.values()),
+                         *(f.body for f in program.effects.values()),
+                         *program.sections.values()]
+    if program.round is not None:
+        blocks.append(program.round.body)
+    seen: set[int] = set()
+    for block in blocks:
+        for n in walk(block):
+            if isinstance(n, ast.Choose) and id(n) not in seen:
+                seen.add(id(n))
+                yield n
+
+
+def summary(program: Any, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per choose of the rules (every one, in file:line:col order): its variable, kind word
+    and mode, how often it was taken over all records and the count of each value, most
+    taken first."""
+    totals: dict[str, Counter[str]] = {}
+    for r in records:
+        for where, values in r.get("choices", {}).items():
+            totals.setdefault(where, Counter()).update(values)
+    rows = []
+    nodes = sorted(chooses(program), key=lambda s: (s.span.path, s.span.line, s.span.column))
+    for s in nodes:
+        c = totals.get(str(s.span), Counter())
+        rows.append({"where": str(s.span), "var": s.var, "kind": s.kind,
+                     "mode": "chance" if s.mode == "random" else s.mode,
+                     "taken": sum(c.values()),
+                     "values": dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))})
+    return rows
+
+
+def choice_lines(rows: list[dict[str, Any]], chooses_shown: int = 8, values_shown: int = 5
+                 ) -> list[str]:
+    """The terminal summary's section: the most taken values of each choose."""
+    if not rows:
+        return []
+    out = ["choices (values taken, most taken first):"]
+    for row in rows[:chooses_shown]:
+        kind = f"{row['kind']} " if row["kind"] else ""
+        head = f"  {row['where']}: {kind}{row['var']}" + (
+            " (at random)" if row["mode"] == "chance" else "")
+        if not row["taken"]:
+            out.append(f"{head}: never taken")
+            continue
+        top = list(row["values"].items())
+        out.append(f"{head}: {row['taken']} times, " + ", ".join(
+            f"{short(k)} {100 * n / row['taken']:.0f} %" for k, n in top[:values_shown])
+            + (f" ... ({len(top)} values)" if len(top) > values_shown else ""))
+    if len(rows) > chooses_shown:
+        out.append(f"  ... {len(rows) - chooses_shown} more in the JSON report")
+    return out
+
+
+def short(text: str, most: int = 32) -> str:
+    """A value's text cut to `most` characters (for a summary line or a plot's label)."""
+    return text if len(text) <= most else text[: most - 3] + "..."
