@@ -170,15 +170,16 @@ def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None, e
         subject = own
     span = first.span
     if isinstance(first, ast.Def) and same and all(
-            not isinstance(r.body, ast.Block) for r in rules):
-        expr: ast.Expr = ast.NoClause(ast.Name(subject, span=span), name, symbols, enum,
-                                  span=span) \
-            if catch_all is None else catch_all.body  # type: ignore[assignment]
+            isinstance(r.body, ast.Expr) for r in rules):  # one expression: `if … else …`
+        expr = catch_all.body if catch_all is not None else None
+        if not isinstance(expr, ast.Expr):
+            expr = ast.NoClause(ast.Name(subject, span=span), name, symbols, enum, span=span)
         for sym, r in reversed(clauses):
-            expr = ast.IfExpr(_is(subject, sym, r), r.body, expr,  # type: ignore[arg-type]
-                              span=r.span)
+            if isinstance(r.body, ast.Expr):
+                expr = ast.IfExpr(_is(subject, sym, r), r.body, expr, span=r.span)
         return ast.Def(name, (subject, *rest), expr, span=span)
-    params = (subject, *rest) if same else (SUBJECT, *(f"<{i}>" for i in range(1, len(rest) + 1)))
+    hidden = (SUBJECT, *(f"<{i}>" for i in range(1, len(rest) + 1)))  # bound by each clause
+    params = (subject, *rest) if same else hidden
 
     def body(r: Rule) -> ast.Block:
         stmts: tuple[ast.Stmt, ...] = r.body.stmts if isinstance(r.body, ast.Block) else (
@@ -195,8 +196,7 @@ def _build(name: str, clauses: list[tuple[str, Rule]], catch_all: Rule | None, e
     if catch_all is not None:
         orelse = body(catch_all)
     else:
-        fail = ast.NoClause(ast.Name(params[0], span=span), name, symbols, enum,
-                                  span=span)
+        fail = ast.NoClause(ast.Name(params[0], span=span), name, symbols, enum, span=span)
         orelse = ast.Block((ast.Return(fail, span=span) if isinstance(first, ast.Def) else
                             ast.Let(((SUBJECT + "!", fail),), span=span),), span=span)
     block = ast.Block((ast.If(branches, orelse, span=span),), span=first.body.span)

@@ -352,6 +352,8 @@ class Walker:
         if isinstance(t, ast.Attr) and ref is None:
             if not pieces_too:
                 self.ck.error("R204", f"only {what} can be changed", t.span)
+        elif ref is None and not isinstance(t.left if isinstance(t, ast.Of) else t, ast.Name):
+            self.ck.error("R204", f"only {what} can be changed", t.span)  # `none of p`
         elif ref == ("builtin", "starter") and pieces_too:
             pass  # `set starter = p`: who begins the next round
         elif ref is not None and ref[0] not in ("counter", "var"):
