@@ -12,6 +12,7 @@ from rulelang.errors import RulebookError
 from rulelang.language import ast, clauses, constructs, written_types
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
 from rulelang.language.astwalk import walk
+from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
 from rulelang.language.resolver import Checker, GameDecl, Walker, category, qual, written
 from rulelang.language.typestmt import check_types
@@ -319,6 +320,39 @@ def _walk_geometry(w: Walker, g: ast.Geometry) -> None:
     w.pop()
 
 
+def _check_end_decides_nothing(ck: Checker, p: Program) -> None:
+    """The end is checked after every action: it may state results, never ask (R204)."""
+    end = p.sections.get("end")
+    if end is None:
+        return
+    p.refs = ck.refs
+    try:
+        found = _first_decision(DecisionAnalysis(p), end)
+    except KeyError:  # a call of an unknown effect: reported already (R201)
+        return
+    if found is not None:
+        ck.error("R204", "the end is checked after every action: it cannot ask a player to "
+                 "decide", found.span, "decide in the turn, an action or an effect; the end "
+                 "reads the game and states its results")
+
+
+def _first_decision(da: DecisionAnalysis, block: ast.Block) -> ast.Node | None:
+    """The first statement of block that asks for a decision (the innermost one written
+    there: a `do`, a `choose`, or the call of an effect or action that decides)."""
+    for s in block.stmts:
+        if not da.decides(s):
+            continue
+        inner = [b for _, b in getattr(s, "branches", ())]
+        inner += [b for b in (getattr(s, "orelse", None), getattr(s, "body", None))
+                  if isinstance(b, ast.Block) and not isinstance(s, ast.CallStmt)]
+        for b in inner:
+            found = _first_decision(da, b)
+            if found is not None:
+                return found
+        return s
+    return None
+
+
 def _check_game(ck: Checker, p: Program) -> None:
     span = p.game.span
     if "turn" not in p.sections:
@@ -329,6 +363,7 @@ def _check_game(ck: Checker, p: Program) -> None:
             ck.error("R206", f"action '{name}' is never offered", action.span,
                      f"name it in a 'do' line of the turn, e.g. 'do {name}'")
     _check_then(ck, p)
+    _check_end_decides_nothing(ck, p)
     for opt in p.options.values():
         _check_option_default(ck, opt, p.option_enums.get(opt.name))
     if p.players.lo < 1 or p.players.hi < p.players.lo:
