@@ -18,7 +18,7 @@ from rulelang.library import BUILTINS, MAX_PIECES
 from rulelang.library.semantics import Ctx, domain_items, make_table, positioned
 from rulelang.model.state import GameData
 from rulelang.model.topology import Board, BoardBuilder
-from rulelang.model.values import Piece, Player, Site, ZoneFamily, ZoneRef, show, zone_ref
+from rulelang.model.values import Piece, Player, Record, Site, ZoneFamily, ZoneRef, show, zone_ref
 from rulelang.reference.interpreter import Interpreter
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -381,8 +381,8 @@ class Runtime:
     # ---- scores
     def breakdown(self, c: Ctx, player: int, terms: Any = None) -> dict[str, float]:
         """Each score term's points (of the terms named in `terms` only, when given); a term
-        whose value is a list of (label, points) pairs is itemised: one entry `term label`
-        per pair (`term` alone, 0, when the list is empty)."""
+        whose value is a list of (label, points) pairs or (label: …, points: …) records is
+        itemised: one entry `term label` per item (`term` alone, 0, when the list is empty)."""
         who = self.players[player]
         c = Ctx(self, c.data)  # scoring has a step budget of its own, however often asked
         out: dict[str, float] = {}
@@ -434,10 +434,21 @@ class Runtime:
 
 
 def _score_item(item: Any, term: Any) -> tuple[str, Any]:
-    if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[1], (int, float)):
+    if isinstance(item, Record):  # (label: …, points: …), its fields in any order
+        if set(item.fields) == {"label", "points"} and _is_points(item.get("points")):
+            return show(item.get("label")), item.get("points")
+    elif isinstance(item, (tuple, list)) and len(item) == 2 \
+            and isinstance(item[1], (int, float)):
         return show(item[0]), item[1]
     raise RuleRuntimeError(f"score {term.name}: a list of scores must hold (label, points) "
-                           f"pairs, not {show(item)}", term.span)
+                           f"pairs or (label: …, points: …) records, not {show(item)}",
+                           term.span)
+
+
+def _is_points(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _sets_piece_attributes(program: Program) -> bool:
     """Some `set x.name = …` may change a piece's attribute or owner."""
     from rulelang.language.astwalk import walk

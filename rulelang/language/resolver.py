@@ -17,7 +17,7 @@ GameDecl = ast.Piece | ast.Zone | ast.Counter | ast.Var | ast.Option | ast.Actio
 _ModuleDecl = ast.Def | ast.Effect | ast.Geometry
 _GAME_KINDS: dict[type[GameDecl], str] = {
     ast.Piece: "kind", ast.Zone: "zone", ast.Counter: "counter", ast.Var: "var",
-    ast.Option: "option", ast.Action: "action"}
+    ast.Option: "option"}
 _MODULE_KINDS: dict[type[_ModuleDecl], str] = {
     ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry"}
 
@@ -33,6 +33,10 @@ class Checker:
         self.refs: dict[ast.Node, Ref] = {}
         self.namespaces: dict[str, dict[str, Ref]] = {}
         self.arity: dict[Ref, tuple[int, int]] = {}
+        # actions have a namespace of their own: only `do` and `then` name them, so a
+        # symbol, a rule or a var may share an action's name
+        self.actions: dict[str, Ref] = {}
+        self._action_spans: dict[str, Span] = {}
         self.used_actions: set[str] = set()
         self.meant_actions: set[str] = set()  # suggested for a misspelt name in a `do`
         self.uses_repetition = False
@@ -87,6 +91,9 @@ class Checker:
                 self.declare(ns, sym, Ref(Category.SYMBOL, qual(key, sym)), span, seen)
         elif isinstance(d, ast.Table):
             self.declare(ns, d.name, Ref(Category.TABLE, qual(key, d.name)), d.span, seen)
+        if key == "" and isinstance(d, ast.Action):
+            self.declare(self.actions, d.name, Ref(Category.ACTION, d.name), d.span,
+                         self._action_spans)
         if key == "":
             for game_cls, cat in _GAME_KINDS.items():
                 if isinstance(d, game_cls):
@@ -146,6 +153,10 @@ class Walker:
         if call_arity is not None and ref is not None and not Category(ref[0]).callable \
                 and e.id in BUILTINS:
             ref = Ref(Category.BUILTIN, e.id)  # an option `size` does not hide the builtin size(x)
+        if ref is None and e.id in self.ck.actions:
+            self.ck.error("R204", f"'{e.id}' is an action, not a value", e.span,
+                          f"write \"{e.id}\" to compare with last.action")
+            return None
         if ref is None:
             self.ck.unknown(e.id, e.span, self.scope, self.ns)
             return None
@@ -169,10 +180,6 @@ class Walker:
 
     def _use(self, e: ast.Expr, ref: Ref, call_arity: int | None) -> Ref:
         self.ck.refs[e] = ref
-        if ref[0] == "action":
-            self.ck.error("R204", f"'{ref[1]}' is an action, not a value", e.span,
-                          f"write \"{ref[1]}\" to compare with last.action")
-            return ref
         if ref[0] == "effect" and call_arity is None:
             self.ck.error("R204", f"effect '{written(e)}' is not a value", e.span,
                           "an effect changes the game: use it as a statement of its own")
@@ -381,10 +388,8 @@ class Walker:
 
     def visit_Do(self, s: ast.Do) -> None:
         for name, span in zip(s.actions, s.spans, strict=True):
-            ref = self.ns.get(name)
-            if ref is None or ref[0] != "action":
-                pool = [k for k, v in self.ns.items() if v[0] == "action"]
-                close = difflib.get_close_matches(name, pool, n=1)
+            if name not in self.ck.actions:
+                close = difflib.get_close_matches(name, sorted(self.ck.actions), n=1)
                 self.ck.error("R201", f"unknown action '{name}'", span,
                               f"did you mean '{close[0]}'?" if close else None)
                 self.ck.meant_actions.update(close)

@@ -14,7 +14,7 @@ RULEBOOK = rulelang.BUNDLED / "muso_sakura.rule"
 
 def load(players: int = 3, engine: str = "compiled", **options: Any) -> rulelang.Game:
     """The game for a number of players; `engine` is the evaluation mode, `options` the
-    rulebook's options (mode=long, abilities=chosen). Loaded once per process (load_game
+    rulebook's options (mode=long, abilities=by_hand). Loaded once per process (load_game
     parses the rulebook again on every call; its runtime is cached, the parse is not)."""
     return _load(players, engine, tuple(sorted(options.items())))
 

@@ -146,10 +146,10 @@ def test_frames_hold_a_picture_and_a_move_per_ply() -> None:
 
 
 def test_a_run_of_secret_choices_is_one_frame() -> None:
-    """abilities=chosen: a player's role and its abilities are a run of secret choices,
+    """abilities=by_hand: a player's role and its abilities are a run of secret choices,
     one entry of another player's history and one frame of their page, whatever its
     length; the frames' moves are that history."""
-    game, moves = played("muso_sakura", 2, {"players": 3, "abilities": "chosen"})
+    game, moves = played("muso_sakura", 2, {"players": 3, "abilities": "by_hand"})
     for player in range(3):
         shots = frames(game, 2, moves, player)
         state = game.new_initial_state(seed=2)

@@ -350,15 +350,25 @@ def _attr(name: str, value: Any) -> str:
     return f"{name.replace('_', ' ')} {value}"
 
 
+def _sheet_points(v: Any) -> float | None:
+    """The points of a score sheet's line, a (label, points) pair or record; else None."""
+    if isinstance(v, dict) and set(v) == {"label", "points"}:
+        v = (v["label"], v["points"])
+    if isinstance(v, (list, tuple)) and len(v) == 2 and isinstance(v[1], (int, float)) \
+            and not isinstance(v[1], bool):
+        return v[1]
+    return None
+
+
 def value_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         if not value:
             return "—"
-        if all(isinstance(v, (list, tuple)) and len(v) == 2 and isinstance(v[1], (int, float))
-               and not isinstance(v[1], bool) for v in value):  # a sheet: (label, points)
-            total = sum(v[1] for v in value)
+        points = [_sheet_points(v) for v in value]
+        if None not in points:  # a sheet: (label, points) pairs or records
+            total = sum(p for p in points if p is not None)
             return f"{total:g} ({len(value)} lines)"
         return "(" + ", ".join(value_text(v) for v in value) + ")"
     if isinstance(value, dict):  # a record, as an observation shows it
