@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.language.loader import STDLIB
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING
 from rulelang.model.values import show
@@ -103,15 +105,29 @@ def game_counts(program: Any, history: list[tuple[Any, int]], taken: list[Any],
     for s, c in raw.items():
         where = memo.get(s)
         if where is None:
-            where = memo[s] = str(s.span)
+            where = memo[s] = place(program, s.span)
         shown = out.setdefault(where, {})
         for v, n in c.items():
             text = _shown(v)
             shown[text] = shown.get(text, 0) + n
     for _, span, v in draws:
-        counted = out.setdefault(str(span), {})
+        where = memo.get(span)
+        if where is None:
+            where = memo[span] = place(program, span)
+        counted = out.setdefault(where, {})
         counted[_shown(v)] = counted.get(_shown(v), 0) + 1
     return out  # (in no order: the JSON file sorts its keys)
+
+
+def place(program: Any, span: Any) -> str:
+    """span's file:line:col, the same in every process whatever its working folder: the
+    file relative to the game's rulebook folder, or `stdlib/…` for a standard module."""
+    path = Path(span.path).resolve()
+    home = Path(program.loaded.game.source.path).resolve().parent
+    for root, prefix in ((home, ""), (STDLIB.resolve(), "stdlib/")):
+        if path.is_relative_to(root):
+            return f"{prefix}{path.relative_to(root)}:{span.line}:{span.column}"
+    return f"{path}:{span.line}:{span.column}"
 
 
 def chooses(program: Any) -> Iterator[ast.Choose]:
@@ -140,8 +156,9 @@ def summary(program: Any, records: list[dict[str, Any]]) -> list[dict[str, Any]]
     rows = []
     nodes = sorted(chooses(program), key=lambda s: (s.span.path, s.span.line, s.span.column))
     for s in nodes:
-        c = totals.get(str(s.span), Counter())
-        rows.append({"where": str(s.span), "var": s.var, "kind": s.kind,
+        where = place(program, s.span)
+        c = totals.get(where, Counter())
+        rows.append({"where": where, "var": s.var, "kind": s.kind,
                      "mode": "chance" if s.mode == "random" else s.mode,
                      "taken": sum(c.values()),
                      "values": dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))})

@@ -110,3 +110,18 @@ def test_a_choose_never_taken_is_listed_with_no_count() -> None:
     rows = summary(game.runtime.program, [])
     assert {r["var"] for r in rows} == {"s", "answer"}
     assert all(r["taken"] == 0 and r["values"] == {} for r in rows)
+
+
+def test_where_a_choose_is_does_not_depend_on_the_working_folder(
+        tmp_path: Path, monkeypatch) -> None:
+    """Workers may start in another folder (a fork server's, a Ray node's): each choose is
+    named relative to the rulebook's folder (stdlib modules as stdlib/…), so the JSON is the
+    same from every folder."""
+    found = []
+    for folder in (ROOT, tmp_path):
+        monkeypatch.chdir(folder)
+        found.append(_run(tmp_path / f"out{len(found)}", "tic_tac_toe", "--games", "3"))
+    assert found[0]["summary"]["choices"] == found[1]["summary"]["choices"]
+    assert [r["choices"] for r in found[0]["records"]] == \
+        [r["choices"] for r in found[1]["records"]]
+    assert found[0]["summary"]["choices"][0]["where"].startswith("tic_tac_toe.rule:")
