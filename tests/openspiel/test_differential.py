@@ -54,7 +54,7 @@ PERFT = [
     ("hex", 4, 3, "interpreted"),
     ("breakthrough", 3, None, "compiled"),        # all 2,300 games on 3x3
     ("breakthrough", 4, 5, "compiled"),           # first wins at ply 5
-    ("breakthrough", 6, 4, "compiled"),
+    ("breakthrough", 6, 3, "compiled"),           # captures from ply 3
     ("breakthrough", 8, 3, "compiled"),           # depth 4 on 8x8: bench/openspiel_games.py
     ("breakthrough", 6, 2, "interpreted"),
 ]
@@ -67,6 +67,7 @@ OPENSPIEL_PERFT = {
     ("hex", 11, 2): 14520,
     ("breakthrough", 3, None): 2300,
     ("breakthrough", 4, 5): 46350,
+    ("breakthrough", 6, 3): 4308,
     ("breakthrough", 6, 4): 71478,
     ("breakthrough", 8, 4): 256036,
 }

@@ -31,8 +31,8 @@ MAX_MOVES = 120  # longer random games are cut here (spline_plus can loop a long
 # about the same; their own tests go deep instead (tests/games/shibumi_more and
 # tests/test_shibumi_perft: perft against independent references in both modes, random games
 # node by node; hex against OpenSpiel; Tatara's and Karesansui's game checkers).
-SHALLOWER = {"spyramid": 3, "spargo": 3, "spice": 2, "spought": 2, "spline_plus": 2,
-             "spaiji": 2, "spodd": 2, "spire": 2, "hex": 2, "tatara": 2, "karesansui": 2}
+SHALLOWER = {"spyramid": 4, "spargo": 4, "spice": 3, "spought": 3, "spline_plus": 2,
+             "spaiji": 3, "spodd": 2, "spire": 2, "hex": 3, "tatara": 2, "karesansui": 2}
 
 
 def depth(name: str, moves: int = MAX_MOVES) -> int:

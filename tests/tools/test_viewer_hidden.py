@@ -94,9 +94,12 @@ def played(name: str, seed: int, options: dict[str, Any] | None = None) -> tuple
     game = rulelang.load_game(name, options)
     state = game.new_initial_state(seed=seed)
     agent = make_agent("random", seed=seed)
-    while not state.is_terminal():
+    while not state.is_terminal() and len(state.history()) < PLIES:
         state.apply_action(agent.choose(state))
     return game, list(state.history())
+
+
+PLIES = 90  # a game's first plies: its first rounds, with hands dealt, played and scored
 
 
 @pytest.mark.parametrize(("name", "seed", "options"), [
