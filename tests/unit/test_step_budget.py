@@ -66,7 +66,8 @@ def test_endless_recursion_is_a_positioned_rule_error(tmp_path: Path, mode: str,
     ("def pairs = count x in 0..10 where (any y in 0..1500000: true)", "pairs > 0",
      "", (8, 37)),                                     # each inner loop fits, both do not
     ("def listed = [x for x in 0..100000000]", "size(listed) > 0", "", (8, 14)),
-    ("", "true", "  while true\n    increase n by 1\n", (13, 3)),
+    # an endless while of 100 steps a turn: 20,000 turns
+    ("", "true", "  while true\n    increase n by size([k for k in 1..99])\n", (13, 3)),
     ("", "true", "  for each k in 0..100000000\n    increase n by k\n", (13, 3)),
 ])
 def test_long_evaluation_exceeds_the_step_budget(tmp_path: Path, mode: str, defs: str,
