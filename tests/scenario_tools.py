@@ -1,7 +1,29 @@
-"""Helpers shared by the scenario tests: legal action strings, and playing a scripted line."""
+"""Helpers shared by the scenario and construct tests: a rulebook written out and loaded, legal
+action strings, a var as observed, and playing a scripted line."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import rulelang
+
+
+def load_text(folder: Path, text: str, mode: str = "compiled",
+              options: dict[str, Any] | None = None, name: str = "t.rule") -> Any:
+    """The game of rulebook `text`, written to folder/name."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return rulelang.load_game(path, options, mode=mode)
+
+
+def offered(state: Any) -> list[str]:
+    """The legal action strings, in the menu's order."""
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def var_value(state: Any, name: str, player: int = 0) -> Any:
+    """A var's value as `player`'s observation shows it."""
+    return next(v["value"] for v in state.observation(player)["vars"] if v["var"] == name)
 
 
 def legal(state: Any) -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_tools import load_text
 
 import rulelang
 from rulelang.errors import RuleRuntimeError
@@ -21,9 +22,7 @@ HEAD = 'game "T"\nplayers North, South\npiece stone\nzone bag: 3 stone\n'
 
 def _load(tmp_path: Path, body: str, mode: str = "compiled",
           options: dict[str, object] | None = None) -> rulelang.Game:
-    path = tmp_path / "t.rule"
-    path.write_text(HEAD + body, encoding="utf-8")
-    return rulelang.load_game(path, options, mode=mode)
+    return load_text(tmp_path, HEAD + body, mode, options)
 
 
 def _codes(tmp_path: Path, body: str) -> list[tuple[str, int, int, str]]:

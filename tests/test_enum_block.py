@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_tools import load_text
 
 import rulelang
 
@@ -14,9 +15,7 @@ PICK = "action pick\n  choose c in colour\n  when c == blue\n    winner mover\nt
 
 
 def _load(tmp_path: Path, body: str, mode: str = "compiled") -> rulelang.Game:
-    path = tmp_path / "t.rule"
-    path.write_text(HEAD + body, encoding="utf-8")
-    return rulelang.load_game(path, mode=mode)
+    return load_text(tmp_path, HEAD + body, mode)
 
 
 @pytest.mark.parametrize("mode", ("interpreted", "compiled"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_tools import load_text, offered, var_value
 
 import rulelang
 from rulelang.errors import RulebookError
@@ -42,17 +43,7 @@ end
 
 
 def _load(tmp_path: Path, text: str, mode: str = "compiled") -> rulelang.Game:
-    path = tmp_path / "g.rule"
-    path.write_text(text, encoding="utf-8")
-    return rulelang.load_game(str(path), mode=mode)
-
-
-def _strings(state) -> list[str]:
-    return [state.action_to_string(a) for a in state.legal_actions()]
-
-
-def _var(state, name: str):
-    return next(v["value"] for v in state.observation(0)["vars"] if v["var"] == name)
+    return load_text(tmp_path, text, mode)
 
 
 def _diagnostics(tmp_path: Path, text: str) -> list:
@@ -64,20 +55,20 @@ def _diagnostics(tmp_path: Path, text: str) -> list:
 @pytest.mark.parametrize("mode", MODES)
 def test_a_symbol_may_share_an_action_name(tmp_path: Path, mode: str) -> None:
     state = _load(tmp_path, GAME, mode).new_initial_state()
-    strings = _strings(state)
+    strings = offered(state)
     # `do place or discard` names the actions; `choose how in use` the symbols
     assert "place a1" in strings and "discard place" in strings
     assert "discard discard" in strings
     state.apply_action(state.string_to_action("discard place"))
-    assert _var(state, "chosen") == "place"          # the symbol's value is its name
+    assert var_value(state, "chosen") == "place"          # the symbol's value is its name
     supply = {(z["zone"], z["owner"]): z["count"] for z in state.observation(0)["zones"]}
     assert supply[("supply", "A")] == 5 and supply[("pile", None)] == 3
     state.apply_action(state.string_to_action("place a1"))   # B: the action `place`
     assert state.current_player() == 0
-    assert "place a1" not in _strings(state) and "place b1" in _strings(state)
+    assert "place a1" not in offered(state) and "place b1" in offered(state)
     # B is down to 3 stones: "discard place" is refused by the `where`, for B only
     state.apply_action(state.string_to_action("place b1"))
-    assert sorted(_strings(state)) == ["discard discard", "place a2", "place b2"]
+    assert sorted(offered(state)) == ["discard discard", "place a2", "place b2"]
 
 
 def test_the_symbol_is_checked_as_a_symbol(tmp_path: Path) -> None:

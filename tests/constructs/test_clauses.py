@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from scenario_tools import load_text
 
 import rulelang
 from rulelang.errors import RuleRuntimeError
@@ -22,9 +23,7 @@ HEAD = 'game "T"\nplayers North, South\npiece stone\nzone bag: 3 stone\nenum tre
 
 
 def _load(tmp_path: Path, body: str, mode: str = "compiled") -> rulelang.Game:
-    path = tmp_path / "t.rule"
-    path.write_text(HEAD + body, encoding="utf-8")
-    return rulelang.load_game(path, mode=mode)
+    return load_text(tmp_path, HEAD + body, mode)
 
 
 def _diagnostics(tmp_path: Path, body: str) -> list[tuple[str, int, int, str]]:

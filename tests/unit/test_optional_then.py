@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_tools import load_text, offered, var_value
 
 import rulelang
 from rulelang.errors import RulebookError
@@ -44,32 +45,22 @@ end
 
 
 def _load(tmp_path: Path, text: str, mode: str = "compiled") -> rulelang.Game:
-    path = tmp_path / "g.rule"
-    path.write_text(text, encoding="utf-8")
-    return rulelang.load_game(str(path), mode=mode)
-
-
-def _strings(state) -> list[str]:
-    return [state.action_to_string(a) for a in state.legal_actions()]
-
-
-def _var(state, name: str):
-    return next(v["value"] for v in state.observation(0)["vars"] if v["var"] == name)
+    return load_text(tmp_path, text, mode)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_an_optional_choice_offers_no_value_first_and_its_string_leaves_it_out(
         tmp_path: Path, mode: str) -> None:
     state = _load(tmp_path, STRIP, mode).new_initial_state()
-    assert _strings(state) == ["put a", "put a b", "put b", "put b c", "put c", "put c d",
+    assert offered(state) == ["put a", "put a b", "put b", "put b c", "put c", "put c d",
                                "put d"]
     one = state.clone()
     one.apply_action(one.string_to_action("put b"))
-    assert _var(one, "second") == "none"  # the local is none
+    assert var_value(one, "second") == "none"  # the local is none
     assert [p["site"] for p in one.observation(0)["board"] if p["pieces"]] == ["b"]
     two = state.clone()
     two.apply_action(two.string_to_action("put b c"))
-    assert _var(two, "second") == "c"
+    assert var_value(two, "second") == "c"
     assert [p["site"] for p in two.observation(0)["board"] if p["pieces"]] == ["b", "c"]
 
 
@@ -79,7 +70,7 @@ def test_then_makes_one_option_of_two_actions_the_second_seeing_the_first(
     state = _load(tmp_path, STRIP, mode).new_initial_state()
     state.apply_action(state.string_to_action("put b c"))
     # B may take one of A's stones, then put: b or c is free again for the put that follows
-    assert _strings(state) == ["put a", "put d", "take b put a", "take b put a b",
+    assert offered(state) == ["put a", "put d", "take b put a", "take b put a b",
                                "take b put b", "take b put d", "take c put a", "take c put c",
                                "take c put c d", "take c put d"]
     state.apply_action(state.string_to_action("take c put c d"))
@@ -87,7 +78,7 @@ def test_then_makes_one_option_of_two_actions_the_second_seeing_the_first(
              if p["pieces"]}
     assert board == {"b": "A", "c": "B", "d": "B"}
     assert state.history() == ["put b c", "take c put c d"]
-    assert _var(state, "acted") == "take"  # last.action: the action the option began with
+    assert var_value(state, "acted") == "take"  # last.action: the action the option began with
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -129,7 +120,7 @@ def test_a_then_without_a_way_leaves_the_option_out(tmp_path: Path, mode: str) -
         state.apply_action(state.string_to_action("put a b"))
         state.apply_action(state.string_to_action("put c d"))
         # the board is full: A can only take one of B's stones, then put
-        assert _strings(state) == want
+        assert offered(state) == want
         assert state.is_terminal() == (not want)  # nobody can act: a draw
 
 
@@ -155,7 +146,7 @@ end
 """
     state = _load(tmp_path, text, mode).new_initial_state()
     assert state.current_player() == 1
-    assert _strings(state) == ["nothing", "a", "b", "c"]
+    assert offered(state) == ["nothing", "a", "b", "c"]
     state.apply_action(state.string_to_action("nothing"))
     assert state.is_terminal() and state.winners() == []
 

@@ -10,6 +10,8 @@ random-game tests compare every rulebook against it action by action.
 """
 from __future__ import annotations
 
+from typing import Any
+
 N = 4
 SITES = [(z, r, c) for z in range(N) for r in range(N - z) for c in range(N - z)]
 INDEX = {s: i for i, s in enumerate(SITES)}
@@ -321,7 +323,8 @@ def spodd_columns(board: list, colour: int) -> int:
     return won
 
 
-def perft(state: MoreRef, depth: int) -> int:
+def perft(state: Any, depth: int) -> int:
+    """Leaves at `depth` of any reference state (done, legal(), clone(), apply(a))."""
     if depth == 0 or state.done:
         return 1 if depth == 0 else 0
     total = 0

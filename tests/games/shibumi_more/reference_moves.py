@@ -175,14 +175,3 @@ class MoveRef:
             if idle >= 2:
                 return self._end()
             self.mover, self._legal = 1 - self.mover, None
-
-
-def perft(state: MoveRef, depth: int) -> int:
-    if depth == 0 or state.done:
-        return 1 if depth == 0 else 0
-    total = 0
-    for a in state.legal():
-        child = state.clone()
-        child.apply(a)
-        total += perft(child, depth - 1)
-    return total

@@ -67,14 +67,3 @@ class SpargoRef:
             self.done = True
             balls = [self.board.count(p) for p in (0, 1)]
             self.winners = [] if balls[0] == balls[1] else [balls.index(max(balls))]
-
-
-def perft(state: SpargoRef, depth: int) -> int:
-    if depth == 0 or state.done:
-        return 1 if depth == 0 else 0
-    total = 0
-    for a in state.legal():
-        child = state.clone()
-        child.apply(a)
-        total += perft(child, depth - 1)
-    return total

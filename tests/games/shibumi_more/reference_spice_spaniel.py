@@ -183,14 +183,3 @@ class SpiceRef:
 
 def make(name: str):
     return {"spice": SpiceRef, "spaniel": SpanielRef}[name]()
-
-
-def perft(state, depth: int) -> int:
-    if depth == 0 or state.done:
-        return 1 if depth == 0 else 0
-    total = 0
-    for a in state.legal():
-        child = state.clone()
-        child.apply(a)
-        total += perft(child, depth - 1)
-    return total

@@ -12,7 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
-from reference_spargo import SpargoRef, perft
+from reference_impl import perft
+from reference_spargo import SpargoRef
 from test_shibumi_more_games import compare_node, engine_perft  # the shared node walk
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference_spice_spaniel import make, perft
+from reference_impl import perft
+from reference_spice_spaniel import make
 from test_shibumi_more_games import compare_node, engine_perft, load
 
 MODES = ("interpreted", "compiled")

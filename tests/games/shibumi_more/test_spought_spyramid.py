@@ -10,8 +10,8 @@ reference.
 from __future__ import annotations
 
 import pytest
-from reference_impl import BY_NAME, SITES
-from reference_moves import MoveRef, moves_of, perft
+from reference_impl import BY_NAME, SITES, perft
+from reference_moves import MoveRef, moves_of
 from test_shibumi_more_games import engine_perft, load, play_random
 
 MODES = ("interpreted", "compiled")
