@@ -406,7 +406,21 @@ class Runtime:
         return out
 
     def totals(self, c: Ctx) -> list[float]:
-        return [sum(self.breakdown(c, p.index).values()) for p in self.players]
+        """Each player's points: the sum of its breakdown, added in the same order (an
+        itemised term's points one by one), without writing the breakdown's labels."""
+        out: list[float] = []
+        for who in self.players:
+            c = Ctx(self, c.data)  # (as in breakdown: each player's own step budget)
+            total: Any = 0
+            for s in self.program.scores:
+                value = self.fn(s.expr)(c, {s.param: who})
+                if not isinstance(value, (tuple, list)):
+                    total += value
+                    continue
+                for item in value:
+                    total += _score_points(item, s)
+            out.append(total)
+        return out
 
     # ---- positions (for repetition rules)
     def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
@@ -443,6 +457,13 @@ def _score_item(item: Any, term: Any) -> tuple[str, Any]:
     raise RuleRuntimeError(f"score {term.name}: a list of scores must hold (label, points) "
                            f"pairs or (label: …, points: …) records, not {show(item)}",
                            term.span)
+
+
+def _score_points(item: Any, term: Any) -> Any:
+    """The points of one item of an itemised term (as _score_item, its label not written)."""
+    if type(item) is tuple and len(item) == 2 and isinstance(item[1], (int, float)):
+        return item[1]
+    return _score_item(item, term)[1]
 
 
 def _is_points(value: Any) -> bool:

@@ -24,7 +24,7 @@ from rulelang.language.astwalk import walk
 from rulelang.language.loader import STDLIB
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING
-from rulelang.model.values import show
+from rulelang.model.values import Site, show
 
 Counts = dict[str, dict[str, int]]  # "file:line:col" -> value -> times taken
 
@@ -33,7 +33,7 @@ def _shown(v: Any) -> str:
     return "nothing" if v is NOTHING else show(v)
 
 
-def _slots(program: Any, name: str, memo: dict[Any, Any]) -> list[Any]:
+def action_slots(program: Any, name: str, memo: dict[Any, Any]) -> list[Any]:
     """The mover's chooses of an action, in the order of an option's values (None where a
     `then` puts the name of the action it goes on as)."""
     out: list[Any] | None = memo.get(name)
@@ -44,7 +44,7 @@ def _slots(program: Any, name: str, memo: dict[Any, Any]) -> list[Any]:
                 out.append(s)
             elif isinstance(s, ast.Then):
                 out.append(None)
-                out += _slots(program, s.action, memo)
+                out += action_slots(program, s.action, memo)
         memo[name] = out
     return out
 
@@ -74,42 +74,29 @@ class Watch:
             effects.chance_watch = None
 
 
-def game_counts(program: Any, history: list[tuple[Any, int]], taken: list[Any],
-                draws: list[Any], memo: dict[Any, Any]) -> Counts:
-    """The values each choose took in one game, from its decisions (`history`, with the
-    option `taken` at each) and its draws. Values are counted as they are and written once
-    each at the end (a value that cannot be a key, a list say, is written at once). `memo`
-    keeps, per loaded game, each action's chooses (by name) and each choose's position."""
-    raw: dict[Any, dict[Any, int]] = {}
-    for (d, _), option in zip(history, taken, strict=True):
-        if d.menu is not None:
-            slots = memo.get(option[0])
-            if slots is None:
-                slots = _slots(program, option[0], memo)
-            pairs: Any = zip(slots, option[1], strict=False)
-        elif d.choose is not None:
-            pairs = ((d.choose, option[1][0]),)
-        else:
-            continue
-        for s, v in pairs:
-            if s is None:
-                continue
-            c = raw.get(s)
-            if c is None:
-                c = raw[s] = {}
-            try:
-                c[v] = c.get(v, 0) + 1
-            except TypeError:  # not hashable: counted by how it is written
-                c[_shown(v)] = c.get(_shown(v), 0) + 1
+def written_counts(program: Any, pairs: list[tuple[Any, Any]], draws: list[Any],
+                   memo: dict[Any, Any]) -> Counts:
+    """The values each choose took in one game: the (choose, value) pairs its decisions took
+    (a None choose: where a `then` goes on as another action), and its draws. The pairs are
+    counted as they are and each written once at the end (when some value cannot be a key,
+    a list say, the values are counted by how they are written). `memo` keeps, per loaded
+    game, each action's chooses (by name, action_slots) and each choose's position."""
+    try:
+        raw = Counter(pairs)
+    except TypeError:  # a value that is no key: all counted by how they are written
+        raw = Counter((s, _shown(v)) for s, v in pairs)
     out: Counts = {}
-    for s, c in raw.items():
-        where = memo.get(s)
-        if where is None:
-            where = memo[s] = place(program, s.span)
-        shown = out.setdefault(where, {})
-        for v, n in c.items():
-            text = _shown(v)
-            shown[text] = shown.get(text, 0) + n
+    last, shown = None, {}
+    for (s, v), n in raw.items():
+        if s is not last:  # (the pairs of one choose mostly come together)
+            if s is None:  # (where a `then` goes on as another action)
+                continue
+            last, where = s, memo.get(s)
+            if where is None:
+                where = memo[s] = place(program, s.span)
+            shown = out.setdefault(where, {})
+        text = v.name if type(v) is Site else _shown(v)
+        shown[text] = shown.get(text, 0) + n
     for _, span, v in draws:
         where = memo.get(span)
         if where is None:

@@ -22,7 +22,7 @@ from typing import Any
 from rulelang.agents import make_agent
 from rulelang.library.decision import Decision, Options
 from rulelang.model.values import Site
-from rulelang.tools.choices import Watch, game_counts
+from rulelang.tools.choices import Watch, action_slots, written_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
@@ -81,77 +81,157 @@ def play_one(setup: Setup, index: int) -> Record:
 def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, seed: int,
           names: list[str], draws: list[Any]) -> Record:
     """The game played as a bare playout would be (plus the score samples for lead changes);
-    everything else is read from the state's history once the game is over."""
-    scored = bool(game.runtime.program.scores)
-    # lead changes: the sole leader by score, at the start of each round (each turn in a
-    # game without rounds); sampled no more often, since scoring may be costly
-    rounds, at = game.runtime.program.round is not None, None
-    leader, changes = None, 0
-    plies, cap = 0, setup.max_plies
-    while not state.is_terminal() and plies < cap:
-        if scored:
-            mark = state.ctx.data.round if rounds else state.ctx.data.turn
-            if mark != at:
-                at = mark
-                scores = state.scores()
-                best = max(scores)
-                now = scores.index(best) if scores.count(best) == 1 else None
-                if now is not None and leader is not None and now != leader:
-                    changes += 1
-                leader = now if now is not None else leader
-        state.apply_action(agents[state.current_player()].choose(state))
-        plies += 1
-    history = state.ctx.data.history
+    everything else is read from the state's history once the game is over. (The states end
+    at the cap by themselves: Setup.game caps the game.)"""
+    program = game.runtime.program
+    scored = bool(program.scores)
+    if scored:
+        changes = _lead_changes(state, agents, program.round is not None, game.num_players)
+    else:
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose(state))
+    data = state.ctx.data
+    history = data.history
     memo = _memo(game)
-    taken = [d.options[i] for d, i in history]
-    apart = memo.sites_named_once
-    actions = [_label(d, i, o, apart) for (d, i), o in zip(history, taken, strict=True)]
-    counts = [d.count for d, _ in history]
+    actions, movers, counts, pairs = _read(program, history, memo)
     capped = state.capped() or not state.is_terminal()
     players = range(game.num_players)
+    breakdowns = [state.score_breakdown(p) for p in players] if scored else []
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
         "capped": capped, "winners": [] if capped else [int(w) for w in state.winners()],
         "returns": [float(r) for r in state.returns()] if not capped else [],
-        "scores": [float(s) for s in state.scores()],
-        "turns": state.ctx.data.turn, "rounds": state.ctx.data.round
-        if game.runtime.program.round is not None else None,
+        # (a player's score is the sum of its breakdown, as State.scores adds it)
+        "scores": [float(sum(b.values())) for b in breakdowns] if scored
+        else [float(s) for s in state.scores()],
+        "turns": data.turn, "rounds": data.round if program.round is not None else None,
         "lead_changes": changes if scored else None,
-        "terms": [_terms(state.score_breakdown(p)) for p in players] if scored
+        "terms": [_terms(b) for b in breakdowns] if scored
         else [{} for _ in players],  # (no score terms: each player's breakdown is empty)
         "branching": {"decisions": len(actions), "options": sum(counts),
                       "max": max(counts, default=0), "single": counts.count(1)},
         "action_counts": _first_words(actions),
-        "actions": actions, "movers": [d.player for d, _ in history],
-        "choices": game_counts(game.runtime.program, history, taken, draws, memo.slots),
+        "actions": actions, "movers": movers,
+        "choices": written_counts(program, pairs, draws, memo.slots),
     }
 
 
-def _label(d: Decision, k: int, option: Any, sites_named_once: bool) -> str:
-    """The string of option k of decision d (`option`): d.labels()[k], made alone (not with
-    the whole menu's) when no two of the menu's strings can be the same, so that none is
-    numbered: a menu kept as segments of one value each (`action value`), the actions all
-    different, each segment's values all different and of one type whose strings tell them
-    apart (sites, when the board names each site once; whole numbers; texts)."""
-    options = d.options
-    if type(options) is Options and _apart(options.segments, sites_named_once):
-        v = option[1][0]
-        return f"{option[0]} {v.name}" if type(v) is Site else f"{option[0]} {v}"
-    return d.labels()[k]
+def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> int:
+    """Play the game out; return how often the sole leader by score changed, looked at when
+    each round starts (in a game without rounds, when each cycle of as many turns as there
+    are players starts: a leader looked at after every turn would mostly be whoever just
+    moved). A tie keeps the last leader. Sampled no more often, since scoring may be
+    costly."""
+    at, leader, changes = None, None, 0
+    while not state.is_terminal():
+        data = state.ctx.data
+        mark = data.round if rounds else data.turn // players
+        if mark != at:
+            at = mark
+            scores = state.scores()
+            best = max(scores)
+            now = scores.index(best) if scores.count(best) == 1 else None
+            if now is not None:
+                if leader is not None and now != leader:
+                    changes += 1
+                leader = now
+        state.apply_action(agents[state.current_player()].choose(state))
+    return changes
+
+
+def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
+          ) -> tuple[list[str], list[int], list[int], list[tuple[Any, Any]]]:
+    """From a game's decisions, in one pass: the string of each option taken, each mover,
+    each decision's number of options, and the (choose, value) pairs they took (choices.py).
+
+    A string is d.labels()[k], made alone (not with the whole menu's) when no other option
+    of the menu can have the same string, so that none is numbered. That is so for a menu
+    kept as one segment of values (`action value`) whose values are all different and of
+    one type whose strings tell them apart (sites, when the board names each site once;
+    whole numbers; texts); and for one kept as several such segments of different
+    actions."""
+    once, slots_of, distinct = memo.sites_named_once, memo.slots, memo.distinct
+    actions: list[str] = []
+    movers: list[int] = []
+    counts: list[int] = []
+    pairs: list[tuple[Any, Any]] = []
+    for d, k in history:
+        movers.append(d.player)
+        counts.append(d.count)
+        options = d.options
+        if type(options) is Options:
+            segments = options.segments
+            if len(segments) == 1 and segments[0][0] is not None:  # the most common menu
+                action, values = segments[0]
+                v = values[k]
+                if type(v) is Site:  # menus of sites recur: their verdicts are kept
+                    try:
+                        apart = distinct.get(values)
+                    except TypeError:  # (values that cannot be a key, lists say)
+                        apart = False
+                    if apart is None:
+                        apart = distinct[values] = _distinct(values, once)
+                        if len(distinct) > 100_000:
+                            distinct.clear()
+                    text = v.name
+                else:
+                    apart, text = _distinct(values, once), v
+                actions.append(f"{action} {text}" if apart else d.labels()[k])
+                if d.menu is not None:
+                    slots = slots_of.get(action)
+                    if slots is None:
+                        slots = action_slots(program, action, slots_of)
+                    if len(slots) == 1:
+                        pairs.append((slots[0], v))
+                        continue
+                    option: Any = (action, (v,))
+                else:
+                    option = (action, (v,))
+            else:
+                option = options[k]
+                actions.append(f"{option[0]} {_text(option[1][0])}"
+                               if _apart(segments, once) else d.labels()[k])
+        else:
+            option = options[k]
+            actions.append(d.labels()[k])
+        if d.menu is not None:
+            slots = slots_of.get(option[0])
+            if slots is None:
+                slots = action_slots(program, option[0], slots_of)
+            pairs.extend(zip(slots, option[1], strict=False))
+        elif d.choose is not None:
+            pairs.append((d.choose, option[1][0]))
+    return actions, movers, counts, pairs
+
+
+def _text(v: Any) -> str:
+    return v.name if type(v) is Site else str(v)
+
+
+def _distinct(values: Any, sites_named_once: bool) -> bool:
+    """Whether the values of a segment are all different and of one type whose strings tell
+    them apart, so that no two are written the same. (A verdict on sites is kept by the
+    tuple of values: a tuple equal to it holds the same sites, as a site equals only
+    itself.)"""
+    kinds = set(map(type, values))
+    if len(kinds) > 1 or not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
+        return False
+    return len(set(values)) == len(values)
 
 
 def _apart(segments: list[tuple[Any, ...]], sites_named_once: bool) -> bool:
-    if len(segments) > 1:
-        names = [action for action, _ in segments]
-        if len(set(names)) != len(names):
-            return False
+    names = [action for action, _ in segments]
+    if len(set(names)) != len(names):
+        return False
     for action, values in segments:
         if action is None:
             return False
         kinds = set(map(type, values))
-        if len(kinds) > 1 or len(set(values)) != len(values):
+        if len(kinds) > 1:
             return False
         if kinds and not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
+            return False
+        if len(set(values)) != len(values):
             return False
     return True
 
@@ -165,6 +245,7 @@ class _Memo:
     def __init__(self, game: Any) -> None:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
+        self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
         names = [site.name for site in getattr(game.runtime.board, "sites", ())]
         self.sites_named_once = len(set(names)) == len(names)
 

@@ -65,3 +65,34 @@ def test_a_record_of_other_fields_is_a_positioned_error(tmp_path: Path, bad: str
         state.score_breakdown(0)
     assert "(label: …, points: …) records" in str(err.value)
     assert err.value.diagnostic.span is not None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scores_are_the_sums_of_the_breakdowns(tmp_path: Path, mode: str) -> None:
+    """State.scores adds each term's points without writing the lines' labels; it must add
+    what score_breakdown lists: records, pairs, an empty list, a plain term."""
+    text = SHEET.replace("score sheet(p) = lines of p", "score sheet(p) = lines of p\n"
+                         'score pairs(p) = [("pair", 2), ("other", p.index)]\n'
+                         "score flat(p) = 3")
+    assert text != SHEET
+    state = _state(tmp_path, text, mode)
+    sums = [float(sum(state.score_breakdown(p).values())) for p in (0, 1)]
+    assert state.scores() == sums == [13.0, 6.0]
+    bad = _state(tmp_path, text.replace('("pair", 2)', '("pair", "two")'), mode)
+    with pytest.raises(RuleRuntimeError) as err:
+        bad.scores()
+    assert "(label, points)" in str(err.value) and err.value.diagnostic.span is not None
+
+
+@pytest.mark.parametrize("name", ["muso_sakura", "karesansui"])
+def test_bundled_scores_are_the_sums_of_the_breakdowns(name: str) -> None:
+    import random
+    game = rulelang.load_game(Path(__file__).parents[2] / "rulebooks" / f"{name}.rule")
+    rng, state, checked = random.Random(5), game.new_initial_state(seed=5), 0
+    while not state.is_terminal():
+        if checked < 40:
+            assert state.scores() == [float(sum(state.score_breakdown(p).values()))
+                                      for p in range(game.num_players)]
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 10

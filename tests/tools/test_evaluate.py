@@ -183,3 +183,27 @@ def test_turns_rounds_and_lead_changes_are_counted(tmp_path: Path) -> None:
     plain = _run(tmp_path / "t", "tic_tac_toe", "--games", "5", "--jobs", "1")
     assert plain["records"][0]["rounds"] is None and plain["records"][0]["lead_changes"] is None
     assert plain["records"][0]["turns"] == plain["records"][0]["plies"]
+
+
+def test_lead_changes_without_rounds_are_looked_at_each_cycle_of_turns(tmp_path: Path) -> None:
+    """Karesansui (two players) has score terms but no rounds: the leader is looked at when
+    each cycle of two turns starts, not after every turn (when it would mostly be whoever
+    just moved)."""
+    import rulelang
+    data = _run(tmp_path, "karesansui", "--games", "3", "--jobs", "1", "--coverage", "0")
+    game = rulelang.load_game(Path(__file__).parents[2] / "rulebooks" / "karesansui.rule")
+    for rec in data["records"]:
+        assert rec["rounds"] is None
+        looked = 0
+        state = game.new_initial_state(seed=rec["seed"])
+        leaders, at = [], None
+        for action in rec["actions"]:
+            if state.ctx.data.turn // 2 != at:
+                at, scores = state.ctx.data.turn // 2, state.scores()
+                looked += 1
+                if scores.count(max(scores)) == 1:
+                    leaders.append(scores.index(max(scores)))
+            state.apply_action(action)
+        changes = sum(a != b for a, b in zip(leaders, leaders[1:], strict=False))
+        assert rec["lead_changes"] == changes
+        assert looked <= rec["turns"] // 2 + 1  # once a cycle, not every turn
