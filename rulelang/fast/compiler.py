@@ -9,6 +9,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.calls import CallCompiler
+from rulelang.fast.fields import FieldCompiler
 from rulelang.fast.incremental import analyse, dependents, incremental_filter
 from rulelang.fast.loops import (
     QUANTS,
@@ -30,7 +31,6 @@ from rulelang.library.semantics import (
     charge,
     count_of,
     domain_items,
-    get_attr,
     iterate,
     local_of,
     make_map,
@@ -40,12 +40,12 @@ from rulelang.library.semantics import (
     of_value,
     runtime_error,
 )
-from rulelang.model.values import Piece, Player, Record, Site, show
+from rulelang.model.values import Player, Record, show
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
-class Compiler(CallCompiler):
+class Compiler(CallCompiler, FieldCompiler):
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime
         self.refs = runtime.program.refs
@@ -110,80 +110,6 @@ class Compiler(CallCompiler):
             return lambda c, e: sites
         impl = BUILTINS[key].impl
         return lambda c, e: impl(c)
-
-    def visit_Attr(self, n: ast.Attr) -> Fn:
-        ref = self.refs.get(n)
-        if ref is not None:
-            return self._ref(ref, n)
-        if isinstance(n.obj, ast.Name) and self.refs.get(n.obj) == ("builtin", "last"):
-            name = n.name
-
-            def last_attr(c: Ctx, e: dict[str, Any]) -> Any:
-                try:
-                    return c.data.last[name]
-                except KeyError:  # the reference's message
-                    raise RuleRuntimeError(f"{show(c.data.last)} has no '{name}'",
-                                           n.span) from None
-            return last_attr
-        obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
-        if name in coord:  # `s.r`: a site's coordinate, read straight from the site
-            i = coord[name]
-
-            def coordinate(c: Ctx, e: dict[str, Any]) -> Any:
-                x = obj(c, e)
-                if type(x) is Site:
-                    return x.coords[i]
-                try:
-                    return get_attr(c, x, name, coord)
-                except RulelangError as exc:
-                    raise RuleRuntimeError(str(exc), n.span) from None
-            return coordinate
-
-        piece_attr = name != "kind" and any(
-            name == a for decl in self.rt.program.pieces.values() for a, _ in decl.attrs)
-        player_attr = name in ("index", "name")  # `p.index`: read straight from a player
-
-        def general(c: Ctx, x: Any) -> Any:
-            if type(x) is Record:  # `r.name`: a field of a record
-                fields = x.fields
-                if name in fields:
-                    return tuple.__getitem__(x, fields.index(name))
-            try:
-                return get_attr(c, x, name, coord)
-            except RulelangError as exc:
-                raise RuleRuntimeError(str(exc), n.span) from None
-
-        local = getattr(obj, "local_name", None)
-        if piece_attr and local is not None:
-            def local_piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:  # `card.name`
-                x = e[local] if local in e else obj(c, e)  # (obj reports a missing local)
-                if type(x) is Piece:
-                    return c.data.attrs[name][x.id]
-                if type(x) is Record:
-                    fields = x.fields
-                    if name in fields:
-                        return tuple.__getitem__(x, fields.index(name))
-                return general(c, x)
-            return local_piece_attribute
-        if piece_attr:
-            def piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:
-                x = obj(c, e)
-                if type(x) is Piece:  # a declared piece attribute: one list read
-                    return c.data.attrs[name][x.id]
-                return general(c, x)
-            return piece_attribute
-        if player_attr:
-            if name == "index":
-                def player_index(c: Ctx, e: dict[str, Any]) -> Any:
-                    x = obj(c, e)
-                    return x.index if type(x) is Player else general(c, x)
-                return player_index
-
-            def player_name(c: Ctx, e: dict[str, Any]) -> Any:
-                x = obj(c, e)
-                return x.name if type(x) is Player else general(c, x)
-            return player_name
-        return lambda c, e: general(c, obj(c, e))
 
     # ---- operators
     def visit_Index(self, n: ast.Index) -> Fn:
@@ -392,6 +318,9 @@ class Compiler(CallCompiler):
     def visit_IfExpr(self, n: ast.IfExpr) -> Fn:
         # the steps of inlined calls whose body this is: counted here, with no closure more
         steps, self._pending_steps = self._pending_steps, 0
+        chosen = self._text_switch(n, steps)
+        if chosen is not None:
+            return chosen
         cond, then, orelse = self.expr(n.cond), self.expr(n.then), self.expr(n.orelse)
         (fixed_a, a), (fixed_b, b) = self.constant(n.then), self.constant(n.orelse)
         span = n.span
