@@ -376,8 +376,30 @@ class Compiler(CallCompiler, FieldCompiler):
         fixed, value = self._constant_tuple(n)
         if fixed:  # `(name: "ember", season: spring, card: 3)`: made once
             return lambda c, e: value
-        items, fields = [self.expr(x) for x in n.items], n.fields
-        return lambda c, e: Record(fields, tuple([f(c, e) for f in items]))
+        items, fields, make = [self.expr(x) for x in n.items], n.fields, tuple.__new__
+        # Record(fields, values) without its __new__'s frame: the tuple made, its fields set
+        if len(items) == 2:
+            f, g = items
+
+            def pair(c: Ctx, e: dict[str, Any]) -> Any:
+                r = make(Record, (f(c, e), g(c, e)))
+                r.fields = fields
+                return r
+            return pair
+        if len(items) == 3:
+            f, g, h = items
+
+            def triple(c: Ctx, e: dict[str, Any]) -> Any:
+                r = make(Record, (f(c, e), g(c, e), h(c, e)))
+                r.fields = fields
+                return r
+            return triple
+
+        def record(c: Ctx, e: dict[str, Any]) -> Any:
+            r = make(Record, [f(c, e) for f in items])
+            r.fields = fields
+            return r
+        return record
 
     def visit_MapExpr(self, n: ast.MapExpr) -> Fn:
         keys, values = [self.expr(x) for x in n.keys], [self.expr(x) for x in n.values]

@@ -34,6 +34,8 @@ def deep(r) = r.card.points
 def label_of(r) = r.card.label
 def twice(t) = worth(t, 1) + worth(t, 2)
 def made(a) = (name: a, points: 2)
+def made3(a) = (name: a, points: 2, card: [a])
+def made4(a) = (name: a, points: 2, card: [a], final: false)
 counter n = 0
 action pass_turn
   increase n by 1
@@ -137,3 +139,14 @@ def test_a_piece_attribute_still_reads_the_piece(games: dict[str, Any]) -> None:
     assert same(games, "points_of", Piece(0, "card"))[:2] == ("value", 0)
     made = same(games, "made", "x")[1]
     assert same(games, "name_of", made)[:2] == ("value", "x")
+
+
+@pytest.mark.parametrize(("rule", "fields"), [("made", ("name", "points")),
+                                               ("made3", ("name", "points", "card")),
+                                               ("made4", ("name", "points", "card", "final"))])
+def test_records_made_are_the_references(games: dict[str, Any], rule: str,
+                                         fields: tuple[str, ...]) -> None:
+    assert compiled_name(games, rule) in ("pair", "triple", "record")
+    outcome, value, _ = same(games, rule, "x")
+    assert type(value) is Record and value.fields == fields and value.get("name") == "x"
+    assert hash(value) == hash(run(games["interpreted"], rule, ("x",))[1])
