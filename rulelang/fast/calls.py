@@ -66,12 +66,14 @@ class CallCompiler:
                         return rt.call((cat, key), [a(c, e) for a in args], c, n)  # the error
                     return related
 
-                def related_value(c: Ctx, e: dict[str, Any]) -> Any:
-                    x = arg(c, e)
-                    if type(x) is Site and len(args) == 1:
-                        return table[x.index]
-                    return rt.call((cat, key), [a(c, e) for a in args], c, n)  # the error
-                return related_value
+                if len(args) == 1:
+                    def related_value(c: Ctx, e: dict[str, Any]) -> Any:
+                        x = arg(c, e)
+                        if type(x) is Site:
+                            return table[x.index]
+                        return rt.call((cat, key), [x], c, n)  # the error
+                    return related_value
+                return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
         if cat == "builtin":
             return self._builtin(key, args, n)
         rt = self.rt

@@ -43,9 +43,12 @@ def counted(c: Ctx, xs: Any, extra: int, span: Any) -> bool:
     inlined rule whose body the loop is), all at once; False for a domain without a size,
     which the caller leaves to the general loop (it says what is wrong)."""
     try:
-        steps = c.steps = c.steps + (len(xs) if type(xs) is tuple else count_of(xs)) + extra
+        size = len(xs)
+    except OverflowError:  # (count_of: a range longer than a C integer is over the budget)
+        size = STEP_BUDGET + 1
     except TypeError:
         return False
+    steps = c.steps = c.steps + size + extra
     if steps > STEP_BUDGET:
         c.tick(span)
     return True
