@@ -23,7 +23,6 @@ from rulelang.library.semantics import (
     Ctx,
     positioned,
 )
-from rulelang.model.values import Site
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -57,21 +56,25 @@ class CallCompiler:
             rel = self.rt.board.relations.get(key)
             if rel is not None:
                 table, arg, rt = rel.table, args[0], self.rt
+                # each site of the board -> its row: a site is found by one dict lookup, any
+                # other value (a player, a copied site) is not, and goes to the general call
+                by_site = {s: table[s.index] for s in self.rt.board.sites}
                 name = self._plain_local(n.args[0]) if len(args) == 1 else None
                 if name is not None:  # `base(s)`: read the local directly
                     def related(c: Ctx, e: dict[str, Any]) -> Any:
-                        x = e.get(name)
-                        if type(x) is Site:
-                            return table[x.index]
-                        return rt.call((cat, key), [a(c, e) for a in args], c, n)  # the error
+                        try:
+                            return by_site[e[name]]
+                        except (KeyError, TypeError):  # (the general call says what is wrong)
+                            return rt.call((cat, key), [a(c, e) for a in args], c, n)
                     return related
 
                 if len(args) == 1:
                     def related_value(c: Ctx, e: dict[str, Any]) -> Any:
                         x = arg(c, e)
-                        if type(x) is Site:
-                            return table[x.index]
-                        return rt.call((cat, key), [x], c, n)  # the error
+                        try:
+                            return by_site[x]
+                        except (KeyError, TypeError):
+                            return rt.call((cat, key), [x], c, n)
                     return related_value
                 return lambda c, e: rt.call((cat, key), [a(c, e) for a in args], c, n)
         if cat == "builtin":

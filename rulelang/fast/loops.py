@@ -43,12 +43,11 @@ def counted(c: Ctx, xs: Any, extra: int, span: Any) -> bool:
     inlined rule whose body the loop is), all at once; False for a domain without a size,
     which the caller leaves to the general loop (it says what is wrong)."""
     try:
-        size = len(xs)
-    except OverflowError:  # (count_of: a range longer than a C integer is over the budget)
-        size = STEP_BUDGET + 1
+        steps = c.steps = c.steps + len(xs) + extra
     except TypeError:
         return False
-    steps = c.steps = c.steps + size + extra
+    except OverflowError:  # (count_of: a range longer than a C integer is over the budget)
+        steps = c.steps = c.steps + STEP_BUDGET + 1 + extra
     if steps > STEP_BUDGET:
         c.tick(span)
     return True

@@ -82,19 +82,20 @@ class Menus:
             chance_seen = chance_seen or self.chance(s)
         return True
 
-    def menu(self, s: ast.Do, c: Ctx) -> Options:
-        data = c.data
-        if data.moved:  # data.begin_action(), inlined on this hot path
-            data.moved.clear()
-        if not s.tiers:
-            return self.menu_of(s.actions, c)
-        for group in s.groups():  # `do a otherwise b`: the first group that has a way
-            options = self.menu_of(group, c)
-            if options:
-                break
-        return options
-
-    def menu_of(self, actions: tuple[str, ...], c: Ctx) -> Options:
+    def menu(self, s: ast.Do, c: Ctx, actions: tuple[str, ...] | None = None) -> Options:
+        """The options of `do …` (of the group `actions` of a `do a otherwise b`, when given:
+        the menu of the whole `do` is that of its first group that has a way)."""
+        if actions is None:
+            data = c.data
+            if data.moved:  # data.begin_action(), inlined on this hot path
+                data.moved.clear()
+            if s.tiers:
+                for group in s.groups():
+                    menu = self.menu(s, c, group)
+                    if menu:
+                        break
+                return menu
+            actions = s.actions
         segments: list[tuple[Any, ...]] = []
         for name in actions:
             puts, requires, shape = self.plan(name)

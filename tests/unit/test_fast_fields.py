@@ -3,6 +3,7 @@ are taken for the shapes they are for, and give what the reference gives, with t
 and the same errors."""
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ def deep(r) = r.card.points
 def label_of(r) = r.card.label
 def twice(t) = worth(t, 1) + worth(t, 2)
 def made(a) = (name: a, points: 2)
+def near(s) = square.orthogonal(s)
+def near_first(xs) = square.orthogonal(first(xs))
 def made3(a) = (name: a, points: 2, card: [a])
 def made4(a) = (name: a, points: 2, card: [a], final: false)
 counter n = 0
@@ -150,3 +153,29 @@ def test_records_made_are_the_references(games: dict[str, Any], rule: str,
     outcome, value, _ = same(games, rule, "x")
     assert type(value) is Record and value.fields == fields and value.get("name") == "x"
     assert hash(value) == hash(run(games["interpreted"], rule, ("x",))[1])
+
+
+def test_a_relation_call_finds_the_site_or_says_what_is_wrong(games: dict[str, Any]) -> None:
+    assert compiled_name(games, "near") == "related"
+    assert compiled_name(games, "near_first") == "related_value"
+
+    def both(rule: str, make: Any) -> tuple[str, Any, int]:
+        """The rule run in both modes on make(the mode's board sites), the sites by name."""
+        found = {}
+        for mode, g in games.items():
+            outcome, value, steps = run(g, rule, (make(g.runtime.board.sites),))
+            found[mode] = (outcome, [getattr(x, "name", x) for x in value]
+                           if outcome == "value" else value, steps)
+        assert found["compiled"] == found["interpreted"], found
+        return found["compiled"]
+
+    for i in range(4):
+        outcome, names, _ = both("near", lambda sites, i=i: sites[i])
+        assert outcome == "value" and names
+        assert both("near_first", lambda sites, i=i: (sites[i],)) == (outcome, names, 0)
+    # not the board's own site object: found by the general call
+    assert both("near", lambda sites: copy.copy(sites[1])) == both("near", lambda sites: sites[1])
+    for wrong in (games["compiled"].runtime.players[0], 3, "a1", (1, 2)):
+        assert both("near", lambda sites, w=wrong: w)[0] == "error"
+        assert both("near_first", lambda sites, w=wrong: (w,))[0] == "error"
+    assert both("near", lambda sites: [sites[0]])[0] == "error"  # (unhashable)
