@@ -96,6 +96,22 @@ class Compiler(CallCompiler, FieldCompiler):
             except RuleRuntimeError:  # (a table made from itself: reported where it is read)
                 return lambda c, e: self.rt.ref_value(ref, c, e, n)
             return tag(lambda c, e: value, const=value)
+        program = self.rt.program
+        if cat == "zone" and key in program.zones and not program.zones[key].each:
+            zone = self.rt.ref_value(ref, Ctx(self.rt, None), {}, n)  # one for the game
+            return tag(lambda c, e: zone, const=zone)
+        if cat == "counter" and not program.counters[key].each:  # read straight from the data
+            counter = (key, None)
+
+            def counter_value(c: Ctx, e: dict[str, Any]) -> Any:
+                return c.data.counters[counter]
+            return counter_value
+        if cat == "var" and not program.vars[key].each:
+            var = (key, None)
+
+            def var_value(c: Ctx, e: dict[str, Any]) -> Any:
+                return c.data.vars[var]
+            return var_value
         return lambda c, e: self.rt.ref_value(ref, c, e, n)
 
     def _constant(self, key: str) -> Fn:

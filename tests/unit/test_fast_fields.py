@@ -35,11 +35,15 @@ def deep(r) = r.card.points
 def label_of(r) = r.card.label
 def twice(t) = worth(t, 1) + worth(t, 2)
 def made(a) = (name: a, points: 2)
+def with_n(x) = n + x
+def with_v(x) = v + x
+def deck_of(x) = deck
 def near(s) = square.orthogonal(s)
 def near_first(xs) = square.orthogonal(first(xs))
 def made3(a) = (name: a, points: 2, card: [a])
 def made4(a) = (name: a, points: 2, card: [a], final: false)
 counter n = 0
+var v = 3
 action pass_turn
   increase n by 1
 turn
@@ -179,3 +183,15 @@ def test_a_relation_call_finds_the_site_or_says_what_is_wrong(games: dict[str, A
         assert both("near", lambda sites, w=wrong: w)[0] == "error"
         assert both("near_first", lambda sites, w=wrong: (w,))[0] == "error"
     assert both("near", lambda sites: [sites[0]])[0] == "error"  # (unhashable)
+
+
+def test_a_counter_var_or_zone_of_the_game_is_read_straight(games: dict[str, Any]) -> None:
+    for rule, left in (("with_n", "counter_value"), ("with_v", "var_value")):
+        node, _ = body(games["compiled"], rule)
+        assert isinstance(node, ast.BinOp)
+        assert games["compiled"].runtime.fn(node.left).__name__ == left
+        assert same(games, rule, 2)[:2] == ("value", {"with_n": 2, "with_v": 5}[rule])
+    node, _ = body(games["compiled"], "deck_of")
+    zone = games["compiled"].runtime.fn(node)
+    assert getattr(zone, "const", None) is not None  # made once, for the game
+    assert str(same(games, "deck_of", 0)[1]) == str(run(games["interpreted"], "deck_of", (0,))[1])
