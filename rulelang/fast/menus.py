@@ -86,9 +86,9 @@ class Menus:
         """The options of `do …` (of the group `actions` of a `do a otherwise b`, when given:
         the menu of the whole `do` is that of its first group that has a way)."""
         if actions is None:
-            data = c.data
-            if data.moved:  # data.begin_action(), inlined on this hot path
-                data.moved.clear()
+            moved = c.data.moved
+            if moved:  # data.begin_action(), inlined on this hot path
+                moved.clear()
             if s.tiers:
                 for group in s.groups():
                     menu = self.menu(s, c, group)
