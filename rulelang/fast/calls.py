@@ -131,12 +131,22 @@ class CallCompiler:
                     raise
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
-            values2: Callable[[Ctx, Any, Any], Any] = searched2
             if key == "group" and self._arrivals_only():  # components kept per state
-                values2 = kept_group(rt, searched2)
+                kept = kept_group(rt, searched2)
+                return lambda c, e: kept(c, a0(c, e), a1(c, e))
 
             def call2(c: Ctx, e: dict[str, Any]) -> Any:
-                return values2(c, a0(c, e), a1(c, e))
+                x, y = a0(c, e), a1(c, e)
+                try:
+                    return impl(c, x, y)
+                except RuleRuntimeError as err:  # the innermost position, else the call's
+                    raise positioned(err, n.span) from None
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
+                except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                    raise
+                except Exception:  # noqa: BLE001
+                    return rt.call(("builtin", key), [x, y], c, n)
             return call2
 
         def call(c: Ctx, e: dict[str, Any]) -> Any:

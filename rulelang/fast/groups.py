@@ -27,7 +27,6 @@ from rulelang.model.values import Relation, Site
 
 GENERAL = "general"  # the entry of a state whose groups are searched (the invariant broke)
 _TAG = "kept groups"  # data.cache keys: (_TAG, relation)
-_MAX_TUPLES = 64  # tuples remembered with their bitsets (MASK_OF): the last few made
 
 # [changes seen, label per site: its component's representative or -1 for an empty site,
 #  per representative: (the component's sites as a bitset, the owner of their top pieces),
@@ -118,10 +117,9 @@ def update(entry: Entry, data: Any, table: tuple[tuple[int, ...], ...]) -> Entry
     return entry
 
 
-# Tuples made from bitsets, by id: (the tuple, its bitset). A loop over one (`any x in g:
-# x in region`) intersects bitsets instead (loops.member_loop). Each entry holds its tuple, so
-# its id cannot be another tuple's while it is here.
-MASK_OF: dict[int, tuple[tuple[Site, ...], int]] = {}
+# The last group answered and its bitset: a loop over that very tuple (`any x in g: x in
+# region`, right after `let g = group(s, rel)`) intersects bitsets (loops.member_loop).
+LAST: list[Any] = [None, 0]
 _CHUNK = 8  # bits per lookup when a bitset becomes a tuple of sites
 
 
@@ -161,9 +159,7 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any]
                 m >>= _CHUNK
                 k += 1
             found = tuple(out)
-        if len(MASK_OF) >= _MAX_TUPLES:
-            MASK_OF.clear()
-        MASK_OF[id(found)] = (found, mask)
+        LAST[0], LAST[1] = found, mask
         return found
 
     def group(c: Any, x: Any, rel: Any) -> Any:
@@ -189,18 +185,23 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any]
             if seen + 1 == len(changes) and st and labels[t] < 0 and entry[3] == data.era:
                 # the common case: one piece arrived since, and the lists are this data's
                 k = data.owner[st[-1].id]
-                roots = {r for r in map(labels.__getitem__, rel.indices[t])
-                         if r >= 0 and comp[r][1] == k}
-                if len(roots) == 1:
-                    root = roots.pop()
+                root, more = -1, False  # the components of k beside t: none, one, more
+                for u in rel.indices[t]:
+                    r = labels[u]
+                    if r >= 0 and r != root and comp[r][1] == k:
+                        if root >= 0:
+                            more = True
+                            break
+                        root = r
+                if more:
+                    entry = update(entry, data, rel.indices)
+                elif root >= 0:
                     labels[t] = root
                     comp[root] = (comp[root][0] | 1 << t, k)
                     entry[0] = seen + 1
-                elif not roots:
+                else:
                     labels[t], comp[t] = t, (1 << t, k)
                     entry[0] = seen + 1
-                else:
-                    entry = update(entry, data, rel.indices)
             else:
                 entry = update(entry, data, rel.indices)
             if entry is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
-from rulelang.fast.groups import MASK_OF
+from rulelang.fast.groups import LAST
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import (
@@ -60,10 +60,11 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
         b = collection(c, e)
         if type(b) is SiteSet:
             xs = domain(c, e)
-            kept = MASK_OF.get(id(xs))
-            if kept is not None and kept[0] is xs:  # a kept group: bitsets intersected
-                counted(c, xs, extra, span)
-                hits = kept[1] & b.mask if inside else kept[1] & ~b.mask
+            if xs is LAST[0]:  # the kept group just answered: bitsets intersected
+                c.steps += len(xs) + extra
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                hits = LAST[1] & b.mask if inside else LAST[1] & ~b.mask
                 return not hits if want_all else hits != 0
             b = b.members
         elif type(b) is not tuple:
