@@ -79,6 +79,16 @@ COVER = ARRIVE.replace("choose site s in sites where empty(s)", "choose site s i
   when connection""")
 
 
+# A second choice among the group of the stone just put: the menu tries the put on scratch
+# copies of the state and asks for the group there.
+MENU = ARRIVE.replace("""  put stone of mover at s
+""", """  put stone of mover at s
+  choose site t in group(s, hexgrid.neighbours)
+  set picked = t
+""").replace("var count_now = 0", "var count_now = 0\nvar picked = none").replace(
+    '"Arrive"', '"Menu"')
+
+
 def searched(state: Any) -> list[tuple[str, ...]]:
     """Every site's group on this state, by the builtin's search."""
     rt, data = state.game.runtime, state.ctx.data
@@ -146,6 +156,13 @@ def test_random_playouts_agree_on_every_group(tmp_path: Path, seed: int) -> None
     fast, final = playout_agrees(tmp_path, ARRIVE, seed)
     entry = kept_entries(final.ctx.data)
     assert len(entry) == 1 and next(iter(entry.values())) is not GENERAL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_menus_ask_for_groups_on_scratch_copies(tmp_path: Path, seed: int) -> None:
+    fast, final = playout_agrees(tmp_path, MENU, seed)
+    assert any(len(h.split()) == 3 and h.split()[1] != h.split()[2] for h in final.history())
+    assert kept_entries(final.ctx.data)
 
 
 @pytest.mark.parametrize("seed", range(4))
