@@ -193,15 +193,19 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any]
                             more = True
                             break
                         root = r
-                if more:
-                    entry = update(entry, data, rel.indices)
-                elif root >= 0:
-                    labels[t] = root
-                    comp[root] = (comp[root][0] | 1 << t, k)
+                if not more:
                     entry[0] = seen + 1
+                    if root < 0:
+                        labels[t], comp[t] = t, (1 << t, k)
+                        if x.index == t:
+                            found = LAST[0] = (x,)
+                            LAST[1] = 1 << t
+                            return found
+                    else:
+                        labels[t] = root
+                        comp[root] = (comp[root][0] | 1 << t, k)
                 else:
-                    labels[t], comp[t] = t, (1 << t, k)
-                    entry[0] = seen + 1
+                    entry = update(entry, data, rel.indices)
             else:
                 entry = update(entry, data, rel.indices)
             if entry is None:
