@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scenario_tools import load_text
 
 import rulelang
 from rulelang.fast.groups import GENERAL, kept_entries
 from rulelang.language.analysis import pieces_only_arrive
 from rulelang.library.builtins import group as search
 from rulelang.library.semantics import Ctx
-from tests.scenario_tools import load_text
 
 # Stones only arrive (two grey stones of nobody's in the setup); every turn records every
 # site's group and the number of the mover's groups, and the end asks connection.joins.
