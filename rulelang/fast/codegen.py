@@ -1,0 +1,318 @@
+"""Expressions compiled to generated Python source: the one module of the package that calls
+`compile` and `exec`, and only on the source it writes itself.
+
+The safety rule: no text of a rulebook ever becomes Python source. The generator writes a
+function `def f(c, e):` (the closures' protocol: a Ctx and the locals, to a value) from a
+fixed vocabulary: Python keywords and operators, the parameters `c` and `e`, its own names
+(`k3` for the constants, `v7` for the temporaries), a few builtins (ALLOWED) and the
+attributes `steps` and `bit_length`. Every literal — numbers, texts, the names of locals,
+spans, players, the helpers of library/semantics.py, the closures of the nodes it does not
+cover — is a value of the constants table, the dict the function gets as its globals (with
+no other builtins). Comments carry only generator-made numbers (`# node 4`); the line map
+(`Generated.nodes`, `Generated.line_nodes`) keeps node and rulebook position outside the
+source.
+
+Covered natively: constants, locals, arithmetic, comparisons, and/or, not, negation and
+conditional expressions. Any other node is compiled by the closure compiler and called
+through the constants table (`k5(c, e)`), so that every expression can be generated and the
+meaning stays the closures'. Errors are raised with the spans of the constants table, with
+the closures' messages and codes."""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import CodeType
+from typing import Any
+
+from rulelang.errors import RuleRuntimeError
+from rulelang.language import ast
+from rulelang.library.semantics import (
+    INT_BITS,
+    STEP_BUDGET,
+    Ctx,
+    cannot_compare,
+    charge,
+    compute,
+    iterate,
+    negate,
+)
+
+Fn = Callable[[Ctx, dict[str, Any]], Any]
+
+NATIVE = (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExpr)  # roots taken
+FILENAME = "<rulelang generated>"
+# the only builtins generated code sees (its globals' __builtins__ is empty)
+ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
+                           "KeyError": KeyError, "TypeError": TypeError}
+ATTRIBUTES = frozenset({"steps", "bit_length"})  # the only attributes generated code reads
+_ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
+_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_CODE: dict[str, CodeType] = {}  # generated source -> its code (the same shape, compiled once)
+_WATCHERS: list[list[str]] = []
+
+
+@contextmanager
+def watching() -> Iterator[list[str]]:
+    """Every source generated inside the `with`, in order (for the tests and tools)."""
+    seen: list[str] = []
+    _WATCHERS.append(seen)
+    try:
+        yield seen
+    finally:
+        _WATCHERS.remove(seen)
+
+
+def missing(key: str, span: Any) -> RuleRuntimeError:
+    """A local with no value (the closures' message)."""
+    return RuleRuntimeError(f"'{key}' has no value here", span)
+
+
+@dataclass
+class Generated:
+    """One generated function: its source, its constants, and its line map (generated line,
+    from 1 -> the node it comes from; `nodes[i]` is the node the comment `# node i` names)."""
+    root: ast.Expr
+    source: str
+    constants: dict[str, Any]
+    nodes: list[ast.Node] = field(default_factory=list)
+    line_nodes: dict[int, ast.Node] = field(default_factory=dict)
+    fn: Fn | None = None
+
+    def span_at(self, line: int) -> Any:
+        """The rulebook span of a generated line (the nearest node above it)."""
+        for n in range(line, 0, -1):
+            if n in self.line_nodes:
+                return self.line_nodes[n].span
+        return self.root.span
+
+
+class Generator:
+    """Generates the functions of a Compiler (fast/compiler.py), whose closures it calls for
+    the nodes it does not cover and whose state (the parameters of an inlined rule, the steps
+    of inlined calls) it reads, so that its functions mean what the closures mean."""
+
+    def __init__(self, compiler: Any) -> None:
+        self.compiler = compiler
+        self.refs = compiler.refs
+        self.functions: list[Generated] = []
+        self._cache: dict[ast.Node, Fn] = {}  # by node, for nodes generated outside a rule
+
+    def function(self, node: ast.Expr) -> Fn:
+        """The generated function of an expression (one of NATIVE at its root)."""
+        plain = not self.compiler._subst and not self.compiler._pending_steps
+        if plain:
+            hit = self._cache.get(node)
+            if hit is not None:
+                return hit
+        g = _Writer(self, node).write()
+        for seen in _WATCHERS:
+            seen.append(g.source)
+        code = _CODE.get(g.source)
+        if code is None:
+            if len(_CODE) >= 20_000:
+                _CODE.clear()
+            text = g.source
+            code = _CODE[text] = compile(text, FILENAME, "exec")
+        space: dict[str, Any] = {"__builtins__": {}, **ALLOWED, **g.constants}
+        exec(code, space)
+        fn: Fn = space["f"]
+        fn.generated = g  # type: ignore[attr-defined]
+        g.fn = fn
+        self.functions.append(g)
+        if plain:
+            self._cache[node] = fn
+        return fn
+
+
+class _Writer:
+    """The source of one function: each node's statements, its value in a temporary."""
+
+    def __init__(self, gen: Generator, root: ast.Expr) -> None:
+        self.gen, self.compiler, self.refs = gen, gen.compiler, gen.refs
+        self.g = Generated(root, "", {})
+        self.lines: list[str] = ["def f(c, e):"]
+        self._k = itertools.count()
+        self._v = itertools.count()
+
+    def write(self) -> Generated:
+        value = self.node(self.g.root, 1)
+        self.line(f"return {value}", 1)
+        self.g.source = "\n".join(self.lines) + "\n"
+        return self.g
+
+    # ---- pieces of source
+    def const(self, value: Any) -> str:
+        name = f"k{next(self._k)}"
+        self.g.constants[name] = value
+        return name
+
+    def temp(self) -> str:
+        return f"v{next(self._v)}"
+
+    def line(self, text: str, depth: int, node: ast.Node | None = None) -> None:
+        self.lines.append("    " * depth + text)
+        if node is not None:
+            self.g.line_nodes[len(self.lines)] = node
+
+    def mark(self, node: ast.Node, depth: int) -> None:
+        """`# node i`: where a node's code starts (i indexes Generated.nodes)."""
+        self.g.nodes.append(node)
+        self.line(f"# node {len(self.g.nodes) - 1}", depth, node)
+
+    def charge_steps(self, steps: int, span: Any, depth: int, node: ast.Node) -> None:
+        """The steps of inlined calls whose body this node is (as the closures count them)."""
+        if steps:
+            self.line(f"c.steps += {self.const(steps)}", depth, node)
+            self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", depth, node)
+            self.line(f"c.tick({self.const(span)})", depth + 1, node)
+
+    # ---- nodes
+    def node(self, n: ast.Expr, depth: int) -> str:
+        """Statements computing n at this depth; returns the name holding its value."""
+        method = getattr(self, f"n_{type(n).__name__}", None)
+        if method is None:
+            return self.fallback(n, depth)
+        value: str = method(n, depth)
+        return value
+
+    def fallback(self, n: ast.Expr, depth: int, f: Fn | None = None) -> str:
+        """A node the generator does not cover: the closure compiler's closure, called."""
+        if f is None:  # (a node of a NATIVE type: its closure, not a function again)
+            f = self.compiler.closure(n) if isinstance(n, NATIVE) else self.compiler.expr(n)
+        fixed = getattr(f, "const", _NOT_CONST)
+        if fixed is not _NOT_CONST:  # a value fixed for the game: no call
+            return self.const(fixed)
+        self.mark(n, depth)
+        v = self.temp()
+        self.line(f"{v} = {self.const(f)}(c, e)", depth, n)
+        return v
+
+    def n_Const(self, n: ast.Const, depth: int) -> str:
+        return self.const(n.value)
+
+    def n_Name(self, n: ast.Name, depth: int) -> str:
+        ref = self.refs.get(n, ("local", n.id))
+        if ref[0] != "local":
+            return self.fallback(n, depth)
+        subst = self.compiler._subst.get(n.id)
+        if subst is not None:  # a parameter of the rule being inlined: its argument
+            return self.fallback(n, depth, subst)
+        self.mark(n, depth)
+        v, key = self.temp(), self.const(ref[1])
+        self.line("try:", depth, n)
+        self.line(f"{v} = e[{key}]", depth + 1, n)
+        self.line("except KeyError:", depth, n)
+        self.line(f"raise {self.const(missing)}({key}, {self.const(n.span)}) from None",
+                  depth + 1, n)
+        return v
+
+    def n_BinOp(self, n: ast.BinOp, depth: int) -> str:
+        op = _ARITH.get(n.op)
+        if op is None:
+            return self.fallback(n, depth)
+        a = self.node(n.left, depth)
+        b = self.node(n.right, depth)
+        self.mark(n, depth)
+        v = self.temp()
+        ints = [f"type({x}) is int" for x, side in ((a, n.left), (b, n.right))
+                if not (isinstance(side, ast.Const) and type(side.value) is int)]
+        if op in ("//", "%"):
+            ints.append(b)  # a zero divisor: the general case says what is wrong
+        elif op == "*":
+            ints.append(f"{a}.bit_length() + {b}.bit_length() <= {self.const(INT_BITS + 1)}")
+        general = (f"{v} = {self.const(compute)}(c, {self.const(n.op)}, {a}, {b}, "
+                   f"{self.const(n.span)})")
+        if not ints:  # two whole numbers written in the rulebook
+            self.line(general, depth, n)
+            return v
+        self.line(f"if {' and '.join(ints)}:", depth, n)
+        self.line(f"{v} = {a} {op} {b}", depth + 1, n)
+        self.line("else:", depth, n)
+        self.line(general, depth + 1, n)
+        return v
+
+    def n_Compare(self, n: ast.Compare, depth: int) -> str:
+        if n.op in ("==", "!="):
+            return self.equality(n, depth)
+        a = self.node(n.left, depth)
+        b = self.node(n.right, depth)
+        self.mark(n, depth)
+        v, span = self.temp(), self.const(n.span)
+        if n.op in ("in", "not in"):
+            self.line(f"if type({b}) is tuple:", depth, n)  # looking through a list: its length
+            self.line(f"{self.const(charge)}(c, len({b}), {span})", depth + 1, n)
+            test = f"{a} {n.op} {self.const(iterate)}(c, {b})"
+        elif n.op in _ORDER:
+            test = f"{a} {_ORDER[n.op]} {b}"
+        else:
+            return self.fallback(n, depth)
+        self.line("try:", depth, n)
+        self.line(f"{v} = {test}", depth + 1, n)
+        self.line("except TypeError:", depth, n)
+        self.line(f"raise {self.const(cannot_compare)}({a}, {self.const(n.op)}, {b}, {span})"
+                  " from None", depth + 1, n)
+        return v
+
+    def equality(self, n: ast.Compare, depth: int) -> str:
+        fixed, value = self.compiler.constant(n.right)
+        a = self.node(n.left, depth)
+        if fixed:  # `x == "place"`: no charge (as the closures)
+            self.mark(n, depth)
+            v = self.temp()
+            self.line(f"{v} = {a} {n.op} {self.const(value)}", depth, n)
+            return v
+        self.mark(n, depth)
+        self.line(f"if type({a}) is tuple:", depth, n)  # comparing lists costs their length
+        self.line(f"{self.const(charge)}(c, len({a}), {self.const(n.span)})", depth + 1, n)
+        b = self.node(n.right, depth)
+        v = self.temp()
+        self.line(f"{v} = {a} {n.op} {b}", depth, n)
+        return v
+
+    def n_BoolOp(self, n: ast.BoolOp, depth: int) -> str:
+        steps, self.compiler._pending_steps = self.compiler._pending_steps, 0
+        self.mark(n, depth)
+        self.charge_steps(steps, n.span, depth, n)
+        a = self.node(n.left, depth)
+        v = self.temp()
+        both = n.op == "and"
+        self.line(f"if {'not ' if both else ''}{a}:", depth, n)
+        self.line(f"{v} = {'False' if both else 'True'}", depth + 1, n)
+        self.line("else:", depth, n)
+        b = self.node(n.right, depth + 1)
+        self.line(f"{v} = not not {b}", depth + 1, n)
+        return v
+
+    def n_Not(self, n: ast.Not, depth: int) -> str:
+        a = self.node(n.operand, depth)
+        self.mark(n, depth)
+        v = self.temp()
+        self.line(f"{v} = not {a}", depth, n)
+        return v
+
+    def n_Neg(self, n: ast.Neg, depth: int) -> str:
+        a = self.node(n.operand, depth)
+        self.mark(n, depth)
+        v = self.temp()
+        self.line(f"{v} = -{a} if type({a}) is int else "
+                  f"{self.const(negate)}({a}, {self.const(n.span)})", depth, n)
+        return v
+
+    def n_IfExpr(self, n: ast.IfExpr, depth: int) -> str:
+        steps, self.compiler._pending_steps = self.compiler._pending_steps, 0
+        self.mark(n, depth)
+        self.charge_steps(steps, n.span, depth, n)
+        cond = self.node(n.cond, depth)
+        v = self.temp()
+        self.line(f"if {cond}:", depth, n)
+        then = self.node(n.then, depth + 1)
+        self.line(f"{v} = {then}", depth + 1, n)
+        self.line("else:", depth, n)
+        orelse = self.node(n.orelse, depth + 1)
+        self.line(f"{v} = {orelse}", depth + 1, n)
+        return v
+
+
+_NOT_CONST = object()
