@@ -198,7 +198,16 @@ class _Writer:
             return self.fallback(n, depth)
         subst = self.compiler._subst.get(n.id)
         if subst is not None:  # a parameter of the rule being inlined: its argument
-            return self.fallback(n, depth, subst)
+            name = getattr(subst, "local_name", None)
+            if name is None:
+                return self.fallback(n, depth, subst)
+            self.mark(n, depth)  # the argument is a local: read here, and if it is missing,
+            v = self.temp()      # the closure says so (where the argument is written)
+            self.line("try:", depth, n)
+            self.line(f"{v} = e[{self.const(name)}]", depth + 1, n)
+            self.line("except KeyError:", depth, n)
+            self.line(f"{v} = {self.const(subst)}(c, e)", depth + 1, n)
+            return v
         self.mark(n, depth)
         v, key = self.temp(), self.const(ref[1])
         self.line("try:", depth, n)

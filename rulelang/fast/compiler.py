@@ -259,7 +259,7 @@ class Compiler(CallCompiler):
                 if type(b) is int:
                     try:
                         return raw(x, b)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return const_left
@@ -269,7 +269,7 @@ class Compiler(CallCompiler):
                 if type(a) is int:
                     try:
                         return raw(a, y)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return local_const
@@ -279,7 +279,7 @@ class Compiler(CallCompiler):
                 if type(a) is int and type(b) is int:
                     try:
                         return raw(a, b)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return local_local
