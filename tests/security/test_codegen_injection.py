@@ -42,7 +42,8 @@ counter k0 = 0
 def free = each s in sites where empty(s)
 def LONG(e, c) = (e * c + 1) // (c - e if c != e else 1) % 7
 def v0(f, __dict__) = f > __class__ or not (__dict__ < -1) and __builtins__ == "os"
-def tag(x) = "'); __import__('os').system('echo PWNED') #" if x > __class__ else "}{\n# ｅｘｅｃ（） е \ '"
+def other = "}{\n# ｅｘｅｃ（） е \ '"
+def tag(x) = "'); __import__('os').system('echo PWNED') #" if x > __class__ else other
 def named(x) = count y in deck where y.name == "{__import__}" or y.name == x
 
 action place
@@ -59,7 +60,8 @@ end
   when size(free) == 0
     draw
 
-score pts(p) = size(free) * __class__ + (1 if tag(size(free)) == "ｅｘｅｃ（）" else 0) + named("x\')")
+score pts(p) = size(free) * __class__ + named("x\')")
+score look(p) = 1 if tag(size(free)) == "ｅｘｅｃ（）" else 0
 '''.replace("LONG", LONG)
 CARDS = '''- {name: "'); __import__('os').system('echo PWNED') #", points: 1}
 - {name: "line one\nline two }{ \\ #", points: 2}
