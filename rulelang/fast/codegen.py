@@ -79,6 +79,7 @@ class Generated:
     nodes: list[ast.Node] = field(default_factory=list)
     line_nodes: dict[int, ast.Node] = field(default_factory=dict)
     fn: Fn | None = None
+    inlined: bool = False  # made inside a rule inlined where it is called
 
     def span_at(self, line: int) -> Any:
         """The rulebook span of a generated line (the nearest node above it)."""
@@ -107,6 +108,7 @@ class Generator:
             if hit is not None:
                 return hit
         g = _Writer(self, node).write()
+        g.inlined = not plain
         for seen in _WATCHERS:
             seen.append(g.source)
         code = _CODE.get(g.source)
