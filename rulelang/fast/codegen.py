@@ -43,6 +43,7 @@ Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 NATIVE = (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExpr)  # roots taken
 FILENAME = "<rulelang generated>"
+MAX_DEPTH = 24  # blocks of nesting in one function
 # the only builtins generated code sees (its globals' __builtins__ is empty)
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
@@ -172,7 +173,11 @@ class _Writer:
 
     # ---- nodes
     def node(self, n: ast.Expr, depth: int) -> str:
-        """Statements computing n at this depth; returns the name holding its value."""
+        """Statements computing n at this depth; returns the name holding its value. A node
+        nested deeper than MAX_DEPTH blocks is a function of its own (Python refuses more
+        than 100 levels of indentation; the syntax tree may have 100 levels of nesting)."""
+        if depth > MAX_DEPTH and isinstance(n, NATIVE):
+            return self.fallback(n, depth, self.compiler.expr(n))
         method = getattr(self, f"n_{type(n).__name__}", None)
         if method is None:
             return self.fallback(n, depth)

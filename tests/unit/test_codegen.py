@@ -127,3 +127,27 @@ def test_nothing_is_generated_for_a_rulebook_that_does_not_load(
     with codegen.watching() as sources, pytest.raises(rulelang.RulebookError):
         rulelang.load_game(path, mode="generated")
     assert sources == []
+
+
+@pytest.mark.parametrize("shape", ["x > {i} and ({e})", "(x if x > {i} else {e})",
+                                   "({e} + {i})"])
+def test_deeply_nested_expressions_are_split_into_functions(
+        tmp_path: Path, both_fast_modes: tuple[str, str], shape: str) -> None:  # noqa: F811
+    """90 levels of `and`, `if … else` or `+` (the syntax tree allows about 96): generated in
+    functions of at most MAX_DEPTH levels of blocks (Python allows 100), with the closures'
+    value."""
+    expr = "x"
+    for i in range(90):
+        expr = shape.format(i=i, e=expr)
+    path = tmp_path / "deep.rule"
+    path.write_text(RULEBOOK.replace("not (x > 2)", expr), encoding="utf-8")
+    values = []
+    with codegen.watching() as sources:
+        for mode in both_fast_modes:
+            game = rulelang.load_game(path, mode=mode)
+            values.append([run(game, "local", {"x": x})[:2] for x in (0, 3, 95)])
+    assert values[0] == values[1]
+    assert len(sources) >= (1 if "+" in shape else 3)  # (a sum is flat: one function)
+    for source in sources:
+        deepest = max(len(line) - len(line.lstrip(" ")) for line in source.splitlines())
+        assert deepest <= 4 * (codegen.MAX_DEPTH + 2)
