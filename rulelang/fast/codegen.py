@@ -27,7 +27,9 @@ from types import CodeType
 from typing import Any
 
 from rulelang.errors import RuleRuntimeError
+from rulelang.fast.loops import _items, is_var, local_names
 from rulelang.language import ast
+from rulelang.library.semantics import _FOLD as FOLDS
 from rulelang.library.semantics import (
     INT_BITS,
     STEP_BUDGET,
@@ -37,6 +39,7 @@ from rulelang.library.semantics import (
     compute,
     iterate,
     negate,
+    quant_error,
 )
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
@@ -47,9 +50,12 @@ MAX_DEPTH = 24  # blocks of nesting in one function
 # the only builtins generated code sees (its globals' __builtins__ is empty)
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
-ATTRIBUTES = frozenset({"steps", "bit_length"})  # the only attributes generated code reads
+# the only attributes generated code reads
+ATTRIBUTES = frozenset({"steps", "bit_length", "get", "append"})
 _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})
+_MISSING = object()  # a quantifier's variable not bound before it
 _CODE: dict[str, CodeType] = {}  # generated source -> its code (the same shape, compiled once)
 _WATCHERS: list[list[str]] = []
 
@@ -101,8 +107,36 @@ class Generator:
         self.functions: list[Generated] = []
         self._cache: dict[ast.Node, Fn] = {}  # by node, for nodes generated outside a rule
 
+    def takes(self, node: ast.Expr) -> bool:
+        """Whether an expression is generated (else it is a closure of the Compiler)."""
+        if isinstance(node, ast.Quant):
+            return node.kind in _LOOPS and not self.special_quant(node)
+        return isinstance(node, NATIVE)
+
+    def special_quant(self, n: ast.Quant) -> bool:
+        """A quantifier the closure compiler compiles to one of its special loops (over the
+        board's lists, kept up to date, …: fast/compiler.py's visit_Quant): left to it."""
+        refs, var, body, cond = self.refs, n.var, n.body, n.cond
+        if n.kind in ("all", "any") and cond is None and body is not None:
+            if isinstance(body, ast.Call) and len(body.args) == 1 and \
+                    is_var(body.args[0], var) and refs.get(body.func) in (
+                    ("builtin", "occupied"), ("builtin", "empty")):
+                return True
+            if isinstance(body, ast.Compare) and body.op == "==" and \
+                    isinstance(body.left, ast.Call) and \
+                    refs.get(body.left.func) == ("builtin", "owner"):
+                return True  # (whether its argument is the variable or not)
+            if isinstance(body, ast.Compare) and body.op in ("in", "not in") and \
+                    is_var(body.left, var) and var not in local_names(body.right, refs):
+                return True
+        if n.kind == "each" and cond is not None and body is None and \
+                refs.get(n.domain) == ("builtin", "sites"):
+            return True
+        return n.kind in ("each", "count") and body is None and isinstance(cond, ast.Call) \
+            and len(cond.args) == 1 and is_var(cond.args[0], var)
+
     def function(self, node: ast.Expr) -> Fn:
-        """The generated function of an expression (one of NATIVE at its root)."""
+        """The generated function of an expression (one that `takes`)."""
         plain = not self.compiler._subst and not self.compiler._pending_steps
         if plain:
             hit = self._cache.get(node)
@@ -176,7 +210,7 @@ class _Writer:
         """Statements computing n at this depth; returns the name holding its value. A node
         nested deeper than MAX_DEPTH blocks is a function of its own (Python refuses more
         than 100 levels of indentation; the syntax tree may have 100 levels of nesting)."""
-        if depth > MAX_DEPTH and isinstance(n, NATIVE):
+        if depth > MAX_DEPTH and self.gen.takes(n):
             return self.fallback(n, depth, self.compiler.expr(n))
         method = getattr(self, f"n_{type(n).__name__}", None)
         if method is None:
@@ -186,8 +220,8 @@ class _Writer:
 
     def fallback(self, n: ast.Expr, depth: int, f: Fn | None = None) -> str:
         """A node the generator does not cover: the closure compiler's closure, called."""
-        if f is None:  # (a node of a NATIVE type: its closure, not a function again)
-            f = self.compiler.closure(n) if isinstance(n, NATIVE) else self.compiler.expr(n)
+        if f is None:  # (a node the generator takes: its closure, not a function again)
+            f = self.compiler.closure(n) if self.gen.takes(n) else self.compiler.expr(n)
         fixed = getattr(f, "const", _NOT_CONST)
         if fixed is not _NOT_CONST:  # a value fixed for the game: no call
             return self.const(fixed)
@@ -328,6 +362,57 @@ class _Writer:
         self.line("else:", depth, n)
         orelse = self.node(n.orelse, depth + 1)
         self.line(f"{v} = {orelse}", depth + 1, n)
+        return v
+
+    # ---- quantifiers: a plain loop, where the closures take their general one (loops.py)
+    def n_Quant(self, n: ast.Quant, depth: int) -> str:
+        if n.kind not in _LOOPS or self.gen.special_quant(n):
+            return self.fallback(n, depth)
+        extra, self.compiler._pending_steps = self.compiler._pending_steps, 0
+        self.mark(n, depth)
+        var, span, v, old, x = self.const(n.var), self.const(n.span), *(
+            self.temp() for _ in range(3))
+        kind = n.kind
+        self.line(f"{old} = e.get({var}, {self.const(_MISSING)})", depth, n)  # (first)
+        domain = self.node(n.domain, depth)
+        start = {"all": "True", "any": "False", "first": "None", "count": self.const(0)}
+        self.line(f"{v} = {start.get(kind, '[]')}", depth, n)
+        self.line(f"for {x} in {self.const(_items)}(c, {domain}, {span}, "
+                  f"{self.const(extra)}):", depth, n)
+        self.line(f"e[{var}] = {x}", depth + 1, n)
+        saved = self.compiler._subst  # the variable is bound in the where and the body
+        self.compiler._subst = {k: f for k, f in saved.items() if k != n.var}
+        try:
+            if n.cond is not None:
+                cond = self.node(n.cond, depth + 1)
+                self.line(f"if not {cond}:", depth + 1, n)
+                self.line("continue", depth + 2, n)
+            item = self.node(n.body, depth + 1) if n.body is not None else x
+        finally:
+            self.compiler._subst = saved
+        if kind in ("all", "any"):
+            self.line(f"if {'not ' if kind == 'all' else ''}{item}:", depth + 1, n)
+            self.line(f"{v} = {'False' if kind == 'all' else 'True'}", depth + 2, n)
+            self.line("break", depth + 2, n)
+        elif kind == "first":
+            self.line(f"{v} = {item}", depth + 1, n)
+            self.line("break", depth + 1, n)
+        elif kind == "count":  # the items that pass, and whose body (if any) holds
+            if n.body is not None:
+                self.line(f"if {item}:", depth + 1, n)
+            self.line(f"{v} = {v} + {self.const(1)}", depth + 1 + (n.body is not None), n)
+        else:
+            self.line(f"{v}.append({item})", depth + 1, n)
+        self.line(f"if {old} is not {self.const(_MISSING)}:", depth, n)
+        self.line(f"e[{var}] = {old}", depth + 1, n)
+        if kind == "each":
+            self.line(f"{v} = tuple({v})", depth, n)
+        elif kind in ("sum", "max", "min"):
+            self.line("try:", depth, n)
+            self.line(f"{v} = {self.const(FOLDS[kind])}(tuple({v}))", depth + 1, n)
+            self.line(f"except TypeError as {x}:", depth, n)  # values that cannot be added
+            self.line(f"raise {self.const(quant_error)}({self.const(kind)}, {x}, {span}) "
+                      "from None", depth + 1, n)
         return v
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.calls import CallCompiler
-from rulelang.fast.codegen import NATIVE, Generator
+from rulelang.fast.codegen import Generator
 from rulelang.fast.incremental import analyse, dependents, incremental_filter
 from rulelang.fast.loops import (
     QUANTS,
@@ -58,7 +58,7 @@ class Compiler(CallCompiler):
         self.generator = Generator(self) if generate else None
 
     def expr(self, node: ast.Expr) -> Fn:
-        if self.generator is not None and isinstance(node, NATIVE):
+        if self.generator is not None and self.generator.takes(node):
             return self.generator.function(node)
         return self.closure(node)
 

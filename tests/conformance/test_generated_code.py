@@ -38,9 +38,7 @@ def test_generated_code_and_closures_agree_on_random_expressions(
     folder = Path(tmp_path_factory.mktemp("gen"))
     cases = [Case(_HERE, 0, "expr", x, ("value", None, None)) for x in exprs]
     closures = outcomes(cases, "closures", folder)
-    with codegen.watching() as sources:
-        generated = outcomes(cases, "generated", folder)
-    assert sources  # (every case is `set out = EXPR`: its operators are generated)
+    generated = outcomes(cases, "generated", folder)  # (runtimes cached by rulebook text)
     for x, a, b in zip(exprs, closures, generated, strict=True):
         assert a[0] in ("value", "error"), f"{x}: closures: {_outcome(*a)}"
         assert _outcome(*a) == _outcome(*b), \

@@ -31,6 +31,11 @@ def both(a, b) = a and b
 def pick(a, b) = a if b else 0
 def uses(x) = both(x > 1, x < 5) or pick(x, x > 2) == 3
 def local(x) = not (x > 2)
+def total(t) = sum x in t: x
+def counted(t) = count x in t where x > 1: x < 5
+def firsts(t) = (first x in t where x > 1, max x in t, min x in t: -x, each x in t: x + 1)
+def truths(t, u) = (all x in t: x > 0, any x in t where x > 2: x < 4, any x in t: x in u)
+def shadow(x) = [x, count x in (1, 2, 3): x > 1, x]
 turn
   draw
 """
@@ -64,6 +69,11 @@ CALLS = [
     ("same", {"t": (1, 2, 3, 4), "u": (1, 2, 3, 4)}), ("same", {"t": 1, "u": 2}),
     ("uses", {"x": 3}), ("uses", {"x": 0}), ("uses", {"x": 9}),
     ("local", {"x": 1}), ("local", {}),
+    ("total", {"t": (1, 2, 3)}), ("total", {"t": (1, "a")}), ("total", {"t": 5}),
+    ("counted", {"t": (0, 2, 3, 7, 1)}), ("counted", {"t": ()}),
+    ("firsts", {"t": (3, 1, 2)}), ("firsts", {"t": ()}), ("firsts", {"t": (1, "a")}),
+    ("truths", {"t": (1, 2, 3), "u": (2,)}), ("truths", {"t": (0, 5), "u": ()}),
+    ("shadow", {"x": 9}),
 ]
 
 
@@ -73,6 +83,8 @@ def test_generated_code_raises_and_charges_as_the_closures(
     with codegen.watching() as sources:
         results = [run(generated, rule, dict(env)) for rule, env in CALLS]
     assert len(sources) >= 9  # every rule's body is generated
+    loops = "\n".join(sources).count("    for v")
+    assert loops == 9  # every quantifier but `any x in t: x in u` (the closures' own loop)
     for (rule, env), got in zip(CALLS, results, strict=True):
         assert got == run(closures, rule, dict(env)), (rule, env)
     errors = {(rule, tuple(env.values())): got[1] for (rule, env), got in
@@ -87,6 +99,10 @@ def test_generated_code_raises_and_charges_as_the_closures(
     assert errors[("within", (1, 5))][1] == "cannot compare 2 in 5"
     assert errors[("less", (1, "a"))][2].line == 9
     assert results[CALLS.index(("same", {"t": (1, 2, 3, 4), "u": (1, 2, 3, 4)}))][2] == 4
+    assert errors[("total", ((1, "a"),))][:2] == (
+        "R301", "cannot compute sum: unsupported operand type(s) for +: 'int' and 'str'")
+    assert results[CALLS.index(("shadow", {"x": 9}))][1] == (9, 2, 9)  # x given back
+    assert results[CALLS.index(("counted", {"t": (0, 2, 3, 7, 1)}))][1:] == (2, 5)
 
 
 def test_the_line_map_names_each_line_and_functions_are_made_once(
