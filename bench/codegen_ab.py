@@ -6,6 +6,10 @@ is not a test.
 
     python bench/codegen_ab.py                         # tic_tac_toe muso_sakura karesansui
     python bench/codegen_ab.py --rounds 7 hex tatara
+    python bench/codegen_ab.py --calls                 # Python calls per playout instead
+
+CPU times on a shared machine vary by tens of percent from one process to the next; `--calls`
+counts the Python function calls of the same playouts (cProfile), which do not vary.
 
 Scoring: `state.scores()` of saved positions of random games (every 3rd ply of 20 games),
 each position scored from a fresh copy of its data (a new Ctx, the game's content cache
@@ -21,6 +25,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # (--calls imports this checkout)
 GAMES = {"tic_tac_toe": 4000, "connect_four": 1500, "hex": 200, "breakthrough": 100,
          "spline": 2000, "sponnect": 1500, "spline_plus": 40, "muso_sakura": 80,
          "karesansui": 40, "tatara": 12}
@@ -74,16 +79,50 @@ def measure(game: str, n: int, mode: str) -> dict[str, float]:
     return result
 
 
+def calls(game: str, n: int) -> None:
+    """The Python function calls of n seeded playouts in each mode (one process)."""
+    import cProfile
+    import functools
+    import pstats
+    import random
+
+    import rulelang
+    from rulelang.fast.compiler import Compiler
+    from rulelang.fast.flow import FastFlow
+    counts = []
+    for mode in ("closures", "generated"):
+        rulelang.EVALUATORS[mode] = (
+            functools.partial(Compiler, generate=mode == "generated"), FastFlow)
+        played = rulelang.load_game(game, mode=mode)
+        profile = cProfile.Profile()
+        profile.enable()
+        for seed in range(n):
+            rng, state = random.Random(seed), played.new_initial_state(seed=seed)
+            while not state.is_terminal():
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+        profile.disable()
+        counts.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+    print(f"{game:14} {'calls':8} {counts[0]:10} {counts[1]:11} "
+          f"{counts[0] / counts[1]:17.2f}x   ({n} games)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=["tic_tac_toe", "muso_sakura", "karesansui"])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--calls", action="store_true",
+                    help="count Python function calls (cProfile) instead of CPU time")
     args = ap.parse_args()
-    print(f"{'game':14} {'what':8} {'closures s':>10} {'generated s':>11} "
+    unit = "" if args.calls else " s"
+    print(f"{'game':14} {'what':8} {'closures' + unit:>10} {'generated' + unit:>11} "
           f"{'closures/generated':>18}")
     for game in args.games:
         n = max(1, int(GAMES.get(game, 50) * args.scale))
+        if args.calls:
+            calls(game, max(1, n // 8))
+            continue
         runs: dict[str, list[dict[str, float]]] = {"closures": [], "generated": []}
         for _ in range(args.rounds):
             for mode in runs:
@@ -92,7 +131,8 @@ def main() -> int:
             a = statistics.median(r[what] for r in runs["closures"])
             b = statistics.median(r[what] for r in runs["generated"])
             print(f"{game:14} {what:8} {a:10.3f} {b:11.3f} {a / b:17.2f}x   ({label})")
-    print("closures/generated > 1: the generated code is faster (CPU time, median of rounds)")
+    print("closures/generated > 1: the generated code is faster (" + (
+        "fewer Python calls)" if args.calls else "CPU time, median of rounds)"))
     return 0
 
 
