@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.loops import _items, is_var, local_names
 from rulelang.language import ast
 from rulelang.library.semantics import _FOLD as FOLDS
@@ -37,10 +37,12 @@ from rulelang.library.semantics import (
     cannot_compare,
     charge,
     compute,
+    get_attr,
     iterate,
     negate,
     quant_error,
 )
+from rulelang.model.values import Piece, Record
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
@@ -51,7 +53,8 @@ MAX_DEPTH = 24  # blocks of nesting in one function
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
 # the only attributes generated code reads
-ATTRIBUTES = frozenset({"steps", "bit_length", "get", "append"})
+ATTRIBUTES = frozenset({"steps", "bit_length", "get", "append", "data", "attrs", "id",
+                        "fields", "index"})
 _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})
@@ -74,6 +77,14 @@ def watching() -> Iterator[list[str]]:
 def missing(key: str, span: Any) -> RuleRuntimeError:
     """A local with no value (the closures' message)."""
     return RuleRuntimeError(f"'{key}' has no value here", span)
+
+
+def attribute(c: Ctx, x: Any, name: str, coord: dict[str, int], span: Any) -> Any:
+    """`x.name` for anything but a piece (get_attr), its failure positioned."""
+    try:
+        return get_attr(c, x, name, coord)
+    except RulelangError as exc:
+        raise RuleRuntimeError(str(exc), span) from None
 
 
 @dataclass
@@ -362,6 +373,28 @@ class _Writer:
         self.line("else:", depth, n)
         orelse = self.node(n.orelse, depth + 1)
         self.line(f"{v} = {orelse}", depth + 1, n)
+        return v
+
+    def n_Attr(self, n: ast.Attr, depth: int) -> str:
+        """`card.points`: a declared piece attribute read from the state's column; every
+        other attribute (names, coordinates, `last.…`, fields) is the closures'."""
+        rt, name = self.compiler.rt, n.name
+        if self.refs.get(n) is not None or name == "kind" or name in rt.coord_index or (
+                isinstance(n.obj, ast.Name) and self.refs.get(n.obj) == ("builtin", "last")) \
+                or not any(name == a for d in rt.program.pieces.values() for a, _ in d.attrs):
+            return self.fallback(n, depth)
+        x = self.node(n.obj, depth)
+        self.mark(n, depth)
+        v = self.temp()
+        self.line(f"if type({x}) is {self.const(Piece)}:", depth, n)
+        self.line(f"{v} = c.data.attrs[{self.const(name)}][{x}.id]", depth + 1, n)
+        key = self.const(name)  # a record's field of that name: read in place
+        self.line(f"elif type({x}) is {self.const(Record)} and {key} in {x}.fields:", depth, n)
+        self.line(f"{v} = {self.const(tuple.__getitem__)}({x}, {x}.fields.index({key}))",
+                  depth + 1, n)
+        self.line("else:", depth, n)
+        self.line(f"{v} = {self.const(attribute)}(c, {x}, {self.const(name)}, "
+                  f"{self.const(rt.coord_index)}, {self.const(n.span)})", depth + 1, n)
         return v
 
     # ---- quantifiers: a plain loop, where the closures take their general one (loops.py)

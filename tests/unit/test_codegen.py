@@ -14,12 +14,13 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.fast import codegen
 from rulelang.language import ast
 from rulelang.library.semantics import Ctx
+from rulelang.model.values import Record
 
 RULEBOOK = """game "Codegen"
 players A, B
 use square
 board square.grid(3, 3, 3)
-piece stone
+piece stone with points = 2
 zone supply each player: 3 stone
 def divide(x) = 10 // (x - 3)
 def negative(t) = -t
@@ -36,6 +37,8 @@ def counted(t) = count x in t where x > 1: x < 5
 def firsts(t) = (first x in t where x > 1, max x in t, min x in t: -x, each x in t: x + 1)
 def truths(t, u) = (all x in t: x > 0, any x in t where x > 2: x < 4, any x in t: x in u)
 def shadow(x) = [x, count x in (1, 2, 3): x > 1, x]
+def worth(t) = t.points + 1
+def stones(p) = sum x in supply of p: x.points * 10
 turn
   draw
 """
@@ -167,3 +170,22 @@ def test_deeply_nested_expressions_are_split_into_functions(
     for source in sources:
         deepest = max(len(line) - len(line.lstrip(" ")) for line in source.splitlines())
         assert deepest <= 4 * (codegen.MAX_DEPTH + 2)
+
+
+def test_piece_attributes_and_fields_read_as_the_closures(
+        tmp_path: Path, both_fast_modes: tuple[str, str]) -> None:  # noqa: F811
+    games = [load(tmp_path, mode) for mode in both_fast_modes]
+    card = Record(("name", "points"), ("ace", 4))
+    outcomes = []
+    for game in games:
+        player = game.runtime.players[1]
+        outcomes.append([run(game, "worth", {"t": card}), run(game, "worth", {"t": 5}),
+                         run(game, "worth", {"t": player}), run(game, "stones", {"p": player})])
+    assert outcomes[0] == outcomes[1]
+    got = outcomes[1]
+    assert got[0][:2] == ("value", 5) and got[3][:2] == ("value", 60)
+    assert got[1][1][:2] == ("R301", "5 has no 'points'") and got[1][1][2].line == 22
+    assert "has no 'points'" in got[2][1][1]
+    rt = games[1].runtime
+    source = rt.evaluator.expr(rt.program.defs["stones"].body).generated.source
+    assert "c.data.attrs[" in source and "for v" in source  # read natively, in the loop
