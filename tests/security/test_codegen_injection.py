@@ -32,7 +32,7 @@ players __import__, exec
 
 board square.grid(3, 3, 3)
 piece mark
-piece card with name = "", points = 0
+piece card with name = "", points = 0, __globals__ = 1
 zone supply each player: 5 mark
 zone deck ordered: card from "cards.yaml"
 option __class__: 1..3 = 2
@@ -62,6 +62,7 @@ end
 
 score pts(p) = size(free) * __class__ + named("x\')")
 score look(p) = 1 if tag(size(free)) == "ｅｘｅｃ（）" else 0
+score heavy(p) = sum c in deck where c.points > 1: c.__globals__ + c.points
 '''.replace("LONG", LONG)
 CARDS = '''- {name: "'); __import__('os').system('echo PWNED') #", points: 1}
 - {name: "line one\nline two }{ \\ #", points: 2}
@@ -76,8 +77,9 @@ OWN_NAME = re.compile(r"[kv]\d+")
 
 @pytest.fixture
 def generated(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(rulelang.EVALUATORS, "generated",
-                        (functools.partial(Compiler, generate=True), FastFlow))
+    for mode in ("generated", "closures"):
+        monkeypatch.setitem(rulelang.EVALUATORS, mode, (
+            functools.partial(Compiler, generate=mode == "generated"), FastFlow))
     return "generated"
 
 
@@ -110,13 +112,21 @@ def test_injection_attempts_load_play_and_never_reach_the_source(
             state.scores()
     assert game.player_names == ["__import__", "exec"]
     assert len(state.history()) == 4 and state.scores()[0] > 0
+    closures = rulelang.load_game(tmp_path / "inject.rule", {"__class__": 3},
+                                  mode="closures").new_initial_state(seed=0)
+    for move in state.history():  # the same game with the closures alone
+        closures.apply_action(closures.legal_actions()[
+            [closures.action_to_string(a) for a in closures.legal_actions()].index(move)])
+    assert closures.scores() == state.scores()
+    assert closures.score_breakdown(0) == state.score_breakdown(0)
     # the rulebook's own expressions were generated: its arithmetic, its and/or, its if
     joined = "\n".join(sources)
     assert len(sources) >= 5 and " // " in joined and " % " in joined and "not " in joined
+    assert "for v" in joined and "c.data.attrs[" in joined  # the loop and attributes, too
     for source in sources:
         assert vocabulary_problems(source) == [], source
         for text in [*TEXTS, LONG, "__import__", "__class__", "__builtins__", "__dict__",
-                     "PWNED", "os", "exec", "name"]:
+                     "__globals__", "PWNED", "os", "exec", "name", "points"]:
             assert re.search(rf"(?<![\w]){re.escape(text)}(?![\w])", source) is None, text
 
 
