@@ -7,6 +7,7 @@ is not a test.
     python bench/codegen_ab.py                         # tic_tac_toe muso_sakura karesansui
     python bench/codegen_ab.py --rounds 7 hex tatara
     python bench/codegen_ab.py --calls                 # Python calls per playout instead
+    python bench/codegen_ab.py --warm                  # every expression compiled first
 
 CPU times on a shared machine vary by tens of percent from one process to the next; `--calls`
 counts the Python function calls of the same playouts (cProfile), which do not vary.
@@ -41,6 +42,11 @@ rulelang.EVALUATORS[mode] = (functools.partial(Compiler, generate=mode == "gener
                              FastFlow)
 game = rulelang.load_game(sys.argv[2], mode=mode)
 n, moves = int(sys.argv[3]), 0
+for seed in range(n if sys.argv[5] == "warm" else 0):  # every expression compiled first
+    rng, state = random.Random(seed), game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randrange(len(actions))])
 start = time.process_time()
 for seed in range(n):
     rng, state = random.Random(seed), game.new_initial_state(seed=seed)
@@ -72,8 +78,9 @@ print(json.dumps({"play": play, "moves": moves, "score": score, "scored": 3 * le
 """
 
 
-def measure(game: str, n: int, mode: str) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), game, str(n), mode],
+def measure(game: str, n: int, mode: str, warm: bool) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), game, str(n), mode,
+                          "warm" if warm else "cold"],
                          capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(out.stdout)
     return result
@@ -114,6 +121,9 @@ def main() -> int:
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--calls", action="store_true",
                     help="count Python function calls (cProfile) instead of CPU time")
+    ap.add_argument("--warm", action="store_true",
+                    help="play the games once before timing them: the expressions are then "
+                    "all compiled (generated code costs more to make than closures)")
     args = ap.parse_args()
     unit = "" if args.calls else " s"
     print(f"{'game':14} {'what':8} {'closures' + unit:>10} {'generated' + unit:>11} "
@@ -126,7 +136,7 @@ def main() -> int:
         runs: dict[str, list[dict[str, float]]] = {"closures": [], "generated": []}
         for _ in range(args.rounds):
             for mode in runs:
-                runs[mode].append(measure(game, n, mode))
+                runs[mode].append(measure(game, n, mode, args.warm))
         for what, label in (("play", f"{n} games"), ("score", "scores")):
             a = statistics.median(r[what] for r in runs["closures"])
             b = statistics.median(r[what] for r in runs["generated"])
