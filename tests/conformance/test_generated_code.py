@@ -28,7 +28,7 @@ def test_corpus_file_in_the_other_fast_mode(path: Path, tmp_path: Path,
     assert (OTHER == "generated") == bool(sources)  # the mode tested is the one named
 
 
-@settings(derandomize=True, max_examples=6, deadline=None, database=None,
+@settings(derandomize=True, max_examples=4, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(number((), 4), min_size=16, max_size=16))
