@@ -4,19 +4,20 @@
 The safety rule: no text of a rulebook ever becomes Python source. The generator writes a
 function `def f(c, e):` (the closures' protocol: a Ctx and the locals, to a value) from a
 fixed vocabulary: Python keywords and operators, the parameters `c` and `e`, its own names
-(`k3` for the constants, `v7` for the temporaries), a few builtins (ALLOWED) and the
-attributes `steps` and `bit_length`. Every literal — numbers, texts, the names of locals,
-spans, players, the helpers of library/semantics.py, the closures of the nodes it does not
-cover — is a value of the constants table, the dict the function gets as its globals (with
-no other builtins). Comments carry only generator-made numbers (`# node 4`); the line map
-(`Generated.nodes`, `Generated.line_nodes`) keeps node and rulebook position outside the
-source.
+(`k3` for the constants, `v7` for the temporaries), a few builtins (ALLOWED) and a few
+attributes (ATTRIBUTES: `c.steps`, `c.data.attrs`, `x.bit_length()` …). Every literal —
+numbers, texts, the names of locals and attributes, spans, players, the helpers of
+library/semantics.py, the closures of the nodes it does not cover — is a value of the
+constants table, the dict the function gets as its globals (with no other builtins).
+Comments carry only generator-made numbers (`# node 4`); the line map (`Generated.nodes`,
+`Generated.line_nodes`) keeps node and rulebook position outside the source.
 
-Covered natively: constants, locals, arithmetic, comparisons, and/or, not, negation and
-conditional expressions. Any other node is compiled by the closure compiler and called
-through the constants table (`k5(c, e)`), so that every expression can be generated and the
-meaning stays the closures'. Errors are raised with the spans of the constants table, with
-the closures' messages and codes."""
+Covered natively: constants, locals, arithmetic, comparisons, and/or, not, negation,
+conditional expressions, piece attributes and record fields, and the quantifiers' general
+loops. Any other node is compiled by the closure compiler and called through the constants
+table (`k5(c, e)`), so that every expression can be generated and the meaning stays the
+closures'. Errors are raised with the spans of the constants table, with the closures'
+messages and codes."""
 from __future__ import annotations
 
 import itertools
@@ -53,8 +54,8 @@ MAX_DEPTH = 24  # blocks of nesting in one function
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
 # the only attributes generated code reads
-ATTRIBUTES = frozenset({"steps", "bit_length", "get", "append", "data", "attrs", "id",
-                        "fields", "index"})
+ATTRIBUTES = frozenset({"steps", "tick", "bit_length", "get", "append", "data", "attrs",
+                        "id", "fields", "index"})
 _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})

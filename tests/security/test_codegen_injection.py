@@ -62,6 +62,8 @@ end
 
 score pts(p) = size(free) * __class__ + named("x\')")
 score look(p) = 1 if tag(size(free)) == "ｅｘｅｃ（）" else 0
+def either(__self__, __code__) = __self__ or __code__
+score flag(p) = 1 if either(false, true) else 0
 score heavy(p) = sum c in deck where c.points > 1: c.__globals__ + c.points
 '''.replace("LONG", LONG)
 CARDS = '''- {name: "'); __import__('os').system('echo PWNED') #", points: 1}
@@ -123,10 +125,12 @@ def test_injection_attempts_load_play_and_never_reach_the_source(
     joined = "\n".join(sources)
     assert len(sources) >= 5 and " // " in joined and " % " in joined and "not " in joined
     assert "for v" in joined and "c.data.attrs[" in joined  # the loop and attributes, too
+    assert "c.tick(" in joined  # the steps of an inlined rule's call
     for source in sources:
         assert vocabulary_problems(source) == [], source
         for text in [*TEXTS, LONG, "__import__", "__class__", "__builtins__", "__dict__",
-                     "__globals__", "PWNED", "os", "exec", "name", "points"]:
+                     "__globals__", "__self__", "__code__", "PWNED", "os", "exec", "name",
+                     "points", "either"]:
             assert re.search(rf"(?<![\w]){re.escape(text)}(?![\w])", source) is None, text
 
 
@@ -137,3 +141,12 @@ def test_the_vocabulary_check_sees_a_spliced_text() -> None:
         ["name '__import__'"]
     assert vocabulary_problems("def f(c, e):\n    return k1  # s\n") == ["comment '# s'"]
     assert vocabulary_problems("def f(c, e):\n    return v2 + 1\n") == ["literal '1'"]
+
+
+def test_bundled_games_generate_only_the_generators_vocabulary() -> None:
+    """(Two games whose rules make every kind of line: loops, attributes, inlined calls.)"""
+    for name in ("breakthrough", "muso_sakura"):
+        functions = rulelang.generated_code(name)
+        assert len(functions) >= 10
+        for g in functions:
+            assert vocabulary_problems(g.source) == [], g.source
