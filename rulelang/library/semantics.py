@@ -424,3 +424,26 @@ def increased(old: Any, sign: int, amount: Any, span: Any) -> int:
     if not -_INT_LIMIT < new < _INT_LIMIT:
         raise size_error(new, span)
     return new
+
+
+def compute(c: Any, op: str, a: Any, b: Any, span: Any) -> Any:
+    """a op b for an arithmetic operator (+ - * // %) of BINOPS, once both operands are
+    known: two whole numbers by NUMBER_OPS, anything else by BINOPS; a failure is a
+    positioned runtime error, and a list or text made costs its length in steps."""
+    try:
+        if type(a) is int and type(b) is int:
+            return NUMBER_OPS[op](a, b)
+        r = BINOPS[op](a, b)
+    except (TypeError, ZeroDivisionError) as exc:
+        raise RuleRuntimeError(f"cannot compute {show(a)} {op} {show(b)}: {exc}",
+                               span) from None
+    except OverflowError as exc:  # the operands may be huge: not shown
+        raise RuleRuntimeError(f"cannot compute {op}: {exc}", span) from None
+    if type(r) is tuple or type(r) is str:  # made item by item: its length
+        charge(c, len(r), span)
+    return r
+
+
+def cannot_compare(a: Any, op: str, b: Any, span: Any) -> RuleRuntimeError:
+    """The error of a comparison whose operands cannot be compared (a TypeError)."""
+    return RuleRuntimeError(f"cannot compare {show(a)} {op} {show(b)}", span)
