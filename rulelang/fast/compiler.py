@@ -250,8 +250,14 @@ class Compiler(CallCompiler):
         raw = NUMBER_OPS[n.op]
         left, right = self.expr(n.left), self.expr(n.right)
 
-        def binop(c: Ctx, e: dict[str, Any]) -> Any:  # the general case (semantics.compute)
-            return compute(c, n.op, left(c, e), right(c, e), n.span)
+        def binop(c: Ctx, e: dict[str, Any]) -> Any:  # the general case: semantics.compute
+            a, b = left(c, e), right(c, e)
+            if type(a) is int and type(b) is int:  # (two whole numbers: no call)
+                try:
+                    return raw(a, b)
+                except (ZeroDivisionError, OverflowError):  # reported by compute
+                    pass
+            return compute(c, n.op, a, b, n.span)
         (kl, x), (kr, y) = operand(left), operand(right)
         if kl == "const" and kr is None and type(x) is int:  # `2 * count …`
             def const_left(c: Ctx, e: dict[str, Any]) -> Any:
