@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 from rulelang.agents import make_agent  # noqa: E402
 from rulelang.tools.playout import Setup, _lead_changes, game_seed, play_one  # noqa: E402
 
-GAMES = {"tic_tac_toe": 2000, "spline": 400, "muso_sakura": 30, "karesansui": 15,
-         "tatara": 6}
+GAMES = {"tic_tac_toe": 4000, "spline": 800, "muso_sakura": 60, "karesansui": 30,
+         "tatara": 10}
 
 
 def bare(setup: Setup, n: int) -> None:
@@ -61,7 +61,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", default=list(GAMES))
     ap.add_argument("--games", type=int, default=None)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
     print(f"{'game':<14}{'games':>6}{'bare s':>9}{'+looks s':>10}{'evaluate s':>12}"
           f"{'looks':>7}{'ratio':>8}")
