@@ -166,3 +166,32 @@ def _as_int(value: Any) -> int | None:
 
 def _count_text(lo: int, hi: int) -> str:
     return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+
+
+def generated_code(path: str | Path, options: dict[str, Any] | None = None) -> list[Any]:
+    """What `rulelang compile --show` prints: the functions the code generator
+    (fast/codegen.py) makes for a rulebook's rules and score terms, each a
+    `codegen.Generated` (its source, its constants, its line map), in the rulebook's order.
+    Made with a runtime of its own, whatever mode "compiled" uses."""
+    import functools
+
+    from rulelang.fast.codegen import Generated
+    path = rulebook_path(path)
+    loaded = load(path)
+    digest = source_hash(loaded)
+    program = _PROGRAMS.get(digest)
+    if program is None:
+        program = _PROGRAMS[digest] = check(loaded)
+    chosen = resolve_options(program, options or {})
+    try:
+        runtime = Runtime(program, chosen, functools.partial(Compiler, generate=True), FastFlow)
+        for key in program.defs:
+            runtime.evaluator.def_body(key)
+        for term in program.scores:
+            runtime.fn(term.expr)
+    except RulelangError as err:
+        err.sources = program.loaded.sources
+        raise
+    found: list[Generated] = runtime.evaluator.generator.functions
+    return sorted(found, key=lambda g: (g.root.span.path, g.root.span.line,
+                                        g.root.span.column))

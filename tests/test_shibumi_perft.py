@@ -18,10 +18,10 @@ from reference.shibumi_ref import ShibumiRef, perft
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("interpreted", "compiled")
 PERFT_DEPTH = {"spline": 4, "sponnect": 3, "spline_plus": 3}
-# The reference evaluator walks one level less in the suite (the compiled one, proven equal to
+# The reference evaluator walks less deep in the suite (the compiled one, proven equal to
 # it by the conformance corpus and the property tests, walks the full depth); the full depth in
 # both modes is `python bench/shibumi_perft.py`.
-INTERPRETED_LESS = {"spline": 1, "sponnect": 0, "spline_plus": 1}
+INTERPRETED_LESS = {"spline": 2, "sponnect": 0, "spline_plus": 1}
 RANDOM_GAMES = 30
 
 
@@ -50,7 +50,10 @@ REFERENCE_PERFT = [
 ]
 
 
-@pytest.mark.parametrize("game, depth, expected", REFERENCE_PERFT)
+# (Spline's depth 4 is not walked alone: test_engine_perft[spline-compiled] walks the reference
+# to that depth beside the engine, node by node, and checks the same figure.)
+@pytest.mark.parametrize("game, depth, expected",
+                         [case for case in REFERENCE_PERFT if case[:2] != ("spline", 4)])
 def test_reference_perft(game: str, depth: int, expected: int) -> None:
     assert perft(ShibumiRef(game), depth) == expected
 

@@ -143,7 +143,9 @@ def test_the_installed_package_is_the_wheel(bin_dir: Path, away: Path) -> None:
 def test_list_shows_the_bundled_games(bin_dir: Path, away: Path) -> None:
     out = _ok(_run(bin_dir / "rulelang", "list", cwd=away))
     assert "Spline, 2 players" in out and "Muso Sakura, 3-5 players" in out
-    assert _ok(_run(bin_dir / "python", "-m", "rulelang", "list", cwd=away)) == out
+    # `python -m rulelang` is the same program (its help: `list` again would load every game)
+    assert _ok(_run(bin_dir / "python", "-m", "rulelang", "--help", cwd=away)) \
+        == _ok(_run(bin_dir / "rulelang", "--help", cwd=away))
 
 
 def test_a_copied_rulebook_finds_the_stdlib(bin_dir: Path, away: Path) -> None:

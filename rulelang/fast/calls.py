@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.fast.groups import kept_group
 from rulelang.fast.kept import kept, remembered
 from rulelang.fast.loops import (
     INLINE,
@@ -16,7 +17,7 @@ from rulelang.fast.loops import (
     reader,
 )
 from rulelang.language import ast
-from rulelang.language.analysis import builtin_facts
+from rulelang.language.analysis import builtin_facts, pieces_only_arrive
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
     STEP_BUDGET,
@@ -36,6 +37,7 @@ class CallCompiler:
     _inline_depth: int
     _pending_steps: int
     _fresh_count: int
+    _only_arrive: bool | None = None  # analysis.pieces_only_arrive, once asked
 
     def expr(self, node: ast.Expr) -> Fn:
         raise NotImplementedError  # Compiler.expr
@@ -123,6 +125,21 @@ class CallCompiler:
         if len(args) == 2:
             a0, a1 = args
 
+            def searched2(c: Ctx, x: Any, y: Any) -> Any:
+                try:
+                    return impl(c, x, y)
+                except RuleRuntimeError as err:  # the innermost position, else the call's
+                    raise positioned(err, n.span) from None
+                except RulelangError as exc:  # a builtin's own message, positioned here
+                    raise RuleRuntimeError(str(exc), n.span) from None
+                except RecursionError:  # a rule calling itself: not retried (the engine reports it)
+                    raise
+                except Exception:  # noqa: BLE001
+                    return rt.call(("builtin", key), [x, y], c, n)
+            if key == "group" and self._arrivals_only():  # components kept per state
+                kept = kept_group(rt, searched2)
+                return lambda c, e: kept(c, a0(c, e), a1(c, e))
+
             def call2(c: Ctx, e: dict[str, Any]) -> Any:
                 x, y = a0(c, e), a1(c, e)
                 try:
@@ -150,6 +167,13 @@ class CallCompiler:
             except Exception:  # noqa: BLE001
                 return rt.call(("builtin", key), values, c, n)
         return call
+
+    def _arrivals_only(self) -> bool:
+        """On the board pieces only arrive (analysis.pieces_only_arrive), once per game."""
+        found = self._only_arrive
+        if found is None:
+            found = self._only_arrive = pieces_only_arrive(self.rt.program)
+        return found
 
     def _cached(self, args: list[Fn], n: ast.Call) -> Fn:
         """`cached(sites, f, args …)`: the value kept until the sites change (kept.kept)."""

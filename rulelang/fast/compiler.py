@@ -9,6 +9,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.calls import CallCompiler
+from rulelang.fast.codegen import Generator
 from rulelang.fast.fields import FieldCompiler
 from rulelang.fast.incremental import analyse, dependents, incremental_filter
 from rulelang.fast.loops import (
@@ -23,12 +24,12 @@ from rulelang.fast.loops import (
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
-    BINOPS,
     COMPARES,
     NUMBER_OPS,
     STEP_BUDGET,
     Ctx,
     charge,
+    compute,
     count_of,
     domain_items,
     iterate,
@@ -46,15 +47,22 @@ Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
 class Compiler(CallCompiler, FieldCompiler):
-    def __init__(self, runtime: Any) -> None:
+    def __init__(self, runtime: Any, generate: bool = False) -> None:
+        """generate: the expressions of codegen.NATIVE as generated Python (fast/codegen.py)."""
         self.rt = runtime
         self.refs = runtime.program.refs
         self._defs: dict[str, list[Fn]] = {}
         self._subst: dict[str, Fn] = {}  # parameters of the rule being inlined
         self._inline_depth = 0
         self._pending_steps = 0  # steps of inlined calls for the quantifier compiled next
+        self.generator = Generator(self) if generate else None
 
     def expr(self, node: ast.Expr) -> Fn:
+        if self.generator is not None and self.generator.takes(node):
+            return self.generator.function(node)
+        return self.closure(node)
+
+    def closure(self, node: ast.Expr) -> Fn:
         method = getattr(self, f"visit_{type(node).__name__}", None)
         if method is None:
             raise NotImplementedError(type(node).__name__)
@@ -181,23 +189,17 @@ class Compiler(CallCompiler, FieldCompiler):
     def visit_BinOp(self, n: ast.BinOp) -> Fn:
         """Numbers are computed by the C operator straight away; anything else goes through
         BINOPS, which refuses lists and texts too large to make."""
-        op, raw = BINOPS[n.op], NUMBER_OPS[n.op]
+        raw = NUMBER_OPS[n.op]
         left, right = self.expr(n.left), self.expr(n.right)
 
-        def binop(c: Ctx, e: dict[str, Any]) -> Any:
+        def binop(c: Ctx, e: dict[str, Any]) -> Any:  # the general case: semantics.compute
             a, b = left(c, e), right(c, e)
-            try:
-                if type(a) is int and type(b) is int:
+            if type(a) is int and type(b) is int:  # (two whole numbers: no call)
+                try:
                     return raw(a, b)
-                r = op(a, b)
-            except (TypeError, ZeroDivisionError) as exc:
-                raise RuleRuntimeError(f"cannot compute {show(a)} {n.op} {show(b)}: {exc}",
-                                       n.span) from None
-            except OverflowError as exc:  # the operands may be huge: not shown
-                raise RuleRuntimeError(f"cannot compute {n.op}: {exc}", n.span) from None
-            if type(r) is tuple or type(r) is str:  # made item by item: its length
-                charge(c, len(r), n.span)
-            return r
+                except (ZeroDivisionError, OverflowError):  # reported by compute
+                    pass
+            return compute(c, n.op, a, b, n.span)
         (kl, x), (kr, y) = operand(left), operand(right)
         if kl == "const" and kr is None and type(x) is int:  # `2 * count …`
             def const_left(c: Ctx, e: dict[str, Any]) -> Any:
@@ -205,7 +207,7 @@ class Compiler(CallCompiler, FieldCompiler):
                 if type(b) is int:
                     try:
                         return raw(x, b)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return const_left
@@ -215,7 +217,7 @@ class Compiler(CallCompiler, FieldCompiler):
                 if type(a) is int:
                     try:
                         return raw(a, y)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return local_const
@@ -225,7 +227,7 @@ class Compiler(CallCompiler, FieldCompiler):
                 if type(a) is int and type(b) is int:
                     try:
                         return raw(a, b)
-                    except ZeroDivisionError:
+                    except (ZeroDivisionError, OverflowError):  # reported by binop
                         pass
                 return binop(c, e)
             return local_local

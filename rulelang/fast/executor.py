@@ -275,6 +275,10 @@ class Executor(EffectStatements, Menus):
         if c.forced:  # a value of the chosen menu option
             e[s.var] = bound(c.forced.pop(0))
             return
+        if c.replay:  # a clone replaying its segment (Ctx.log)
+            option = yield c.replayed()
+            e[s.var] = bound(option[1][0])
+            return
         values = self.choices(s, c, e)
         if not values:
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
@@ -286,7 +290,9 @@ class Executor(EffectStatements, Menus):
                                        s.chooser.span)
             who = player.index
         options = [(None, (v,)) for v in values]
-        option = yield Decision(who, options, secret=s.mode == "secret", choose=s)
+        d = Decision(who, options, secret=s.mode == "secret", choose=s)
+        c.log.append(d)
+        option = yield d
         e[s.var] = bound(option[1][0])
 
     def gen_Then(self, s: ast.Then, c: Ctx, e: dict[str, Any]) -> Run:
@@ -334,10 +340,15 @@ class Executor(EffectStatements, Menus):
         return (query, self.rt.fn(s.domain), cond, s.var)
 
     def gen_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
-        options = self.menu(s, c)
-        if not options:
+        if c.replay:  # a clone replaying its segment (Ctx.log): the menu as it was
+            d = c.replayed()
+        else:
+            options = self.menu(s, c)
+            d = Decision(c.data.mover, options, menu=s) if options else None
+            c.log.append(d)
+        if d is None:
             return
-        option = yield Decision(c.data.mover, options, menu=s)
+        option = yield d
         yield from self.perform(option, c)
 
     def perform(self, option: Option, c: Ctx) -> Run:

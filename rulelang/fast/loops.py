@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
+from rulelang.fast.groups import LAST
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import (
@@ -60,10 +61,18 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         b = collection(c, e)
         if type(b) is SiteSet:
+            xs = domain(c, e)
+            if xs is LAST[0]:  # the kept group just answered: bitsets intersected
+                c.steps += len(xs) + extra
+                if c.steps > STEP_BUDGET:
+                    c.tick(span)
+                hits = LAST[1] & b.mask if inside else LAST[1] & ~b.mask
+                return not hits if want_all else hits != 0
             b = b.members
         elif type(b) is not tuple:
             return general(c, e)
-        xs = domain(c, e)
+        else:
+            xs = domain(c, e)
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
         for x in xs:

@@ -106,7 +106,7 @@ class State:
     def _start(self, segment: Any) -> None:
         self._segment = segment
         self._checkpoint = self.ctx.data.copy()
-        self._trail = []
+        self._trail, self.ctx.log = [], []
         self._gen = segment(self.ctx)
         self._guard(self._advance, None)
 
@@ -145,7 +145,7 @@ class State:
                 return
             self._segment = flow.turn
             self._checkpoint = self.ctx.data.copy()
-            self._trail = []
+            self._trail, self.ctx.log = [], []
             self._gen = self._segment(self.ctx)
 
     def _apply(self, option: Any) -> None:
@@ -247,18 +247,29 @@ class State:
             new._gen, new._decision, new._checkpoint, new._trail = None, self._decision, None, []
             new._views = None
             return new
-        new = self._at_segment_start()
+        return self._replayed()
+
+    def _replayed(self) -> State:
+        """A copy of this state mid-segment: the segment replayed from its start with the
+        same choices, each decision point given as it was logged (Ctx.log), so that no menu
+        is made again."""
+        new = self._at_segment_start(self.ctx.log)
         for action in self._trail:
             new._replay(action)
+        assert not new.ctx.replay, "a replay met fewer decision points than were logged"
+        new.ctx.replay = None
         return new
 
-    def _at_segment_start(self) -> State:
-        """A copy at the start of the current segment, its first decision waiting."""
+    def _at_segment_start(self, log: list[Any] | None = None) -> State:
+        """A copy at the start of the current segment, its first decision waiting; with the
+        segment's `log`, its decision points are given from it (see _replayed)."""
         assert self._checkpoint is not None
         new = State.__new__(State)
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
             self._segment
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
+        if log is not None:
+            new.ctx.replay = log[::-1]
         new._checkpoint, new._trail, new._views = self._checkpoint, [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)

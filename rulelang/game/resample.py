@@ -79,7 +79,7 @@ def _views(state: State, player: int, made: list[Any], first: int) -> tuple[list
     cached = state._views
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    true = state._at_segment_start()
+    true = state._at_segment_start(state.ctx.log)  # the true segment, as it was logged
     views: list[Any] = []
     for k, action in enumerate(state._trail):
         true._replay(action)

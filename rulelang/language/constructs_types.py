@@ -157,7 +157,10 @@ def _number(e: ast.Expr) -> int | None:
 
 
 def compare(tc: Any, e: ast.Compare, a: Type, b: Type) -> None:
-    """`x == accept`: both symbols of one enumeration; a symbol is never a text (R251)."""
+    """`x == accept`: both symbols of one enumeration; a symbol is never a text (R251). A
+    record is never equal to a list or tuple, nor to a record of other fields (R266)."""
+    if a.tag == "record" or b.tag == "record":
+        _compare_record(tc, e, a, b)
     if a.tag != "symbol" and b.tag != "symbol":
         return
     sym, other, other_e = (a, b, e.right) if a.tag == "symbol" else (b, a, e.left)
@@ -181,4 +184,20 @@ def compare(tc: Any, e: ast.Compare, a: Type, b: Type) -> None:
         return
     tc.error("R251", f"'{e.op}' compares {sym} with {other}: it is never true", e.span,
              f"a symbol of '{sym.name}' is one of {values}")
+
+
+def _compare_record(tc: Any, e: ast.Compare, a: Type, b: Type) -> None:
+    rec, other = (a, b) if a.tag == "record" else (b, a)
+    if not ty.known(other) or not rec.fields:
+        return
+    side = e.left if a.tag == "record" else e.right
+    help = (f"a record equals only a record of the same fields, in the same order, and equal "
+            f"values; compare a field instead, e.g. '{tc.text(side)}.{rec.fields[0]} == …'")
+    never = "true" if e.op == "==" else "false"
+    if other.tag in ("list", "tuple"):
+        tc.error("R266", f"'{e.op}' compares {rec} with {other}: a record is never equal to "
+                 f"a list or a tuple, so it is never {never}", e.span, help)
+    elif other.tag == "record" and other.fields and other.fields != rec.fields:
+        tc.error("R266", f"'{e.op}' compares records of different fields, {rec} and "
+                 f"{other}: it is never {never}", e.span, help)
 

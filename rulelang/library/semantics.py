@@ -189,12 +189,28 @@ COMPARES: dict[str, Callable[[Any, Any], bool]] = {
 class Ctx:
     """What an expression sees: the static game (Runtime) and the state's data; `forced` holds
     the values of a chosen menu option still to be handed, in order, to the chooses of the
-    action being performed (the fast evaluator's plan of a `do`)."""
-    __slots__ = ("game", "data", "steps", "forced")
+    action being performed (the fast evaluator's plan of a `do`).
+
+    `log` is the segment's decision points so far, as the evaluators meet them: each `do`
+    and each choose that asks, with its Decision (None: a `do` whose menu was empty). A
+    clone replays its segment from them (`replay`, the entries still to meet, last first):
+    a decision point met again gives its logged Decision at once, without making the menu
+    anew (the same state, so the same menu; docs/architecture.md)."""
+    __slots__ = ("game", "data", "steps", "forced", "log", "replay")
 
     def __init__(self, game: Any, data: Any) -> None:
         self.game, self.data, self.steps = game, data, 0
         self.forced: list[Any] = []
+        self.log: list[Any] = []
+        self.replay: list[Any] | None = None
+
+    def replayed(self) -> Any:
+        """The next logged decision point of a replay (a Decision, or None for an empty
+        menu), logged again."""
+        assert self.replay
+        d = self.replay.pop()
+        self.log.append(d)
+        return d
 
     def tick(self, span: Any, n: int = 1) -> None:
         self.steps += n
@@ -408,3 +424,26 @@ def increased(old: Any, sign: int, amount: Any, span: Any) -> int:
     if not -_INT_LIMIT < new < _INT_LIMIT:
         raise size_error(new, span)
     return new
+
+
+def compute(c: Any, op: str, a: Any, b: Any, span: Any) -> Any:
+    """a op b for an arithmetic operator (+ - * // %) of BINOPS, once both operands are
+    known: two whole numbers by NUMBER_OPS, anything else by BINOPS; a failure is a
+    positioned runtime error, and a list or text made costs its length in steps."""
+    try:
+        if type(a) is int and type(b) is int:
+            return NUMBER_OPS[op](a, b)
+        r = BINOPS[op](a, b)
+    except (TypeError, ZeroDivisionError) as exc:
+        raise RuleRuntimeError(f"cannot compute {show(a)} {op} {show(b)}: {exc}",
+                               span) from None
+    except OverflowError as exc:  # the operands may be huge: not shown
+        raise RuleRuntimeError(f"cannot compute {op}: {exc}", span) from None
+    if type(r) is tuple or type(r) is str:  # made item by item: its length
+        charge(c, len(r), span)
+    return r
+
+
+def cannot_compare(a: Any, op: str, b: Any, span: Any) -> RuleRuntimeError:
+    """The error of a comparison whose operands cannot be compared (a TypeError)."""
+    return RuleRuntimeError(f"cannot compare {show(a)} {op} {show(b)}", span)

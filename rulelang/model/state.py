@@ -2,6 +2,7 @@
 or piece id, one list per zone. Effects change it only through these methods."""
 from __future__ import annotations
 
+from itertools import count
 from typing import Any, NamedTuple
 
 from rulelang.model.rng import Rng
@@ -14,6 +15,9 @@ from rulelang.model.values import Piece, Site, ZoneRef
 REVEALED = "revealed"
 
 
+_ERAS = count(1)
+
+
 class Mixed(NamedTuple):
     source: Any  # what `came` was before the shuffle
 
@@ -22,7 +26,7 @@ class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
                  "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
-                 "moved")
+                 "moved", "era")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -42,13 +46,16 @@ class GameData:
         self.revealed: set[tuple[str, int | None]] = set()  # secret values shown to all
         self.idle = 0  # consecutive turns in which nobody could decide
         self.changes: list[int] = []  # indices of the sites changed so far, in order
-        self.cache: dict[Any, Any] = {}  # kept values: query node or key -> immutable entry
+        self.cache: dict[Any, Any] = {}  # kept values: query node or key -> entry (see era)
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
         # outcomes of the next draws, as stated, each with where it was stated (or None)
         self.stated_chance: tuple[tuple[str, Any], ...] = ()
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
         self.moved: set[int] = set()  # ids of the pieces moved since the action began
+        # a number no other data has had, renewed on both sides of every copy(): a kept value
+        # stored with this data's era has not been shared since, so it may change in place
+        self.era = next(_ERAS)
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -73,6 +80,7 @@ class GameData:
         new.capped = self.capped
         new.came = self.came.copy()
         new.moved = self.moved.copy()
+        new.era, self.era = next(_ERAS), next(_ERAS)  # what either kept is now shared
         return new
 
     # ---- pieces

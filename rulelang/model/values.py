@@ -58,10 +58,12 @@ class SiteSet(tuple):  # type: ignore[type-arg]
     answers `site in region` through a frozenset."""
 
     members: frozenset[Site]
+    mask: int  # the same as a bitset of site indices (bit i: the site of index i)
 
     def __new__(cls, sites: tuple[Site, ...]) -> SiteSet:
         obj = super().__new__(cls, sites)
         obj.members = frozenset(sites)
+        obj.mask = sum(1 << i for i in {s.index for s in sites})
         return obj
 
     def __contains__(self, site: object) -> bool:

@@ -183,6 +183,8 @@ class Statements(EffectStatements):
 
     # ---- decisions
     def run_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run | None:
+        if c.replay and s.mode != "random":
+            return self._replayed(s, c, e)
         values = self.choices(s, c, e)
         if not values:
             raise RuleRuntimeError(f"nothing to choose from for '{s.var}'", s.span)
@@ -199,8 +201,14 @@ class Statements(EffectStatements):
                 raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}",
                                        s.chooser.span)
             who = player.index
-        option = yield Decision(who, [(None, (v,)) for v in values],
-                                secret=s.mode == "secret", choose=s)
+        d = Decision(who, [(None, (v,)) for v in values], secret=s.mode == "secret", choose=s)
+        c.log.append(d)
+        option = yield d
+        e[s.var] = bound(option[1][0])
+
+    def _replayed(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Run:
+        """A choose that asks, met again by a clone replaying its segment (Ctx.log)."""
+        option = yield c.replayed()
         e[s.var] = bound(option[1][0])
 
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> list[Any]:
@@ -245,14 +253,19 @@ class Statements(EffectStatements):
         yield from self.run(body, c, {})
 
     def run_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
-        self.exploring += 1
-        try:
-            options = self.menus.options(s, c)
-        finally:
-            self.exploring -= 1
-        if not options:
+        if c.replay:  # a clone replaying its segment (Ctx.log): the menu as it was
+            d = c.replayed()
+        else:
+            self.exploring += 1
+            try:
+                options = self.menus.options(s, c)
+            finally:
+                self.exploring -= 1
+            d = Decision(c.data.mover, options, menu=s) if options else None
+            c.log.append(d)
+        if d is None:
             return  # the turn goes on without this decision
-        option = yield Decision(c.data.mover, options, menu=s)
+        option = yield d
         yield from self.perform(option, c)
 
     def perform(self, option: Option, c: Ctx) -> Run:

@@ -1,4 +1,4 @@
-"""The `rulelang` command: check, play, replay, render, list, evaluate and compare
+"""The `rulelang` command: check, play, replay, render, list, evaluate, compare and compile
 rulebooks.
 
 `main(argv) -> exit code`.  Every user mistake ends in a clear message and exit code 1 (argparse
@@ -32,6 +32,7 @@ from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import replay
 from rulelang.tools.scenarios import test_command
+from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
 from rulelang.tools.viewer import changed, position, replay_page
 
@@ -88,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the bundled rulebooks").set_defaults(run=cmd_list)
     _evaluate_parser(sub)
     _compare_parser(sub)
+    _compile_parser(sub)
     test = sub.add_parser("test", help="run scenario files (*.test) against their rulebooks")
     test.add_argument("paths", nargs="*", metavar="PATH",
                       help="scenario files or folders of them (default: this folder)")

@@ -1,4 +1,4 @@
-"""A short run of the mutation fuzzer (tests/fuzz/mutate.py) in the suite: 120 seeded cases,
+"""A short run of the mutation fuzzer (tests/fuzz/mutate.py) in the suite: 60 seeded cases,
 each loaded, checked and played for a few random plies in both modes in a worker process
 under a time limit. No case may end in a crash, hang or memory error of the classes this
 suite covers (checking, building the evaluators' code, playing, observing). The loading
@@ -11,7 +11,7 @@ import pytest
 
 from .runner import Outcome, run, table
 
-CASES = 120
+CASES = 60
 
 
 @pytest.fixture(scope="module")

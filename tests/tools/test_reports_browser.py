@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_viewer_browser import CHROMIUM, browser  # noqa: F401  (the fixture)
 
 from rulelang.tools.cli import main
-from tests.tools.test_viewer_browser import CHROMIUM, browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine "
                                 "(apt-get install -y chromium; .ci/run does)")

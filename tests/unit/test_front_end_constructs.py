@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_golden import dump_ast
 
 import rulelang
 from rulelang.language.builder import build
-from tests.test_golden import dump_ast
 
 MODES = ["interpreted", "compiled"]
 
