@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scenario_tools import load_text
 
 from rulelang.errors import RuleRuntimeError
 from rulelang.language import ast
 from rulelang.library.semantics import Ctx
 from rulelang.model.values import Piece, Record
-from tests.scenario_tools import load_text
 
 RULEBOOK = """use square
 game "Fields"
