@@ -71,15 +71,21 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
     lists every mistake."""
     if mode not in EVALUATORS:
         raise RulelangError(f"unknown mode '{mode}' (use 'compiled' or 'interpreted')")
-    path = rulebook_path(path)
+    path, program, digest = _checked(path)
+    chosen = resolve_options(program, options or {})
+    runtime = compile_rulebook(program, chosen, mode, digest)
+    return Game(runtime, str(path), digest)
+
+
+def _checked(given: str | Path) -> tuple[str | Path, Program, str]:
+    """The rulebook's path, its checked program (kept per source hash) and that hash."""
+    path = rulebook_path(given)
     loaded = load(path)
     digest = source_hash(loaded)
     program = _PROGRAMS.get(digest)
     if program is None:
         program = _PROGRAMS[digest] = check(loaded)
-    chosen = resolve_options(program, options or {})
-    runtime = compile_rulebook(program, chosen, mode, digest)
-    return Game(runtime, str(path), digest)
+    return path, program, digest
 
 
 def check_file(path: str | Path) -> Program:
@@ -176,12 +182,7 @@ def generated_code(path: str | Path, options: dict[str, Any] | None = None) -> l
     import functools
 
     from rulelang.fast.codegen import Generated
-    path = rulebook_path(path)
-    loaded = load(path)
-    digest = source_hash(loaded)
-    program = _PROGRAMS.get(digest)
-    if program is None:
-        program = _PROGRAMS[digest] = check(loaded)
+    _, program, _ = _checked(path)
     chosen = resolve_options(program, options or {})
     try:
         runtime = Runtime(program, chosen, functools.partial(Compiler, generate=True), FastFlow)
