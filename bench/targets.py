@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ab_playouts import measure as ab_measure  # noqa: E402
+from ab_playouts import paired  # noqa: E402
 from playouts import OPENSPIEL_GAMES, load_times  # noqa: E402
 
 import rulelang  # noqa: E402
@@ -41,9 +41,8 @@ from rulelang.agents import make_agent  # noqa: E402
 from rulelang.tools.common import bundled  # noqa: E402
 
 CLASSIC = {"tic_tac_toe": 0.3, "connect_four": 0.3, "hex": 0.5, "breakthrough": 0.3}
-AGAINST_BASE = {"spline_plus": ({}, 5.0, 40), "tatara": ({"players": 2}, 4.0, 12),
-                "karesansui": ({"players": 2}, 4.0, 40),
-                "muso_sakura": ({"players": 3}, 4.0, 80)}
+AGAINST_BASE = {"spline_plus": ({}, 5.0), "tatara": ({"players": 2}, 4.0),
+                "karesansui": ({"players": 2}, 4.0), "muso_sakura": ({"players": 3}, 4.0)}
 MULTI_DECISION = ("tatara", "karesansui", "muso_sakura")
 Playout = Callable[[int], None]
 
@@ -121,22 +120,17 @@ def spline(seconds: float) -> None:
           f"{verdict(a / b, 60)}")
 
 
-def against_base(base: Path, rounds: int) -> None:
-    print(f"\nagainst {base} (CPU time of the same seeded games, alternately, median of "
-          f"{rounds})")
-    for stem, (options, target, games) in AGAINST_BASE.items():
-        if options:  # ab_playouts plays the default options: the bundled defaults here
+def against_base(base: Path, pairs: int) -> None:
+    print(f"\nagainst {base} (CPU time of the same seeded games, short batches played "
+          f"alternately, median of {pairs} paired ratios and its 95 % interval)")
+    for stem, (options, target) in AGAINST_BASE.items():
+        if options:  # the sides play the default options: the bundled defaults here
             game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="compiled")
             assert game.num_players == options["players"], (stem, options)
-        times: dict[str, list[float]] = {"base": [], "this": []}
-        for _ in range(rounds):
-            for side, checkout in (("base", base), ("this", ROOT)):
-                cpu, _ = ab_measure(checkout, checkout / "rulebooks" / f"{stem}.rule", games,
-                                    "compiled")
-                times[side].append(cpu)
-        ratio = statistics.median(times["base"]) / statistics.median(times["this"])
-        print(f"  {stem:<14} {games:>4} games  speed this/base {ratio:5.2f}x  "
-              f"{verdict(ratio, target)}")
+        ab = paired(base, stem, pairs)
+        low, high = ab["interval"]
+        print(f"  {stem:<14} {ab['batch']:>4} games a batch  speed this/base "
+              f"{ab['median']:5.2f}x [{low:.2f}, {high:.2f}]  {verdict(ab['median'], target)}")
 
 
 def clones() -> None:
@@ -200,13 +194,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", type=Path, help="the checkout before the redesign")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per rate")
-    ap.add_argument("--rounds", type=int, default=3, help="rounds against the base")
+    ap.add_argument("--pairs", type=int, default=20,
+                    help="paired batches per game against the base")
     ap.add_argument("--no-mcts", action="store_true")
     args = ap.parse_args()
     classic(args.seconds)
     spline(args.seconds)
     if args.base is not None:
-        against_base(args.base.resolve(), args.rounds)
+        against_base(args.base.resolve(), args.pairs)
     clones()
     if not args.no_mcts:
         mcts()
