@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.decision import Option, ThenMark, bound
@@ -77,7 +77,7 @@ class Menus:
             try:
                 self.st.run_through(s, c, e)
                 self.walk(stmts, i + 1, c, e, values, out)
-            except RuleRuntimeError:
+            except Refusal:
                 pass  # an effect that cannot happen makes this way of acting illegal
             finally:
                 c.data = saved
@@ -86,7 +86,7 @@ class Menus:
         try:
             self.st.piece_of(s, c, e)
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
 
     def may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
@@ -116,7 +116,7 @@ class Menus:
                     break
                 self.st.run_through(s, c, dict(e))
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
         finally:
             c.data = saved
