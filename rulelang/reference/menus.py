@@ -5,6 +5,8 @@ values of the mover's chooses of its body, up to the option's end — the first 
 another player or chance decides, or that may ask for a decision. The body is walked in
 order: each choose tries each of its values, a `require` that fails refuses the way, an
 effect runs on a scratch copy of the data (a way whose effect cannot happen is refused).
+Only a Refusal refuses a way (errors.py: a failed `require`, a `put` with no piece, a piece
+moved or sent to none); any other rule error met while trying one is reported.
 After the last choose and requirement the rest of the option is tried on a scratch copy when
 it may still refuse (a `require` or a `put`, also inside an `if`, a loop or an effect; a
 `put` that comes first is only asked for its piece).
