@@ -85,6 +85,26 @@ class RuleRuntimeError(RulelangError):
     def render(self) -> str:
         return render(self.diagnostic, self.sources)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a worker process's error reaches the parent with its position)."""
+        return (_rebuilt, (type(self), str(self), self.__dict__))
+
+
+def _rebuilt(cls: type[RuleRuntimeError], message: str,
+             state: dict[str, object]) -> RuleRuntimeError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, message)
+    err.__dict__.update(state)
+    return err
+
+
+class Refusal(RuleRuntimeError):
+    """The rules say this cannot happen now: a `require` that fails, a `put` with no piece
+    left to put, a `move` or `remove` of no piece, a piece sent nowhere (none). While a menu
+    is made, a refusal makes a way of acting illegal; any other RuleRuntimeError raised there
+    is a mistake in the rules and is reported. Outside a menu, a refusal is reported as any
+    rule error is (same code, message and position)."""
+
 
 class StatedChanceError(RuleRuntimeError):
     """A draw met an outcome stated for it (a scenario's `chance`) that it cannot give;
