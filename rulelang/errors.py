@@ -126,3 +126,22 @@ class RecordError(RulelangError):
 def diagnostic_error(code: str, message: str, span: Span | None,
                      help: str | None = None) -> RulebookError:
     return RulebookError([Diagnostic(code, message, span, help)])
+
+
+# The key, in the globals of a function generated from rules, of its line map: an object
+# whose span_at(line) is the rulebook span a line of the function comes from.
+LINE_MAP = "__rulelang_line_map__"
+
+
+def note_rulebook_lines(exc: BaseException) -> None:
+    """Name the rulebook position of each generated function an unexpected exception (a bug,
+    not a rule error: those carry their own position) came through, innermost last, as notes
+    of the exception (Python prints them under its traceback)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        lines = tb.tb_frame.f_globals.get(LINE_MAP)
+        if lines is not None:
+            span = lines.span_at(tb.tb_lineno)
+            exc.add_note(f"in the code generated for {span.path}:{span.line}:{span.column} "
+                         f"(its line {tb.tb_lineno}: `rulelang compile --show` prints it)")
+        tb = tb.tb_next
