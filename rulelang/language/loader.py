@@ -276,12 +276,46 @@ def _key(decl: ast.Decl) -> tuple[str, str] | None:
 
 
 def merge(parent: tuple[ast.Decl, ...], child: tuple[ast.Decl, ...]) -> tuple[ast.Decl, ...]:
-    """The child's declarations replace the parent's of the same kind and name."""
-    replaced = {_key(d) for d in child if _key(d) is not None}
-    kept = [d for d in parent if _key(d) is None or _key(d) not in replaced]
+    """The child's declarations replace the parent's of the same kind and name; but a rule
+    the child writes only as clauses of symbols (docs/language.md, "Rules written as
+    clauses") replaces the parent's clauses of those symbols only, in their place (a new
+    symbol's clause goes before the parent's catch-all), and keeps the others."""
+    symbols = {s for d in (*parent, *child) if isinstance(d, ast.Enum) for s in d.symbols}
+    child_rules: dict[tuple[str, str] | None, list[ast.Decl]] = {}
+    for d in child:
+        if isinstance(d, (ast.Def, ast.Effect)):
+            child_rules.setdefault(_key(d), []).append(d)
+    in_parent = {_key(d) for d in parent}
+    by_clause = {key: {_symbol(d, symbols): d for d in rules}
+                 for key, rules in child_rules.items()
+                 if key in in_parent and all(_symbol(d, symbols) for d in rules)
+                 and len({_symbol(d, symbols) for d in rules}) == len(rules)}  # (else R262)
+    replaced = {_key(d) for d in child if _key(d) is not None} - set(by_clause)
+    kept: list[ast.Decl] = []
+    for d in parent:
+        key = _key(d)
+        if key is not None and key in replaced:
+            continue
+        clauses = by_clause.get(key)
+        if clauses is not None:
+            symbol = _symbol(d, symbols)
+            if symbol in clauses:  # the child's clause of this symbol, in its place
+                kept.append(clauses.pop(symbol))
+                continue
+            if symbol is None:  # the parent's catch-all (or plain rule) stays last
+                kept.extend(clauses.values())
+                clauses.clear()
+        kept.append(d)
+    placed = {id(d) for d in kept}
     uses = {d.module for d in kept if isinstance(d, ast.Use)}
-    return tuple(kept) + tuple(d for d in child
-                               if not (isinstance(d, ast.Use) and d.module in uses))
+    return tuple(kept) + tuple(d for d in child if id(d) not in placed
+                               and not (isinstance(d, ast.Use) and d.module in uses))
+
+
+def _symbol(decl: ast.Decl, symbols: set[str]) -> str | None:
+    """The symbol a rule's clause is for (its first parameter), or None."""
+    params = getattr(decl, "params", ())
+    return params[0] if params and params[0] in symbols else None
 
 
 def load(path: str | Path) -> Loaded:
