@@ -98,8 +98,9 @@ def rulebook(draw: st.DrawFn) -> str:
 def trajectory(path: Path, mode: str, seed: int) -> list[Any]:
     """What a seeded random game shows, decision by decision, in one mode."""
     game = rulelang.load_game(path, mode=mode)
-    state, rng, seen = game.new_initial_state(seed=seed), random.Random(seed), []
-    try:
+    rng, seen = random.Random(seed), []
+    try:  # (the first menu is made with the initial state: it may meet an error too)
+        state = game.new_initial_state(seed=seed)
         for _ in range(PLIES):
             if state.is_terminal():
                 break
