@@ -29,7 +29,8 @@ from rulelang.model.values import Site, show
 Counts = dict[str, dict[str, int]]  # "file:line:col" -> value -> times taken
 
 
-def _shown(v: Any) -> str:
+def value_text(v: Any) -> str:
+    """How a choose's value is written in the counts."""
     return "nothing" if v is NOTHING else show(v)
 
 
@@ -74,36 +75,59 @@ class Watch:
             effects.chance_watch = None
 
 
-def written_counts(program: Any, pairs: list[tuple[Any, Any]], draws: list[Any],
+def written_counts(program: Any, pairs: dict[tuple[Any, Any], int],
+                   plain: dict[tuple[str, Any], int], draws: list[Any],
                    memo: dict[Any, Any]) -> Counts:
-    """The values each choose took in one game: the (choose, value) pairs its decisions took
-    (a None choose: where a `then` goes on as another action), and its draws. The pairs are
-    counted as they are and each written once at the end (when some value cannot be a key,
-    a list say, the values are counted by how they are written). `memo` keeps, per loaded
-    game, each action's chooses (by name, action_slots) and each choose's position."""
-    try:
-        raw = Counter(pairs)
-    except TypeError:  # a value that is no key: all counted by how they are written
-        raw = Counter((s, _shown(v)) for s, v in pairs)
+    """The values each choose took in one game: how often its decisions took each (choose,
+    value) pair (a None choose: where a `then` goes on as another action; a value that is
+    no key may be given as it is written), and each (action, value) of a decision whose
+    one value goes to the action's first choose (`plain`); and its draws; each value
+    written once at the end. `memo` keeps, per loaded game, each action's chooses (by name,
+    action_slots), each choose's position and, per (action, value) met, where and how its
+    value is written (a bounded number of them)."""
     out: Counts = {}
-    last, shown = None, {}
-    for (s, v), n in raw.items():
+    for key, n in plain.items():
+        known = memo.get(key)
+        if known is None:
+            action, v = key
+            slots = action_slots(program, action, memo)
+            known = (_where(program, slots[0], memo), v.name if type(v) is Site
+                     else value_text(v)) if slots else ("", "")
+            if type(v) in _KEPT and len(memo) < 100_000:  # (values that equal only
+                memo[key] = known  # their own kind: not 1, which equals 1.0 and true)
+        where, text = known
+        if where:
+            counted = out.get(where)
+            if counted is None:
+                counted = out[where] = {}
+            counted[text] = counted.get(text, 0) + n
+    last, counted = None, {}
+    for (s, v), n in pairs.items():
         if s is not last:  # (the pairs of one choose mostly come together)
             if s is None:  # (where a `then` goes on as another action)
                 continue
-            last, where = s, memo.get(s)
-            if where is None:
-                where = memo[s] = place(program, s.span)
-            shown = out.setdefault(where, {})
-        text = v.name if type(v) is Site else _shown(v)
-        shown[text] = shown.get(text, 0) + n
+            last = s
+            counted = out.setdefault(_where(program, s, memo), {})
+        text = v.name if type(v) is Site else value_text(v)
+        counted[text] = counted.get(text, 0) + n
     for _, span, v in draws:
         where = memo.get(span)
         if where is None:
             where = memo[span] = place(program, span)
         counted = out.setdefault(where, {})
-        counted[_shown(v)] = counted.get(_shown(v), 0) + 1
+        text = value_text(v)
+        counted[text] = counted.get(text, 0) + 1
     return out  # (in no order: the JSON file sorts its keys)
+
+
+_KEPT = (Site, str)
+
+
+def _where(program: Any, choose: Any, memo: dict[Any, Any]) -> str:
+    where: str | None = memo.get(choose)
+    if where is None:
+        where = memo[choose] = place(program, choose.span)
+    return where
 
 
 def place(program: Any, span: Any) -> str:

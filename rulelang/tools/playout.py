@@ -22,7 +22,7 @@ from typing import Any
 from rulelang.agents import make_agent
 from rulelang.library.decision import Decision, Options
 from rulelang.model.values import Site
-from rulelang.tools.choices import Watch, action_slots, written_counts
+from rulelang.tools.choices import Watch, action_slots, value_text, written_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
@@ -66,19 +66,23 @@ def seat_agents(agents: tuple[str, ...], players: int, index: int) -> list[str]:
 def play_one(setup: Setup, index: int) -> Record:
     """Play game `index` to its end or to the cap, and return its record."""
     game = setup.game()
+    return _play_index(setup, game, _memo(game), index)
+
+
+def _play_index(setup: Setup, game: Any, memo: _Memo, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
     if not game.has_chance:
-        return _play(setup, game, game.new_initial_state(seed=seed), agents, index, seed,
+        return _play(game, memo, game.new_initial_state(seed=seed), agents, index, seed,
                      names, [])
     with Watch(True) as chance:
         state = game.new_initial_state(seed=seed)
         chance.keep(state)
-        return _play(setup, game, state, agents, index, seed, names, chance.draws)
+        return _play(game, memo, state, agents, index, seed, names, chance.draws)
 
 
-def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, seed: int,
+def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, seed: int,
           names: list[str], draws: list[Any]) -> Record:
     """The game played as a bare playout would be (plus the score samples for lead changes);
     everything else is read from the state's history once the game is over. (The states end
@@ -92,27 +96,28 @@ def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, se
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
     history = data.history
-    memo = _memo(game)
-    actions, movers, counts, pairs = _read(program, history, memo)
+    actions, taken, plain, pairs = _read(program, history, memo)
+    counts = [d.count for d, _ in history]
     capped = state.capped() or not state.is_terminal()
-    players = range(game.num_players)
-    breakdowns = [state.score_breakdown(p) for p in players] if scored else []
+    returns = list(map(float, state.returns()))
+    if scored:
+        breakdowns = [state.score_breakdown(p) for p in range(game.num_players)]
+        # (a player's score is the sum of its breakdown, as State.scores adds it)
+        scores = [float(sum(b.values())) for b in breakdowns]
+        terms = [_terms(b) for b in breakdowns]
+    else:  # (State.scores is then State.returns; each player's breakdown is empty)
+        scores, terms = returns[:], [{} for _ in returns]
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
-        "capped": capped, "winners": [] if capped else [int(w) for w in state.winners()],
-        "returns": [float(r) for r in state.returns()] if not capped else [],
-        # (a player's score is the sum of its breakdown, as State.scores adds it)
-        "scores": [float(sum(b.values())) for b in breakdowns] if scored
-        else [float(s) for s in state.scores()],
+        "capped": capped, "winners": [] if capped else list(map(int, state.winners())),
+        "returns": [] if capped else returns, "scores": scores,
         "turns": data.turn, "rounds": data.round if program.round is not None else None,
-        "lead_changes": changes if scored else None,
-        "terms": [_terms(b) for b in breakdowns] if scored
-        else [{} for _ in players],  # (no score terms: each player's breakdown is empty)
+        "lead_changes": changes if scored else None, "terms": terms,
         "branching": {"decisions": len(actions), "options": sum(counts),
                       "max": max(counts, default=0), "single": counts.count(1)},
-        "action_counts": _first_words(actions),
-        "actions": actions, "movers": movers,
-        "choices": written_counts(program, pairs, draws, memo.slots),
+        "action_counts": dict(sorted(taken.items())),
+        "actions": actions, "movers": [d.player for d, _ in history],
+        "choices": written_counts(program, pairs, plain, draws, memo.slots),
     }
 
 
@@ -140,24 +145,31 @@ def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> 
 
 
 def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
-          ) -> tuple[list[str], list[int], list[int], list[tuple[Any, Any]]]:
-    """From a game's decisions, in one pass: the string of each option taken, each mover,
-    each decision's number of options, and the (choose, value) pairs they took (choices.py).
+          ) -> tuple[list[str], dict[str, int], dict[tuple[Any, Any], int],
+                     dict[tuple[Any, Any], int]]:
+    """From a game's decisions, in one pass: the string of each option taken, how often each
+    action was taken (by the first word of its string, unsorted) and what the chooses took
+    (choices.written_counts): how often each (action, value) of the common decision below
+    was taken, and each other (choose, value) pair (a value that cannot be a key counted by
+    how it is written, which writes it the same).
 
     A string is d.labels()[k], made alone (not with the whole menu's) when no other option
     of the menu can have the same string, so that none is numbered. That is so for a menu
     kept as one segment of values (`action value`) whose values are all different and of
     one type whose strings tell them apart (sites, when the board names each site once;
     whole numbers; texts); and for one kept as several such segments of different
-    actions."""
+    actions. The first word of a string is its option's action, when it has one (an
+    action's name is one word).
+
+    The most common decision, a `do` menu of one action's values whose strings cannot
+    repeat, is only counted by (action, value) in the pass (its value goes to the action's
+    first choose)."""
     once, slots_of, distinct = memo.sites_named_once, memo.slots, memo.distinct
     actions: list[str] = []
-    movers: list[int] = []
-    counts: list[int] = []
-    pairs: list[tuple[Any, Any]] = []
+    names: dict[str, int] = {}
+    pairs: dict[tuple[Any, Any], int] = {}
+    plain: dict[tuple[str, Any], int] = {}  # (action, value) -> times: the common decision
     for d, k in history:
-        movers.append(d.player)
-        counts.append(d.count)
         options = d.options
         if type(options) is Options:
             segments = options.segments
@@ -173,35 +185,53 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                         apart = distinct[values] = _distinct(values, once)
                         if len(distinct) > 100_000:
                             distinct.clear()
-                    text = v.name
+                    text = f"{action} {v.name}" if apart else d.labels()[k]
                 else:
-                    apart, text = _distinct(values, once), v
-                actions.append(f"{action} {text}" if apart else d.labels()[k])
+                    text = f"{action} {v}" if _distinct(values, once) else d.labels()[k]
+                actions.append(text)
                 if d.menu is not None:
-                    slots = slots_of.get(action)
-                    if slots is None:
-                        slots = action_slots(program, action, slots_of)
-                    if len(slots) == 1:
-                        pairs.append((slots[0], v))
+                    key = (action, v)
+                    try:
+                        plain[key] = plain.get(key, 0) + 1
                         continue
-                    option: Any = (action, (v,))
-                else:
-                    option = (action, (v,))
+                    except TypeError:  # (a value that is no key: counted below)
+                        pass
+                names[action] = names.get(action, 0) + 1
+                option: Any = (action, (v,))
             else:
                 option = options[k]
-                actions.append(f"{option[0]} {_text(option[1][0])}"
-                               if _apart(segments, once) else d.labels()[k])
+                action = option[0]
+                text = (f"{action} {_text(option[1][0])}" if _apart(segments, once)
+                        else d.labels()[k])
+                actions.append(text)
+                word = action if action is not None else text.partition(" ")[0]
+                names[word] = names.get(word, 0) + 1
         else:
             option = options[k]
-            actions.append(d.labels()[k])
+            text = d.labels()[k]
+            actions.append(text)
+            word = option[0] if option[0] is not None else text.partition(" ")[0]
+            names[word] = names.get(word, 0) + 1
         if d.menu is not None:
             slots = slots_of.get(option[0])
             if slots is None:
                 slots = action_slots(program, option[0], slots_of)
-            pairs.extend(zip(slots, option[1], strict=False))
+            for slot, v in zip(slots, option[1], strict=False):
+                _count(pairs, slot, v, 1)
         elif d.choose is not None:
-            pairs.append((d.choose, option[1][0]))
-    return actions, movers, counts, pairs
+            _count(pairs, d.choose, option[1][0], 1)
+    for (action, _), n in plain.items():
+        names[action] = names.get(action, 0) + n
+    return actions, names, plain, pairs
+
+
+def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
+    key = (slot, value)
+    try:
+        pairs[key] = pairs.get(key, 0) + n
+    except TypeError:  # a value that is no key: counted by how it is written
+        key = (slot, value_text(value))
+        pairs[key] = pairs.get(key, 0) + n
 
 
 def _text(v: Any) -> str:
@@ -256,15 +286,6 @@ def _memo(game: Any) -> _Memo:
     return _MEMOS[id(game)]
 
 
-def _first_words(actions: list[str]) -> dict[str, int]:
-    """How often each action was taken, by the first word of its string."""
-    counts: dict[str, int] = {}
-    for a in actions:
-        word = a.partition(" ")[0]
-        counts[word] = counts.get(word, 0) + 1
-    return dict(sorted(counts.items()))
-
-
 def _terms(breakdown: dict[str, float]) -> dict[str, float]:
     """A player's points per score term (the lines of an itemised term summed)."""
     points: dict[str, float] = {}
@@ -275,7 +296,9 @@ def _terms(breakdown: dict[str, float]) -> dict[str, float]:
 
 
 def play_chunk(setup: Setup, indices: list[int]) -> list[Record]:
-    return [play_one(setup, i) for i in indices]
+    game = setup.game()
+    memo = _memo(game)
+    return [_play_index(setup, game, memo, i) for i in indices]
 
 
 Task = tuple[Setup, list[int]]
