@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rulelang.agents import make_agent  # noqa: E402
-from rulelang.tools.playout import Setup, _lead_changes, game_seed, play_one  # noqa: E402
+from rulelang.tools.playout import Setup, _lead_changes, game_seed, play_chunk  # noqa: E402
 
 NAMES = ["tic_tac_toe", "spline", "muso_sakura", "karesansui", "tatara"]
 
@@ -65,8 +65,9 @@ def looked(setup: Setup, low: int, n: int) -> None:
 
 
 def booked(setup: Setup, low: int, n: int) -> None:
-    for i in range(low, low + n):
-        play_one(setup, i)
+    """What evaluate's workers run: play_chunk (play_one for each game, the game and its
+    memo looked up once)."""
+    play_chunk(setup, list(range(low, low + n)))
 
 
 def median_interval(xs: list[float]) -> tuple[float, float, float]:

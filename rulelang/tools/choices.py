@@ -83,23 +83,17 @@ def written_counts(program: Any, pairs: dict[tuple[Any, Any], int],
     no key may be given as it is written), and each (action, value) of a decision whose
     one value goes to the action's first choose (`plain`); and its draws; each value
     written once at the end. `memo` keeps, per loaded game, each action's chooses (by name,
-    action_slots), each choose's position and, per (action, value) met, where and how its
-    value is written (a bounded number of them)."""
+    action_slots) and each choose's position."""
     out: Counts = {}
-    for key, n in plain.items():
-        known = memo.get(key)
-        if known is None:
-            action, v = key
-            slots = action_slots(program, action, memo)
-            known = (_where(program, slots[0], memo), v.name if type(v) is Site
-                     else value_text(v)) if slots else ("", "")
-            if type(v) in _KEPT and len(memo) < 100_000:  # (values that equal only
-                memo[key] = known  # their own kind: not 1, which equals 1.0 and true)
-        where, text = known
-        if where:
-            counted = out.get(where)
-            if counted is None:
-                counted = out[where] = {}
+    last, counted = None, None
+    for (action, v), n in plain.items():
+        if action is not last:  # (one action's values mostly come together)
+            last, slots = action, memo.get(action)
+            if slots is None:
+                slots = action_slots(program, action, memo)
+            counted = out.setdefault(_where(program, slots[0], memo), {}) if slots else None
+        if counted is not None:
+            text = v.name if type(v) is Site else value_text(v)
             counted[text] = counted.get(text, 0) + n
     last, counted = None, {}
     for (s, v), n in pairs.items():
@@ -118,9 +112,6 @@ def written_counts(program: Any, pairs: dict[tuple[Any, Any], int],
         text = value_text(v)
         counted[text] = counted.get(text, 0) + 1
     return out  # (in no order: the JSON file sorts its keys)
-
-
-_KEPT = (Site, str)
 
 
 def _where(program: Any, choose: Any, memo: dict[Any, Any]) -> str:

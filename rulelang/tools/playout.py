@@ -220,8 +220,16 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                 _count(pairs, slot, v, 1)
         elif d.choose is not None:
             _count(pairs, d.choose, option[1][0], 1)
-    for (action, _), n in plain.items():
-        names[action] = names.get(action, 0) + n
+    last, run = None, 0
+    for (action, _), n in plain.items():  # (one action's values mostly come together)
+        if action is last:
+            run += n
+            continue
+        if last is not None:
+            names[last] = names.get(last, 0) + run
+        last, run = action, n
+    if last is not None:
+        names[last] = names.get(last, 0) + run
     return actions, names, plain, pairs
 
 
