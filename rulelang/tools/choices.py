@@ -75,33 +75,22 @@ class Watch:
             effects.chance_watch = None
 
 
-def written_counts(program: Any, pairs: dict[tuple[Any, Any], int],
-                   plain: dict[tuple[str, Any], int], draws: list[Any],
-                   memo: dict[Any, Any]) -> Counts:
-    """The values each choose took in one game: how often its decisions took each (choose,
-    value) pair (a None choose: where a `then` goes on as another action; a value that is
-    no key may be given as it is written), and each (action, value) of a decision whose
-    one value goes to the action's first choose (`plain`); and its draws; each value
-    written once at the end. `memo` keeps, per loaded game, each action's chooses (by name,
+def written_counts(program: Any, pairs: dict[tuple[Any, Any], int], draws: list[Any],
+                   memo: dict[Any, Any], out: Counts | None = None) -> Counts:
+    """The values each choose took in one game, added to `out` (made when None): how often
+    its decisions took each (choose, value) pair (a None choose: where a `then` goes on as
+    another action; a value that is no key may be given as it is written), and its draws;
+    each value written once. `memo` keeps, per loaded game, each action's chooses (by name,
     action_slots) and each choose's position."""
-    out: Counts = {}
-    last, counted = None, None
-    for (action, v), n in plain.items():
-        if action is not last:  # (one action's values mostly come together)
-            last, slots = action, memo.get(action)
-            if slots is None:
-                slots = action_slots(program, action, memo)
-            counted = out.setdefault(_where(program, slots[0], memo), {}) if slots else None
-        if counted is not None:
-            text = v.name if type(v) is Site else value_text(v)
-            counted[text] = counted.get(text, 0) + n
+    if out is None:
+        out = {}
     last, counted = None, {}
     for (s, v), n in pairs.items():
         if s is not last:  # (the pairs of one choose mostly come together)
             if s is None:  # (where a `then` goes on as another action)
                 continue
             last = s
-            counted = out.setdefault(_where(program, s, memo), {})
+            counted = out.setdefault(where_of(program, s, memo), {})
         text = v.name if type(v) is Site else value_text(v)
         counted[text] = counted.get(text, 0) + n
     for _, span, v in draws:
@@ -114,7 +103,8 @@ def written_counts(program: Any, pairs: dict[tuple[Any, Any], int],
     return out  # (in no order: the JSON file sorts its keys)
 
 
-def _where(program: Any, choose: Any, memo: dict[Any, Any]) -> str:
+def where_of(program: Any, choose: Any, memo: dict[Any, Any]) -> str:
+    """A choose's position (place), kept in `memo`."""
     where: str | None = memo.get(choose)
     if where is None:
         where = memo[choose] = place(program, choose.span)

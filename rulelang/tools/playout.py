@@ -22,7 +22,7 @@ from typing import Any
 from rulelang.agents import make_agent
 from rulelang.library.decision import Decision, Options
 from rulelang.model.values import Site
-from rulelang.tools.choices import Watch, action_slots, value_text, written_counts
+from rulelang.tools.choices import Counts, Watch, action_slots, value_text, where_of, written_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
@@ -95,10 +95,8 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         while not state.is_terminal():
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
-    history = data.history
-    actions, taken, plain, pairs = _read(program, history, memo)
-    counts = [d.count for d, _ in history]
-    capped = state.capped() or not state.is_terminal()
+    actions, movers, taken, chosen, branching = _read(program, data.history, memo)
+    capped = bool(data.capped)  # (State.capped; every state here is terminal)
     returns = list(map(float, state.returns()))
     if scored:
         breakdowns = [state.score_breakdown(p) for p in range(game.num_players)]
@@ -106,18 +104,18 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         scores = [float(sum(b.values())) for b in breakdowns]
         terms = [_terms(b) for b in breakdowns]
     else:  # (State.scores is then State.returns; each player's breakdown is empty)
-        scores, terms = returns[:], [{} for _ in returns]
+        scores, terms = returns[:], list(map(dict, [()] * len(returns)))
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
         "capped": capped, "winners": [] if capped else list(map(int, state.winners())),
         "returns": [] if capped else returns, "scores": scores,
         "turns": data.turn, "rounds": data.round if program.round is not None else None,
         "lead_changes": changes if scored else None, "terms": terms,
-        "branching": {"decisions": len(actions), "options": sum(counts),
-                      "max": max(counts, default=0), "single": counts.count(1)},
-        "action_counts": dict(sorted(taken.items())),
-        "actions": actions, "movers": [d.player for d, _ in history],
-        "choices": written_counts(program, pairs, plain, draws, memo.slots),
+        "branching": branching,
+        "action_counts": taken if len(taken) < 2 else dict(sorted(taken.items())),
+        "actions": actions, "movers": movers,
+        "choices": written_counts(program, chosen[1], draws, memo.slots, chosen[0])
+        if chosen[1] or draws else chosen[0],
     }
 
 
@@ -145,13 +143,14 @@ def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> 
 
 
 def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
-          ) -> tuple[list[str], dict[str, int], dict[tuple[Any, Any], int],
-                     dict[tuple[Any, Any], int]]:
-    """From a game's decisions, in one pass: the string of each option taken, how often each
-    action was taken (by the first word of its string, unsorted) and what the chooses took
-    (choices.written_counts): how often each (action, value) of the common decision below
-    was taken, and each other (choose, value) pair (a value that cannot be a key counted by
-    how it is written, which writes it the same).
+          ) -> tuple[list[str], list[int], dict[str, int],
+                     tuple[Counts, dict[tuple[Any, Any], int]], dict[str, int]]:
+    """From a game's decisions, in one pass: the string of each option taken, each mover,
+    how often each action was taken (by the first word of its string, unsorted), what the
+    chooses took and the branching figures. What the chooses took is the counts
+    (choices.written_counts) of the common decision below, and how often each other
+    (choose, value) pair was taken (a value that cannot be a key counted by how it is
+    written, which writes it the same), still to be added to them.
 
     A string is d.labels()[k], made alone (not with the whole menu's) when no other option
     of the menu can have the same string, so that none is numbered. That is so for a menu
@@ -163,13 +162,24 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
 
     The most common decision, a `do` menu of one action's values whose strings cannot
     repeat, is only counted by (action, value) in the pass (its value goes to the action's
-    first choose)."""
-    once, slots_of, distinct = memo.sites_named_once, memo.slots, memo.distinct
+    first choose), and written at the end. (All in one function and few objects: this runs
+    after each game, when little of it is still at hand in the processor's caches.)"""
+    once, slots_of, distinct, texts = (memo.sites_named_once, memo.slots, memo.distinct,
+                                       memo.texts)
     actions: list[str] = []
+    movers: list[int] = []
     names: dict[str, int] = {}
     pairs: dict[tuple[Any, Any], int] = {}
     plain: dict[tuple[str, Any], int] = {}  # (action, value) -> times: the common decision
+    total, most, single = 0, 0, 0
     for d, k in history:
+        movers.append(d.player)
+        n = d.count
+        total += n
+        if n > most:
+            most = n
+        if n == 1:
+            single += 1
         options = d.options
         if type(options) is Options:
             segments = options.segments
@@ -185,7 +195,15 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                         apart = distinct[values] = _distinct(values, once)
                         if len(distinct) > 100_000:
                             distinct.clear()
-                    text = f"{action} {v.name}" if apart else d.labels()[k]
+                    if apart:  # (one string object per action and site, kept: the
+                        # records of many games then hold no copies of it)
+                        text = texts.get((action, v))
+                        if text is None:
+                            text = f"{action} {v.name}"
+                            if len(texts) < 100_000:
+                                texts[action, v] = text
+                    else:
+                        text = d.labels()[k]
                 else:
                     text = f"{action} {v}" if _distinct(values, once) else d.labels()[k]
                 actions.append(text)
@@ -220,17 +238,32 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                 _count(pairs, slot, v, 1)
         elif d.choose is not None:
             _count(pairs, d.choose, option[1][0], 1)
-    last, run = None, 0
-    for (action, _), n in plain.items():  # (one action's values mostly come together)
-        if action is last:
-            run += n
-            continue
-        if last is not None:
-            names[last] = names.get(last, 0) + run
-        last, run = action, n
+    counts: Counts = {}
+    last, run, counted = None, 0, None
+    for (action, v), n in plain.items():
+        if action is not last:  # (one action's values mostly come together)
+            if last is not None:
+                names[last] = names.get(last, 0) + run
+            last, run, slots = action, 0, slots_of.get(action)
+            if slots is None:
+                slots = action_slots(program, action, slots_of)
+            if slots:
+                where = slots_of.get(slots[0])
+                if where is None:
+                    where = where_of(program, slots[0], slots_of)
+                counted = counts.get(where)
+                if counted is None:
+                    counted = counts[where] = {}
+            else:
+                counted = None
+        run += n
+        if counted is not None:
+            text = v.name if type(v) is Site else value_text(v)
+            counted[text] = counted.get(text, 0) + n
     if last is not None:
         names[last] = names.get(last, 0) + run
-    return actions, names, plain, pairs
+    return actions, movers, names, (counts, pairs), {
+        "decisions": len(actions), "options": total, "max": most, "single": single}
 
 
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
@@ -284,6 +317,7 @@ class _Memo:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
         self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
+        self.texts: dict[tuple[str, Site], str] = {}  # _read's strings, per (action, site)
         names = [site.name for site in getattr(game.runtime.board, "sites", ())]
         self.sites_named_once = len(set(names)) == len(names)
 
