@@ -1,0 +1,102 @@
+"""evaluate reads a game's record from its history in one pass, with shortcuts kept per loaded
+game (tools/playout.py: verdicts per menu of sites, one string per action and site, the common
+decision counted by (action, value) and its choose written at the end). Each record must be
+what a straightforward reading of the same game says, decision by decision: every action
+string `d.labels()[k]`, every mover and option count, the first words of the strings, and
+every value each choose took (the option's values given in order to the action's chooses,
+a decision of its own to its choose, the game's own draws). Several games of several
+rulebooks are read in one process, interleaved, so that what is kept from earlier games is
+used on later ones."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rulelang.agents import make_agent
+from rulelang.library.decision import NOTHING
+from rulelang.model.values import show
+from rulelang.tools.choices import Watch, action_slots, place
+from rulelang.tools.playout import Setup, game_seed, play_one, seat_agents
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = [  # (rulebook, agents, games, mode)
+    ("rulebooks/tic_tac_toe.rule", ("random",), 3, "compiled"),  # one segment of sites
+    ("rulebooks/tic_tac_toe.rule", ("random",), 2, "interpreted"),  # menus as plain lists
+    ("rulebooks/spice.rule", ("random",), 2, "compiled"),  # optional chooses, `then`
+    ("rulebooks/muso_sakura.rule", ("random",), 1, "compiled"),  # multi-value options
+    ("tests/flow/reaction.rule", ("random",), 2, "compiled"),  # decisions of their own
+    ("tests/tools/rulebooks/same_strings.rule", ("random",), 4, "compiled"),  # numbered
+    ("tests/tools/rulebooks/dice_choices.rule", ("random",), 3, "compiled"),  # chance
+]
+
+
+def _text(v: Any) -> str:
+    return "nothing" if v is NOTHING else show(v)
+
+
+def _straight(setup: Setup, index: int) -> dict[str, Any]:
+    """The game of play_one(setup, index) played again here, its record's reading fields read
+    the plain way from its history."""
+    game = setup.game()
+    program = game.runtime.program
+    seed = game_seed(setup.seed, index)
+    agents = [make_agent(name, seed + i + 1) for i, name in
+              enumerate(seat_agents(setup.agents, game.num_players, index))]
+    with Watch(game.has_chance) as chance:
+        state = game.new_initial_state(seed=seed)
+        chance.keep(state)
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose(state))
+    history = state.ctx.data.history
+    actions = [d.labels()[k] for d, k in history]
+    counts = [d.count for d, _ in history]
+    choices: dict[str, Counter[str]] = {}
+    for d, k in history:
+        option = d.options[k]
+        if d.menu is not None:
+            for slot, v in zip(action_slots(program, option[0], {}), option[1], strict=False):
+                if slot is not None:
+                    choices.setdefault(place(program, slot.span), Counter())[_text(v)] += 1
+        elif d.choose is not None:
+            choices.setdefault(place(program, d.choose.span), Counter())[_text(option[1][0])] += 1
+    draws = chance.draws if game.has_chance else []
+    for _, span, v in draws:
+        choices.setdefault(place(program, span), Counter())[_text(v)] += 1
+    return {"plies": len(actions), "actions": actions, "movers": [d.player for d, _ in history],
+            "branching": {"decisions": len(counts), "options": sum(counts),
+                          "max": max(counts, default=0), "single": counts.count(1)},
+            "action_counts": dict(sorted(Counter(a.partition(" ")[0]
+                                                 for a in actions).items())),
+            "choices": {where: dict(c) for where, c in choices.items()},
+            "draws": len(draws)}
+
+
+def test_records_read_in_one_pass_are_the_straightforward_reading() -> None:
+    setups = [(Setup(str(ROOT / path), (), agents, 5, 2000, mode), games)
+              for path, agents, games, mode in CASES]
+    seen = Counter[str]()
+    for round_ in range(max(games for _, games in setups)):  # interleaved rulebooks
+        for setup, games in setups:
+            if round_ >= games:
+                continue
+            rec = play_one(setup, round_)
+            want = _straight(setup, round_)
+            for key in ("plies", "actions", "movers", "branching", "action_counts",
+                        "choices"):
+                assert rec[key] == want[key], (setup.path, round_, key)
+            assert list(rec["action_counts"]) == sorted(rec["action_counts"])
+            seen["numbered"] += sum("#" in a for a in rec["actions"])
+            seen["draws"] += want["draws"]
+            seen["several values"] += sum(len(a.split()) > 2 for a in rec["actions"])
+    # the cases this test is for did occur
+    assert seen["numbered"] > 0 and seen["draws"] > 0 and seen["several values"] > 0
+
+
+def test_a_second_reading_of_the_same_games_is_the_same() -> None:
+    """What is kept per loaded game changes no record: the same games read again (their
+    menus' verdicts and strings now kept) give equal records."""
+    setup = Setup(str(ROOT / "rulebooks" / "tic_tac_toe.rule"), (), ("random",), 11, 2000,
+                  "compiled")
+    first = [play_one(setup, i) for i in range(3)]
+    assert [play_one(setup, i) for i in range(3)] == first
