@@ -99,10 +99,11 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
     capped = bool(data.capped)  # (State.capped; every state here is terminal)
     returns = list(map(float, state.returns()))
     if scored:
-        breakdowns = [state.score_breakdown(p) for p in range(game.num_players)]
-        # (a player's score is the sum of its breakdown, as State.scores adds it)
-        scores = [float(sum(b.values())) for b in breakdowns]
-        terms = [_terms(b) for b in breakdowns]
+        # (a player's score is the sum of its breakdown, as State.scores adds it; a term's
+        # points are the lines of an itemised term summed: runtime.term_points gives both)
+        found = [game.runtime.term_points(state.ctx, p) for p in range(game.num_players)]
+        scores = [float(total) for total, _ in found]
+        terms = [points for _, points in found]
     else:  # (State.scores is then State.returns; each player's breakdown is empty)
         scores, terms = returns[:], list(map(dict, [()] * len(returns)))
     return {
@@ -326,15 +327,6 @@ def _memo(game: Any) -> _Memo:
     if id(game) not in _MEMOS:
         _MEMOS[id(game)] = _Memo(game)
     return _MEMOS[id(game)]
-
-
-def _terms(breakdown: dict[str, float]) -> dict[str, float]:
-    """A player's points per score term (the lines of an itemised term summed)."""
-    points: dict[str, float] = {}
-    for key, value in breakdown.items():
-        term = key.split(" ")[0]
-        points[term] = points.get(term, 0.0) + float(value)
-    return points
 
 
 def play_chunk(setup: Setup, indices: list[int]) -> list[Record]:

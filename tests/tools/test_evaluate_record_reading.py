@@ -4,7 +4,8 @@ decision counted by (action, value) and its choose written at the end). Each rec
 what a straightforward reading of the same game says, decision by decision: every action
 string `d.labels()[k]`, every mover and option count, the first words of the strings, and
 every value each choose took (the option's values given in order to the action's chooses,
-a decision of its own to its choose, the game's own draws). Several games of several
+a decision of its own to its choose, the game's own draws), and the scores and each term's
+points as the breakdown gives them. Several games of several
 rulebooks are read in one process, interleaved, so that what is kept from earlier games is
 used on later ones."""
 from __future__ import annotations
@@ -60,6 +61,14 @@ def _straight(setup: Setup, index: int) -> dict[str, Any]:
                     choices.setdefault(place(program, slot.span), Counter())[_text(v)] += 1
         elif d.choose is not None:
             choices.setdefault(place(program, d.choose.span), Counter())[_text(option[1][0])] += 1
+    scores, terms = [], []
+    for p in range(game.num_players) if program.scores else ():
+        breakdown = state.score_breakdown(p)
+        scores.append(float(sum(breakdown.values())))
+        points: dict[str, float] = {}
+        for key, value in breakdown.items():  # an itemised term's lines summed
+            points[key.split(" ")[0]] = points.get(key.split(" ")[0], 0.0) + float(value)
+        terms.append(points)
     draws = chance.draws if game.has_chance else []
     for _, span, v in draws:
         choices.setdefault(place(program, span), Counter())[_text(v)] += 1
@@ -69,7 +78,7 @@ def _straight(setup: Setup, index: int) -> dict[str, Any]:
             "action_counts": dict(sorted(Counter(a.partition(" ")[0]
                                                  for a in actions).items())),
             "choices": {where: dict(c) for where, c in choices.items()},
-            "draws": len(draws)}
+            "draws": len(draws), "scores": scores, "terms": terms}
 
 
 def test_records_read_in_one_pass_are_the_straightforward_reading() -> None:
@@ -86,11 +95,16 @@ def test_records_read_in_one_pass_are_the_straightforward_reading() -> None:
                         "choices"):
                 assert rec[key] == want[key], (setup.path, round_, key)
             assert list(rec["action_counts"]) == sorted(rec["action_counts"])
+            if want["scores"]:  # (the points without the breakdown's labels)
+                assert (rec["scores"], rec["terms"]) == (want["scores"], want["terms"])
+                assert [list(t) for t in rec["terms"]] == [list(t) for t in want["terms"]]
+                seen["scored"] += 1
             seen["numbered"] += sum("#" in a for a in rec["actions"])
             seen["draws"] += want["draws"]
             seen["several values"] += sum(len(a.split()) > 2 for a in rec["actions"])
     # the cases this test is for did occur
     assert seen["numbered"] > 0 and seen["draws"] > 0 and seen["several values"] > 0
+    assert seen["scored"] > 0
 
 
 def test_a_second_reading_of_the_same_games_is_the_same() -> None:
