@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.library.decision import Decision, Options
+from rulelang.library.decision import Decision, Options, label
 from rulelang.model.values import Site
 from rulelang.tools.choices import Counts, Watch, action_slots, value_text, where_of, written_counts
 from rulelang.tools.common import cap_game, load
@@ -153,8 +153,9 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
     (choose, value) pair was taken (a value that cannot be a key counted by how it is
     written, which writes it the same), still to be added to them.
 
-    A string is d.labels()[k], made alone (not with the whole menu's) when no other option
-    of the menu can have the same string, so that none is numbered. That is so for a menu
+    A string is d.labels()[k] (_label_at: with only the strings of the options before it
+    that could be the same), made alone when no other option of the menu can have the
+    same string, so that none is numbered. That is so for a menu
     kept as one segment of values (`action value`) whose values are all different and of
     one type whose strings tell them apart (sites, when the board names each site once;
     whole numbers; texts); and for one kept as several such segments of different
@@ -204,9 +205,10 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                             if len(texts) < 100_000:
                                 texts[action, v] = text
                     else:
-                        text = d.labels()[k]
+                        text = _label_at(segments, k, (action, (v,)))
                 else:
-                    text = f"{action} {v}" if _distinct(values, once) else d.labels()[k]
+                    text = (f"{action} {v}" if _distinct(values, once)
+                            else _label_at(segments, k, (action, (v,))))
                 actions.append(text)
                 if d.menu is not None:
                     key = (action, v)
@@ -220,14 +222,16 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
             else:
                 option = options[k]
                 action = option[0]
-                text = (f"{action} {_text(option[1][0])}" if _apart(segments, once)
-                        else d.labels()[k])
+                if all(a is not None for a, _ in segments) and _apart(segments, once):
+                    text = f"{action} {_text(option[1][0])}"
+                else:
+                    text = _label_at(segments, k, option)
                 actions.append(text)
                 word = action if action is not None else text.partition(" ")[0]
                 names[word] = names.get(word, 0) + 1
         else:
             option = options[k]
-            text = d.labels()[k]
+            text = _label_at(((None, options),), k, option)
             actions.append(text)
             word = option[0] if option[0] is not None else text.partition(" ")[0]
             names[word] = names.get(word, 0) + 1
@@ -274,6 +278,32 @@ def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> 
     except TypeError:  # a value that is no key: counted by how it is written
         key = (slot, value_text(value))
         pairs[key] = pairs.get(key, 0) + n
+
+
+def _label_at(segments: Any, k: int, option: Any) -> str:
+    """d.labels()[k] of a menu kept as `segments` (Options.segments), its option k being
+    `option`, made without the strings of the options after it nor of those before it that
+    cannot have the same string: an option of an action starts its string with the action's
+    name (one word), so two options of different actions never have the same string."""
+    text = label(option)
+    first = option[0]
+    same = 0  # earlier options with the same string (the engine numbers them: `#2`, ...)
+    left = k
+    for action, values in segments:
+        if left <= 0:
+            break
+        if action is not None:  # (action, v) for each value v
+            if first is None or action == first:
+                for v in values[:left]:
+                    if label((action, (v,))) == text:
+                        same += 1
+        else:
+            for other in values[:left]:
+                if (first is None or other[0] is None or other[0] == first) \
+                        and label(other) == text:
+                    same += 1
+        left -= len(values)
+    return text if not same else f"{text} #{same + 1}"
 
 
 def _text(v: Any) -> str:
