@@ -114,3 +114,33 @@ def test_a_second_reading_of_the_same_games_is_the_same() -> None:
                   "compiled")
     first = [play_one(setup, i) for i in range(3)]
     assert [play_one(setup, i) for i in range(3)] == first
+
+
+def test_a_string_made_alone_is_the_menus_string_numbered_as_the_engine_numbers_it() -> None:
+    """_label_at (the string of one option, from only the options before it that could read
+    the same) against Decision.labels() on menus whose strings repeat across segments, with
+    options of no action, `nothing`, a `then` and values that equal but read differently.
+    (An action's name is one word, as the grammar makes it.)"""
+    from rulelang.library.decision import Decision, Options, ThenMark
+    from rulelang.tools.playout import _label_at
+
+    menus = [
+        [("a", ("b", "b", "c")), (None, [("a", ("b",)), (None, ("a", "b")), (None, ("a b",))])],
+        [(None, [("a", (1,)), ("a", (True,)), ("a", (1.0,)), ("a", (1,))]), ("a", (1, 2, 1))],
+        [(None, [("m", (NOTHING,)), ("m", ()), (None, (NOTHING,)), (None, ("nothing",))]),
+         ("m", (NOTHING, "x"))],
+        [(None, [("r", (ThenMark("p"), "s")), ("r", ("p s",)), ("r", ("p", "s"))]),
+         ("q", ("p s",)), (None, [("q", ("p", "s")), ("q", ("p s",))])],
+    ]
+    checked = numbered = 0
+    for segments in menus:
+        options = Options(segments)
+        want = Decision(0, options).labels()
+        for k in range(len(options)):
+            assert _label_at(segments, k, options[k]) == want[k], (segments, k)
+            checked += 1
+            numbered += "#" in want[k]
+        flat = list(options)  # the same menu as a plain list
+        for k in range(len(flat)):
+            assert _label_at(((None, flat),), k, flat[k]) == want[k]
+    assert checked > 20 and numbered > 5
