@@ -1,5 +1,5 @@
 """What `rulelang evaluate`'s bookkeeping costs over bare playouts: the same seeded games
-(random agents) played by a bare loop and by evaluate's play_one (which also samples scores
+(random agents) played by a bare loop and by what evaluate's workers run (play_chunk: play_one for each game, which also samples scores
 for lead changes and, once the game is over, reads from its history each action's string,
 the option counts, the movers and the values each choose took, and writes the record), in
 one process; and, to tell the two apart, the bare loop plus only the looks at the scores
@@ -9,7 +9,7 @@ throughput: bench/evaluate_jobs.py.
 The machine it runs on may be noisy (other processes, frequency changes), so the three are
 measured in many short alternations rather than a few long runs: batch i (--games games,
 by default as many as make about --batch CPU seconds of bare playouts) is played bare, with
-looks and by play_one, the same seeds each time, the order of the three turned each batch;
+looks and by play_chunk, the same seeds each time, the order of the three turned each batch;
 there are --rounds batches, batch i playing games i*n .. i*n+n-1. Printed per game: the
 median of the per-batch ratios (evaluate / bare, looks / bare) with a distribution-free 95 %
 interval for that median (order statistics: ranks j and n+1-j of the n sorted ratios, j the
