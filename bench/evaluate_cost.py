@@ -1,8 +1,8 @@
 """What `rulelang evaluate`'s bookkeeping costs over bare playouts: the same seeded games
-(random agents) played by a bare loop and by what evaluate's workers run (play_chunk: play_one for each game, which also samples scores
-for lead changes and, once the game is over, reads from its history each action's string,
-the option counts, the movers and the values each choose took, and writes the record), in
-one process; and, to tell the two apart, the bare loop plus only the looks at the scores
+(random agents) played by a bare loop and by what evaluate's workers run (play_chunk:
+play_one for each game, which also samples scores for lead changes and, once the game is
+over, reads from its history each action's string, the option counts, the movers and the
+values each choose took, and writes the record), in one process; and, to tell the two apart, the bare loop plus only the looks at the scores
 (`looks`: the rulebook's scoring, in games with score terms). Exits 0; not a test. `--jobs`
 throughput: bench/evaluate_jobs.py.
 
