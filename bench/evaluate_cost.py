@@ -2,9 +2,9 @@
 (random agents) played by a bare loop and by what evaluate's workers run (play_chunk:
 play_one for each game, which also samples scores for lead changes and, once the game is
 over, reads from its history each action's string, the option counts, the movers and the
-values each choose took, and writes the record), in one process; and, to tell the two apart, the bare loop plus only the looks at the scores
-(`looks`: the rulebook's scoring, in games with score terms). Exits 0; not a test. `--jobs`
-throughput: bench/evaluate_jobs.py.
+values each choose took, and writes the record), in one process; and, to tell the two
+apart, the bare loop plus only the looks at the scores (`looks`: the rulebook's scoring, in
+games with score terms). Exits 0; not a test. `--jobs` throughput: bench/evaluate_jobs.py.
 
 The machine it runs on may be noisy (other processes, frequency changes), so the three are
 measured in many short alternations rather than a few long runs: batch i (--games games,
