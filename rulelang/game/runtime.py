@@ -422,6 +422,30 @@ class Runtime:
             out.append(total)
         return out
 
+    def term_points(self, c: Ctx, player: int) -> tuple[Any, dict[str, float]]:
+        """A player's points, as the sum of its breakdown (added in the same order), and each
+        term's points, as its breakdown's lines summed (from 0.0, in order): what those two
+        give, without writing the breakdown's labels."""
+        who = self.players[player]
+        c = Ctx(self, c.data)  # (as in breakdown: the step budget of its own)
+        total: Any = 0
+        terms: dict[str, float] = {}
+        for s in self.program.scores:
+            value = self.fn(s.expr)(c, {s.param: who})
+            if not isinstance(value, (tuple, list)):
+                total += value
+                terms[s.name] = 0.0 + float(value)
+                continue
+            points = 0.0
+            if not value:
+                total += 0
+            for item in value:
+                p = _score_points(item, s)
+                total += p
+                points += float(p)
+            terms[s.name] = points
+        return total, terms
+
     # ---- positions (for repetition rules)
     def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
         board = tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)

@@ -29,7 +29,8 @@ from rulelang.model.values import Site, show
 Counts = dict[str, dict[str, int]]  # "file:line:col" -> value -> times taken
 
 
-def _shown(v: Any) -> str:
+def value_text(v: Any) -> str:
+    """How a choose's value is written in the counts."""
     return "nothing" if v is NOTHING else show(v)
 
 
@@ -74,36 +75,40 @@ class Watch:
             effects.chance_watch = None
 
 
-def written_counts(program: Any, pairs: list[tuple[Any, Any]], draws: list[Any],
-                   memo: dict[Any, Any]) -> Counts:
-    """The values each choose took in one game: the (choose, value) pairs its decisions took
-    (a None choose: where a `then` goes on as another action), and its draws. The pairs are
-    counted as they are and each written once at the end (when some value cannot be a key,
-    a list say, the values are counted by how they are written). `memo` keeps, per loaded
-    game, each action's chooses (by name, action_slots) and each choose's position."""
-    try:
-        raw = Counter(pairs)
-    except TypeError:  # a value that is no key: all counted by how they are written
-        raw = Counter((s, _shown(v)) for s, v in pairs)
-    out: Counts = {}
-    last, shown = None, {}
-    for (s, v), n in raw.items():
+def written_counts(program: Any, pairs: dict[tuple[Any, Any], int], draws: list[Any],
+                   memo: dict[Any, Any], out: Counts | None = None) -> Counts:
+    """The values each choose took in one game, added to `out` (made when None): how often
+    its decisions took each (choose, value) pair (a None choose: where a `then` goes on as
+    another action; a value that is no key may be given as it is written), and its draws;
+    each value written once. `memo` keeps, per loaded game, each action's chooses (by name,
+    action_slots) and each choose's position."""
+    if out is None:
+        out = {}
+    last, counted = None, {}
+    for (s, v), n in pairs.items():
         if s is not last:  # (the pairs of one choose mostly come together)
             if s is None:  # (where a `then` goes on as another action)
                 continue
-            last, where = s, memo.get(s)
-            if where is None:
-                where = memo[s] = place(program, s.span)
-            shown = out.setdefault(where, {})
-        text = v.name if type(v) is Site else _shown(v)
-        shown[text] = shown.get(text, 0) + n
+            last = s
+            counted = out.setdefault(where_of(program, s, memo), {})
+        text = v.name if type(v) is Site else value_text(v)
+        counted[text] = counted.get(text, 0) + n
     for _, span, v in draws:
         where = memo.get(span)
         if where is None:
             where = memo[span] = place(program, span)
         counted = out.setdefault(where, {})
-        counted[_shown(v)] = counted.get(_shown(v), 0) + 1
+        text = value_text(v)
+        counted[text] = counted.get(text, 0) + 1
     return out  # (in no order: the JSON file sorts its keys)
+
+
+def where_of(program: Any, choose: Any, memo: dict[Any, Any]) -> str:
+    """A choose's position (place), kept in `memo`."""
+    where: str | None = memo.get(choose)
+    if where is None:
+        where = memo[choose] = place(program, choose.span)
+    return where
 
 
 def place(program: Any, span: Any) -> str:

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.library.decision import Decision, Options
+from rulelang.library.decision import Decision, Options, label
 from rulelang.model.values import Site
-from rulelang.tools.choices import Watch, action_slots, written_counts
+from rulelang.tools.choices import Counts, Watch, action_slots, value_text, where_of, written_counts
 from rulelang.tools.common import cap_game, load
 
 Record = dict[str, Any]
@@ -66,19 +66,23 @@ def seat_agents(agents: tuple[str, ...], players: int, index: int) -> list[str]:
 def play_one(setup: Setup, index: int) -> Record:
     """Play game `index` to its end or to the cap, and return its record."""
     game = setup.game()
+    return _play_index(setup, game, _memo(game), index)
+
+
+def _play_index(setup: Setup, game: Any, memo: _Memo, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
     if not game.has_chance:
-        return _play(setup, game, game.new_initial_state(seed=seed), agents, index, seed,
+        return _play(game, memo, game.new_initial_state(seed=seed), agents, index, seed,
                      names, [])
     with Watch(True) as chance:
         state = game.new_initial_state(seed=seed)
         chance.keep(state)
-        return _play(setup, game, state, agents, index, seed, names, chance.draws)
+        return _play(game, memo, state, agents, index, seed, names, chance.draws)
 
 
-def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, seed: int,
+def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, seed: int,
           names: list[str], draws: list[Any]) -> Record:
     """The game played as a bare playout would be (plus the score samples for lead changes);
     everything else is read from the state's history once the game is over. (The states end
@@ -91,28 +95,28 @@ def _play(setup: Setup, game: Any, state: Any, agents: list[Any], index: int, se
         while not state.is_terminal():
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
-    history = data.history
-    memo = _memo(game)
-    actions, movers, counts, pairs = _read(program, history, memo)
-    capped = state.capped() or not state.is_terminal()
-    players = range(game.num_players)
-    breakdowns = [state.score_breakdown(p) for p in players] if scored else []
+    actions, movers, taken, chosen, branching = _read(program, data.history, memo)
+    capped = bool(data.capped)  # (State.capped; every state here is terminal)
+    returns = list(map(float, state.returns()))
+    if scored:
+        # (a player's score is the sum of its breakdown, as State.scores adds it; a term's
+        # points are the lines of an itemised term summed: runtime.term_points gives both)
+        found = [game.runtime.term_points(state.ctx, p) for p in range(game.num_players)]
+        scores = [float(total) for total, _ in found]
+        terms = [points for _, points in found]
+    else:  # (State.scores is then State.returns; each player's breakdown is empty)
+        scores, terms = returns[:], list(map(dict, [()] * len(returns)))
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
-        "capped": capped, "winners": [] if capped else [int(w) for w in state.winners()],
-        "returns": [float(r) for r in state.returns()] if not capped else [],
-        # (a player's score is the sum of its breakdown, as State.scores adds it)
-        "scores": [float(sum(b.values())) for b in breakdowns] if scored
-        else [float(s) for s in state.scores()],
+        "capped": capped, "winners": [] if capped else list(map(int, state.winners())),
+        "returns": [] if capped else returns, "scores": scores,
         "turns": data.turn, "rounds": data.round if program.round is not None else None,
-        "lead_changes": changes if scored else None,
-        "terms": [_terms(b) for b in breakdowns] if scored
-        else [{} for _ in players],  # (no score terms: each player's breakdown is empty)
-        "branching": {"decisions": len(actions), "options": sum(counts),
-                      "max": max(counts, default=0), "single": counts.count(1)},
-        "action_counts": _first_words(actions),
+        "lead_changes": changes if scored else None, "terms": terms,
+        "branching": branching,
+        "action_counts": taken if len(taken) < 2 else dict(sorted(taken.items())),
         "actions": actions, "movers": movers,
-        "choices": written_counts(program, pairs, draws, memo.slots),
+        "choices": written_counts(program, chosen[1], draws, memo.slots, chosen[0])
+        if chosen[1] or draws else chosen[0],
     }
 
 
@@ -140,24 +144,44 @@ def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> 
 
 
 def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
-          ) -> tuple[list[str], list[int], list[int], list[tuple[Any, Any]]]:
+          ) -> tuple[list[str], list[int], dict[str, int],
+                     tuple[Counts, dict[tuple[Any, Any], int]], dict[str, int]]:
     """From a game's decisions, in one pass: the string of each option taken, each mover,
-    each decision's number of options, and the (choose, value) pairs they took (choices.py).
+    how often each action was taken (by the first word of its string, unsorted), what the
+    chooses took and the branching figures. What the chooses took is the counts
+    (choices.written_counts) of the common decision below, and how often each other
+    (choose, value) pair was taken (a value that cannot be a key counted by how it is
+    written, which writes it the same), still to be added to them.
 
-    A string is d.labels()[k], made alone (not with the whole menu's) when no other option
-    of the menu can have the same string, so that none is numbered. That is so for a menu
+    A string is d.labels()[k] (_label_at: with only the strings of the options before it
+    that could be the same), made alone when no other option of the menu can have the
+    same string, so that none is numbered. That is so for a menu
     kept as one segment of values (`action value`) whose values are all different and of
     one type whose strings tell them apart (sites, when the board names each site once;
     whole numbers; texts); and for one kept as several such segments of different
-    actions."""
-    once, slots_of, distinct = memo.sites_named_once, memo.slots, memo.distinct
+    actions. The first word of a string is its option's action, when it has one (an
+    action's name is one word).
+
+    The most common decision, a `do` menu of one action's values whose strings cannot
+    repeat, is only counted by (action, value) in the pass (its value goes to the action's
+    first choose), and written at the end. (All in one function and few objects: this runs
+    after each game, when little of it is still at hand in the processor's caches.)"""
+    once, slots_of, distinct, texts = (memo.sites_named_once, memo.slots, memo.distinct,
+                                       memo.texts)
     actions: list[str] = []
     movers: list[int] = []
-    counts: list[int] = []
-    pairs: list[tuple[Any, Any]] = []
+    names: dict[str, int] = {}
+    pairs: dict[tuple[Any, Any], int] = {}
+    plain: dict[tuple[str, Any], int] = {}  # (action, value) -> times: the common decision
+    total, most, single = 0, 0, 0
     for d, k in history:
         movers.append(d.player)
-        counts.append(d.count)
+        n = d.count
+        total += n
+        if n > most:
+            most = n
+        if n == 1:
+            single += 1
         options = d.options
         if type(options) is Options:
             segments = options.segments
@@ -173,35 +197,113 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                         apart = distinct[values] = _distinct(values, once)
                         if len(distinct) > 100_000:
                             distinct.clear()
-                    text = v.name
+                    if apart:  # (one string object per action and site, kept: the
+                        # records of many games then hold no copies of it)
+                        text = texts.get((action, v))
+                        if text is None:
+                            text = f"{action} {v.name}"
+                            if len(texts) < 100_000:
+                                texts[action, v] = text
+                    else:
+                        text = _label_at(segments, k, (action, (v,)))
                 else:
-                    apart, text = _distinct(values, once), v
-                actions.append(f"{action} {text}" if apart else d.labels()[k])
+                    text = (f"{action} {v}" if _distinct(values, once)
+                            else _label_at(segments, k, (action, (v,))))
+                actions.append(text)
                 if d.menu is not None:
-                    slots = slots_of.get(action)
-                    if slots is None:
-                        slots = action_slots(program, action, slots_of)
-                    if len(slots) == 1:
-                        pairs.append((slots[0], v))
+                    key = (action, v)
+                    try:
+                        plain[key] = plain.get(key, 0) + 1
                         continue
-                    option: Any = (action, (v,))
-                else:
-                    option = (action, (v,))
+                    except TypeError:  # (a value that is no key: counted below)
+                        pass
+                names[action] = names.get(action, 0) + 1
+                option: Any = (action, (v,))
             else:
                 option = options[k]
-                actions.append(f"{option[0]} {_text(option[1][0])}"
-                               if _apart(segments, once) else d.labels()[k])
+                action = option[0]
+                if all(a is not None for a, _ in segments) and _apart(segments, once):
+                    text = f"{action} {_text(option[1][0])}"
+                else:
+                    text = _label_at(segments, k, option)
+                actions.append(text)
+                word = action if action is not None else text.partition(" ")[0]
+                names[word] = names.get(word, 0) + 1
         else:
             option = options[k]
-            actions.append(d.labels()[k])
+            text = _label_at(((None, options),), k, option)
+            actions.append(text)
+            word = option[0] if option[0] is not None else text.partition(" ")[0]
+            names[word] = names.get(word, 0) + 1
         if d.menu is not None:
             slots = slots_of.get(option[0])
             if slots is None:
                 slots = action_slots(program, option[0], slots_of)
-            pairs.extend(zip(slots, option[1], strict=False))
+            for slot, v in zip(slots, option[1], strict=False):
+                _count(pairs, slot, v, 1)
         elif d.choose is not None:
-            pairs.append((d.choose, option[1][0]))
-    return actions, movers, counts, pairs
+            _count(pairs, d.choose, option[1][0], 1)
+    counts: Counts = {}
+    last, run, counted = None, 0, None
+    for (action, v), n in plain.items():
+        if action is not last:  # (one action's values mostly come together)
+            if last is not None:
+                names[last] = names.get(last, 0) + run
+            last, run, slots = action, 0, slots_of.get(action)
+            if slots is None:
+                slots = action_slots(program, action, slots_of)
+            if slots:
+                where = slots_of.get(slots[0])
+                if where is None:
+                    where = where_of(program, slots[0], slots_of)
+                counted = counts.get(where)
+                if counted is None:
+                    counted = counts[where] = {}
+            else:
+                counted = None
+        run += n
+        if counted is not None:
+            text = v.name if type(v) is Site else value_text(v)
+            counted[text] = counted.get(text, 0) + n
+    if last is not None:
+        names[last] = names.get(last, 0) + run
+    return actions, movers, names, (counts, pairs), {
+        "decisions": len(actions), "options": total, "max": most, "single": single}
+
+
+def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
+    key = (slot, value)
+    try:
+        pairs[key] = pairs.get(key, 0) + n
+    except TypeError:  # a value that is no key: counted by how it is written
+        key = (slot, value_text(value))
+        pairs[key] = pairs.get(key, 0) + n
+
+
+def _label_at(segments: Any, k: int, option: Any) -> str:
+    """d.labels()[k] of a menu kept as `segments` (Options.segments), its option k being
+    `option`, made without the strings of the options after it nor of those before it that
+    cannot have the same string: an option of an action starts its string with the action's
+    name (one word), so two options of different actions never have the same string."""
+    text = label(option)
+    first = option[0]
+    same = 0  # earlier options with the same string (the engine numbers them: `#2`, ...)
+    left = k
+    for action, values in segments:
+        if left <= 0:
+            break
+        if action is not None:  # (action, v) for each value v
+            if first is None or action == first:
+                for v in values[:left]:
+                    if label((action, (v,))) == text:
+                        same += 1
+        else:
+            for other in values[:left]:
+                if (first is None or other[0] is None or other[0] == first) \
+                        and label(other) == text:
+                    same += 1
+        left -= len(values)
+    return text if not same else f"{text} #{same + 1}"
 
 
 def _text(v: Any) -> str:
@@ -246,6 +348,7 @@ class _Memo:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
         self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
+        self.texts: dict[tuple[str, Site], str] = {}  # _read's strings, per (action, site)
         names = [site.name for site in getattr(game.runtime.board, "sites", ())]
         self.sites_named_once = len(set(names)) == len(names)
 
@@ -256,26 +359,10 @@ def _memo(game: Any) -> _Memo:
     return _MEMOS[id(game)]
 
 
-def _first_words(actions: list[str]) -> dict[str, int]:
-    """How often each action was taken, by the first word of its string."""
-    counts: dict[str, int] = {}
-    for a in actions:
-        word = a.partition(" ")[0]
-        counts[word] = counts.get(word, 0) + 1
-    return dict(sorted(counts.items()))
-
-
-def _terms(breakdown: dict[str, float]) -> dict[str, float]:
-    """A player's points per score term (the lines of an itemised term summed)."""
-    points: dict[str, float] = {}
-    for key, value in breakdown.items():
-        term = key.split(" ")[0]
-        points[term] = points.get(term, 0.0) + float(value)
-    return points
-
-
 def play_chunk(setup: Setup, indices: list[int]) -> list[Record]:
-    return [play_one(setup, i) for i in indices]
+    game = setup.game()
+    memo = _memo(game)
+    return [_play_index(setup, game, memo, i) for i in indices]
 
 
 Task = tuple[Setup, list[int]]
