@@ -21,6 +21,7 @@ from rulelang.fast.loops import (
     site_loop,
     tag,
 )
+from rulelang.fast.nested import fuse_owner_lines
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
@@ -124,11 +125,11 @@ class Compiler(CallCompiler, FieldCompiler):
 
     def _constant(self, key: str) -> Fn:
         players = self.rt.players
-        if key == "mover":
-            return lambda c, e: players[c.data.mover]
+        if key == "mover":  # no_locals: reads no local (nested.fuse_owner_lines)
+            return tag(lambda c, e: players[c.data.mover], no_locals=True)
         if key == "opponent":
             n = len(players)
-            return lambda c, e: players[(c.data.mover + 1) % n]
+            return tag(lambda c, e: players[(c.data.mover + 1) % n], no_locals=True)
         if key == "sites":
             sites = self.rt.board.sites
             return lambda c, e: sites
@@ -515,7 +516,8 @@ class Compiler(CallCompiler, FieldCompiler):
         finally:
             self._subst = saved
         if n.kind in ("all", "any") and cond is None and body is not None:
-            fast = self._site_test_quant(n, domain, body, extra)
+            fast = self._site_test_quant(n, domain, body, extra) or fuse_owner_lines(
+                n.kind == "any", domain, n.var, body, n.span, extra)
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:

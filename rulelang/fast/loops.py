@@ -119,18 +119,23 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
                 return general(c, e)
             at, owners = c.data.at, c.data.owner
             xs = domain(c, e)
-            if not counted(c, xs, extra, span):  # a domain without a size
+            if type(xs) is tuple:  # counted(), inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            elif not counted(c, xs, extra, span):  # a domain without a size
                 return general(c, e)
             try:
                 for s in xs:
                     stack = at[s.index]
-                    hit = (owners[stack[-1].id] == who) if stack else who is None
-                    if hit != want_all:
+                    if ((owners[stack[-1].id] == who) if stack else who is None) \
+                            is not want_all:
                         return not want_all
             except (AttributeError, TypeError):
                 return general(c, e)
             return want_all
-        return owner_loop
+        # what nested.fuse_owner_lines needs to run this loop inside the one over its lines
+        return tag(owner_loop, owner_loop=(want_all, domain, other, extra, span, general))
     empty = test == "empty"
 
     def loop(c: Ctx, e: dict[str, Any]) -> Any:

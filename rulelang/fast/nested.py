@@ -1,0 +1,76 @@
+"""Nested quantifiers fused into one closure: `any l in LINES: all x in l: owner(x) == P`
+(the full-line test of stdlib lines, after its rules are inlined) runs as two plain Python
+loops over the board lists, instead of a closure call, a step count call and a player
+lookup per line. The meaning is the two loops' own (loops.site_loop inside loops._q_bool),
+step for step: every line is counted as the outer loop counts it, its sites as the inner
+loop counts them, and anything that is not a tuple of sites goes, line by line, through
+the closures it replaces, which say what is wrong."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulelang.fast.loops import _items
+from rulelang.library.semantics import STEP_BUDGET, Ctx
+from rulelang.model.values import Player
+
+Fn = Callable[[Ctx, dict[str, Any]], Any]
+_MISSING = object()
+
+
+def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
+                     extra: int) -> Fn | None:
+    """`any|all var in domain: BODY` where BODY is an owner loop (loops.site_loop, test
+    "owner") over the sites of `var` itself, comparing with a value that reads no local (a
+    constant, mover, opponent): that value is computed once, not once per line. None when the
+    body is not such a loop."""
+    facts = getattr(body, "owner_loop", None)
+    if facts is None:
+        return None
+    inner_all, inner_domain, other, inner_extra, inner_span, inner_general = facts
+    if getattr(inner_domain, "local_name", None) != var or not (
+            getattr(other, "no_locals", False) or hasattr(other, "const")):
+        return None
+    want_all = not want_any  # the outer quantifier: all (True) or any (False)
+
+    def lines(c: Ctx, e: dict[str, Any]) -> Any:
+        old = e.get(var, _MISSING)
+        result = want_all
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = _items(c, xs, span, extra)
+        p = other(c, e) if xs else None
+        who: Any = p.index if type(p) is Player else None
+        if p is not None and type(p) is not Player:
+            who = _MISSING  # not a player: each line through the owner loop, which says why
+        data = c.data
+        at, owners = data.at, data.owner
+        for x in xs:
+            e[var] = x
+            if who is _MISSING or type(x) is not tuple:
+                value = body(c, e)
+            else:
+                steps = c.steps = c.steps + len(x) + inner_extra
+                if steps > STEP_BUDGET:
+                    c.tick(inner_span)
+                value = inner_all
+                try:
+                    for s in x:
+                        stack = at[s.index]
+                        if ((owners[stack[-1].id] == who) if stack else who is None) \
+                                is not inner_all:
+                            value = not inner_all
+                            break
+                except (AttributeError, TypeError):
+                    value = inner_general(c, e)
+            if (not value) is want_all:
+                result = not want_all
+                break
+        if old is not _MISSING:
+            e[var] = old
+        return result
+    return lines

@@ -1,0 +1,110 @@
+"""The fast evaluator's speed-ups (tests/unit/test_fast_speedups.py): each new fast path is
+taken where it applies, and gives what the reference evaluator gives — the value, the steps
+charged to the budget, and the error (message and position) when a value is of the wrong
+kind."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang.fast import compiler as fast_compiler
+
+_BOOK = """game "Speed-ups"
+players A, B
+use square
+use lines
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+var out = none
+def hidden(x) = x  # x, of a type the checker does not know
+def at(r, c) = first s in sites where s.r == r and s.c == c
+setup
+  for each s in each s in sites where (s.r, s.c) in [{a}]
+    put stone of A at s
+  for each s in each s in sites where (s.r, s.c) in [{b}]
+    put stone of B at s
+  set out = {expr}
+action go
+  require true
+turn
+  do go
+end
+  when turn >= 1
+    draw
+"""
+
+
+def outcome(tmp_path: Path, mode: str, expr: str, a: str = "", b: str = "") -> Any:
+    """(value of out, steps of the setup) in one mode, or (error message, line, col)."""
+    path = tmp_path / f"{mode}.rule"
+    path.write_text(_BOOK.format(expr=expr, a=a, b=b))
+    try:
+        state = rulelang.load_game(path, mode=mode).new_initial_state()
+    except rulelang.RuleRuntimeError as err:
+        span = err.diagnostic.span
+        return ("error", str(err), span.line, span.column)
+    value = state.ctx.data.vars[("out", None)]
+    return value, state.ctx.steps
+
+
+def both(tmp_path: Path, expr: str, **where: str) -> Any:
+    """The outcome in both modes, which must agree; the steps are those of expr alone (the
+    evaluators charge the setup around it differently)."""
+    found = []
+    for mode in ("interpreted", "compiled"):
+        got = outcome(tmp_path, mode, expr, **where)
+        if got[0] != "error":
+            got = (got[0], got[1] - outcome(tmp_path, mode, "none", **where)[1])
+        found.append(got)
+    assert found[1] == found[0]
+    return found[1]
+
+
+@pytest.fixture
+def fused(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The closures nested.fuse_owner_lines made while a rulebook was compiled."""
+    made: list[Any] = []
+    original = fast_compiler.fuse_owner_lines
+
+    def spy(*args: Any) -> Any:
+        f = original(*args)
+        if f is not None:
+            made.append(f)
+        return f
+    monkeypatch.setattr(fast_compiler, "fuse_owner_lines", spy)
+    return made
+
+
+ROW = "(0, 0), (0, 1), (0, 2)"
+
+
+@pytest.mark.parametrize("expr, a, b, expected", [
+    ("lines.full_line(square.in_a_row, A)", ROW, "", True),
+    ("lines.full_line(square.in_a_row, B)", ROW, "(1, 1)", False),
+    ("lines.full_line(square.in_a_row, A)", "(0, 0), (1, 1)", "(2, 2)", False),
+    ("lines.full_line_through(square.in_a_row, at(0, 0), mover)", "(0, 0), (1, 0), (2, 0)", "",
+     True),
+    ("lines.full_line_through(square.in_a_row, at(1, 1), opponent)", ROW, "", False),
+    ("all l in through(square.in_a_row, at(1, 1)): all x in l: owner(x) == none", "", "", True),
+    ("all l in through(square.in_a_row, at(1, 1)): any x in l: owner(x) == A", ROW, "", False),
+    ("any l in square.in_a_row: any x in l: owner(x) == B", ROW, "(2, 1)", True),
+])
+def test_full_lines_are_one_fused_loop_equal_to_the_reference(
+        tmp_path: Path, fused: list[Any], expr: str, a: str, b: str, expected: bool) -> None:
+    value, steps = both(tmp_path, expr, a=a, b=b)
+    assert value is expected and steps > 0
+    assert fused  # the fast path was taken
+
+
+@pytest.mark.parametrize("expr", [
+    "any l in hidden([[1, 2]]): all x in l: owner(x) == A",  # not sites: the owner loop says so
+    "any l in hidden([1]): all x in l: owner(x) == A",  # a line that is no collection
+])
+def test_wrong_values_in_full_lines_fail_as_in_the_reference(tmp_path: Path,
+                                                             expr: str) -> None:
+    found = both(tmp_path, expr)
+    assert found[0] == "error"
