@@ -298,11 +298,14 @@ class CallCompiler:
         return f"\0{self._fresh_count}"
 
     def _plain_local(self, a: ast.Expr) -> str | None:
-        """The name, when the expression just reads a local (not an inlined parameter)."""
-        if isinstance(a, ast.Name) and a.id not in self._subst and \
-                self.refs.get(a, ("local",))[0] == "local":
-            return a.id
-        return None
+        """The name, when the expression just reads a local: itself, or the local an inlined
+        rule's parameter reads (an argument that is a plain local: loops.reader)."""
+        if not isinstance(a, ast.Name) or self.refs.get(a, ("local",))[0] != "local":
+            return None
+        if a.id in self._subst:
+            name: str | None = getattr(self._subst[a.id], "local_name", None)
+            return name
+        return a.id
 
     def _cheap(self, a: ast.Expr) -> bool:
         if isinstance(a, ast.Const):

@@ -41,7 +41,7 @@ class Executor(EffectStatements, Menus):
         self._exec: dict[type, Any] = {}
         self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
-        self._choice_plans: dict[ast.Choose, tuple[Any, Any, Any, str]] = {}
+        self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
 
@@ -310,16 +310,24 @@ class Executor(EffectStatements, Menus):
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
         """The values a choose offers, in the domain's order (`optionally choose`: no value
         first)."""
-        plan = self._choice_plans.get(s)
-        if plan is None:
-            plan = self._choice_plans[s] = self._choice_plan(s)
-        query, domain_fn, cond, var = plan
+        f = self._choice_plans.get(s)
+        if f is None:
+            f = self._choice_plans[s] = self.choice_fn(s)
+        return f(c, e)
+
+    def choice_fn(self, s: ast.Choose) -> Any:
+        """choices(s, …) as one closure, made once per choose."""
+        query, domain_fn, cond, var = self._choice_plan(s)
+        optional, span = s.optional, s.domain.span
         if query is not None:  # `choose s in sites where <local>`: kept up to date
-            found = query(c, e)
-        else:
+            if optional:
+                return lambda c, e: (NOTHING, *query(c, e))
+            return query
+
+        def values(c: Ctx, e: dict[str, Any]) -> Any:
             found = domain_fn(c, e)
             if type(found) is not tuple:
-                found = tuple(domain_items(c, found, s.domain.span))
+                found = tuple(domain_items(c, found, span))
             if cond is not None:
                 out = []
                 for v in found:
@@ -327,9 +335,10 @@ class Executor(EffectStatements, Menus):
                     if cond(c, e):
                         out.append(v)
                 found = out
-        if s.optional:
-            return (NOTHING, *found)
-        return found
+            if optional:
+                return (NOTHING, *found)
+            return found
+        return values
 
     def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
         query = None

@@ -198,7 +198,7 @@ def _owner(a: Fn, rt: Any, general: General) -> Fn:
             o = c.data.owner[stack[-1].id]
             return None if o is None else players[o]
         return general(c, x)
-    return owner
+    return tag(owner, players=players)  # (for _owner_local)
 
 
 def _top(a: Fn, rt: Any, general: General) -> Fn:
@@ -225,8 +225,34 @@ def _occupied_local(name: str, slow: Fn) -> Fn:
     return occupied
 
 
+def _owner_local(name: str, slow: Fn) -> Fn:
+    players = getattr(slow, "players")  # noqa: B009 - set by _owner
+
+    def owner(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            if not stack:
+                return None
+            o = c.data.owner[stack[-1].id]
+            return None if o is None else players[o]
+        return slow(c, e)
+    return owner
+
+
+def _top_local(name: str, slow: Fn) -> Fn:
+    def top(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            return stack[-1] if stack else None
+        return slow(c, e)
+    return top
+
+
 INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
-    "empty": _empty_local, "occupied": _occupied_local,
+    "empty": _empty_local, "occupied": _occupied_local, "owner": _owner_local,
+    "top": _top_local,
 }
 
 

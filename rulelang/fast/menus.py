@@ -33,12 +33,14 @@ class Menus:
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
+    _choice_plans: dict[ast.Choose, Any]
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
     _effect: Callable[[ast.CallStmt], ast.Effect]
 
     if TYPE_CHECKING:
         def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any: ...
+        def choice_fn(self, s: ast.Choose) -> Any: ...
         def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any: ...
         def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
@@ -128,9 +130,13 @@ class Menus:
         first, second = shape
         e: dict[str, Any] = {}
         out: list[tuple[Any, ...]] = []
+        var = first.var
+        seconds = self._choice_plans.get(second)  # the closure choices(second, …) calls
+        if seconds is None:
+            seconds = self._choice_plans[second] = self.choice_fn(second)
         for a in self.choices(first, c, e):
-            e[first.var] = bound_value(a)
-            out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
+            e[var] = bound_value(a)
+            out.extend([(name, (a, b)) for b in seconds(c, e)])
         return out
 
     def requires_hold(self, requires: tuple[Any, ...], c: Ctx) -> bool:

@@ -33,25 +33,43 @@ def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
         return None
     want_all = not want_any  # the outer quantifier: all (True) or any (False)
 
-    def lines(c: Ctx, e: dict[str, Any]) -> Any:
+    def each_line(c: Ctx, e: dict[str, Any], xs: Any) -> Any:
+        """loops._q_bool's loop, its body the owner loop (the domain already counted)."""
         old = e.get(var, _MISSING)
         result = want_all
-        xs = domain(c, e)
-        if type(xs) is tuple:  # loops._items, inlined
-            steps = c.steps = c.steps + len(xs) + extra
-            if steps > STEP_BUDGET:
-                c.tick(span)
-        else:
-            xs = _items(c, xs, span, extra)
-        p = other(c, e) if xs else None
-        who: Any = p.index if type(p) is Player else None
-        if p is not None and type(p) is not Player:
-            who = _MISSING  # not a player: each line through the owner loop, which says why
-        data = c.data
-        at, owners = data.at, data.owner
         for x in xs:
             e[var] = x
-            if who is _MISSING or type(x) is not tuple:
+            if (not body(c, e)) is want_all:
+                result = not want_all
+                break
+        if old is not _MISSING:
+            e[var] = old
+        return result
+
+    def lines(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is not tuple:
+            return each_line(c, e, _items(c, xs, span, extra))
+        steps = c.steps = c.steps + len(xs) + extra  # loops._items, inlined
+        if steps > STEP_BUDGET:
+            c.tick(span)
+        if not xs:
+            return want_all
+        p = other(c, e)
+        if p is None:
+            who = None
+        elif type(p) is Player:
+            who = p.index
+        else:  # not a player: each line through the owner loop, which says why
+            return each_line(c, e, xs)
+        full = inner_all and who is not None  # the usual test: every site holds who's piece
+        data = c.data
+        at, owners = data.at, data.owner
+        old = e.get(var, _MISSING)
+        result = want_all
+        for x in xs:
+            if type(x) is not tuple:
+                e[var] = x
                 value = body(c, e)
             else:
                 steps = c.steps = c.steps + len(x) + inner_extra
@@ -59,18 +77,25 @@ def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
                     c.tick(inner_span)
                 value = inner_all
                 try:
-                    for s in x:
-                        stack = at[s.index]
-                        if ((owners[stack[-1].id] == who) if stack else who is None) \
-                                is not inner_all:
-                            value = not inner_all
-                            break
+                    if full:
+                        for s in x:
+                            stack = at[s.index]
+                            if not stack or owners[stack[-1].id] != who:
+                                value = False
+                                break
+                    else:
+                        for s in x:
+                            stack = at[s.index]
+                            if ((owners[stack[-1].id] == who) if stack else who is None) \
+                                    is not inner_all:
+                                value = not inner_all
+                                break
                 except (AttributeError, TypeError):
+                    e[var] = x
                     value = inner_general(c, e)
             if (not value) is want_all:
                 result = not want_all
                 break
-        if old is not _MISSING:
-            e[var] = old
+        e[var] = x if old is _MISSING else old  # as the loop leaves it
         return result
     return lines

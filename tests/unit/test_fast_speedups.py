@@ -108,3 +108,81 @@ def test_wrong_values_in_full_lines_fail_as_in_the_reference(tmp_path: Path,
                                                              expr: str) -> None:
     found = both(tmp_path, expr)
     assert found[0] == "error"
+
+
+# ---- a builtin of one site (owner, top, empty, occupied) given an inlined rule's parameter
+# that is a plain local reads that local directly (calls._plain_local, loops.INLINE_LOCAL)
+_RULES = """
+def mine(x) = owner(x) == A
+def topmost(x) = top(x)
+def free(x) = empty(x)
+def taken(x) = occupied(x)
+def row_of(x) = x.r
+"""
+
+
+def rules_outcome(tmp_path: Path, expr: str) -> Any:
+    book = _BOOK.replace('def hidden(x) = x', _RULES + 'def hidden(x) = x')
+    found = []
+    for mode in ("interpreted", "compiled"):
+        path = tmp_path / f"rules_{mode}.rule"
+        path.write_text(book.format(expr=expr, a=ROW, b="(1, 1)"))
+        try:
+            state = rulelang.load_game(path, mode=mode).new_initial_state()
+        except rulelang.RuleRuntimeError as err:
+            span = err.diagnostic.span
+            found.append(("error", str(err), span.line, span.column))
+            continue
+        path.write_text(book.format(expr="none", a=ROW, b="(1, 1)"))
+        none = rulelang.load_game(path, mode=mode).new_initial_state()
+        value = state.ctx.data.vars[("out", None)]
+        if isinstance(value, tuple):
+            value = tuple(getattr(v, "name", v) for v in value)
+        found.append((value, state.ctx.steps - none.ctx.steps))
+    assert found[1] == found[0]
+    return found[1]
+
+
+@pytest.fixture
+def local_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The builtins compiled to read a local directly while a rulebook was compiled."""
+    from rulelang.fast import loops
+    made: list[str] = []
+    for key, make in list(loops.INLINE_LOCAL.items()):
+        def spy(name: str, slow: Any, key: str = key, make: Any = make) -> Any:
+            made.append(key)
+            return make(name, slow)
+        monkeypatch.setitem(loops.INLINE_LOCAL, key, spy)
+    return made
+
+
+@pytest.mark.parametrize("expr, builtin, expected", [
+    ("count s in sites where mine(s)", "owner", 3),
+    ("[s for s in sites where topmost(s) != none]", "top", ("a1", "b1", "c1", "b2")),
+    ("count s in sites where free(s)", "empty", 5),
+    ("count s in sites where taken(s)", "occupied", 4),
+])
+def test_a_builtin_of_an_inlined_parameter_reads_the_local(
+        tmp_path: Path, local_reads: list[str], expr: str, builtin: str, expected: Any) -> None:
+    assert rules_outcome(tmp_path, expr) == (expected, rules_outcome(tmp_path, expr)[1])
+    assert builtin in local_reads
+
+
+@pytest.mark.parametrize("expr", [
+    "mine(hidden(3))", "topmost(hidden(3))", "free(hidden([1]))", "row_of(hidden(3))",
+    "first x in hidden([A]): x.r",
+])
+def test_a_builtin_of_a_parameter_that_is_no_site_fails_as_in_the_reference(
+        tmp_path: Path, expr: str) -> None:
+    assert rules_outcome(tmp_path, expr)[0] == "error"
+
+
+def test_a_coordinate_of_a_local_site_reads_it_directly(tmp_path: Path) -> None:
+    expr = "[row_of(s) + s.c for s in sites where s.r == 1]"
+    assert rules_outcome(tmp_path, expr)[0] == (1, 2, 3)
+    path = tmp_path / "probe.rule"
+    path.write_text(_BOOK.format(expr="none", a="", b="").replace(
+        'def hidden(x) = x', 'def probe(s) = s.r\ndef hidden(x) = x'))
+    runtime = rulelang.load_game(path).runtime
+    closure = runtime.fn(runtime.program.defs["probe"].body)
+    assert closure.__name__ == "local_coordinate"
