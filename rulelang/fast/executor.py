@@ -42,8 +42,10 @@ class Executor(EffectStatements, Menus):
         self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
+        self._menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
+        self.players = runtime.players
 
     # ---- running blocks
     def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
@@ -186,6 +188,28 @@ class Executor(EffectStatements, Menus):
             return True
         except RuleRuntimeError:
             return False
+
+    def put_possible_fn(self, s: ast.Put) -> Any:
+        """put_possible(s, …) as a closure: `ball of mover` with a ball on top of its zone
+        is one list read (piece_of, inlined); anything else as piece_of goes on."""
+        if s.source is not None:
+            return lambda c, e: self.put_possible(s, c, e)
+        piece_f, players, span = self.rt.fn(s.piece), self.rt.players, s.piece.span
+
+        def possible(c: Ctx, e: dict[str, Any]) -> bool:
+            try:
+                what = piece_f(c, e)
+                if type(what) is PieceSource:
+                    pile = c.data.zones.get(what.zone)
+                    if pile and (what.kind is None or pile[-1].kind == what.kind):
+                        return True  # (take_from's first answer)
+                    if c.data.take_from(what.zone, what.kind) is not None:
+                        return True
+                effects.take_piece(c.data, players, what, None, False, span)
+                return True
+            except RuleRuntimeError:
+                return False
+        return possible
 
     def exec_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> None:
         block = self.branch(s, c, e)
@@ -374,12 +398,12 @@ class Executor(EffectStatements, Menus):
 
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
-        action = self.program.actions[option[0]]
         data = c.data
         if data.moved:  # data.begin_action(), inlined on this hot path
             data.moved.clear()
-        steps = self._plain_steps.get(action.name)
+        steps = self._plain_steps.get(option[0])
         if steps is None:
+            action = self.program.actions[option[0]]
             steps = self._plain_steps[action.name] = tuple(
                 s.var if type(s) is ast.Choose and s.mode == "mover" else self.stmt_fn(s)
                 for s in action.body.stmts)
@@ -392,5 +416,5 @@ class Executor(EffectStatements, Menus):
             else:
                 step(c, e)
         last = data.last
-        last["action"] = action.name
-        last["player"] = self.rt.players[c.data.mover]
+        last["action"] = option[0]
+        last["player"] = self.players[c.data.mover]

@@ -34,6 +34,7 @@ class Menus:
     _hoisted_puts: set[ast.Put]
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
+    _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
     _effect: Callable[[ast.CallStmt], ast.Effect]
@@ -43,6 +44,7 @@ class Menus:
         def choice_fn(self, s: ast.Choose) -> Any: ...
         def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any: ...
         def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
+        def put_possible_fn(self, s: ast.Put) -> Callable[[Ctx, dict[str, Any]], bool]: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
         def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
@@ -98,11 +100,19 @@ class Menus:
                         break
                 return menu
             actions = s.actions
+        entries = self._menu_entries.get(actions)
+        if entries is None:
+            entries = self._menu_entries[actions] = self.menu_entries(actions)
         segments: list[tuple[Any, ...]] = []
-        for name in actions:
-            puts, requires, shape = self.plan(name)
-            if puts and not self.puts_possible(puts, c):
-                continue
+        for name, puts, requires, shape in entries:
+            if puts:
+                for possible in puts:
+                    if not possible(c, {}):
+                        break
+                else:
+                    possible = None
+                if possible is not None:  # a put that cannot take its piece
+                    continue
             if requires and not self.requires_hold(requires, c):
                 continue
             if shape is None:  # no choice: the action itself is the option
@@ -112,7 +122,7 @@ class Menus:
                 if options:
                     segments.append((None, options))
             elif shape is not True:  # one choose then effects: one option per value
-                values = self.choices(shape, c, {})
+                values = shape(c, {})
                 if type(values) is not tuple:
                     values = tuple(iterate(c, values))
                 if values:
@@ -123,6 +133,18 @@ class Menus:
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
         return Options(segments)
+
+    def menu_entries(self, actions: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+        """Per action of a menu, once: (name, the puts checked first as closures (c, e) ->
+        whether it can take its piece, the leading requires, the shape — a lone choose as
+        its values' closure, choice_fn)."""
+        found = []
+        for name in actions:
+            puts, requires, shape = self.plan(name)
+            if isinstance(shape, ast.Choose):
+                shape = self.choice_fn(shape)
+            found.append((name, tuple(self.put_possible_fn(p) for p in puts), requires, shape))
+        return tuple(found)
 
     def pairs(self, name: str, shape: tuple[ast.Choose, ast.Choose],
               c: Ctx) -> list[tuple[Any, ...]]:

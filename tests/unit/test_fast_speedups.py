@@ -186,3 +186,74 @@ def test_a_coordinate_of_a_local_site_reads_it_directly(tmp_path: Path) -> None:
     runtime = rulelang.load_game(path).runtime
     closure = runtime.fn(runtime.program.defs["probe"].body)
     assert closure.__name__ == "local_coordinate"
+
+
+# ---- menus: a put's piece checked by one closure (executor.put_possible_fn); one-`do`
+# turns applied without the general turn's calls (flow.apply, State.apply_action)
+_MENU = """game "Menus"
+players A, B
+use square
+board square.grid(2, 2, 2)
+piece stone
+piece flag
+zone supply each player: {stones}
+def hidden(x) = x
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action plant
+  put flag of mover at {target}
+action wait
+  require true
+turn
+  do place or plant or wait
+end
+  when size(each s in sites where occupied(s)) == 4
+    draw
+"""
+
+
+def menus(tmp_path: Path, stones: str, target: str = "first s in sites where empty(s)"
+          ) -> list[Any]:
+    """Per mode: the labels of every decision of the first-option playthrough (or the
+    error met: message and position, and whether it names its source)."""
+    found = []
+    for mode in ("interpreted", "compiled"):
+        path = tmp_path / f"menu_{mode}.rule"
+        path.write_text(_MENU.format(stones=stones, target=target))
+        state = rulelang.load_game(path, mode=mode).new_initial_state()
+        seen: list[Any] = []
+        try:
+            while not state.is_terminal() and len(seen) < 12:
+                labels = [state.action_to_string(a) for a in state.legal_actions()]
+                seen.append(labels)
+                state.apply_action(0 if len(seen) % 2 else len(labels) - 1)
+        except rulelang.RuleRuntimeError as err:
+            span = err.diagnostic.span
+            seen.append(("error", str(err), span.line, span.column, bool(err.sources)))
+        seen.append(state.returns() if state.is_terminal() else None)
+        found.append(seen)
+    assert found[1] == found[0]
+    return found[1]
+
+
+@pytest.mark.parametrize("stones, includes, excludes", [
+    ("3 stone, 1 flag", "place", None),  # a flag under the stones: plant still possible
+    ("1 flag, 3 stone", "plant", None),
+    ("2 stone", "place", "plant"),  # no flag: plant is never offered
+    ("0 stone", "wait", "place"),
+])
+def test_a_put_that_cannot_take_its_piece_is_left_out_as_in_the_reference(
+        tmp_path: Path, stones: str, includes: str, excludes: str | None) -> None:
+    found = menus(tmp_path, stones)
+    first = found[0]
+    assert any(label.startswith(includes) for label in first)
+    if excludes is not None:
+        assert not any(label.startswith(excludes) for label in first)
+
+
+def test_an_error_in_an_applied_action_is_positioned_as_in_the_reference(
+        tmp_path: Path) -> None:
+    found = menus(tmp_path, "1 flag, 3 stone", target="hidden(3)")
+    error = next(x for x in found if isinstance(x, tuple))
+    assert error[0] == "error" and error[2] == 13 and error[4]  # the put's line, with sources
