@@ -252,10 +252,12 @@ class Compiler(CallCompiler, FieldCompiler):
         left, right = self.expr(n.left), self.expr(n.right)
         if n.op in ("==", "!="):
             fixed, value = self.constant(n.right)
+            # (`compare`: what columns.py needs to read x.attr == V in a loop over x)
             if fixed:  # the common `x == "place"`, `p == White`: one closure less
                 if n.op == "==":
-                    return lambda c, e: left(c, e) == value
-                return lambda c, e: left(c, e) != value
+                    return tag(lambda c, e: left(c, e) == value,
+                               compare=("==", left, "const", value))
+                return tag(lambda c, e: left(c, e) != value, compare=("!=", left, "const", value))
         span = n.span
         if n.op == "==":
             def equal(c: Ctx, e: dict[str, Any]) -> Any:
@@ -263,14 +265,14 @@ class Compiler(CallCompiler, FieldCompiler):
                 if type(a) is tuple:  # comparing lists costs their length
                     charge(c, len(a), span)
                 return a == right(c, e)
-            return equal
+            return tag(equal, compare=("==", left, right, None))
         if n.op == "!=":
             def unequal(c: Ctx, e: dict[str, Any]) -> Any:
                 a = left(c, e)
                 if type(a) is tuple:
                     charge(c, len(a), span)
                 return a != right(c, e)
-            return unequal
+            return tag(unequal, compare=("!=", left, right, None))
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 

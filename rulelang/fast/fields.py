@@ -100,7 +100,8 @@ class FieldCompiler:
                 elif t is Piece:
                     return c.data.attrs[name][x.id]
                 return general(c, x)
-            return local_piece_attribute
+            local_piece_attribute.piece_column = (local, name)  # type: ignore[attr-defined]
+            return local_piece_attribute  # (columns.py reads the column in loops over x)
         if piece_attr:
             def piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:
                 x = obj(c, e)

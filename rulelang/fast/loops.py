@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
+from rulelang.fast.columns import Over, filter_over, test_over, values_over
 from rulelang.fast.groups import LAST
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -278,9 +279,26 @@ def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET
     return xs
 
 
+def _fused(over: Over, domain: Fn, span: Any, extra: int) -> Fn:
+    """A loop of columns.py over the domain's items, counted as _items counts them."""
+    def fused(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # _items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = _items(c, xs, span, extra)
+        return over(c, e, xs)
+    return fused
+
+
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
            span: Any = None, extra: int = 0) -> Fn:
     if cond is None and body is not None:
+        over = test_over(True, var, body)
+        if over is not None:  # `all x in D: x.attr == V`: the column read directly
+            return _fused(over, domain, span, extra)
         def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
@@ -305,6 +323,9 @@ def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
 def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
+    over = test_over(want_all, var, body) if cond is None and body is not None else None
+    if over is not None:  # `any x in D: x.attr == V`: the column read directly
+        return _fused(over, domain, span, extra)
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
@@ -323,6 +344,48 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
+    over = (filter_over(var, cond) if cond is not None and body is None else
+            values_over(var, body) if cond is None and body is not None else None)
+    if over is not None:  # `each x in D where x.attr == V`, `each x in D: x.attr`
+        return _fused(over, domain, span, extra)
+    if cond is not None and body is None:  # `each x in D where P`: the usual filter
+        def where(c: Ctx, e: dict[str, Any]) -> Any:
+            old = e.get(var, _MISSING)
+            xs = domain(c, e)
+            if type(xs) is tuple:  # _items, inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            else:
+                xs = _items(c, xs, span, extra)
+            out = []
+            for x in xs:
+                e[var] = x
+                if cond(c, e):
+                    out.append(x)
+            if old is not _MISSING:
+                e[var] = old
+            return tuple(out)
+        return where
+    if cond is None and body is not None:  # `each x in D: B`, `sum x in D: B`
+        def each(c: Ctx, e: dict[str, Any]) -> Any:
+            old = e.get(var, _MISSING)
+            xs = domain(c, e)
+            if type(xs) is tuple:  # _items, inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            else:
+                xs = _items(c, xs, span, extra)
+            out = []
+            for x in xs:
+                e[var] = x
+                out.append(body(c, e))
+            if old is not _MISSING:
+                e[var] = old
+            return tuple(out)
+        return each
+
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         out = []
@@ -353,6 +416,9 @@ def _q_fold(kind: str, fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., 
 
 def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
              span: Any = None, extra: int = 0) -> Fn:
+    over = filter_over(var, cond, first=True) if cond is not None and body is None else None
+    if over is not None:  # `first x in D where x.attr == V`: the column read directly
+        return _fused(over, domain, span, extra)
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None

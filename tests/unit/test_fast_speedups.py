@@ -257,3 +257,109 @@ def test_an_error_in_an_applied_action_is_positioned_as_in_the_reference(
     found = menus(tmp_path, "1 flag, 3 stone", target="hidden(3)")
     error = next(x for x in found if isinstance(x, tuple))
     assert error[0] == "error" and error[2] == 13 and error[4]  # the put's line, with sources
+
+
+# ---- loops over pieces reading one attribute: the column read directly (columns.py)
+_CARDS = """game "Columns"
+players A, B
+use square
+board square.grid(2, 2, 2)
+piece card with name = "", points = 0, tags = ()
+zone hand: 4 card
+var out = none
+def hidden(x) = x
+def cards = each c in hand: c
+def rows = [(name: "ash", points: 1), (name: "elm", points: 2), (name: "ash", points: 4)]
+def named(u, n) = count x in u where x.name == n
+def tagged(u, t) = each x in u where x.tags == t
+setup
+  for each c in cards
+    set c.name = "ash" if c == cards[0] or c == cards[2] else "elm" if c == cards[1] else ""
+    set c.points = 3 if c == cards[2] else 0
+    set c.tags = (1, 2) if c == cards[3] else ()
+  set out = {expr}
+action go
+  require true
+turn
+  do go
+end
+  when turn >= 1
+    draw
+"""
+
+
+def plain(value: Any) -> Any:
+    """Pieces by their ids (each game has pieces of its own)."""
+    if type(value).__name__ == "Piece":
+        return ("piece", value.id)
+    if type(value) is tuple:
+        return tuple(plain(v) for v in value)
+    return value
+
+
+def cards(tmp_path: Path, expr: str) -> Any:
+    found = []
+    for mode in ("interpreted", "compiled"):
+        path = tmp_path / f"cards_{mode}.rule"
+        steps = []
+        for text in (expr, "none"):
+            path.write_text(_CARDS.format(expr=text))
+            try:
+                state = rulelang.load_game(path, mode=mode).new_initial_state()
+            except rulelang.RuleRuntimeError as err:
+                span = err.diagnostic.span
+                steps.append(("error", str(err), span.line, span.column))
+                continue
+            value = plain(state.ctx.data.vars[("out", None)])
+            steps.append((value, state.ctx.steps))
+        got = steps[0] if steps[0][0] == "error" else (steps[0][0], steps[0][1] - steps[1][1])
+        found.append(got)
+    assert found[1] == found[0]
+    return found[1]
+
+
+@pytest.fixture
+def columns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The column loops made while a rulebook was compiled."""
+    from rulelang.fast import loops
+    made: list[str] = []
+    for name in ("values_over", "filter_over", "test_over"):
+        def spy(*args: Any, name: str = name, make: Any = getattr(loops, name),
+                **kw: Any) -> Any:
+            f = make(*args, **kw)
+            if f is not None:
+                made.append(name)
+            return f
+        monkeypatch.setattr(loops, name, spy)
+    return made
+
+
+@pytest.mark.parametrize("expr, loop, expected", [
+    ("each x in cards: x.name", "values_over", ("ash", "elm", "ash", "")),
+    ("sum x in cards: x.points", "values_over", 3),
+    ("max x in rows: x.points", "values_over", 4),
+    ("named(cards, \"ash\")", "filter_over", 2),
+    ("named(rows, \"ash\")", "filter_over", 2),
+    ("count x in cards where x.name != \"ash\"", "filter_over", 2),
+    ("tagged(cards, (1, 2))", "filter_over", None),  # tuples compared: through the closure
+    ("first x in cards where x.points == 3", "filter_over", None),
+    ("first x in rows where x.points == 9", "filter_over", None),
+    ("any x in cards: x.name == \"elm\"", "test_over", True),
+    ("all x in rows: x.name == \"ash\"", "test_over", False),
+    ("all x in cards: x.points != 7", "test_over", True),
+])
+def test_loops_over_one_attribute_read_the_column_as_the_reference_does(
+        tmp_path: Path, columns: list[str], expr: str, loop: str, expected: Any) -> None:
+    value, steps = cards(tmp_path, expr)
+    if expected is not None:
+        assert value == expected
+    assert steps > 0 and loop in columns
+
+
+@pytest.mark.parametrize("expr", [
+    "each x in hidden([1, 2]): x.name",  # no pieces: the attribute's own error
+    "count x in hidden([1]) where x.name == \"ash\"",
+    "any x in hidden([(name: 1)]): x.points == 2",
+])
+def test_loops_over_other_values_fail_as_in_the_reference(tmp_path: Path, expr: str) -> None:
+    assert cards(tmp_path, expr)[0] == "error"

@@ -1,0 +1,165 @@
+"""Quantifiers over pieces that read one attribute of each, fused into one loop over the
+attribute's column (GameData.attrs[name], indexed by piece id):
+
+    each x in D: x.name            sum x in D: x.points         (the values)
+    each|count|first x in D where x.name == V                   (a filter)
+    any|all x in D: x.name == V                                 (a test)
+
+with V a constant or a value that does not read x (computed once). The quantifier's own
+closure (loops.py) counts the domain's steps and gives the items; for each item that is a
+piece (or a record with that field) whose value is no tuple (comparing tuples costs steps),
+the column (the field) is read directly; any other item goes through the closures this replaces (fields.local_piece_attribute,
+compiler.visit_Compare), with the quantifier's variable bound, which say what is wrong."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rulelang.library.semantics import Ctx
+from rulelang.model.values import Piece, Record
+
+Fn = Callable[[Ctx, dict[str, Any]], Any]
+Over = Callable[[Ctx, dict[str, Any], Iterable[Any]], Any]  # (c, e, the items) -> result
+_MISSING = object()
+
+
+def column_of(f: Any, var: str) -> str | None:
+    """The attribute a closure reads from the piece in local var (x.name), else None."""
+    found = getattr(f, "piece_column", None)
+    if found is None or found[0] != var:
+        return None
+    name: str = found[1]
+    return name
+
+
+def compare_of(f: Any, var: str) -> tuple[str, bool, Any, Any] | None:
+    """(attribute, == (True) or != (False), "const" or the closure of V, the constant) for a
+    comparison x.attr == V / != V where V does not read var, else None."""
+    found = getattr(f, "compare", None)
+    if found is None:
+        return None
+    op, left, right, value = found
+    name = column_of(left, var)
+    if name is None:
+        return None
+    if right != "const":
+        local = getattr(right, "local_name", None)
+        if not ((local is not None and local != var) or hasattr(right, "const")
+                or getattr(right, "no_locals", False)):
+            return None
+    return name, op == "==", right, value
+
+
+def _finish(e: dict[str, Any], var: str, old: Any, x: Any) -> None:
+    """The variable as the general loop leaves it: restored, or its last item."""
+    if old is not _MISSING:
+        e[var] = old
+    elif x is not _MISSING:
+        e[var] = x
+
+
+def values_over(var: str, body: Fn) -> Over | None:
+    """`each x in D: x.attr` over given items."""
+    name = column_of(body, var)
+    if name is None:
+        return None
+
+    def values(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+        col = c.data.attrs.get(name)
+        old, x, out = e.get(var, _MISSING), _MISSING, []
+        fields: Any = None  # the fields of the last record met, and where name is in them
+        at = 0
+        for x in xs:
+            t = type(x)
+            if t is Piece and col is not None:
+                out.append(col[x.id])
+            elif t is Record and (x.fields is fields or name in x.fields):
+                if x.fields is not fields:
+                    fields, at = x.fields, x.fields.index(name)
+                out.append(tuple.__getitem__(x, at))
+            else:
+                e[var] = x
+                out.append(body(c, e))
+        _finish(e, var, old, x)
+        return tuple(out)
+    return values
+
+
+def filter_over(var: str, cond: Fn, first: bool = False) -> Over | None:
+    """`each x in D where x.attr == V` (the tuple; `first`: the first item or none)."""
+    found = compare_of(cond, var)
+    if found is None:
+        return None
+    name, eq, right, const = found
+
+    def where(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+        col = c.data.attrs.get(name)
+        old, x, out = e.get(var, _MISSING), _MISSING, []
+        v: Any = const if right == "const" else _MISSING
+        fields: Any = None  # the fields of the last record met, and where name is in them
+        at = 0
+        for x in xs:
+            t = type(x)
+            if t is Piece and col is not None:
+                a = col[x.id]
+            elif t is Record and (x.fields is fields or name in x.fields):
+                if x.fields is not fields:
+                    fields, at = x.fields, x.fields.index(name)
+                a = tuple.__getitem__(x, at)
+            else:
+                a = ()  # (not read here: through the closure below)
+            if type(a) is not tuple:
+                if v is _MISSING:
+                    v = right(c, e)
+                if not (a == v if eq else a != v):
+                    continue
+            else:
+                e[var] = x
+                if not cond(c, e):
+                    continue
+            if first:
+                _finish(e, var, old, x)
+                return x
+            out.append(x)
+        _finish(e, var, old, x)
+        return None if first else tuple(out)
+    return where
+
+
+def test_over(want_all: bool, var: str, body: Fn) -> Over | None:
+    """`any|all x in D: x.attr == V`: stops at the first item that decides."""
+    found = compare_of(body, var)
+    if found is None:
+        return None
+    name, eq, right, const = found
+
+    def test(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+        col = c.data.attrs.get(name)
+        old, x = e.get(var, _MISSING), _MISSING
+        v: Any = const if right == "const" else _MISSING
+        result = want_all
+        fields: Any = None  # the fields of the last record met, and where name is in them
+        at = 0
+        for x in xs:
+            t = type(x)
+            if t is Piece and col is not None:
+                a = col[x.id]
+            elif t is Record and (x.fields is fields or name in x.fields):
+                if x.fields is not fields:
+                    fields, at = x.fields, x.fields.index(name)
+                a = tuple.__getitem__(x, at)
+            else:
+                a = ()  # (not read here: through the closure below)
+            if type(a) is not tuple:
+                if v is _MISSING:
+                    v = right(c, e)
+                hit = a == v if eq else a != v
+            else:
+                e[var] = x
+                hit = body(c, e)
+            if (not hit) is want_all:
+                result = not want_all
+                break
+        _finish(e, var, old, x)
+        return result
+    return test
