@@ -8,15 +8,19 @@ attribute's column (GameData.attrs[name], indexed by piece id):
 with V a constant or a value that does not read x (computed once). The quantifier's own
 closure (loops.py) counts the domain's steps and gives the items; for each item that is a
 piece (or a record with that field) whose value is no tuple (comparing tuples costs steps),
-the column (the field) is read directly; any other item goes through the closures this replaces (fields.local_piece_attribute,
-compiler.visit_Compare), with the quantifier's variable bound, which say what is wrong."""
+the column (the field) is read directly; any other item goes through the closures this
+replaces (fields.local_piece_attribute, compiler.visit_Compare), with the quantifier's
+variable bound, which say what is wrong.
+
+Also the lines full of one player's pieces, `… l in D where all x in l: owner(x) == P`
+(owner_where_over), the owner test of each line inlined."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulelang.library.semantics import Ctx
-from rulelang.model.values import Piece, Record
+from rulelang.library.semantics import STEP_BUDGET, Ctx
+from rulelang.model.values import Piece, Player, Record
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 Over = Callable[[Ctx, dict[str, Any], Iterable[Any]], Any]  # (c, e, the items) -> result
@@ -42,11 +46,8 @@ def compare_of(f: Any, var: str) -> tuple[str, bool, Any, Any] | None:
     name = column_of(left, var)
     if name is None:
         return None
-    if right != "const":
-        local = getattr(right, "local_name", None)
-        if not ((local is not None and local != var) or hasattr(right, "const")
-                or getattr(right, "no_locals", False)):
-            return None
+    if right != "const" and not fixed_operand(right, var):
+        return None
     return name, op == "==", right, value
 
 
@@ -163,3 +164,59 @@ def test_over(want_all: bool, var: str, body: Fn) -> Over | None:
         _finish(e, var, old, x)
         return result
     return test
+
+
+_BAD = object()  # (owner_where_over: the value compared with is no player)
+
+
+def fixed_operand(f: Any, var: str) -> bool:
+    """A closure whose value cannot change while var takes each item: a constant, mover or
+    opponent, or a local other than var."""
+    local = getattr(f, "local_name", None)
+    return (local is not None and local != var) or hasattr(f, "const") or \
+        getattr(f, "no_locals", False)
+
+
+def owner_where_over(var: str, cond: Fn, body: Fn | None) -> Over | None:
+    """`each|max|sum … l in D where all x in l: owner(x) == P` (the lines full of P's pieces,
+    stdlib lines.longest): the owner test of each line inlined (loops.site_loop, "owner"),
+    its steps counted as it counts them, then the body (or the line) for a line that
+    passes; P, which does not read l, computed once."""
+    facts = getattr(cond, "owner_loop", None)
+    if facts is None:
+        return None
+    inner_all, inner_domain, other, inner_extra, inner_span, inner_general = facts
+    if getattr(inner_domain, "local_name", None) != var or not fixed_operand(other, var):
+        return None
+
+    def where(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+        old, x, out = e.get(var, _MISSING), _MISSING, []
+        who: Any = _MISSING
+        data = c.data
+        at, owners = data.at, data.owner
+        for x in xs:
+            e[var] = x
+            if who is _MISSING:  # (as the owner loop does before counting its domain)
+                p = other(c, e)
+                who = None if p is None else p.index if type(p) is Player else _BAD
+            if who is _BAD or type(x) is not tuple:
+                hit = cond(c, e)
+            else:
+                steps = c.steps = c.steps + len(x) + inner_extra
+                if steps > STEP_BUDGET:
+                    c.tick(inner_span)
+                hit = inner_all
+                try:
+                    for s in x:
+                        stack = at[s.index]
+                        if ((owners[stack[-1].id] == who) if stack else who is None) \
+                                is not inner_all:
+                            hit = not inner_all
+                            break
+                except (AttributeError, TypeError):
+                    hit = inner_general(c, e)
+            if hit:
+                out.append(x if body is None else body(c, e))
+        _finish(e, var, old, x)
+        return tuple(out)
+    return where

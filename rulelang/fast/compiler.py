@@ -526,6 +526,9 @@ class Compiler(CallCompiler, FieldCompiler):
             query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
             if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
+        kept = self._kept_site_quant(n, cond, body)
+        if kept is not None:
+            return kept
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
@@ -534,6 +537,28 @@ class Compiler(CallCompiler, FieldCompiler):
                 return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general,
                                         n.span, extra)
         return general
+
+    def _kept_site_quant(self, n: ast.Quant, cond: Fn | None, body: Fn | None) -> Fn | None:
+        """`any s in sites: P`, `count|first s in sites where P` with P local: read from the
+        kept `each s in sites where P` (site_filter), as that one is."""
+        if n.kind == "any" and cond is None and body is not None:
+            query = self.site_filter(n, n.domain, n.var, n.body, body)  # type: ignore[arg-type]
+        elif n.kind in ("count", "first") and cond is not None and body is None:
+            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
+        else:
+            return None
+        if query is None:
+            return None
+        kept = query
+        if n.kind == "any":
+            return lambda c, e: len(kept(c, e)) > 0
+        if n.kind == "count":
+            return lambda c, e: len(kept(c, e))
+
+        def first(c: Ctx, e: dict[str, Any]) -> Any:
+            found = kept(c, e)
+            return found[0] if found else None
+        return first
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
                     compiled: Fn | None = None) -> Fn | None:

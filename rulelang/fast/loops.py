@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
-from rulelang.fast.columns import Over, filter_over, test_over, values_over
+from rulelang.fast.columns import Over, filter_over, owner_where_over, test_over, values_over
 from rulelang.fast.groups import LAST
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -346,6 +346,8 @@ def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
     over = (filter_over(var, cond) if cond is not None and body is None else
             values_over(var, body) if cond is None and body is not None else None)
+    if over is None and cond is not None:  # `max l in D where all x in l: owner(x) == P: …`
+        over = owner_where_over(var, cond, body)
     if over is not None:  # `each x in D where x.attr == V`, `each x in D: x.attr`
         return _fused(over, domain, span, extra)
     if cond is not None and body is None:  # `each x in D where P`: the usual filter

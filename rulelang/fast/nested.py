@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rulelang.fast.columns import fixed_operand
 from rulelang.fast.loops import _items
 from rulelang.library.semantics import STEP_BUDGET, Ctx
 from rulelang.model.values import Player
@@ -21,15 +22,14 @@ _MISSING = object()
 def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
                      extra: int) -> Fn | None:
     """`any|all var in domain: BODY` where BODY is an owner loop (loops.site_loop, test
-    "owner") over the sites of `var` itself, comparing with a value that reads no local (a
-    constant, mover, opponent): that value is computed once, not once per line. None when the
+    "owner") over the sites of `var` itself, comparing with a value that cannot change in
+    the loop (columns.fixed_operand): that value is computed once, not once per line. None when the
     body is not such a loop."""
     facts = getattr(body, "owner_loop", None)
     if facts is None:
         return None
     inner_all, inner_domain, other, inner_extra, inner_span, inner_general = facts
-    if getattr(inner_domain, "local_name", None) != var or not (
-            getattr(other, "no_locals", False) or hasattr(other, "const")):
+    if getattr(inner_domain, "local_name", None) != var or not fixed_operand(other, var):
         return None
     want_all = not want_any  # the outer quantifier: all (True) or any (False)
 

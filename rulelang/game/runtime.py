@@ -423,8 +423,22 @@ class Runtime:
         return out
 
     # ---- positions (for repetition rules)
+    def board_of(self, data: GameData) -> tuple[Any, ...]:
+        """The board part of the position keys: each site's stack as (kind, owner) pairs.
+        Kept in the state's cache until the board changes (every change of a stack or of a
+        piece's owner is logged in data.changes), so that counting a position and asking
+        how often it was seen, in the same turn, build it once."""
+        n, kept = len(data.changes), data.cache.get(_BOARD_KEY)
+        if kept is not None and kept[0] == n:
+            board: tuple[Any, ...] = kept[1]
+            return board
+        owner = data.owner
+        board = tuple(tuple((p.kind, owner[p.id]) for p in stack) for stack in data.at)
+        data.cache[_BOARD_KEY] = (n, board)
+        return board
+
     def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
-        board = tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)
+        board = self.board_of(data)
         zones = tuple(len(v) for v in data.zones.values())
         return (board, zones, tuple(data.counters.values()), to_move)
 
@@ -437,14 +451,16 @@ class Runtime:
         return data.positions.get(self.board_key(data), 0)
 
     def board_key(self, data: GameData) -> tuple[Any, ...]:
-        return ("board", tuple(tuple((p.kind, data.owner[p.id]) for p in stack)
-                               for stack in data.at))
+        return ("board", self.board_of(data))
 
     def count_position(self, data: GameData, to_move: int) -> None:
         """Count the position (for `repeated`) and its board (for `repeated_board`)."""
         positions = data.positions
         for key in (self.position_key(data, to_move), self.board_key(data)):
             positions[key] = positions.get(key, 0) + 1
+
+
+_BOARD_KEY = ("the board of the position keys",)  # data.cache key (Runtime.board_of)
 
 
 def _score_item(item: Any, term: Any) -> tuple[str, Any]:

@@ -48,7 +48,16 @@ def outcome(tmp_path: Path, mode: str, expr: str, a: str = "", b: str = "") -> A
         span = err.diagnostic.span
         return ("error", str(err), span.line, span.column)
     value = state.ctx.data.vars[("out", None)]
-    return value, state.ctx.steps
+    return sites_named(value), state.ctx.steps
+
+
+def sites_named(value: Any) -> Any:
+    """Sites by their names (each game has sites of its own)."""
+    if type(value).__name__ == "Site":
+        return value.name
+    if type(value) is tuple:
+        return tuple(sites_named(v) for v in value)
+    return value
 
 
 def both(tmp_path: Path, expr: str, **where: str) -> Any:
@@ -157,10 +166,10 @@ def local_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.parametrize("expr, builtin, expected", [
-    ("count s in sites where mine(s)", "owner", 3),
+    ("count s in hidden(sites) where mine(s)", "owner", 3),
     ("[s for s in sites where topmost(s) != none]", "top", ("a1", "b1", "c1", "b2")),
-    ("count s in sites where free(s)", "empty", 5),
-    ("count s in sites where taken(s)", "occupied", 4),
+    ("count s in hidden(sites) where free(s)", "empty", 5),
+    ("count s in hidden(sites) where taken(s)", "occupied", 4),
 ])
 def test_a_builtin_of_an_inlined_parameter_reads_the_local(
         tmp_path: Path, local_reads: list[str], expr: str, builtin: str, expected: Any) -> None:
@@ -324,8 +333,9 @@ def columns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from rulelang.fast import loops
     made: list[str] = []
     for name in ("values_over", "filter_over", "test_over"):
-        def spy(*args: Any, name: str = name, make: Any = getattr(loops, name),
-                **kw: Any) -> Any:
+        original = getattr(loops, name)
+
+        def spy(*args: Any, name: str = name, make: Any = original, **kw: Any) -> Any:
             f = make(*args, **kw)
             if f is not None:
                 made.append(name)
@@ -363,3 +373,92 @@ def test_loops_over_one_attribute_read_the_column_as_the_reference_does(
 ])
 def test_loops_over_other_values_fail_as_in_the_reference(tmp_path: Path, expr: str) -> None:
     assert cards(tmp_path, expr)[0] == "error"
+
+
+# ---- any|count|first s in sites with a local test: read from the kept `each` (compiler.
+# _kept_site_quant); and the board of the position keys built once per board (runtime)
+_KEPT = """game "Kept"
+players A, B
+use square
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+var seen = none
+def mine(s) = owner(s) == mover
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+turn
+  do place
+  set seen = (any s in sites: occupied(s) and s.r == 2, count s in sites where mine(s), \
+    first s in sites where empty(s) and s.c == 1, repeated(2), repeated_board(2))
+end
+  when turn > 6
+    draw
+"""
+
+
+def test_kept_site_quantifiers_agree_with_the_reference_move_by_move(tmp_path: Path) -> None:
+    path = tmp_path / "kept.rule"
+    path.write_text(_KEPT)
+    runs = []
+    for mode in ("interpreted", "compiled"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state()
+        seen = []
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[len(seen) * 5 % len(actions)])
+            value = state.ctx.data.vars[("seen", None)]
+            seen.append(tuple(getattr(v, "name", v) for v in value))
+        runs.append(seen)
+    assert runs[1] == runs[0]
+    assert {row[0] for row in runs[0]} == {True, False}  # both answers met
+    runtime = rulelang.load_game(path).runtime
+    turn = runtime.program.sections["turn"].stmts[1]
+    names = [runtime.fn(item).__qualname__ for item in turn.value.items[:3]]
+    assert all("_kept_site_quant" in name for name in names)
+
+
+def test_the_board_of_the_position_keys_is_kept_until_the_board_changes(tmp_path: Path) -> None:
+    path = tmp_path / "kept.rule"
+    path.write_text(_KEPT)
+    game = rulelang.load_game(path)
+    state = game.new_initial_state()
+    runtime, data = game.runtime, state.ctx.data
+
+    def fresh() -> Any:
+        return tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)
+    first = runtime.board_of(data)
+    assert first == fresh() and runtime.board_of(data) is first  # kept
+    state.apply_action(4)
+    data = state.ctx.data
+    assert runtime.board_of(data) == fresh() != first  # the board changed: built again
+    assert runtime.position_key(data, 0)[0] is runtime.board_key(data)[1]
+
+
+@pytest.mark.parametrize("expr, a, b, expected", [
+    ("lines.longest(square.in_a_row, A)", ROW, "", 3),
+    ("[lines.longest(square.in_a_row, p) for p in players]", ROW, "(1, 0), (1, 1), (1, 2)",
+     (3, 3)),
+    ("[lines.full_line(square.in_a_row, p) for p in players]", ROW, "(1, 1)", (True, False)),
+    ("each l in square.in_a_row where all x in l: owner(x) == none", ROW, "(1, 1)", None),
+    ("max l in hidden([[1]]) where all x in l: owner(x) == A: 1", "", "", None),
+])
+def test_lines_of_one_player_are_one_loop_equal_to_the_reference(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expr: str, a: str, b: str,
+        expected: Any) -> None:
+    from rulelang.fast import loops
+    made: list[Any] = []
+    original = loops.owner_where_over
+
+    def spy(*args: Any) -> Any:
+        f = original(*args)
+        if f is not None:
+            made.append(f)
+        return f
+    monkeypatch.setattr(loops, "owner_where_over", spy)
+    found = both(tmp_path, expr, a=a, b=b)
+    if expected is not None:
+        assert found[0] == expected
+    if "full_line" not in expr:
+        assert made  # the fast path was taken
