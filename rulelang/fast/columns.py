@@ -3,10 +3,10 @@ attribute's column (GameData.attrs[name], indexed by piece id):
 
     each x in D: x.name            sum x in D: x.points         (the values)
     each|count|first x in D where x.name == V                   (a filter)
-    any|all x in D: x.name == V                                 (a test)
+    any|all x in D: x.name == V        any|all x in D: x.flag   (a test)
 
-with V a constant or a value that does not read x (computed once). The quantifier's own
-closure (loops.py) counts the domain's steps and gives the items; for each item that is a
+with V a constant or a value that does not read x (computed once). Each loop counts its
+domain's steps as loops._items does (Source); for each item that is a
 piece (or a record with that field) whose value is no tuple (comparing tuples costs steps),
 the column (the field) is read directly; any other item goes through the closures this
 replaces (fields.local_piece_attribute, compiler.visit_Compare), with the quantifier's
@@ -23,7 +23,9 @@ from rulelang.library.semantics import STEP_BUDGET, Ctx
 from rulelang.model.values import Piece, Player, Record
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
-Over = Callable[[Ctx, dict[str, Any], Iterable[Any]], Any]  # (c, e, the items) -> result
+# the quantifier's domain, span, the steps of the inlined call it is the body of, and its
+# items of a domain that is not a tuple, counted (loops._items)
+Source = tuple[Fn, Any, int, Callable[[Ctx, Any], Iterable[Any]]]
 _MISSING = object()
 
 
@@ -51,21 +53,22 @@ def compare_of(f: Any, var: str) -> tuple[str, bool, Any, Any] | None:
     return name, op == "==", right, value
 
 
-def _finish(e: dict[str, Any], var: str, old: Any, x: Any) -> None:
-    """The variable as the general loop leaves it: restored, or its last item."""
-    if old is not _MISSING:
-        e[var] = old
-    elif x is not _MISSING:
-        e[var] = x
-
-
-def values_over(var: str, body: Fn) -> Over | None:
+def values_over(var: str, body: Fn, src: Source) -> Fn | None:
     """`each x in D: x.attr` over given items."""
     name = column_of(body, var)
     if name is None:
         return None
 
-    def values(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+    domain, span, extra, items = src
+
+    def values(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
         col = c.data.attrs.get(name)
         old, x, out = e.get(var, _MISSING), _MISSING, []
         fields: Any = None  # the fields of the last record met, and where name is in them
@@ -81,19 +84,31 @@ def values_over(var: str, body: Fn) -> Over | None:
             else:
                 e[var] = x
                 out.append(body(c, e))
-        _finish(e, var, old, x)
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
         return tuple(out)
     return values
 
 
-def filter_over(var: str, cond: Fn, first: bool = False) -> Over | None:
+def filter_over(var: str, cond: Fn, src: Source, first: bool = False) -> Fn | None:
     """`each x in D where x.attr == V` (the tuple; `first`: the first item or none)."""
     found = compare_of(cond, var)
     if found is None:
         return None
     name, eq, right, const = found
 
-    def where(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+    domain, span, extra, items = src
+
+    def where(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
         col = c.data.attrs.get(name)
         old, x, out = e.get(var, _MISSING), _MISSING, []
         v: Any = const if right == "const" else _MISSING
@@ -119,22 +134,39 @@ def filter_over(var: str, cond: Fn, first: bool = False) -> Over | None:
                 if not cond(c, e):
                     continue
             if first:
-                _finish(e, var, old, x)
+                if old is not _MISSING:  # the variable as the general loop leaves it
+                    e[var] = old
+                elif x is not _MISSING:
+                    e[var] = x
                 return x
             out.append(x)
-        _finish(e, var, old, x)
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
         return None if first else tuple(out)
     return where
 
 
-def test_over(want_all: bool, var: str, body: Fn) -> Over | None:
-    """`any|all x in D: x.attr == V`: stops at the first item that decides."""
+def test_over(want_all: bool, var: str, body: Fn, src: Source) -> Fn | None:
+    """`any|all x in D: x.attr == V` (or `x.attr` itself): stops at the first item that
+    decides."""
     found = compare_of(body, var)
     if found is None:
-        return None
+        name = column_of(body, var)
+        return None if name is None else _truth_over(want_all, var, body, name, src)
     name, eq, right, const = found
 
-    def test(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+    domain, span, extra, items = src
+
+    def test(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
         col = c.data.attrs.get(name)
         old, x = e.get(var, _MISSING), _MISSING
         v: Any = const if right == "const" else _MISSING
@@ -161,7 +193,42 @@ def test_over(want_all: bool, var: str, body: Fn) -> Over | None:
             if (not hit) is want_all:
                 result = not want_all
                 break
-        _finish(e, var, old, x)
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
+        return result
+    return test
+
+
+def _truth_over(want_all: bool, var: str, body: Fn, name: str, src: Source) -> Fn:
+    """`any|all x in D: x.attr`: the attribute's value itself is the test."""
+    domain, span, extra, items = src
+
+    def test(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
+        col = c.data.attrs.get(name)
+        old, x = e.get(var, _MISSING), _MISSING
+        result = want_all
+        for x in xs:
+            if type(x) is Piece and col is not None:
+                hit = col[x.id]
+            else:
+                e[var] = x
+                hit = body(c, e)
+            if (not hit) is want_all:
+                result = not want_all
+                break
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
         return result
     return test
 
@@ -177,7 +244,7 @@ def fixed_operand(f: Any, var: str) -> bool:
         getattr(f, "no_locals", False)
 
 
-def owner_where_over(var: str, cond: Fn, body: Fn | None) -> Over | None:
+def owner_where_over(var: str, cond: Fn, body: Fn | None, src: Source) -> Fn | None:
     """`each|max|sum … l in D where all x in l: owner(x) == P` (the lines full of P's pieces,
     stdlib lines.longest): the owner test of each line inlined (loops.site_loop, "owner"),
     its steps counted as it counts them, then the body (or the line) for a line that
@@ -189,7 +256,16 @@ def owner_where_over(var: str, cond: Fn, body: Fn | None) -> Over | None:
     if getattr(inner_domain, "local_name", None) != var or not fixed_operand(other, var):
         return None
 
-    def where(c: Ctx, e: dict[str, Any], xs: Iterable[Any]) -> Any:
+    domain, span, extra, items = src
+
+    def where(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
         old, x, out = e.get(var, _MISSING), _MISSING, []
         who: Any = _MISSING
         data = c.data
@@ -217,6 +293,9 @@ def owner_where_over(var: str, cond: Fn, body: Fn | None) -> Over | None:
                     hit = inner_general(c, e)
             if hit:
                 out.append(x if body is None else body(c, e))
-        _finish(e, var, old, x)
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
         return tuple(out)
     return where

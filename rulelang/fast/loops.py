@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
-from rulelang.fast.columns import Over, filter_over, owner_where_over, test_over, values_over
+from rulelang.fast.columns import Source, filter_over, owner_where_over, test_over, values_over
 from rulelang.fast.groups import LAST
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -279,26 +279,17 @@ def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET
     return xs
 
 
-def _fused(over: Over, domain: Fn, span: Any, extra: int) -> Fn:
-    """A loop of columns.py over the domain's items, counted as _items counts them."""
-    def fused(c: Ctx, e: dict[str, Any]) -> Any:
-        xs = domain(c, e)
-        if type(xs) is tuple:  # _items, inlined
-            steps = c.steps = c.steps + len(xs) + extra
-            if steps > STEP_BUDGET:
-                c.tick(span)
-        else:
-            xs = _items(c, xs, span, extra)
-        return over(c, e, xs)
-    return fused
+def _source(domain: Fn, span: Any, extra: int) -> Source:
+    """What a loop of columns.py needs to count its domain's items as _items counts them."""
+    return domain, span, extra, lambda c, xs: _items(c, xs, span, extra)
 
 
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
            span: Any = None, extra: int = 0) -> Fn:
     if cond is None and body is not None:
-        over = test_over(True, var, body)
+        over = test_over(True, var, body, _source(domain, span, extra))
         if over is not None:  # `all x in D: x.attr == V`: the column read directly
-            return _fused(over, domain, span, extra)
+            return over
         def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
@@ -323,13 +314,21 @@ def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
 def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
-    over = test_over(want_all, var, body) if cond is None and body is not None else None
+    src = _source(domain, span, extra)
+    over = test_over(want_all, var, body, src) if cond is None and body is not None else None
     if over is not None:  # `any x in D: x.attr == V`: the column read directly
-        return _fused(over, domain, span, extra)
+        return over
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
-        for x in _items(c, domain(c, e), span, extra):
+        xs = domain(c, e)
+        if type(xs) is tuple:  # _items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = _items(c, xs, span, extra)
+        for x in xs:
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
@@ -344,12 +343,13 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
-    over = (filter_over(var, cond) if cond is not None and body is None else
-            values_over(var, body) if cond is None and body is not None else None)
+    src = _source(domain, span, extra)
+    over = (filter_over(var, cond, src) if cond is not None and body is None else
+            values_over(var, body, src) if cond is None and body is not None else None)
     if over is None and cond is not None:  # `max l in D where all x in l: owner(x) == P: …`
-        over = owner_where_over(var, cond, body)
+        over = owner_where_over(var, cond, body, src)
     if over is not None:  # `each x in D where x.attr == V`, `each x in D: x.attr`
-        return _fused(over, domain, span, extra)
+        return over
     if cond is not None and body is None:  # `each x in D where P`: the usual filter
         def where(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
@@ -418,9 +418,10 @@ def _q_fold(kind: str, fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., 
 
 def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
              span: Any = None, extra: int = 0) -> Fn:
-    over = filter_over(var, cond, first=True) if cond is not None and body is None else None
+    over = filter_over(var, cond, _source(domain, span, extra), first=True) \
+        if cond is not None and body is None else None
     if over is not None:  # `first x in D where x.attr == V`: the column read directly
-        return _fused(over, domain, span, extra)
+        return over
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None

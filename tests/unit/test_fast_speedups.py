@@ -357,6 +357,9 @@ def columns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     ("any x in cards: x.name == \"elm\"", "test_over", True),
     ("all x in rows: x.name == \"ash\"", "test_over", False),
     ("all x in cards: x.points != 7", "test_over", True),
+    ("any x in cards: x.points", "test_over", True),
+    ("all x in rows: x.points", "test_over", True),
+    ("all x in cards: x.points", "test_over", False),
 ])
 def test_loops_over_one_attribute_read_the_column_as_the_reference_does(
         tmp_path: Path, columns: list[str], expr: str, loop: str, expected: Any) -> None:
@@ -462,3 +465,16 @@ def test_lines_of_one_player_are_one_loop_equal_to_the_reference(
         assert found[0] == expected
     if "full_line" not in expr:
         assert made  # the fast path was taken
+
+
+def test_a_rule_passed_to_reach_is_run_through_its_kept_body() -> None:
+    """RuleFunction keeps the rule's parameter and compiled body per runtime (rule_calls)."""
+    walk = Path(__file__).parent / "rules" / "walk.rule"
+    found = []
+    for mode in ("interpreted", "compiled"):
+        state = rulelang.load_game(walk, mode=mode).new_initial_state(0)
+        state.apply_action("run s4")
+        state.apply_action("rest")
+        found.append([state.action_to_string(a) for a in state.legal_actions()])
+        assert set(state.game.runtime.rule_calls) >= {"cost", "can_stop"}
+    assert found[1] == found[0] and len(found[0]) > 1
