@@ -4,6 +4,8 @@ form (interpreter.py), as the conformance tests prove, and falls back to it for 
 from __future__ import annotations
 
 from collections.abc import Callable, Sized
+from itertools import compress
+from operator import attrgetter, not_
 from typing import Any
 
 from rulelang.fast.columns import Source, filter_over, owner_where_over, test_over, values_over
@@ -21,6 +23,7 @@ from rulelang.library.semantics import (
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
+_INDEX = attrgetter("index")
 
 
 def reader(name: str) -> Fn:
@@ -95,8 +98,9 @@ def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn, span: An
         xs = domain(c, e)
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        try:
-            found = tuple([s for s in xs if (not at[s.index]) is empty])
+        try:  # the loop `s for s in xs if (not at[s.index]) is empty`, in C
+            stacks = map(at.__getitem__, map(_INDEX, xs))
+            found = tuple(compress(xs, map(not_, stacks) if empty else stacks))
         except (AttributeError, TypeError):
             return general(c, e)
         return len(found) if count else found
@@ -144,16 +148,13 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
         xs = domain(c, e)
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        try:
-            for s in xs:
-                if (not at[s.index]) is empty:
-                    if not want_all:
-                        return True
-                elif want_all:
-                    return False
+        try:  # the loop over (not at[s.index]) is empty, stopping where it decides, in C
+            stacks = map(at.__getitem__, map(_INDEX, xs))
+            if empty:  # all empty: none occupied; any empty: not all occupied
+                return not any(stacks) if want_all else not all(stacks)
+            return all(stacks) if want_all else any(stacks)
         except (AttributeError, TypeError):
             return general(c, e)
-        return want_all
     return loop
 
 

@@ -478,3 +478,24 @@ def test_a_rule_passed_to_reach_is_run_through_its_kept_body() -> None:
         found.append([state.action_to_string(a) for a in state.legal_actions()])
         assert set(state.game.runtime.rule_calls) >= {"cost", "can_stop"}
     assert found[1] == found[0] and len(found[0]) > 1
+
+
+# ---- occupancy loops over sites run in C (loops.site_loop, loops.occupancy_filter)
+@pytest.mark.parametrize("expr, expected", [
+    ("all s in through(square.in_a_row, at(0, 0))[0]: occupied(s)", True),
+    ("all s in sites: occupied(s)", False),
+    ("any s in sites: empty(s)", True),
+    ("all s in through(square.in_a_row, at(0, 0))[0]: empty(s)", False),
+    ("any s in through(square.in_a_row, at(2, 2))[0]: occupied(s)", False),
+    ("count s in hidden(sites) where occupied(s)", 4),
+    ("each s in hidden(sites) where empty(s)", ("a2", "c2", "a3", "b3", "c3")),
+    ("all s in hidden([at(0, 0), 1]): occupied(s)", None),  # not a site: the general loop
+    ("any s in hidden([at(1, 1), 1]): occupied(s)", True),  # decided before the 1
+])
+def test_occupancy_loops_in_c_agree_with_the_reference(tmp_path: Path, expr: str,
+                                                       expected: Any) -> None:
+    found = both(tmp_path, expr, a=ROW, b="(1, 1)")
+    if expected is not None:
+        assert found[0] == expected
+    else:
+        assert found[0] == "error"
