@@ -9,7 +9,7 @@ from operator import attrgetter, not_
 from typing import Any
 
 from rulelang.fast.columns import Source, filter_over, owner_where_over, test_over, values_over
-from rulelang.fast.groups import LAST
+from rulelang.fast.groups import LAST, KeptGroup
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import (
@@ -62,21 +62,29 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
                 span: Any = None, extra: int = 0) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership. The
     items of A are steps (and `extra` more: the call of an inlined rule whose body this is)."""
+    name = getattr(domain, "local_name", None)
+
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         b = collection(c, e)
         if type(b) is SiteSet:
             xs = domain(c, e)
-            if xs is LAST[0]:  # the kept group just answered: bitsets intersected
+            if xs is LAST[0] or type(xs) is KeptGroup:  # a kept group: bitsets intersected
                 c.steps += len(xs) + extra
                 if c.steps > STEP_BUDGET:
                     c.tick(span)
-                hits = LAST[1] & b.mask if inside else LAST[1] & ~b.mask
-                return not hits if want_all else hits != 0
+                mask = xs.mask if type(xs) is KeptGroup else LAST[1]
+                if want_all:  # no site that fails: (x in b) is not inside
+                    return not (mask & ~b.mask if inside else mask & b.mask)
+                return (mask & b.mask if inside else mask & ~b.mask) != 0
             b = b.members
         elif type(b) is not tuple:
+            if name is not None and type(e.get(name)) is KeptGroup:  # its tuple, from now on
+                e[name] = e[name].sites()
             return general(c, e)
         else:
             xs = domain(c, e)
+            if type(xs) is KeptGroup:  # not a region: the group's tuple, from now on
+                xs = e[name] = xs.sites()  # type: ignore[index]
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
         for x in xs:

@@ -499,3 +499,71 @@ def test_occupancy_loops_in_c_agree_with_the_reference(tmp_path: Path, expr: str
         assert found[0] == expected
     else:
         assert found[0] == "error"
+
+
+# ---- `let g = group(s, rel)` used only as `any x in g: x in R`: no tuple made (groups.
+# KeptGroup, calls._find_lazy_groups, loops.member_loop)
+_GROUPS = """use connection
+def joined(s) = connection.joins(s, square.orthogonal, square.bottom_row, square.top_row)
+def near(s)
+  let g = group(s, square.orthogonal)
+  return (any x in g: x in [at(2, 0)]) and (all x in g: x not in square.right_column)
+def spread(s)
+  let g = group(s, square.orthogonal)
+  return size(g) + (1 if any x in g: x in square.top_row else 0)
+def hidden(x) = x"""
+
+
+@pytest.mark.parametrize("expr, a, expected, lazy", [
+    ("joined(at(0, 0))", "(0, 0), (1, 0), (2, 0)", True, True),
+    ("joined(at(0, 0))", ROW, False, True),
+    ("joined(at(1, 1))", ROW, False, True),  # an empty site: no group
+    ("near(at(0, 0))", "(0, 0), (1, 0), (2, 0)", True, True),  # a list: the tuple made
+    ("near(at(0, 0))", "(0, 0), (1, 0), (2, 0), (0, 1), (0, 2)", False, True),
+    ("spread(at(0, 0))", "(0, 0), (1, 0), (2, 0)", 4, False),  # g used otherwise
+])
+def test_a_group_only_tested_against_regions_makes_no_tuple(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expr: str, a: str, expected: Any,
+        lazy: bool) -> None:
+    from rulelang.fast import calls
+    flags: list[bool] = []
+    original = calls.kept_group
+
+    def spy(rt: Any, search: Any, lazy: bool = False) -> Any:
+        flags.append(lazy)
+        return original(rt, search, lazy)
+    monkeypatch.setattr(calls, "kept_group", spy)
+    book = _BOOK.replace("def hidden(x) = x", _GROUPS)
+    found = []
+    for mode in ("interpreted", "compiled"):
+        path = tmp_path / f"groups_{mode}.rule"
+        path.write_text(book.format(expr=expr, a=a, b=""))
+        state = rulelang.load_game(path, mode=mode).new_initial_state()
+        path.write_text(book.format(expr="none", a=a, b=""))
+        none = rulelang.load_game(path, mode=mode).new_initial_state()
+        found.append((state.ctx.data.vars[("out", None)], state.ctx.steps - none.ctx.steps))
+    assert found[1][0] == found[0][0] == expected
+    if not expr.startswith("near"):  # (at(…) in a list costs other steps in the two modes)
+        assert found[1][1] == found[0][1]
+    assert (True in flags) is lazy
+
+
+@pytest.mark.parametrize("test, a, expected", [
+    ("all x in g: x not in square.right_column", "(0, 0), (1, 0), (2, 0)", True),
+    ("all x in g: x not in square.right_column", ROW, False),
+    ("all x in g: x in square.left_column", "(0, 0), (1, 0), (2, 0)", True),
+    ("all x in g: x in square.left_column", ROW, False),
+    ("any x in g: x not in square.left_column", ROW, True),
+])
+def test_all_over_a_kept_group_against_a_region_is_the_reference_answer(
+        tmp_path: Path, test: str, a: str, expected: bool) -> None:
+    """(The bitset answer of `all x in g: x in R` / `not in R` was the `any` one before.)"""
+    rule = f"def probe(s)\n  let g = group(s, square.orthogonal)\n  return {test}\n"
+    book = _BOOK.replace("def hidden(x) = x", rule + "def hidden(x) = x")
+    values = []
+    for mode in ("interpreted", "compiled"):
+        path = tmp_path / f"probe_{mode}.rule"
+        path.write_text(book.format(expr="probe(at(0, 0))", a=a, b=""))
+        values.append(rulelang.load_game(path, mode=mode).new_initial_state().ctx.data.vars[
+            ("out", None)])
+    assert values[1] == values[0] == expected
