@@ -12,7 +12,8 @@ Not a test (the suite plays a sample). Needs pyspiel (pip install -e '.[test]').
 
 --deep-perft also counts the game trees the suite walks less deep, node for node against
 OpenSpiel: Breakthrough 8x8 to depth 4 (OpenSpiel's pinned 256,036), every game of tic-tac-toe
-(255,168) and of 3x3 Hex (257,760), and 5x5 Hex to depth 4 (303,600).
+(255,168) and of 3x3 Hex (257,760), 5x5 Hex to depth 4 (303,600) and Connect Four to depth 6
+(117,649).
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ sys.path.insert(0, str(ROOT / "tests" / "openspiel"))
 from test_differential import PAIRS, play, test_perft  # noqa: E402
 
 DEEP_PERFT = [("breakthrough", 8, 4, "compiled"), ("tic_tac_toe", None, None, "compiled"),
-              ("hex", 3, None, "compiled"), ("hex", 5, 4, "compiled")]
+              ("hex", 3, None, "compiled"), ("hex", 5, 4, "compiled"),
+              ("connect_four", None, 6, "compiled")]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,7 @@ from rulelang.source import Source
 
 COMPILER_VERSION = 1
 BUNDLED = bundled_dir()
-_PROGRAMS: dict[str, Program] = {}
+_PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}  # (hash, the files' paths)
 _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
 # mode -> (the expression evaluator, the flow of play): the reference one is the meaning of
 # the language, the fast one (compiled closures, fast paths) is proven equal by the tests
@@ -82,9 +82,10 @@ def _checked(given: str | Path) -> tuple[str | Path, Program, str]:
     path = rulebook_path(given)
     loaded = load(path)
     digest = source_hash(loaded)
-    program = _PROGRAMS.get(digest)
+    key = (digest, tuple(sorted(loaded.sources)))  # the same text elsewhere: its own positions
+    program = _PROGRAMS.get(key)
     if program is None:
-        program = _PROGRAMS[digest] = check(loaded)
+        program = _PROGRAMS[key] = check(loaded)
     return path, program, digest
 
 
@@ -106,8 +107,8 @@ def is_library(path: str | Path) -> bool:
 def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "compiled",
                      digest: str | None = None) -> Runtime:
     """The runtime for one set of options, cached by source hash, versions, mode and options."""
-    key = (digest or source_hash(program.loaded), GRAMMAR_VERSION, COMPILER_VERSION, mode,
-           tuple(sorted(options.items())))
+    key = (digest or source_hash(program.loaded), tuple(sorted(program.loaded.sources)),
+           GRAMMAR_VERSION, COMPILER_VERSION, mode, tuple(sorted(options.items())))
     runtime = _RUNTIMES.get(key)
     if runtime is None:
         try:

@@ -85,6 +85,26 @@ class RuleRuntimeError(RulelangError):
     def render(self) -> str:
         return render(self.diagnostic, self.sources)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a worker process's error reaches the parent with its position)."""
+        return (_rebuilt, (type(self), str(self), self.__dict__))
+
+
+def _rebuilt(cls: type[RuleRuntimeError], message: str,
+             state: dict[str, object]) -> RuleRuntimeError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, message)
+    err.__dict__.update(state)
+    return err
+
+
+class Refusal(RuleRuntimeError):
+    """The rules say this cannot happen now: a `require` that fails, a `put` with no piece
+    left to put, a `move` or `remove` of no piece, a piece sent nowhere (none). While a menu
+    is made, a refusal makes a way of acting illegal; any other RuleRuntimeError raised there
+    is a mistake in the rules and is reported. Outside a menu, a refusal is reported as any
+    rule error is (same code, message and position)."""
+
 
 class StatedChanceError(RuleRuntimeError):
     """A draw met an outcome stated for it (a scenario's `chance`) that it cannot give;
@@ -106,3 +126,22 @@ class RecordError(RulelangError):
 def diagnostic_error(code: str, message: str, span: Span | None,
                      help: str | None = None) -> RulebookError:
     return RulebookError([Diagnostic(code, message, span, help)])
+
+
+# The key, in the globals of a function generated from rules, of its line map: an object
+# whose span_at(line) is the rulebook span a line of the function comes from.
+LINE_MAP = "__rulelang_line_map__"
+
+
+def note_rulebook_lines(exc: BaseException) -> None:
+    """Name the rulebook position of each generated function an unexpected exception (a bug,
+    not a rule error: those carry their own position) came through, innermost last, as notes
+    of the exception (Python prints them under its traceback)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        lines = tb.tb_frame.f_globals.get(LINE_MAP)
+        if lines is not None:
+            span = lines.span_at(tb.tb_lineno)
+            exc.add_note(f"in the code generated for {span.path}:{span.line}:{span.column} "
+                         f"(its line {tb.tb_lineno}: `rulelang compile --show` prints it)")
+        tb = tb.tb_next

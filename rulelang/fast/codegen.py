@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
-from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.errors import LINE_MAP, RulelangError, RuleRuntimeError
 from rulelang.fast.loops import _items, is_var, local_names
 from rulelang.language import ast
 from rulelang.library.semantics import _FOLD as FOLDS
@@ -164,7 +164,7 @@ class Generator:
                 _CODE.clear()
             text = g.source
             code = _CODE[text] = compile(text, FILENAME, "exec")
-        space: dict[str, Any] = {"__builtins__": {}, **ALLOWED, **g.constants}
+        space: dict[str, Any] = {"__builtins__": {}, **ALLOWED, **g.constants, LINE_MAP: g}
         exec(code, space)
         fn: Fn = space["f"]
         fn.generated = g  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal, RuleRuntimeError
 from rulelang.fast.menus import Menus
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
@@ -148,7 +148,7 @@ class Executor(EffectStatements, Menus):
 
     def exec_Require(self, s: ast.Require, c: Ctx, e: dict[str, Any]) -> None:
         if not self.value(s.cond, c, e):
-            raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
+            raise Refusal(requirement_failed(self.program, s), s.span)
 
     def exec_Choose(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> None:  # chance only
         values = self.choices(s, c, e)
@@ -186,7 +186,7 @@ class Executor(EffectStatements, Menus):
         try:
             self.piece_of(s, c, e)
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
 
     def put_possible_fn(self, s: ast.Put) -> Any:
@@ -207,7 +207,7 @@ class Executor(EffectStatements, Menus):
                         return True
                 effects.take_piece(c.data, players, what, None, False, span)
                 return True
-            except RuleRuntimeError:
+            except Refusal:  # (as put_possible)
                 return False
         return possible
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.decision import Options, ThenMark
@@ -105,16 +105,9 @@ class Menus:
             entries = self._menu_entries[actions] = self.menu_entries(actions)
         segments: list[tuple[Any, ...]] = []
         for name, puts, requires, shape in entries:
-            if puts:
-                for possible in puts:
-                    if not possible(c, {}):
-                        break
-                else:
-                    possible = None
-                if possible is not None:  # a put that cannot take its piece
-                    continue
             if requires and not self.requires_hold(requires, c):
                 continue
+            before = len(segments)
             if shape is None:  # no choice: the action itself is the option
                 segments.append((None, [(name, ())]))
             elif type(shape) is tuple:
@@ -132,12 +125,19 @@ class Menus:
                 self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
+            # the put is tried after the ways, where the reference meets it: a rule error
+            # while they are enumerated is reported even when the put refuses
+            if puts and len(segments) > before:
+                for possible in puts:  # (closures: put_possible_fn)
+                    if not possible(c, {}):
+                        del segments[before:]
+                        break
         return Options(segments)
 
     def menu_entries(self, actions: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
-        """Per action of a menu, once: (name, the puts checked first as closures (c, e) ->
-        whether it can take its piece, the leading requires, the shape — a lone choose as
-        its values' closure, choice_fn)."""
+        """Per action of a menu, once: (name, the puts checked after its ways, as closures
+        (c, e) -> whether it can take its piece, the leading requires, the shape — a lone
+        choose as its values' closure, choice_fn)."""
         found = []
         for name in actions:
             puts, requires, shape = self.plan(name)
@@ -290,7 +290,9 @@ class Menus:
         if guarded is None:
             guarded = self._last_choices[key] = j == len(stmts) - 1 and _guarded_put(stmts[j])
         if guarded:
-            return self.guarded_put_runs(stmts[j], c, e)  # type: ignore[arg-type]
+            verdict = self.guarded_put_runs(stmts[j], c, e)  # type: ignore[arg-type]
+            if verdict is not None:
+                return verdict
         saved = c.data
         c.data = saved.copy()
         try:
@@ -299,16 +301,17 @@ class Menus:
                     break
                 self.execute(s, c, dict(e))
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
         finally:
             c.data = saved
 
-    def guarded_put_runs(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> bool:
+    def guarded_put_runs(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> bool | None:
         """A last `if` each of whose branches is one `put` (`if t != none` / `put … at t`,
         after an `optionally choose`): it gets through when the branch taken, if any, has its
         piece and a site or zone to put it. Conditions and values have no effects, so this is
-        what running it on a scratch copy finds, without the copy."""
+        what running it on a scratch copy finds, without the copy (None: a target neither
+        a site, a zone nor none, which that run reports)."""
         try:
             block = self.branch(s, c, dict(e))
             if block is None:
@@ -317,9 +320,11 @@ class Menus:
             if not self.put_possible(put, c, dict(e)):  # type: ignore[arg-type]
                 return False
             target = self.value(put.target, c, dict(e))  # type: ignore[attr-defined]
-        except RuleRuntimeError:
+        except Refusal:
             return False
-        return type(target) is Site or isinstance(target, ZoneRef)
+        if type(target) is Site or isinstance(target, ZoneRef):
+            return True
+        return False if target is None else None
 
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         return any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[j:])
@@ -331,7 +336,7 @@ class Menus:
         try:
             self.execute(body.stmts[i], c, e)
             self.walk(body, i + 1, c, e, values, out)
-        except RuleRuntimeError:
+        except Refusal:
             pass  # an effect that cannot happen makes this way of acting illegal
         finally:
             c.data = saved

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
+from rulelang.errors import (
+    IllegalActionError,
+    RulelangError,
+    RuleRuntimeError,
+    note_rulebook_lines,
+)
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
@@ -131,6 +136,9 @@ class State:
             raise err from None
         except RulelangError as err:
             err.sources = self.game.runtime.program.loaded.sources
+            raise
+        except Exception as exc:  # a bug: its traceback names the rulebook lines it ran
+            note_rulebook_lines(exc)
             raise
 
     def _advance(self, sent: Any) -> None:

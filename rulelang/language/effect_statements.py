@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.library import effects
@@ -26,13 +26,15 @@ class EffectStatements:
     def effect_Move(self, s: ast.Move, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.value(s.piece, c, e)
         if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'move' needs a piece, not {show(piece)}", s.piece.span)
+            error = Refusal if piece is None else RuleRuntimeError  # no piece: cannot happen
+            raise error(f"'move' needs a piece, not {show(piece)}", s.piece.span)
         self.place(piece, self.value(s.target, c, e), c, s)
 
     def effect_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
         piece = self.value(s.piece, c, e)
         if not isinstance(piece, Piece):
-            raise RuleRuntimeError(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
+            error = Refusal if piece is None else RuleRuntimeError  # no piece: cannot happen
+            raise error(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
         c.data.lift(piece)
 
     def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError, StatedChanceError
+from rulelang.errors import Refusal, RuleRuntimeError, StatedChanceError
 from rulelang.model.state import GameData
 from rulelang.model.values import Piece, PieceSource, Player, Site, ZoneRef, piece_source, show
 
@@ -30,10 +30,11 @@ def take_piece(data: GameData, players: tuple[Player, ...], what: Any, source: A
             raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player", span)
         piece = data.take_from(what.zone, what.kind)
         if piece is None:
-            raise RuleRuntimeError(f"no {what.kind or 'piece'} left in "
-                                   f"{zone_text(players, what.zone)}", span)
+            raise Refusal(f"no {what.kind or 'piece'} left in "
+                          f"{zone_text(players, what.zone)}", span)
         return piece
-    raise RuleRuntimeError(f"'put' needs a piece, not {show(what)}", span)
+    error = Refusal if what is None else RuleRuntimeError  # no piece there: cannot happen
+    raise error(f"'put' needs a piece, not {show(what)}", span)
 
 
 def place(data: GameData, piece: Piece, target: Any, span: Any) -> None:
@@ -44,7 +45,8 @@ def place(data: GameData, piece: Piece, target: Any, span: Any) -> None:
     elif isinstance(target, ZoneRef):
         data.to_zone(piece, target)
     else:
-        raise RuleRuntimeError(f"a piece can go to a site or a zone, not {show(target)}", span)
+        error = Refusal if target is None else RuleRuntimeError  # nowhere: cannot happen
+        raise error(f"a piece can go to a site or a zone, not {show(target)}", span)
     data.last["piece"] = piece
 
 

@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Iterable, Sized
 from typing import Any
 
-from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.errors import Refusal, RulelangError, RuleRuntimeError
 from rulelang.model.values import (
     MapValue,
     Piece,
@@ -132,7 +132,8 @@ def positioned(err: RuleRuntimeError, span: Any) -> RuleRuntimeError:
     error is positioned by its call)."""
     if err.diagnostic.span is not None or span is None:
         return err
-    return RuleRuntimeError(err.diagnostic.message, span, err.diagnostic.code)
+    kind = Refusal if isinstance(err, Refusal) else RuleRuntimeError
+    return kind(err.diagnostic.message, span, err.diagnostic.code)
 
 
 def _int_mul(a: int, b: int) -> int:

@@ -5,6 +5,8 @@ values of the mover's chooses of its body, up to the option's end — the first 
 another player or chance decides, or that may ask for a decision. The body is walked in
 order: each choose tries each of its values, a `require` that fails refuses the way, an
 effect runs on a scratch copy of the data (a way whose effect cannot happen is refused).
+Only a Refusal refuses a way (errors.py: a failed `require`, a `put` with no piece, a piece
+moved or sent to none); any other rule error met while trying one is reported.
 After the last choose and requirement the rest of the option is tried on a scratch copy when
 it may still refuse (a `require` or a `put`, also inside an `if`, a loop or an effect; a
 `put` that comes first is only asked for its piece).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.decision import Option, ThenMark, bound
@@ -77,7 +79,7 @@ class Menus:
             try:
                 self.st.run_through(s, c, e)
                 self.walk(stmts, i + 1, c, e, values, out)
-            except RuleRuntimeError:
+            except Refusal:
                 pass  # an effect that cannot happen makes this way of acting illegal
             finally:
                 c.data = saved
@@ -86,7 +88,7 @@ class Menus:
         try:
             self.st.piece_of(s, c, e)
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
 
     def may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
@@ -116,7 +118,7 @@ class Menus:
                     break
                 self.st.run_through(s, c, dict(e))
             return True
-        except RuleRuntimeError:
+        except Refusal:
             return False
         finally:
             c.data = saved

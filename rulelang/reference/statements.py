@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rulelang.errors import RuleRuntimeError
+from rulelang.errors import Refusal, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
@@ -103,7 +103,7 @@ class Statements(EffectStatements):
 
     def run_Require(self, s: ast.Require, c: Ctx, e: dict[str, Any]) -> None:
         if not self.value(s.cond, c, e):
-            raise RuleRuntimeError(requirement_failed(self.program, s), s.span)
+            raise Refusal(requirement_failed(self.program, s), s.span)
 
     # move, remove, set, increase, shuffle, reveal, return: the meaning both evaluators share
     run_Move = EffectStatements.effect_Move

@@ -91,7 +91,7 @@ def _one(game: Any, seed: int, max_plies: int, out: Simulation) -> None:
                 for kind, message in _observations(game, state, seed + ply):
                     note(kind, ply, message)
     except RulelangError as err:  # in the action after the last one played
-        note("error", ply + 1, str(err).splitlines()[0])
+        note("error", ply + 1, err.render().splitlines()[0])  # where, code and message
         out.plies += ply
         return
     out.plies += ply

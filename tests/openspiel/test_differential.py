@@ -46,7 +46,8 @@ from openspiel.mapping import (  # noqa: E402
 PERFT = [
     ("tic_tac_toe", None, 6, "compiled"),
     ("tic_tac_toe", None, 4, "interpreted"),
-    ("connect_four", None, 6, "compiled"),
+    ("connect_four", None, 5, "compiled"),        # no game ends before ply 7; depth 6:
+                                                  # bench/openspiel_games.py --deep-perft
     ("connect_four", None, 4, "interpreted"),
     ("hex", 3, 6, "compiled"),
     ("hex", 5, 3, "compiled"),
@@ -61,6 +62,7 @@ PERFT = [
 # OpenSpiel's own figures, pinned so that a change of OpenSpiel shows up as such
 OPENSPIEL_PERFT = {
     ("tic_tac_toe", None, None): 255168,          # complete games
+    ("connect_four", None, 5): 16807,
     ("connect_four", None, 6): 117649,
     ("hex", 3, None): 257760,
     ("hex", 5, 4): 303600,

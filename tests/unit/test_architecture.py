@@ -166,7 +166,7 @@ def test_only_the_code_generator_compiles_and_only_what_it_wrote() -> None:
     """fast/codegen.py is the one module whose code calls compile, exec or eval; it calls
     compile once, on `text`, which is only ever the source its writer made (`g.source`, the
     lines `_Writer.line` joined), and exec once, on the code compiled from it, with globals
-    whose builtins are emptied."""
+    whose builtins are emptied (the constants table and the line map)."""
     makers = ("eval", "exec", "compile", "__import__")
     calls: dict[str, list[ast.Call]] = {}
     for path in PACKAGE.rglob("*.py"):
@@ -198,5 +198,6 @@ def test_only_the_code_generator_compiles_and_only_what_it_wrote() -> None:
     assert ast.unparse(ran.args[0]) == "code" and ast.unparse(ran.args[1]) == "space"
     assert assigned["code"] == ["_CODE.get(g.source)", "compile(text, FILENAME, 'exec')"], \
         assigned["code"]
-    assert len(assigned["space"]) == 1 and assigned["space"][0].startswith(
-        "{'__builtins__': {}, **ALLOWED, **g.constants}"), assigned["space"]
+    # (besides the constants, the globals hold the function's line map, for error notes)
+    assert assigned["space"] == [
+        "{'__builtins__': {}, **ALLOWED, **g.constants, LINE_MAP: g}"], assigned["space"]

@@ -1,0 +1,128 @@
+"""Hypothesis writes small games — a grid, stones in supplies, a counter per player, actions
+to place, shift and take stones under random conditions, an end and score terms — and each
+is played by the reference evaluator, the closures and the generated code (codegen_tools:
+"compiled" and the fast evaluator it is not), move for move: the same options at every
+decision (as action strings), the same moves, the same end, returns and scores, or the same
+runtime error at the same ply. Derandomized: every run writes the same games."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from codegen_tools import OTHER, both_fast_modes  # noqa: E402, F401 - a fixture
+
+import rulelang  # noqa: E402
+
+PLIES = 40
+
+
+@st.composite
+def number(draw: st.DrawFn, depth: int = 2) -> str:
+    """A whole number read from the state (the mover's points, stones counted) or made of
+    such numbers (with // and %, by a number that may be zero)."""
+    leaves = st.sampled_from(["0", "1", "2", "3", "(points of mover)", "(points of opponent)",
+                              "(count z in sites where owner(z) == mover)",
+                              "(count z in sites where empty(z))", "turn"])
+    if depth <= 0 or draw(st.integers(0, 2)) == 0:
+        return draw(leaves)
+    op = draw(st.sampled_from(["+", "-", "*", "//", "%"]))
+    return f"({draw(number(depth - 1))} {op} {draw(number(depth - 1))})"
+
+
+@st.composite
+def about(draw: st.DrawFn, x: str, depth: int = 2) -> str:
+    """A truth about the site named x (and the state)."""
+    atoms = [f"empty({x})", f"occupied({x})", f"owner({x}) == mover",
+             f"owner({x}) == opponent", f"{x}.r < {draw(st.integers(0, 3))}",
+             f"{x}.c >= {draw(st.integers(0, 3))}", f"({x}.r + {x}.c) % 2 == 0",
+             f"count(square.orthogonal({x})) > {draw(st.integers(1, 3))}",
+             f"any y in square.orthogonal({x}): owner(y) == mover",
+             f"all y in square.adjacent({x}): empty(y)",
+             f"{draw(number(1))} {draw(st.sampled_from(['<', '<=', '==', '!=', '>']))} "
+             f"{draw(number(1))}"]
+    if depth <= 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.sampled_from(atoms))
+    shape = draw(st.integers(0, 2))
+    if shape == 0:
+        return f"not ({draw(about(x, depth - 1))})"
+    op = "and" if shape == 1 else "or"
+    return f"({draw(about(x, depth - 1))} {op} {draw(about(x, depth - 1))})"
+
+
+def maybe(x: str, depth: int = 2) -> st.SearchStrategy[str]:
+    """A condition that is often no condition at all (so that most games have moves)."""
+    return st.one_of(st.just("true"), about(x, depth))
+
+
+@st.composite
+def rulebook(draw: st.DrawFn) -> str:
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    stones = draw(st.integers(2, rows * cols))
+    goal = draw(st.integers(2, 8))
+    actions = ["place"] + draw(st.lists(st.sampled_from(["shift", "take"]), unique=True))
+    lines = ["use square", 'game "Random"', "players A, B",
+             f"board square.grid({rows}, {cols}, 0)", "piece stone",
+             f"zone supply each player: {stones} stone",
+             f"counter points each player from -20 to 20 = {draw(st.integers(0, 2))}",
+             "", "action place",
+             f"  choose site s in sites where empty(s) and {draw(maybe('s'))}",
+             "  put stone of mover at s",
+             f"  if {draw(about('s'))}",
+             f"    increase points of mover by {draw(number(1))}"]
+    if "shift" in actions:
+        lines += ["", "action shift", "  choose site a in sites where owner(a) == mover",
+                  f"  choose site b in square.orthogonal(a) where empty(b) and "
+                  f"{draw(maybe('b', 1))}",
+                  "  move top(a) to b",
+                  f"  require {draw(about('b', 1))} else \"not there\""]
+    if "take" in actions:
+        lines += ["", "action take",
+                  f"  choose site a in sites where owner(a) == opponent and {draw(about('a', 1))}",
+                  f"  require points of mover >= {draw(st.integers(0, 3))} else \"too poor\"",
+                  "  remove top(a)", "  decrease points of mover by 1"]
+    lines += ["", "turn", "  do " + " or ".join(actions), "", "end",
+              f"  when points of mover >= {goal}", "    winner mover",
+              f"  when turn >= {draw(st.integers(4, 16))}", "    highest score wins",
+              "", "score points(p) = points of p",
+              "score stones(p) = count s in sites where owner(s) == p"]
+    return "\n".join(lines) + "\n"
+
+
+def trajectory(path: Path, mode: str, seed: int) -> list[Any]:
+    """What a seeded random game shows, decision by decision, in one mode."""
+    game = rulelang.load_game(path, mode=mode)
+    state, rng, seen = game.new_initial_state(seed=seed), random.Random(seed), []
+    try:
+        for _ in range(PLIES):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            seen.append([state.current_player(), [state.action_to_string(a) for a in legal]])
+            state.apply_action(rng.choice(legal))
+        seen.append(["end", state.is_terminal(), state.returns(), state.scores()])
+    except rulelang.RuleRuntimeError as exc:
+        d = exc.diagnostic
+        seen.append(["error", d.code, d.message, d.span])
+    return seen
+
+
+@settings(derandomize=True, max_examples=20, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(rulebook(), st.integers(0, 1000))
+def test_the_three_evaluators_play_random_rulebooks_move_for_move(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    path = Path(tmp_path_factory.mktemp("game")) / "random.rule"
+    path.write_text(text, encoding="utf-8")
+    games = {mode: trajectory(path, mode, seed) for mode in ("interpreted", "compiled", OTHER)}
+    reference = games["interpreted"]
+    for mode, seen in games.items():
+        assert seen == reference, f"{mode} differs from the reference on\n{text}"
