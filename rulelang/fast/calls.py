@@ -13,11 +13,13 @@ from rulelang.fast.loops import (
     INLINE,
     INLINE_LOCAL,
     bound_names,
+    is_var,
     local_names,
     reader,
 )
 from rulelang.language import ast
 from rulelang.language.analysis import builtin_facts, pieces_only_arrive
+from rulelang.language.astwalk import walk
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
     STEP_BUDGET,
@@ -137,7 +139,7 @@ class CallCompiler:
                 except Exception:  # noqa: BLE001
                     return rt.call(("builtin", key), [x, y], c, n)
             if key == "group" and self._arrivals_only():  # components kept per state
-                kept = kept_group(rt, searched2)
+                kept = kept_group(rt, searched2, lazy=n in getattr(self, "_lazy_groups", ()))
                 return lambda c, e: kept(c, a0(c, e), a1(c, e))
 
             def call2(c: Ctx, e: dict[str, Any]) -> Any:
@@ -298,11 +300,14 @@ class CallCompiler:
         return f"\0{self._fresh_count}"
 
     def _plain_local(self, a: ast.Expr) -> str | None:
-        """The name, when the expression just reads a local (not an inlined parameter)."""
-        if isinstance(a, ast.Name) and a.id not in self._subst and \
-                self.refs.get(a, ("local",))[0] == "local":
-            return a.id
-        return None
+        """The name, when the expression just reads a local: itself, or the local an inlined
+        rule's parameter reads (an argument that is a plain local: loops.reader)."""
+        if not isinstance(a, ast.Name) or self.refs.get(a, ("local",))[0] != "local":
+            return None
+        if a.id in self._subst:
+            name: str | None = getattr(self._subst[a.id], "local_name", None)
+            return name
+        return a.id
 
     def _cheap(self, a: ast.Expr) -> bool:
         if isinstance(a, ast.Const):
@@ -368,6 +373,7 @@ class CallCompiler:
         Inlined (rename=True), its `let`s write fresh names instead of the caller's."""
         steps: list[Callable[[Ctx, dict[str, Any]], tuple[bool, Any] | None]] = []
         scope = dict(self._subst)  # a block's lets end with the block
+        self._find_lazy_groups(block.stmts)
         for s in block.stmts:
             steps.append(self._pure_step(s, rename))
         last = block.stmts[-1] if block.stmts else None
@@ -390,6 +396,35 @@ class CallCompiler:
                     return out
             return (False, None)
         return run
+
+    def _find_lazy_groups(self, stmts: tuple[ast.Stmt, ...]) -> None:
+        """`let g = group(s, rel)` whose every later use is the domain of `any|all x in g:
+        x in R` (loops.member_loop): that group call gives a groups.KeptGroup, answered from
+        its bitset, with no tuple made (connection.joins). Not with generated code."""
+        if getattr(self, "generator", None) is not None:
+            return
+        lazy: set[ast.Node] = self.__dict__.setdefault("_lazy_groups", set())
+        for i, s in enumerate(stmts):
+            if not isinstance(s, ast.Let):
+                continue
+            for j, (name, value) in enumerate(s.bindings):
+                if isinstance(value, ast.Call) and len(value.args) == 2 and \
+                        self.refs.get(value.func) == ("builtin", "group") and \
+                        self._only_member_domains(name, (s.bindings[j + 1:], stmts[i + 1:])):
+                    lazy.add(value)
+
+    def _only_member_domains(self, name: str, later: Any) -> bool:
+        uses = [n for n in walk(later) if isinstance(n, ast.Name) and n.id == name]
+        domains = {id(q.domain) for q in walk(later) if isinstance(q, ast.Quant)
+                   and q.kind in ("any", "all") and q.cond is None
+                   and isinstance(q.body, ast.Compare) and q.body.op in ("in", "not in")
+                   and is_var(q.body.left, q.var)
+                   and q.var not in local_names(q.body.right, self.refs)}
+        rebound = name in bound_names(later) or any(b == name for b, _ in later[0]) or any(
+            isinstance(n, ast.Let) and any(b == name for b, _ in n.bindings)
+            for n in walk(later))
+        return bool(uses) and not rebound and all(
+            id(u) in domains and self.refs.get(u, ("local",))[0] == "local" for u in uses)
 
     def _pure_step(self, s: ast.Stmt, rename: bool
                    ) -> Callable[[Ctx, dict[str, Any]], tuple[bool, Any] | None]:

@@ -21,6 +21,7 @@ from rulelang.fast.loops import (
     site_loop,
     tag,
 )
+from rulelang.fast.nested import fuse_owner_lines
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
@@ -124,11 +125,11 @@ class Compiler(CallCompiler, FieldCompiler):
 
     def _constant(self, key: str) -> Fn:
         players = self.rt.players
-        if key == "mover":
-            return lambda c, e: players[c.data.mover]
+        if key == "mover":  # no_locals: reads no local (nested.fuse_owner_lines)
+            return tag(lambda c, e: players[c.data.mover], no_locals=True)
         if key == "opponent":
             n = len(players)
-            return lambda c, e: players[(c.data.mover + 1) % n]
+            return tag(lambda c, e: players[(c.data.mover + 1) % n], no_locals=True)
         if key == "sites":
             sites = self.rt.board.sites
             return lambda c, e: sites
@@ -251,10 +252,12 @@ class Compiler(CallCompiler, FieldCompiler):
         left, right = self.expr(n.left), self.expr(n.right)
         if n.op in ("==", "!="):
             fixed, value = self.constant(n.right)
+            # (`compare`: what columns.py needs to read x.attr == V in a loop over x)
             if fixed:  # the common `x == "place"`, `p == White`: one closure less
                 if n.op == "==":
-                    return lambda c, e: left(c, e) == value
-                return lambda c, e: left(c, e) != value
+                    return tag(lambda c, e: left(c, e) == value,
+                               compare=("==", left, "const", value))
+                return tag(lambda c, e: left(c, e) != value, compare=("!=", left, "const", value))
         span = n.span
         if n.op == "==":
             def equal(c: Ctx, e: dict[str, Any]) -> Any:
@@ -262,14 +265,14 @@ class Compiler(CallCompiler, FieldCompiler):
                 if type(a) is tuple:  # comparing lists costs their length
                     charge(c, len(a), span)
                 return a == right(c, e)
-            return equal
+            return tag(equal, compare=("==", left, right, None))
         if n.op == "!=":
             def unequal(c: Ctx, e: dict[str, Any]) -> Any:
                 a = left(c, e)
                 if type(a) is tuple:
                     charge(c, len(a), span)
                 return a != right(c, e)
-            return unequal
+            return tag(unequal, compare=("!=", left, right, None))
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 
@@ -515,13 +518,17 @@ class Compiler(CallCompiler, FieldCompiler):
         finally:
             self._subst = saved
         if n.kind in ("all", "any") and cond is None and body is not None:
-            fast = self._site_test_quant(n, domain, body, extra)
+            fast = self._site_test_quant(n, domain, body, extra) or fuse_owner_lines(
+                n.kind == "any", domain, n.var, body, n.span, extra)
             if fast is not None:
                 return fast
         if n.kind == "each" and cond is not None and body is None:
             query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
             if query is not None:  # a kept value: only what it recomputes costs steps
                 return query
+        kept = self._kept_site_quant(n, cond, body)
+        if kept is not None:
+            return kept
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
@@ -530,6 +537,28 @@ class Compiler(CallCompiler, FieldCompiler):
                 return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general,
                                         n.span, extra)
         return general
+
+    def _kept_site_quant(self, n: ast.Quant, cond: Fn | None, body: Fn | None) -> Fn | None:
+        """`any s in sites: P`, `count|first s in sites where P` with P local: read from the
+        kept `each s in sites where P` (site_filter), as that one is."""
+        if n.kind == "any" and cond is None and body is not None:
+            query = self.site_filter(n, n.domain, n.var, n.body, body)  # type: ignore[arg-type]
+        elif n.kind in ("count", "first") and cond is not None and body is None:
+            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
+        else:
+            return None
+        if query is None:
+            return None
+        kept = query
+        if n.kind == "any":
+            return lambda c, e: len(kept(c, e)) > 0
+        if n.kind == "count":
+            return lambda c, e: len(kept(c, e))
+
+        def first(c: Ctx, e: dict[str, Any]) -> Any:
+            found = kept(c, e)
+            return found[0] if found else None
+        return first
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
                     compiled: Fn | None = None) -> Fn | None:

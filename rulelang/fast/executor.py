@@ -41,9 +41,11 @@ class Executor(EffectStatements, Menus):
         self._exec: dict[type, Any] = {}
         self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
-        self._choice_plans: dict[ast.Choose, tuple[Any, Any, Any, str]] = {}
+        self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
+        self._menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
+        self.players = runtime.players
 
     # ---- running blocks
     def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
@@ -187,6 +189,28 @@ class Executor(EffectStatements, Menus):
         except Refusal:
             return False
 
+    def put_possible_fn(self, s: ast.Put) -> Any:
+        """put_possible(s, …) as a closure: `ball of mover` with a ball on top of its zone
+        is one list read (piece_of, inlined); anything else as piece_of goes on."""
+        if s.source is not None:
+            return lambda c, e: self.put_possible(s, c, e)
+        piece_f, players, span = self.rt.fn(s.piece), self.rt.players, s.piece.span
+
+        def possible(c: Ctx, e: dict[str, Any]) -> bool:
+            try:
+                what = piece_f(c, e)
+                if type(what) is PieceSource:
+                    pile = c.data.zones.get(what.zone)
+                    if pile and (what.kind is None or pile[-1].kind == what.kind):
+                        return True  # (take_from's first answer)
+                    if c.data.take_from(what.zone, what.kind) is not None:
+                        return True
+                effects.take_piece(c.data, players, what, None, False, span)
+                return True
+            except Refusal:  # (as put_possible)
+                return False
+        return possible
+
     def exec_If(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> None:
         block = self.branch(s, c, e)
         if block is not None:
@@ -310,16 +334,24 @@ class Executor(EffectStatements, Menus):
     def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any:
         """The values a choose offers, in the domain's order (`optionally choose`: no value
         first)."""
-        plan = self._choice_plans.get(s)
-        if plan is None:
-            plan = self._choice_plans[s] = self._choice_plan(s)
-        query, domain_fn, cond, var = plan
+        f = self._choice_plans.get(s)
+        if f is None:
+            f = self._choice_plans[s] = self.choice_fn(s)
+        return f(c, e)
+
+    def choice_fn(self, s: ast.Choose) -> Any:
+        """choices(s, …) as one closure, made once per choose."""
+        query, domain_fn, cond, var = self._choice_plan(s)
+        optional, span = s.optional, s.domain.span
         if query is not None:  # `choose s in sites where <local>`: kept up to date
-            found = query(c, e)
-        else:
+            if optional:
+                return lambda c, e: (NOTHING, *query(c, e))
+            return query
+
+        def values(c: Ctx, e: dict[str, Any]) -> Any:
             found = domain_fn(c, e)
             if type(found) is not tuple:
-                found = tuple(domain_items(c, found, s.domain.span))
+                found = tuple(domain_items(c, found, span))
             if cond is not None:
                 out = []
                 for v in found:
@@ -327,9 +359,10 @@ class Executor(EffectStatements, Menus):
                     if cond(c, e):
                         out.append(v)
                 found = out
-        if s.optional:
-            return (NOTHING, *found)
-        return found
+            if optional:
+                return (NOTHING, *found)
+            return found
+        return values
 
     def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
         query = None
@@ -365,12 +398,12 @@ class Executor(EffectStatements, Menus):
 
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
-        action = self.program.actions[option[0]]
         data = c.data
         if data.moved:  # data.begin_action(), inlined on this hot path
             data.moved.clear()
-        steps = self._plain_steps.get(action.name)
+        steps = self._plain_steps.get(option[0])
         if steps is None:
+            action = self.program.actions[option[0]]
             steps = self._plain_steps[action.name] = tuple(
                 s.var if type(s) is ast.Choose and s.mode == "mover" else self.stmt_fn(s)
                 for s in action.body.stmts)
@@ -383,5 +416,5 @@ class Executor(EffectStatements, Menus):
             else:
                 step(c, e)
         last = data.last
-        last["action"] = action.name
-        last["player"] = self.rt.players[c.data.mover]
+        last["action"] = option[0]
+        last["player"] = self.players[c.data.mover]

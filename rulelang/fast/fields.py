@@ -47,6 +47,13 @@ class FieldCompiler:
         obj, name, coord = self.expr(n.obj), n.name, self.rt.coord_index
         if name in coord:  # `s.r`: a site's coordinate, read straight from the site
             i = coord[name]
+            local_site: str = getattr(obj, "local_name", "")
+
+            def local_coordinate(c: Ctx, e: dict[str, Any]) -> Any:  # `s.r`, s a local
+                x = e.get(local_site)
+                if type(x) is Site:
+                    return x.coords[i]
+                return coordinate(c, e)  # anything else, and the missing local
 
             def coordinate(c: Ctx, e: dict[str, Any]) -> Any:
                 x = obj(c, e)
@@ -56,7 +63,7 @@ class FieldCompiler:
                     return get_attr(c, x, name, coord)
                 except RulelangError as exc:
                     raise RuleRuntimeError(str(exc), n.span) from None
-            return coordinate
+            return local_coordinate if local_site else coordinate
 
         piece_attr = name != "kind" and any(
             name == a for decl in self.rt.program.pieces.values() for a, _ in decl.attrs)
@@ -93,7 +100,8 @@ class FieldCompiler:
                 elif t is Piece:
                     return c.data.attrs[name][x.id]
                 return general(c, x)
-            return local_piece_attribute
+            local_piece_attribute.piece_column = (local, name)  # type: ignore[attr-defined]
+            return local_piece_attribute  # (columns.py reads the column in loops over x)
         if piece_attr:
             def piece_attribute(c: Ctx, e: dict[str, Any]) -> Any:
                 x = obj(c, e)

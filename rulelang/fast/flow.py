@@ -32,6 +32,9 @@ class FastFlow(Flow):
         self.simple = ex.single_decision_turns() and not (
             self._round is not None and ex.decides(self._round.body))
         self._turn_stmts = self._turn_block.stmts
+        # a turn that is one `do` and nothing else: its decision is that menu's
+        only = self._turn_stmts[0] if len(self._turn_stmts) == 1 else None
+        self._only_do = only if type(only) is ast.Do else None
         do_at = next((i for i, s in enumerate(self._turn_stmts) if isinstance(s, ast.Do)),
                      len(self._turn_stmts))
         self._after_do_fns = ex.block_fns(self._turn_stmts[do_at + 1:]) if self.simple else ()
@@ -94,7 +97,32 @@ class FastFlow(Flow):
 
     def apply(self, option: Option, c: Ctx) -> Decision:
         self.executor.perform_plain(option, c)
-        self._finish_simple_turn(c, decided=True)
+        # _finish_simple_turn(c, decided=True), inlined on this hot path
+        if self._after_do_fns:
+            e: dict[str, Any] = {}
+            for f in self._after_do_fns:
+                f(c, e)
+        if self._uses_repetition:
+            self._record_position(c)
+        if self._end_fns:
+            env: dict[str, Any] = {}
+            for f in self._end_fns:
+                f(c, env)
+        data = c.data
+        if self._round is None:  # _next_turn(c, True), inlined: no round to end
+            data.idle = 0
+            data.turn += 1
+            data.mover = (data.mover + 1) % self.num_players
+        elif self._next_turn(c, True):
+            self.executor.run_plain(self._round.body, c, {})
+            for f in self._end_fns:
+                f(c, {})
+            self._new_round(c)
+        if self._only_do is not None:  # _next_decision(c), its first turn inlined
+            options = self.executor.menu(self._only_do, c)
+            if options:
+                return Decision(c.data.mover, options, menu=self._only_do)
+            self._finish_simple_turn(c, decided=False)
         return self._next_decision(c)
 
     def _next_decision(self, c: Ctx) -> Decision:

@@ -123,10 +123,28 @@ LAST: list[Any] = [None, 0]
 _CHUNK = 8  # bits per lookup when a bitset becomes a tuple of sites
 
 
-def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any]
+class KeptGroup:
+    """A kept group not made into its tuple of sites: what `let g = group(s, rel)` binds when
+    every use of g is the domain of `any|all x in g: x in R` (calls._lazy_groups), which
+    loops.member_loop answers from the bitset; anything else makes the tuple first."""
+
+    __slots__ = ("mask", "make")
+
+    def __init__(self, mask: int, make: Callable[[int], tuple[Site, ...]]) -> None:
+        self.mask, self.make = mask, make
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def sites(self) -> tuple[Site, ...]:
+        return self.make(self.mask)
+
+
+def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any], lazy: bool = False
                ) -> Callable[[Any, Any, Any], Any]:
     """group(x, rel) for values x and rel: kept for a site and a symmetric relation, else
-    search(c, x, rel) (the builtin, with its errors)."""
+    search(c, x, rel) (the builtin, with its errors). lazy: a group of more than one site is
+    given as a KeptGroup."""
     keys: dict[Relation, Any] = {}  # the cache key of a symmetric relation, None for others
     sites = rt.board.sites
     # per chunk of _CHUNK site indices: its bits -> the sites they stand for
@@ -215,6 +233,8 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any]
         label = entry[1][x.index]
         if label < 0:
             return ()
+        if lazy:
+            return KeptGroup(entry[2][label][0], as_tuple)
         return as_tuple(entry[2][label][0])
     return group
 

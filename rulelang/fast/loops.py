@@ -4,9 +4,12 @@ form (interpreter.py), as the conformance tests prove, and falls back to it for 
 from __future__ import annotations
 
 from collections.abc import Callable, Sized
+from itertools import compress
+from operator import attrgetter, not_
 from typing import Any
 
-from rulelang.fast.groups import LAST
+from rulelang.fast.columns import Source, filter_over, owner_where_over, test_over, values_over
+from rulelang.fast.groups import LAST, KeptGroup
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import (
@@ -20,6 +23,7 @@ from rulelang.library.semantics import (
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
+_INDEX = attrgetter("index")
 
 
 def reader(name: str) -> Fn:
@@ -58,21 +62,29 @@ def member_loop(want_all: bool, inside: bool, domain: Fn, collection: Fn, genera
                 span: Any = None, extra: int = 0) -> Fn:
     """all/any v in A: v in B (B not using v): B evaluated once, C-level membership. The
     items of A are steps (and `extra` more: the call of an inlined rule whose body this is)."""
+    name = getattr(domain, "local_name", None)
+
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
         b = collection(c, e)
         if type(b) is SiteSet:
             xs = domain(c, e)
-            if xs is LAST[0]:  # the kept group just answered: bitsets intersected
+            if xs is LAST[0] or type(xs) is KeptGroup:  # a kept group: bitsets intersected
                 c.steps += len(xs) + extra
                 if c.steps > STEP_BUDGET:
                     c.tick(span)
-                hits = LAST[1] & b.mask if inside else LAST[1] & ~b.mask
-                return not hits if want_all else hits != 0
+                mask = xs.mask if type(xs) is KeptGroup else LAST[1]
+                if want_all:  # no site that fails: (x in b) is not inside
+                    return not (mask & ~b.mask if inside else mask & b.mask)
+                return (mask & b.mask if inside else mask & ~b.mask) != 0
             b = b.members
         elif type(b) is not tuple:
+            if name is not None and type(e.get(name)) is KeptGroup:  # its tuple, from now on
+                e[name] = e[name].sites()
             return general(c, e)
         else:
             xs = domain(c, e)
+            if type(xs) is KeptGroup:  # not a region: the group's tuple, from now on
+                xs = e[name] = xs.sites()  # type: ignore[index]
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
         for x in xs:
@@ -94,8 +106,9 @@ def occupancy_filter(count: bool, empty: bool, domain: Fn, general: Fn, span: An
         xs = domain(c, e)
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        try:
-            found = tuple([s for s in xs if (not at[s.index]) is empty])
+        try:  # the loop `s for s in xs if (not at[s.index]) is empty`, in C
+            stacks = map(at.__getitem__, map(_INDEX, xs))
+            found = tuple(compress(xs, map(not_, stacks) if empty else stacks))
         except (AttributeError, TypeError):
             return general(c, e)
         return len(found) if count else found
@@ -119,18 +132,23 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
                 return general(c, e)
             at, owners = c.data.at, c.data.owner
             xs = domain(c, e)
-            if not counted(c, xs, extra, span):  # a domain without a size
+            if type(xs) is tuple:  # counted(), inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            elif not counted(c, xs, extra, span):  # a domain without a size
                 return general(c, e)
             try:
                 for s in xs:
                     stack = at[s.index]
-                    hit = (owners[stack[-1].id] == who) if stack else who is None
-                    if hit != want_all:
+                    if ((owners[stack[-1].id] == who) if stack else who is None) \
+                            is not want_all:
                         return not want_all
             except (AttributeError, TypeError):
                 return general(c, e)
             return want_all
-        return owner_loop
+        # what nested.fuse_owner_lines needs to run this loop inside the one over its lines
+        return tag(owner_loop, owner_loop=(want_all, domain, other, extra, span, general))
     empty = test == "empty"
 
     def loop(c: Ctx, e: dict[str, Any]) -> Any:
@@ -138,16 +156,13 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
         xs = domain(c, e)
         if not counted(c, xs, extra, span):  # a domain without a size
             return general(c, e)
-        try:
-            for s in xs:
-                if (not at[s.index]) is empty:
-                    if not want_all:
-                        return True
-                elif want_all:
-                    return False
+        try:  # the loop over (not at[s.index]) is empty, stopping where it decides, in C
+            stacks = map(at.__getitem__, map(_INDEX, xs))
+            if empty:  # all empty: none occupied; any empty: not all occupied
+                return not any(stacks) if want_all else not all(stacks)
+            return all(stacks) if want_all else any(stacks)
         except (AttributeError, TypeError):
             return general(c, e)
-        return want_all
     return loop
 
 
@@ -193,7 +208,7 @@ def _owner(a: Fn, rt: Any, general: General) -> Fn:
             o = c.data.owner[stack[-1].id]
             return None if o is None else players[o]
         return general(c, x)
-    return owner
+    return tag(owner, players=players)  # (for _owner_local)
 
 
 def _top(a: Fn, rt: Any, general: General) -> Fn:
@@ -220,8 +235,34 @@ def _occupied_local(name: str, slow: Fn) -> Fn:
     return occupied
 
 
+def _owner_local(name: str, slow: Fn) -> Fn:
+    players = getattr(slow, "players")  # noqa: B009 - set by _owner
+
+    def owner(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            if not stack:
+                return None
+            o = c.data.owner[stack[-1].id]
+            return None if o is None else players[o]
+        return slow(c, e)
+    return owner
+
+
+def _top_local(name: str, slow: Fn) -> Fn:
+    def top(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        if type(x) is Site:
+            stack = c.data.at[x.index]
+            return stack[-1] if stack else None
+        return slow(c, e)
+    return top
+
+
 INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
-    "empty": _empty_local, "occupied": _occupied_local,
+    "empty": _empty_local, "occupied": _occupied_local, "owner": _owner_local,
+    "top": _top_local,
 }
 
 
@@ -247,9 +288,17 @@ def _items(c: Ctx, xs: Any, span: Any, extra: int = 0, budget: int = STEP_BUDGET
     return xs
 
 
+def _source(domain: Fn, span: Any, extra: int) -> Source:
+    """What a loop of columns.py needs to count its domain's items as _items counts them."""
+    return domain, span, extra, lambda c, xs: _items(c, xs, span, extra)
+
+
 def _q_all(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
            span: Any = None, extra: int = 0) -> Fn:
     if cond is None and body is not None:
+        over = test_over(True, var, body, _source(domain, span, extra))
+        if over is not None:  # `all x in D: x.attr == V`: the column read directly
+            return over
         def all_(c: Ctx, e: dict[str, Any]) -> Any:
             old = e.get(var, _MISSING)
             result = True
@@ -274,10 +323,21 @@ def _q_any(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
 def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
     """all (want_all) or any: stops at the first item that decides."""
+    src = _source(domain, span, extra)
+    over = test_over(want_all, var, body, src) if cond is None and body is not None else None
+    if over is not None:  # `any x in D: x.attr == V`: the column read directly
+        return over
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = want_all
-        for x in _items(c, domain(c, e), span, extra):
+        xs = domain(c, e)
+        if type(xs) is tuple:  # _items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = _items(c, xs, span, extra)
+        for x in xs:
             e[var] = x
             if cond is not None and not cond(c, e):
                 continue
@@ -292,6 +352,51 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
+    src = _source(domain, span, extra)
+    over = (filter_over(var, cond, src) if cond is not None and body is None else
+            values_over(var, body, src) if cond is None and body is not None else None)
+    if over is None and cond is not None:  # `max l in D where all x in l: owner(x) == P: …`
+        over = owner_where_over(var, cond, body, src)
+    if over is not None:  # `each x in D where x.attr == V`, `each x in D: x.attr`
+        return over
+    if cond is not None and body is None:  # `each x in D where P`: the usual filter
+        def where(c: Ctx, e: dict[str, Any]) -> Any:
+            old = e.get(var, _MISSING)
+            xs = domain(c, e)
+            if type(xs) is tuple:  # _items, inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            else:
+                xs = _items(c, xs, span, extra)
+            out = []
+            for x in xs:
+                e[var] = x
+                if cond(c, e):
+                    out.append(x)
+            if old is not _MISSING:
+                e[var] = old
+            return tuple(out)
+        return where
+    if cond is None and body is not None:  # `each x in D: B`, `sum x in D: B`
+        def each(c: Ctx, e: dict[str, Any]) -> Any:
+            old = e.get(var, _MISSING)
+            xs = domain(c, e)
+            if type(xs) is tuple:  # _items, inlined
+                steps = c.steps = c.steps + len(xs) + extra
+                if steps > STEP_BUDGET:
+                    c.tick(span)
+            else:
+                xs = _items(c, xs, span, extra)
+            out = []
+            for x in xs:
+                e[var] = x
+                out.append(body(c, e))
+            if old is not _MISSING:
+                e[var] = old
+            return tuple(out)
+        return each
+
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         out = []
@@ -322,6 +427,10 @@ def _q_fold(kind: str, fold: Callable[[tuple[Any, ...]], Any]) -> Callable[..., 
 
 def _q_first(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
              span: Any = None, extra: int = 0) -> Fn:
+    over = filter_over(var, cond, _source(domain, span, extra), first=True) \
+        if cond is not None and body is None else None
+    if over is not None:  # `first x in D where x.attr == V`: the column read directly
+        return over
     def q(c: Ctx, e: dict[str, Any]) -> Any:
         old = e.get(var, _MISSING)
         result = None

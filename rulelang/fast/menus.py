@@ -33,14 +33,18 @@ class Menus:
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
+    _choice_plans: dict[ast.Choose, Any]
+    _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
     _effect: Callable[[ast.CallStmt], ast.Effect]
 
     if TYPE_CHECKING:
         def choices(self, s: ast.Choose, c: Ctx, e: dict[str, Any]) -> Any: ...
+        def choice_fn(self, s: ast.Choose) -> Any: ...
         def value(self, node: ast.Expr, c: Ctx, e: dict[str, Any]) -> Any: ...
         def put_possible(self, s: ast.Put, c: Ctx, e: dict[str, Any]) -> bool: ...
+        def put_possible_fn(self, s: ast.Put) -> Callable[[Ctx, dict[str, Any]], bool]: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
         def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
@@ -96,9 +100,11 @@ class Menus:
                         break
                 return menu
             actions = s.actions
+        entries = self._menu_entries.get(actions)
+        if entries is None:
+            entries = self._menu_entries[actions] = self.menu_entries(actions)
         segments: list[tuple[Any, ...]] = []
-        for name in actions:
-            puts, requires, shape = self.plan(name)
+        for name, puts, requires, shape in entries:
             if requires and not self.requires_hold(requires, c):
                 continue
             before = len(segments)
@@ -109,7 +115,7 @@ class Menus:
                 if options:
                     segments.append((None, options))
             elif shape is not True:  # one choose then effects: one option per value
-                values = self.choices(shape, c, {})
+                values = shape(c, {})
                 if type(values) is not tuple:
                     values = tuple(iterate(c, values))
                 if values:
@@ -121,9 +127,24 @@ class Menus:
                     segments.append((None, [(name, p) for p in paths]))
             # the put is tried after the ways, where the reference meets it: a rule error
             # while they are enumerated is reported even when the put refuses
-            if puts and len(segments) > before and not self.puts_possible(puts, c):
-                del segments[before:]
+            if puts and len(segments) > before:
+                for possible in puts:  # (closures: put_possible_fn)
+                    if not possible(c, {}):
+                        del segments[before:]
+                        break
         return Options(segments)
+
+    def menu_entries(self, actions: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+        """Per action of a menu, once: (name, the puts checked after its ways, as closures
+        (c, e) -> whether it can take its piece, the leading requires, the shape — a lone
+        choose as its values' closure, choice_fn)."""
+        found = []
+        for name in actions:
+            puts, requires, shape = self.plan(name)
+            if isinstance(shape, ast.Choose):
+                shape = self.choice_fn(shape)
+            found.append((name, tuple(self.put_possible_fn(p) for p in puts), requires, shape))
+        return tuple(found)
 
     def pairs(self, name: str, shape: tuple[ast.Choose, ast.Choose],
               c: Ctx) -> list[tuple[Any, ...]]:
@@ -131,9 +152,13 @@ class Menus:
         first, second = shape
         e: dict[str, Any] = {}
         out: list[tuple[Any, ...]] = []
+        var = first.var
+        seconds = self._choice_plans.get(second)  # the closure choices(second, …) calls
+        if seconds is None:
+            seconds = self._choice_plans[second] = self.choice_fn(second)
         for a in self.choices(first, c, e):
-            e[first.var] = bound_value(a)
-            out.extend([(name, (a, b)) for b in self.choices(second, c, e)])
+            e[var] = bound_value(a)
+            out.extend([(name, (a, b)) for b in seconds(c, e)])
         return out
 
     def requires_hold(self, requires: tuple[Any, ...], c: Ctx) -> bool:

@@ -69,6 +69,11 @@ class Game:
         return f"<Game {self.name!r} players={self.num_players}>"
 
 
+def _reraise(exc: BaseException) -> None:
+    """State._guard(_reraise, exc) handles exc as if the step it guards had raised it."""
+    raise exc
+
+
 def _spec(o: Any) -> dict[str, Any]:
     if o.choices:
         return {"default": o.default, "choices": list(o.choices)}
@@ -197,9 +202,15 @@ class State:
         if not isinstance(action, int) or not 0 <= action < d.count:
             raise IllegalActionError(f"{action} is not a legal action now "
                                      f"(legal: 0..{d.count - 1})")
-        self.ctx.data.history.append((d, action))
-        if self._gen is None:
-            self._guard(self._apply, d.options[action])
+        ctx = self.ctx
+        ctx.data.history.append((d, action))
+        if self._gen is None:  # _guard(_apply, option), inlined on this hot path
+            option = d.options[action]
+            ctx.steps = 0
+            try:
+                self._decision, self._index = self.game.flow.apply(option, ctx), None
+            except (GameOver, RecursionError, RulelangError) as exc:
+                self._guard(_reraise, exc)
         else:
             self._trail.append(action)
             self._guard(self._advance, d.options[action])

@@ -54,6 +54,7 @@ class Runtime:
         self.players = tuple(Player(i, n) for i, n in enumerate(names))
         self.coord_index: dict[str, int] = {}
         self._fns: dict[ast.Node, Fn] = {}
+        self.rule_calls: dict[str, tuple[str, list[Fn]]] = {}  # RuleFunction's, per rule
         self.interp = Interpreter(self)
         self.evaluator: Any = make_evaluator(self)
         self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
@@ -447,8 +448,22 @@ class Runtime:
         return total, terms
 
     # ---- positions (for repetition rules)
+    def board_of(self, data: GameData) -> tuple[Any, ...]:
+        """The board part of the position keys: each site's stack as (kind, owner) pairs.
+        Kept in the state's cache until the board changes (every change of a stack or of a
+        piece's owner is logged in data.changes), so that counting a position and asking
+        how often it was seen, in the same turn, build it once."""
+        n, kept = len(data.changes), data.cache.get(_BOARD_KEY)
+        if kept is not None and kept[0] == n:
+            board: tuple[Any, ...] = kept[1]
+            return board
+        owner = data.owner
+        board = tuple(tuple((p.kind, owner[p.id]) for p in stack) for stack in data.at)
+        data.cache[_BOARD_KEY] = (n, board)
+        return board
+
     def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
-        board = tuple(tuple((p.kind, data.owner[p.id]) for p in stack) for stack in data.at)
+        board = self.board_of(data)
         zones = tuple(len(v) for v in data.zones.values())
         return (board, zones, tuple(data.counters.values()), to_move)
 
@@ -461,14 +476,16 @@ class Runtime:
         return data.positions.get(self.board_key(data), 0)
 
     def board_key(self, data: GameData) -> tuple[Any, ...]:
-        return ("board", tuple(tuple((p.kind, data.owner[p.id]) for p in stack)
-                               for stack in data.at))
+        return ("board", self.board_of(data))
 
     def count_position(self, data: GameData, to_move: int) -> None:
         """Count the position (for `repeated`) and its board (for `repeated_board`)."""
         positions = data.positions
         for key in (self.position_key(data, to_move), self.board_key(data)):
             positions[key] = positions.get(key, 0) + 1
+
+
+_BOARD_KEY = ("the board of the position keys",)  # data.cache key (Runtime.board_of)
 
 
 def _score_item(item: Any, term: Any) -> tuple[str, Any]:
@@ -557,11 +574,17 @@ class RuleFunction:
 
     def __call__(self, *args: Any) -> Any:
         rt = self.rt
-        params = rt.program.defs[self.key].params
-        if params and len(params) == 1 == len(args):  # the common call: no generic frame
+        found = rt.rule_calls.get(self.key)
+        if found is None:  # the rule's one parameter ("" if not one) and compiled body
+            params = rt.program.defs[self.key].params
+            found = rt.rule_calls[self.key] = (
+                params[0] if params and len(params) == 1 else "",
+                rt.evaluator.def_body(self.key))
+        param, body = found
+        if param and len(args) == 1:  # the common call: no generic frame
             c = self.c
             c.tick(self.node.span)
-            return rt.evaluator.def_body(self.key)[0](c, {params[0]: args[0]})
+            return body[0](c, {param: args[0]})
         return rt.call_def(self.key, list(args), self.c, self.node)
 
     def __repr__(self) -> str:
