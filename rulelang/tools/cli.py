@@ -31,10 +31,8 @@ from rulelang.tools.common import (
 from rulelang.tools.compare import add_parser as _compare_parser
 from rulelang.tools.evaluate import add_parser as _evaluate_parser
 from rulelang.tools.record import replay
-from rulelang.tools.scenarios import test_command
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
-from rulelang.tools.viewer import changed, position, replay_page
 
 _MODES = ("compiled", "interpreted")
 
@@ -257,6 +255,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         _writable(args.html, "the page")
         seat = 0 if args.viewer is None else _seat(done.game, args.viewer)
+        from rulelang.tools.viewer import replay_page  # (the page writer only when asked)
+
         text = replay_page(done.game, done.record.seed, done.record.actions, seat)
         write_file(args.html, text, "the page")
         print(f"{args.file}: {len(done.record.actions)} moves reproduce; the replay as "
@@ -303,6 +303,8 @@ def _replay_as(done: Any, player: int) -> int:
             state.apply_action(text)
         before = state.observation(player)
     console = Console(highlight=False, soft_wrap=True)
+    from rulelang.tools.viewer import changed
+
     for line in Screen(obs, changed(before, obs), min(console.width, 120)).lines():
         console.print(line, overflow="ignore", crop=False)
     if done.state.is_terminal():
@@ -344,6 +346,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         state, before = game.new_initial_state(seed=args.seed), None
     seat = _seat(game, args.viewer) if args.viewer is not None else _mover(state)
     obs_before = None if before is None else before.observation(seat)
+    from rulelang.tools.viewer import position
+
     write_file(args.output, position(state, seat, obs_before) + "\n", "the picture")
     print(f"{args.output}: the position as {game.player_names[seat]} sees it")
     return 0
@@ -423,6 +427,8 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
 
 def cmd_test(args: argparse.Namespace) -> int:
     modes = _MODES if args.mode == "both" else (args.mode,)
+    from rulelang.tools.scenarios import test_command  # (the scenario runner when asked)
+
     return test_command(args.paths, modes, print)
 
 

@@ -21,7 +21,6 @@ from rulelang.tools.choices import choice_lines
 from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
-from rulelang.tools.heatmap import heatmap_svg, site_counts
 from rulelang.tools.playout import Record, Setup, chunks, run
 from rulelang.tools.report import summarize, summary_lines
 from rulelang.tools.report_html import page
@@ -165,6 +164,8 @@ def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None =
 def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
     """Everything the JSON file holds: the setup, the figures and every game's record."""
     summary = summarize(records, list(game.player_names), list(setup.agents))
+    from rulelang.tools.heatmap import site_counts  # (with the pictures: not at start)
+
     summary["sites"] = site_counts(game, records)  # how often actions named each site
     summary["choices"] = choice_summary(game.runtime.program, records)
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
@@ -205,6 +206,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         info = {"rulebook": setup.path, "agents": ",".join(setup.agents),
                 "seed": setup.seed, "games": len(records), "max plies": setup.max_plies,
                 **{f"option {k}": v for k, v in setup.options}}
+        from rulelang.tools.heatmap import heatmap_svg
+
         heat = heatmap_svg(game, data["summary"]["sites"])
         (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat),
                                            encoding="utf-8")

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.text import Text
 
 from rulelang import limits
@@ -324,6 +323,8 @@ class Session:
                            f"({self.game.path})")
             return
         try:
+            from rich.markdown import Markdown  # (only when asked: a slow import)
+
             self.out.print(Markdown(read_rules_text(found)))
         except OSError as exc:
             self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
