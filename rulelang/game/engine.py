@@ -126,9 +126,7 @@ class State:
         try:
             step(arg)
         except GameOver as over:
-            self.ctx.data.result = over.winners
-            self.ended_by = over.span  # the result statement that ended the game, if any
-            self._decision, self._gen, self._index = None, None, None
+            self._ended(over)
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
                                    _recurring_span(exc), "R302")
@@ -140,6 +138,12 @@ class State:
         except Exception as exc:  # a bug: its traceback names the rulebook lines it ran
             note_rulebook_lines(exc)
             raise
+
+    def _ended(self, over: GameOver) -> None:
+        """A result statement ended the game."""
+        self.ctx.data.result = over.winners
+        self.ended_by = over.span  # the result statement that ended the game, if any
+        self._decision, self._gen, self._index = None, None, None
 
     def _advance(self, sent: Any) -> None:
         """Run the current generator segment, then the next ones, until a decision."""
@@ -209,7 +213,9 @@ class State:
             ctx.steps = 0
             try:
                 self._decision, self._index = self.game.flow.apply(option, ctx), None
-            except (GameOver, RecursionError, RulelangError) as exc:
+            except GameOver as over:  # (handled here: re-raised through _guard, whose frame
+                self._ended(over)     # holds it, the error and that frame would be a cycle)
+            except (RecursionError, RulelangError) as exc:
                 self._guard(_reraise, exc)
         else:
             self._trail.append(action)

@@ -308,22 +308,24 @@ def _matching_exact(edges: list[tuple[int, int, Any]]) -> Any:
     for a, b, w in edges:
         around.setdefault(a, []).append((b, w))
         around.setdefault(b, []).append((a, w))
-    order = sorted(around)
-    memo: dict[int, Any] = {}
+    return _best(0, sorted(around), around, {})
 
-    def best(used: int) -> Any:
-        if used in memo:
-            return memo[used]
-        u = next((x for x in order if not used >> x & 1), None)
-        if u is None:
-            return 0
-        value = best(used | 1 << u)  # u stays single
-        for v, w in around[u]:
-            if not used >> v & 1:
-                value = max(value, w + best(used | 1 << u | 1 << v))
-        memo[used] = value
-        return value
-    return best(0)
+
+def _best(used: int, order: list[int], around: dict[int, list[tuple[int, Any]]],
+          memo: dict[int, Any]) -> Any:
+    """The best matching of the items not in `used` (a bit set). (A module function, not a
+    closure calling itself: that would be a cycle left to the collector at every call.)"""
+    if used in memo:
+        return memo[used]
+    u = next((x for x in order if not used >> x & 1), None)
+    if u is None:
+        return 0
+    value = _best(used | 1 << u, order, around, memo)  # u stays single
+    for v, w in around[u]:
+        if not used >> v & 1:
+            value = max(value, w + _best(used | 1 << u | 1 << v, order, around, memo))
+    memo[used] = value
+    return value
 
 
 def _matching_networkx(edges: list[tuple[int, int, Any]]) -> Any:
