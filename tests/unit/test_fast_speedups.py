@@ -38,17 +38,19 @@ end
 """
 
 
-def outcome(tmp_path: Path, mode: str, expr: str, a: str = "", b: str = "") -> Any:
-    """(value of out, steps of the setup) in one mode, or (error message, line, col)."""
+def outcome(tmp_path: Path, mode: str, expr: str, book: str = _BOOK,
+            shown: Any = None, **where: str) -> Any:
+    """(value of out, steps of the setup) in one mode, or (error message, line, col); the
+    value as `shown` writes it (default: sites by their names)."""
     path = tmp_path / f"{mode}.rule"
-    path.write_text(_BOOK.format(expr=expr, a=a, b=b))
+    path.write_text(book.format(expr=expr, **{"a": "", "b": "", **where}))
     try:
         state = rulelang.load_game(path, mode=mode).new_initial_state()
     except rulelang.RuleRuntimeError as err:
         span = err.diagnostic.span
         return ("error", str(err), span.line, span.column)
     value = state.ctx.data.vars[("out", None)]
-    return sites_named(value), state.ctx.steps
+    return (shown or sites_named)(value), state.ctx.steps
 
 
 def sites_named(value: Any) -> Any:
@@ -60,14 +62,15 @@ def sites_named(value: Any) -> Any:
     return value
 
 
-def both(tmp_path: Path, expr: str, **where: str) -> Any:
+def both(tmp_path: Path, expr: str, book: str = _BOOK, shown: Any = None,
+         **where: str) -> Any:
     """The outcome in both modes, which must agree; the steps are those of expr alone (the
     evaluators charge the setup around it differently)."""
     found = []
     for mode in ("interpreted", "compiled"):
-        got = outcome(tmp_path, mode, expr, **where)
+        got = outcome(tmp_path, mode, expr, book, shown, **where)
         if got[0] != "error":
-            got = (got[0], got[1] - outcome(tmp_path, mode, "none", **where)[1])
+            got = (got[0], got[1] - outcome(tmp_path, mode, "none", book, shown, **where)[1])
         found.append(got)
     assert found[1] == found[0]
     return found[1]
@@ -132,24 +135,7 @@ def row_of(x) = x.r
 
 def rules_outcome(tmp_path: Path, expr: str) -> Any:
     book = _BOOK.replace('def hidden(x) = x', _RULES + 'def hidden(x) = x')
-    found = []
-    for mode in ("interpreted", "compiled"):
-        path = tmp_path / f"rules_{mode}.rule"
-        path.write_text(book.format(expr=expr, a=ROW, b="(1, 1)"))
-        try:
-            state = rulelang.load_game(path, mode=mode).new_initial_state()
-        except rulelang.RuleRuntimeError as err:
-            span = err.diagnostic.span
-            found.append(("error", str(err), span.line, span.column))
-            continue
-        path.write_text(book.format(expr="none", a=ROW, b="(1, 1)"))
-        none = rulelang.load_game(path, mode=mode).new_initial_state()
-        value = state.ctx.data.vars[("out", None)]
-        if isinstance(value, tuple):
-            value = tuple(getattr(v, "name", v) for v in value)
-        found.append((value, state.ctx.steps - none.ctx.steps))
-    assert found[1] == found[0]
-    return found[1]
+    return both(tmp_path, expr, book, a=ROW, b="(1, 1)")
 
 
 @pytest.fixture
@@ -307,24 +293,7 @@ def plain(value: Any) -> Any:
 
 
 def cards(tmp_path: Path, expr: str) -> Any:
-    found = []
-    for mode in ("interpreted", "compiled"):
-        path = tmp_path / f"cards_{mode}.rule"
-        steps = []
-        for text in (expr, "none"):
-            path.write_text(_CARDS.format(expr=text))
-            try:
-                state = rulelang.load_game(path, mode=mode).new_initial_state()
-            except rulelang.RuleRuntimeError as err:
-                span = err.diagnostic.span
-                steps.append(("error", str(err), span.line, span.column))
-                continue
-            value = plain(state.ctx.data.vars[("out", None)])
-            steps.append((value, state.ctx.steps))
-        got = steps[0] if steps[0][0] == "error" else (steps[0][0], steps[0][1] - steps[1][1])
-        found.append(got)
-    assert found[1] == found[0]
-    return found[1]
+    return both(tmp_path, expr, _CARDS, plain)
 
 
 @pytest.fixture
