@@ -293,13 +293,13 @@ class Menus:
             verdict = self.guarded_put_runs(stmts[j], c, e)  # type: ignore[arg-type]
             if verdict is not None:
                 return verdict
-        saved = c.data
+        saved, scratch = c.data, dict(e)
         c.data = saved.copy()
         try:
             for s in stmts[j:]:
                 if self.decides(s):
                     break
-                self.execute(s, c, dict(e))
+                self.execute(s, c, scratch)
             return True
         except Refusal:
             return False

@@ -11,10 +11,10 @@ After the last choose and requirement the rest of the option is tried on a scrat
 it may still refuse (a `require` or a `put`, also inside an `if`, a loop or an effect; a
 `put` that comes first is only asked for its piece).
 
-Two details are kept as the language has always had them (the fast menus agree): an effect
+One detail is kept as the language has always had it (the fast menus agree): an effect
 called after the last choose is looked into for a `require` or a `put`, but not the effects
-it calls; and in the scratch run of the rest, each statement sees the locals as they were
-after the last choose (a `let` there binds for its own statement only).
+it calls. In the scratch run of the rest a `let` binds for the rest of the action, as
+when the action is taken.
 """
 from __future__ import annotations
 
@@ -110,13 +110,13 @@ class Menus:
     def runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
         """Does the rest of the option get through on a scratch copy, up to the first
         statement that may ask for a decision?"""
-        saved = c.data
+        saved, scratch = c.data, dict(e)
         c.data = saved.copy()
         try:
             for s in stmts[j:]:
                 if self.analysis.decides(s):
                     break
-                self.st.run_through(s, c, dict(e))
+                self.st.run_through(s, c, scratch)
             return True
         except Refusal:
             return False
