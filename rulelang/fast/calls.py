@@ -8,7 +8,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.groups import kept_group
-from rulelang.fast.kept import kept, remembered
+from rulelang.fast.kept import kept, per_state, remembered
 from rulelang.fast.loops import (
     INLINE,
     INLINE_LOCAL,
@@ -18,9 +18,10 @@ from rulelang.fast.loops import (
     reader,
 )
 from rulelang.language import ast
-from rulelang.language.analysis import builtin_facts, pieces_only_arrive
+from rulelang.language.analysis import Analysis, builtin_facts, pieces_only_arrive
 from rulelang.language.astwalk import walk
 from rulelang.library import BUILTINS
+from rulelang.library.registry import Reads
 from rulelang.library.semantics import (
     STEP_BUDGET,
     Ctx,
@@ -40,6 +41,7 @@ class CallCompiler:
     _pending_steps: int
     _fresh_count: int
     _only_arrive: bool | None = None  # analysis.pieces_only_arrive, once asked
+    _analysis: Analysis | None = None
 
     def expr(self, node: ast.Expr) -> Fn:
         raise NotImplementedError  # Compiler.expr
@@ -294,6 +296,33 @@ class CallCompiler:
                 e[name] = f(c, e)
             return body(c, e)
         return inlined
+
+    def per_position(self, key: str, f: Fn) -> Fn:
+        """A rule of no parameters, kept per position (kept.per_state) when that is sound
+        and worth it: it reads neither the history nor chance, and it loops (a quantifier)
+        or has a builtin call a rule (reach, group …), itself or through the rules it uses.
+        (Not one that asks what `moved` since the action began: a new action forgets that
+        without a new version.)"""
+        if self._analysis is None:
+            self._analysis = Analysis(self.rt.program)
+        analysis = self._analysis
+        if analysis.rule_reads(key) & (Reads.HISTORY | Reads.RNG):
+            return f
+        seen, todo, costly = {key}, [key], False
+        while todo:
+            rule = todo.pop()
+            for n in walk(self.rt.program.defs[rule].body):
+                ref = self.refs.get(n.func if isinstance(n, ast.Call) else n, ("", ""))
+                if ref == ("builtin", "moved"):
+                    return f
+                costly = costly or isinstance(n, ast.Quant) or (
+                    isinstance(n, ast.Call) and ref[0] == "builtin"
+                    and bool(builtin_facts(ref[1]).calls))
+            for called in analysis.rules_called(rule):
+                if called not in seen:
+                    seen.add(called)
+                    todo.append(called)
+        return per_state(key, f) if costly else f
 
     def _fresh(self) -> str:
         self._fresh_count = getattr(self, "_fresh_count", 0) + 1

@@ -97,7 +97,8 @@ class Compiler(CallCompiler, FieldCompiler):
             return lambda c, e: rt.ref_value(ref, c, e, n)
         if cat == "def":
             inlined = self._inline(key, (), [], n.span)
-            return inlined if inlined is not None else self._call_def(key, [], n)
+            return self.per_position(key, inlined if inlined is not None
+                                     else self._call_def(key, [], n))
         if cat in ("relation", "region", "lines", "player", "option", "kind", "symbol", "enum",
                    "zones", "table"):  # fixed for the game: read once
             try:

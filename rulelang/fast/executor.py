@@ -395,6 +395,7 @@ class Executor(EffectStatements, Menus):
     def after_action(self, action: ast.Action, c: Ctx) -> None:
         c.data.last["action"] = action.name  # while the action runs, `last` is the one before
         c.data.last["player"] = self.rt.players[c.data.mover]
+        c.data.version += 1
 
     def perform_plain(self, option: Option, c: Ctx) -> None:
         """An action whose only decision was its own menu option: no generator needed."""
@@ -418,3 +419,4 @@ class Executor(EffectStatements, Menus):
         last = data.last
         last["action"] = option[0]
         last["player"] = self.players[c.data.mover]
+        data.version += 1

@@ -113,6 +113,7 @@ class FastFlow(Flow):
             data.idle = 0
             data.turn += 1
             data.mover = (data.mover + 1) % self.num_players
+            data.version += 1
         elif self._next_turn(c, True):
             self.executor.run_plain(self._round.body, c, {})
             for f in self._end_fns:
@@ -175,6 +176,7 @@ class FastFlow(Flow):
         if data.idle >= self.num_players:
             raise GameOver([])  # nobody could do anything for a whole round
         data.turn += 1
+        data.version += 1
         if self._round is not None:
             data.round_turns += 1
             until = self._round.until
@@ -182,6 +184,7 @@ class FastFlow(Flow):
                     else data.round_turns >= self.num_players):
                 return True
         data.mover = (data.mover + 1) % self.num_players
+        data.version += 1
         return False
 
     def _new_round(self, c: Ctx) -> None:
@@ -189,3 +192,4 @@ class FastFlow(Flow):
         data.round += 1
         data.round_turns = 0
         data.mover = data.starter
+        data.version += 1

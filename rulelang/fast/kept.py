@@ -67,3 +67,30 @@ def remembered(c: Any, name: Any, args: tuple[Any, ...],
         table.clear()
     table[key] = value
     return value
+
+
+CHECK = False  # tests: every value per_state finds is computed again and compared
+
+
+def per_state(key: str, compute: Callable[[Any, dict[str, Any]], Any]) -> Callable[..., Any]:
+    """A rule of no parameters that reads only the current position, not its history nor
+    chance: its value kept in the data (its cache, copied with it) with the data's version
+    (GameData.version, renewed by every change), so that it is computed at most once per
+    position (a turn's `if any(moves)` and then its menu's `choose … in moves`). A value
+    found costs none of the rule's steps (the reference evaluator counts them every time)."""
+    tag = ("state", key)
+
+    def rule(c: Any, e: dict[str, Any]) -> Any:
+        data = c.data
+        if data is None:  # (a value of the static game being computed)
+            return compute(c, e)
+        entry = data.cache.get(tag)
+        if entry is not None and entry[0] == data.version:
+            if CHECK:
+                again = compute(c, e)
+                assert again == entry[1], f"{key}: kept {entry[1]!r}, now {again!r}"
+            return entry[1]
+        value = compute(c, e)
+        data.cache[tag] = (data.version, value)
+        return value
+    return rule

@@ -40,6 +40,7 @@ def resample(state: State, player: int, seed: int) -> State:
     rng = random.Random(seed)
     new = replayed(state, player, rng) or state.clone()
     deal_again(new.ctx.data, state.game.runtime.program, player, rng)
+    new.ctx.data.version += 1  # (the deal changed zones in place: nothing kept holds)
     new.ctx.data.rng = Rng(rng.getrandbits(63))
     new.ctx.data.stated_chance = ()  # future chance is drawn again
     new._resampled = True

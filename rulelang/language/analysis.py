@@ -132,6 +132,10 @@ class Analysis:
         return found
 
     # ---- rules and expressions
+    def rules_called(self, key: str) -> list[str]:
+        """The rules that rule `key` uses itself (calls or passes), in source order."""
+        return self._rule(key)[1]
+
     def rule_reads(self, key: str) -> Reads:
         """Everything rule `key` reads beyond its arguments, through the rules it calls."""
         if key not in self._rules:

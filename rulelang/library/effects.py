@@ -48,6 +48,7 @@ def place(data: GameData, piece: Piece, target: Any, span: Any) -> None:
         error = Refusal if target is None else RuleRuntimeError  # nowhere: cannot happen
         raise error(f"a piece can go to a site or a zone, not {show(target)}", span)
     data.last["piece"] = piece
+    data.version += 1
 
 
 def set_attribute(data: GameData, attrs: tuple[tuple[str, Any], ...] | None, piece: Any,
@@ -65,6 +66,7 @@ def set_attribute(data: GameData, attrs: tuple[tuple[str, Any], ...] | None, pie
         data.attrs[name][piece.id] = value
     else:
         raise RuleRuntimeError(f"a {piece.kind} has no attribute '{name}'", span)
+    data.version += 1
     where = data.loc[piece.id]
     if type(where) is Site:
         data.changes.append(where.index)  # queries over the board must see it

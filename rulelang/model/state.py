@@ -26,7 +26,7 @@ class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
                  "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
-                 "moved", "era")
+                 "moved", "era", "version")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -56,6 +56,10 @@ class GameData:
         # a number no other data has had, renewed on both sides of every copy(): a kept value
         # stored with this data's era has not been shared since, so it may change in place
         self.era = next(_ERAS)
+        # how many times this data changed: a value of the position kept with the version it
+        # was computed at (fast/kept.per_state) holds while the version is the same. Every
+        # change of what a rule can read (here, in library/effects.py, the flows) adds one.
+        self.version = 0
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -81,11 +85,13 @@ class GameData:
         new.came = self.came.copy()
         new.moved = self.moved.copy()
         new.era, self.era = next(_ERAS), next(_ERAS)  # what either kept is now shared
+        new.version = self.version
         return new
 
     # ---- pieces
     def new_piece(self, piece: Piece, owner: int | None, attrs: dict[str, Any]) -> None:
         assert piece.id == len(self.loc)
+        self.version += 1
         self.loc.append(None)
         self.came.append(None)
         self.owner.append(owner)
@@ -99,6 +105,7 @@ class GameData:
         """Take a piece from wherever it is; it is then nowhere until put somewhere."""
         where = self.loc[piece.id]
         self.moved.add(piece.id)
+        self.version += 1
         if where is None:
             return
         self.came[piece.id] = where
@@ -116,6 +123,7 @@ class GameData:
 
     def put(self, piece: Piece, site: Site) -> None:
         self.lift(piece)
+        self.version += 1
         self.at[site.index] = self.at[site.index] + (piece,)
         self.loc[piece.id] = site
         self.changes.append(site.index)
@@ -123,6 +131,7 @@ class GameData:
     def to_zone(self, piece: Piece, zone: ZoneRef) -> None:
         self.lift(piece)
         self.zones[zone].append(piece)
+        self.version += 1
         self.loc[piece.id] = zone
 
     def put_from(self, zone: ZoneRef, kind: str | None, site: Site) -> Piece | None:
@@ -132,6 +141,7 @@ class GameData:
         if not pile or (kind is not None and pile[-1].kind != kind):
             return None
         piece = pile.pop()
+        self.version += 1
         self.came[piece.id] = zone
         self.moved.add(piece.id)
         i = site.index
@@ -151,6 +161,7 @@ class GameData:
         unknown to all (that it is in the zone stays known to those who knew it)."""
         pile = self.zones[zone]
         self.rng.shuffle(pile)
+        self.version += 1
         came = self.came
         for piece in pile:
             was = came[piece.id]
@@ -162,6 +173,7 @@ class GameData:
         the pieces those values name are then known to all where they lie."""
         keys = [k for k in self.vars if k[0] == name]
         self.revealed.update(keys)
+        self.version += 1
         for key in keys:
             for piece in _pieces_in(self.vars[key]):
                 self.came[piece.id] = REVEALED
