@@ -184,7 +184,6 @@ class FastFlow(Flow):
                     else data.round_turns >= self.num_players):
                 return True
         data.mover = (data.mover + 1) % self.num_players
-        data.version += 1
         return False
 
     def _new_round(self, c: Ctx) -> None:

@@ -47,8 +47,7 @@ def place(data: GameData, piece: Piece, target: Any, span: Any) -> None:
     else:
         error = Refusal if target is None else RuleRuntimeError  # nowhere: cannot happen
         raise error(f"a piece can go to a site or a zone, not {show(target)}", span)
-    data.last["piece"] = piece
-    data.version += 1
+    data.last["piece"] = piece  # (lift gave a new version)
 
 
 def set_attribute(data: GameData, attrs: tuple[tuple[str, Any], ...] | None, piece: Any,

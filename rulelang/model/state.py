@@ -122,8 +122,7 @@ class GameData:
         self.loc[piece.id] = None
 
     def put(self, piece: Piece, site: Site) -> None:
-        self.lift(piece)
-        self.version += 1
+        self.lift(piece)  # (a new version)
         self.at[site.index] = self.at[site.index] + (piece,)
         self.loc[piece.id] = site
         self.changes.append(site.index)
@@ -131,7 +130,6 @@ class GameData:
     def to_zone(self, piece: Piece, zone: ZoneRef) -> None:
         self.lift(piece)
         self.zones[zone].append(piece)
-        self.version += 1
         self.loc[piece.id] = zone
 
     def put_from(self, zone: ZoneRef, kind: str | None, site: Site) -> Piece | None:

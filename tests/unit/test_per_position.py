@@ -38,6 +38,62 @@ end
 """
 
 
+VERSIONS = """use square
+game "Versions"
+players A, B
+board square.grid(3, 3, 3)
+piece stone with side = 1
+zone supply each player: 4 stone
+zone box: 3 stone
+counter points each player = 0
+var flag = 0
+var seen = ()
+var after = ()
+
+def total = sum p in players: points of p
+def flags = sum x in [flag, flag]: x
+def sides = sum s in sites where occupied(s): top(s).side
+def mine = count s in sites where occupied(s) and owner(s) == A
+def boxed = count p in pieces(box): p.side == 1
+def order = each p in pieces(box): p.side
+def whose = count s in sites where mover == A
+def actor = count p in players where last.player == p and p == A
+def look = (total, flags, sides, mine, boxed, order, whose, actor)
+
+# each change is looked at just before and just after, with no other change between
+action act
+  choose site s in sites where empty(s)
+  let b1 = look
+  put stone of mover at s
+  let b2 = look
+  increase points of mover by 1
+  let b3 = look
+  set flag = flag + 1
+  let b4 = look
+  set top(s).side = 2
+  let b5 = look
+  set top(s).owner = B
+  let b6 = look
+  move top(s) to box
+  let b7 = look
+  move top(box) to s
+  let b8 = look
+  set top(box).side = 3
+  let b9 = look
+  shuffle box
+  let b10 = look
+  remove top(s)
+  set seen = seen + ((b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, look),)
+  require look != () else "never"
+turn
+  do act
+  set after = after + (look,)     # the action over: `last` is this one
+end
+  when look == () or turn > 4     # the end check looks too, before the next turn begins
+    draw
+"""
+
+
 def _kept_keys(state: Any) -> set[str]:
     return {k[1] for k in state.ctx.data.cache if type(k) is tuple and k[0] == "state"}
 
@@ -105,6 +161,31 @@ def test_a_change_without_a_new_version_would_be_caught(tmp_path: Path,
     data.changes.append(5)
     with pytest.raises(AssertionError, match="free: kept"):
         rule(state.ctx, {})
+
+
+@pytest.mark.parametrize("decisions", [1, 2])
+def test_each_kind_of_change_is_seen_by_the_kept_rules_right_after_it(tmp_path: Path,
+                                                                     decisions: int) -> None:
+    """Each change (a put, a counter, a var, a piece's attribute and owner, moves to and from a
+    zone, a shuffle, a removal, the next turn) is looked at just before and just after with
+    nothing else between: a change that did not renew the version would show its rules'
+    values from before it, where the reference evaluator computes them afresh. (With two
+    decisions the action runs as a resumable segment, not in one call.)"""
+    text = VERSIONS if decisions == 1 else VERSIONS.replace(
+        "  let b10 = look\n", "  let b10 = look\n  choose site t in sites\n")
+    (tmp_path / "versions.rule").write_text(text, encoding="utf-8")
+    seen = []
+    for mode in ("compiled", "interpreted"):
+        game = rulelang.load_game(tmp_path / "versions.rule", mode=mode)
+        state = game.new_initial_state(seed=3)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[-1])
+        seen.append(state.ctx.data.vars[("seen", None)] + state.ctx.data.vars[("after", None)])
+    assert len(seen[0]) == 10 and seen[0] == seen[1]  # (turns 1 to 5, in the action, after)
+    first = seen[0][0]
+    assert all(a != b for a, b in zip(first, first[1:], strict=False)), "each change shows"
+    assert seen[0][1][0][-2] != first[-1][-2]  # the next turn: the mover changed
+    assert [a[-1] for a in seen[0][5:]] == [1, 0, 1, 0, 1]  # `last`, once each action is over
 
 
 def _play(game: Any, seed: int, plies: int) -> None:
