@@ -8,6 +8,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.groups import kept_group
+from rulelang.fast.incremental import analyse
 from rulelang.fast.kept import kept, per_state, remembered
 from rulelang.fast.loops import (
     INLINE,
@@ -306,7 +307,7 @@ class CallCompiler:
         if self._analysis is None:
             self._analysis = Analysis(self.rt.program)
         analysis = self._analysis
-        if analysis.rule_reads(key) & (Reads.HISTORY | Reads.RNG):
+        if analysis.rule_reads(key) & (Reads.HISTORY | Reads.RNG) or self._kept_query(key):
             return f
         seen, todo, costly = {key}, [key], False
         while todo:
@@ -323,6 +324,15 @@ class CallCompiler:
                     seen.add(called)
                     todo.append(called)
         return per_state(key, f) if costly else f
+
+    def _kept_query(self, key: str) -> bool:
+        """The rule is a query over the sites that the compiled mode keeps up to date from the
+        sites that changed (incremental.py): keeping it per position would only add a look."""
+        body = self.rt.program.defs[key].body
+        if not isinstance(body, ast.Quant) or self.refs.get(body.domain) != ("builtin", "sites"):
+            return False
+        test = body.cond if body.cond is not None else body.body
+        return test is not None and analyse(self.rt.program, test, body.var) is not None
 
     def _fresh(self) -> str:
         self._fresh_count = getattr(self, "_fresh_count", 0) + 1

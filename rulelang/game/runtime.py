@@ -65,6 +65,8 @@ class Runtime:
         for key in program.tables:  # made once, when the game is made
             self._table(key)
         self.template = self._initial_data()
+        changing = _attributes_set(program)  # the other columns are shared by every copy
+        self.template.fixed = frozenset(k for k in self.template.attrs if k not in changing)
         self.view = self._view()
         # values of `cached(...)` by the pieces on their sites and of `memo(...)` by their
         # arguments, shared by every state of the game (grids.py): sound only when no rule
@@ -513,11 +515,16 @@ def _is_points(value: Any) -> bool:
 
 def _sets_piece_attributes(program: Program) -> bool:
     """Some `set x.name = …` may change a piece's attribute or owner."""
+    return bool(_attributes_set(program))
+
+
+def _attributes_set(program: Program) -> set[str]:
+    """The names of the piece attributes (and `owner`) some `set x.name = …` may change."""
     from rulelang.language.astwalk import walk
     modules = [program.loaded.game, *program.loaded.modules.values()]
-    return any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
-               and n.target not in program.refs
-               for m in modules for n in walk(m.decls))
+    return {n.target.name for m in modules for n in walk(m.decls)
+            if isinstance(n, ast.Set) and isinstance(n.target, ast.Attr)
+            and n.target not in program.refs}
 
 
 def _place(value: Any, node: ast.Expr, what: str = "a layer is placed") -> tuple[int, int]:

@@ -62,6 +62,7 @@ def set_attribute(data: GameData, attrs: tuple[tuple[str, Any], ...] | None, pie
             raise RuleRuntimeError(f"an owner is a player or none, not {show(value)}", span)
         data.owner[piece.id] = None if value is None else value.index
     elif any(n == name for n, _ in attrs or ()):
+        assert name not in data.fixed, f"'{name}' is shared by every copy of the data"
         data.attrs[name][piece.id] = value
     else:
         raise RuleRuntimeError(f"a {piece.kind} has no attribute '{name}'", span)

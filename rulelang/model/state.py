@@ -26,7 +26,7 @@ class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
                  "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
-                 "moved", "era", "version")
+                 "moved", "era", "version", "fixed")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -60,6 +60,8 @@ class GameData:
         # was computed at (fast/kept.per_state) holds while the version is the same. Every
         # change of what a rule can read (here, in library/effects.py, the flows) adds one.
         self.version = 0
+        # the piece attributes no rule sets: their columns are shared by every copy
+        self.fixed: frozenset[str] = frozenset()
 
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
@@ -67,7 +69,8 @@ class GameData:
         new.loc = self.loc.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.owner = self.owner.copy()
-        new.attrs = {k: v.copy() for k, v in self.attrs.items()}
+        fixed = new.fixed = self.fixed
+        new.attrs = {k: v if k in fixed else v.copy() for k, v in self.attrs.items()}
         new.counters = self.counters.copy()
         new.vars = self.vars.copy()
         new.last = self.last.copy()
