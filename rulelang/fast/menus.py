@@ -156,6 +156,17 @@ class Menus:
         seconds = self._choice_plans.get(second)  # the closure choices(second, …) calls
         if seconds is None:
             seconds = self._choice_plans[second] = self.choice_fn(second)
+        key = (id(second), 0, "apart")
+        apart = self._last_choices.get(key)
+        if apart is None:  # the second's values do not depend on the first value
+            apart = self._last_choices[key] = var not in free_names(second)
+        if apart:  # computed once (the reference computes them for each first value)
+            firsts = self.choices(first, c, e)
+            if not firsts:
+                return out
+            e[var] = bound_value(firsts[0])
+            bs = seconds(c, e)
+            return [(name, (a, b)) for a in firsts for b in bs]
         for a in self.choices(first, c, e):
             e[var] = bound_value(a)
             out.extend([(name, (a, b)) for b in seconds(c, e)])
