@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from rulelang.language.program import Program
 
 __all__ = ["Executor", "Decision", "GameOver", "Option", "Run"]
+CHECK_REPLAY = False  # tests: every value a replay takes from the log is computed and compared
 
 
 class Executor(EffectStatements, Menus):
@@ -89,6 +90,10 @@ class Executor(EffectStatements, Menus):
         pairs = [(name, self.rt.fn(value)) for name, value in s.bindings]
 
         def let(c: Ctx, e: dict[str, Any]) -> None:
+            if c.values is not None:  # in a segment: the values logged (set_value)
+                for name, f in pairs:
+                    e[name] = self.logged(f, c, e)
+                return
             for name, f in pairs:
                 e[name] = f(c, e)
         return let
@@ -143,6 +148,10 @@ class Executor(EffectStatements, Menus):
         return f(c, e)
 
     def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None:
+        if c.values is not None:  # in a segment: the values logged (set_value)
+            for name, value in s.bindings:
+                e[name] = self.logged(self.rt.fn(value), c, e)
+            return
         for name, value in s.bindings:
             e[name] = self.value(value, c, e)
 
@@ -160,6 +169,25 @@ class Executor(EffectStatements, Menus):
     exec_Move = EffectStatements.effect_Move
     exec_Remove = EffectStatements.effect_Remove
     exec_Set = EffectStatements.effect_Set
+
+    def set_value(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> Any:
+        return self.logged(self.rt.fn(s.value), c, e)
+
+    def logged(self, f: Any, c: Ctx, e: dict[str, Any]) -> Any:
+        """The value of a `set` or a `let` (f, compiled), kept in the segment's log of values
+        (Ctx.values) while the segment runs; a clone replaying the segment takes it from
+        there (the same state, so the same value) instead of computing it again."""
+        replay = c.replay_values
+        if replay:
+            value = replay.pop()
+            if CHECK_REPLAY:
+                again = f(c, e)
+                assert again == value, f"a replayed value was {value!r}, now {again!r}"
+        else:
+            value = f(c, e)
+        if c.values is not None:
+            c.values.append(value)
+        return value
     exec_Increase = EffectStatements.effect_Increase
     exec_Shuffle = EffectStatements.effect_Shuffle
     exec_Reveal = EffectStatements.effect_Reveal
@@ -218,10 +246,28 @@ class Executor(EffectStatements, Menus):
                 self.execute(x, c, e)
 
     def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None:
-        for cond, body in s.branches:
+        """The block an `if` runs (its branch's number kept in the segment's log of values,
+        as a `set`'s value is: see logged)."""
+        if c.values is None:
+            for cond, body in s.branches:
+                if self.value(cond, c, e):
+                    return body
+            return s.orelse
+        replay = c.replay_values
+        if replay:
+            k = replay.pop()
+            if CHECK_REPLAY:
+                assert self._branch_number(s, c, e) == k, "a replayed if took another branch"
+        else:
+            k = self._branch_number(s, c, e)
+        c.values.append(k)
+        return s.branches[k][1] if k < len(s.branches) else s.orelse
+
+    def _branch_number(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> int:
+        for k, (cond, _) in enumerate(s.branches):
             if self.value(cond, c, e):
-                return body
-        return s.orelse
+                return k
+        return len(s.branches)
 
     def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):

@@ -122,7 +122,11 @@ class Menus:
                     segments.append((name, values))
             else:
                 paths: list[tuple[Any, ...]] = []
-                self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+                kept, c.values = c.values, None  # (the ways' trials: not the segment's values)
+                try:
+                    self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+                finally:
+                    c.values = kept
                 if paths:
                     segments.append((None, [(name, p) for p in paths]))
             # the put is tried after the ways, where the reference meets it: a rule error

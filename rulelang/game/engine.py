@@ -116,7 +116,7 @@ class State:
     def _start(self, segment: Any) -> None:
         self._segment = segment
         self._checkpoint = self.ctx.data.copy()
-        self._trail, self.ctx.log = [], []
+        self._trail, self.ctx.log, self.ctx.values = [], [], []
         self._gen = segment(self.ctx)
         self._guard(self._advance, None)
 
@@ -159,10 +159,11 @@ class State:
             decision = flow.resume(self.ctx)
             if decision is not None:
                 self._gen, self._decision, self._index = None, decision, None
+                self.ctx.values = None  # (turns the flow applies itself are not replayed)
                 return
             self._segment = flow.turn
             self._checkpoint = self.ctx.data.copy()
-            self._trail, self.ctx.log = [], []
+            self._trail, self.ctx.log, self.ctx.values = [], [], []
             self._gen = self._segment(self.ctx)
 
     def _apply(self, option: Any) -> None:
@@ -278,16 +279,19 @@ class State:
         """A copy of this state mid-segment: the segment replayed from its start with the
         same choices, each decision point given as it was logged (Ctx.log), so that no menu
         is made again."""
-        new = self._at_segment_start(self.ctx.log)
+        new = self._at_segment_start(self.ctx.log, self.ctx.values)
         for action in self._trail:
             new._replay(action)
         assert not new.ctx.replay, "a replay met fewer decision points than were logged"
-        new.ctx.replay = None
+        assert not new.ctx.replay_values, "a replay met fewer sets than were logged"
+        new.ctx.replay = new.ctx.replay_values = None
         return new
 
-    def _at_segment_start(self, log: list[Any] | None = None) -> State:
+    def _at_segment_start(self, log: list[Any] | None = None,
+                          values: list[Any] | None = None) -> State:
         """A copy at the start of the current segment, its first decision waiting; with the
-        segment's `log`, its decision points are given from it (see _replayed)."""
+        segment's `log`, its decision points are given from it, and with its `values`, the
+        values of its `set`s (see _replayed: an exact replay)."""
         assert self._checkpoint is not None
         new = State.__new__(State)
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
@@ -295,6 +299,9 @@ class State:
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
         if log is not None:
             new.ctx.replay = log[::-1]
+        new.ctx.values = []
+        if values is not None:
+            new.ctx.replay_values = values[::-1]
         new._checkpoint, new._trail, new._views = self._checkpoint, [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)

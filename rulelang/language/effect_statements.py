@@ -40,9 +40,13 @@ class EffectStatements:
     def place(self, piece: Piece, target: Any, c: Ctx, s: ast.Stmt) -> None:
         effects.place(c.data, piece, target, s.span)
 
+    def set_value(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> Any:
+        """The value a `set` gives (the fast evaluator's replays take it from a log)."""
+        return self.value(s.value, c, e)
+
     def effect_Set(self, s: ast.Set, c: Ctx, e: dict[str, Any]) -> None:
         if self.program.refs.get(s.target) == ("builtin", "starter"):
-            player = self.value(s.value, c, e)
+            player = self.set_value(s, c, e)
             if not isinstance(player, Player):
                 raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
                                        s.value.span)
@@ -50,10 +54,10 @@ class EffectStatements:
             c.data.version += 1
             return
         if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
-            self.set_piece_attr(s.target, self.value(s.value, c, e), c, e)
+            self.set_piece_attr(s.target, self.set_value(s, c, e), c, e)
             return
         table, key = self.slot(s.target, c, e)
-        value = stored(c, self.value(s.value, c, e), s.value.span)
+        value = stored(c, self.set_value(s, c, e), s.value.span)
         if table is c.data.counters:
             value = self.clamp(key, value, c)
         else:

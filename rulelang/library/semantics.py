@@ -197,13 +197,18 @@ class Ctx:
     clone replays its segment from them (`replay`, the entries still to meet, last first):
     a decision point met again gives its logged Decision at once, without making the menu
     anew (the same state, so the same menu; docs/architecture.md)."""
-    __slots__ = ("game", "data", "steps", "forced", "log", "replay")
+    __slots__ = ("game", "data", "steps", "forced", "log", "replay", "values", "replay_values")
 
     def __init__(self, game: Any, data: Any) -> None:
         self.game, self.data, self.steps = game, data, 0
         self.forced: list[Any] = []
         self.log: list[Any] = []
         self.replay: list[Any] | None = None
+        # the values the `set`s of the segment gave so far, in order (None: not kept); a
+        # clone's replay takes them from `replay_values` (last first) instead of computing
+        # them again (the fast evaluator: fast/executor.py set_value)
+        self.values: list[Any] | None = None
+        self.replay_values: list[Any] | None = None
 
     def replayed(self) -> Any:
         """The next logged decision point of a replay (a Decision, or None for an empty
