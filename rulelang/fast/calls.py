@@ -302,20 +302,28 @@ class CallCompiler:
         """A rule of no parameters, kept per position (kept.per_state) when that is sound
         and worth it: it reads neither the history nor chance, and it loops (a quantifier)
         or has a builtin call a rule (reach, group …), itself or through the rules it uses.
-        (Not one that asks what `moved` since the action began: a new action forgets that
-        without a new version.)"""
+        Not one that asks what `moved` since the action began (a new action forgets that
+        without a new version), nor a site query already kept up to date."""
         if self._analysis is None:
             self._analysis = Analysis(self.rt.program)
+            self._worth: dict[str, bool] = {}
+        worth = self._worth.get(key)
+        if worth is None:
+            worth = self._worth[key] = self._worth_keeping(key)
+        return per_state(key, f) if worth else f
+
+    def _worth_keeping(self, key: str) -> bool:
         analysis = self._analysis
+        assert analysis is not None
         if analysis.rule_reads(key) & (Reads.HISTORY | Reads.RNG) or self._kept_query(key):
-            return f
+            return False
         seen, todo, costly = {key}, [key], False
         while todo:
             rule = todo.pop()
             for n in walk(self.rt.program.defs[rule].body):
                 ref = self.refs.get(n.func if isinstance(n, ast.Call) else n, ("", ""))
                 if ref == ("builtin", "moved"):
-                    return f
+                    return False
                 costly = costly or isinstance(n, ast.Quant) or (
                     isinstance(n, ast.Call) and ref[0] == "builtin"
                     and bool(builtin_facts(ref[1]).calls))
@@ -323,7 +331,7 @@ class CallCompiler:
                 if called not in seen:
                     seen.add(called)
                     todo.append(called)
-        return per_state(key, f) if costly else f
+        return costly
 
     def _kept_query(self, key: str) -> bool:
         """The rule is a query over the sites that the compiled mode keeps up to date from the

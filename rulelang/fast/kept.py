@@ -1,6 +1,7 @@
 """Kept values of the fast evaluator: `cached` (a value kept until the sites it depends on
-change) and `memo` (values remembered by rule and arguments). The reference evaluator
-computes both every time (library/grids.py)."""
+change), `memo` (values remembered by rule and arguments) and the values of the position
+(per_state: rules of no parameters, kept while the data's version holds). The reference
+evaluator computes them every time (library/grids.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
