@@ -220,3 +220,43 @@ def test_every_kept_value_holds_in_random_games(book: Path,
     game = rulelang.load_game(book, mode="compiled")
     for seed in range(2):
         _play(game, seed, 120)
+
+
+HIDDEN = """game "Hands"
+players A, B
+piece card with points = 0
+zone deck visible to nobody: 3 card
+zone hand each player visible to owner
+setup
+  for each k in 1..3
+    set top(deck).points = k
+    move top(deck) to hand of B
+def best = max c in pieces(hand of B): c.points * 10 + size(pieces(hand of B))
+def firsts = each c in pieces(hand of B): c.points
+action look
+  require best > 0
+action wait
+  require true
+turn
+  do look or wait
+end
+  when turn > 3
+    draw
+"""
+
+
+def test_a_resample_keeps_no_value_of_the_true_position(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resample deals what its player cannot see again: nothing computed from the true
+    cards may be found in it (the AI's search would see them)."""
+    monkeypatch.setattr(kept, "CHECK", True)
+    (tmp_path / "hands.rule").write_text(HIDDEN, encoding="utf-8")
+    game = rulelang.load_game(tmp_path / "hands.rule", mode="compiled")
+    state = game.new_initial_state(seed=0)
+    state.legal_actions()
+    firsts = next(d for d in game.runtime.program.defs.values() if d.name == "firsts")
+    rule = kept.per_state("firsts", game.runtime.fn(firsts.body))
+    true = rule(state.ctx, {})
+    assert sorted(true) == [1, 2, 3]
+    orders = {tuple(rule(state.resample(0, seed).ctx, {})) for seed in range(12)}
+    assert len(orders) > 1  # dealt again: the kept order of the true hand was not found
