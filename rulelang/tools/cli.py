@@ -28,8 +28,8 @@ from rulelang.tools.common import (
     parse_options,
     write_file,
 )
-from rulelang.tools.compare import add_parser as _compare_parser
-from rulelang.tools.evaluate import add_parser as _evaluate_parser
+from rulelang.tools.evidence_args import add_compare_parser as _compare_parser
+from rulelang.tools.evidence_args import add_evaluate_parser as _evaluate_parser
 from rulelang.tools.record import replay
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume

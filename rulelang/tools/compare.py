@@ -17,7 +17,6 @@ from typing import Any
 from rulelang.tools.common import _user_error
 from rulelang.tools.evaluate import (
     Progress,
-    add_arguments,
     jobs,
     make_setup,
     out_dir,
@@ -34,29 +33,6 @@ METRICS: dict[str, Callable[[Record], float]] = {
     "draw": lambda r: float(not r["capped"] and not r["winners"]),
     "length": lambda r: float(r["plies"]),
 }
-_BINARY = ("p0-win", "draw")
-
-
-def add_parser(sub: Any) -> None:
-    cp = sub.add_parser("compare", help="play two rulebooks (or option sets) on the same seeds "
-                        "and report the differences")
-    cp.add_argument("a", metavar="A", help="rulebook file or bundled name")
-    cp.add_argument("b", nargs="?", metavar="B", help="the other rulebook (default: A again, "
-                    "with --option-a/--option-b)")
-    cp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="an option of both sides")
-    cp.add_argument("--option-a", action="append", default=[], metavar="KEY=VALUE")
-    cp.add_argument("--option-b", action="append", default=[], metavar="KEY=VALUE")
-    cp.add_argument("--sprt", choices=_BINARY, metavar="METRIC",
-                    help="stop as soon as a difference in METRIC (p0-win or draw) is shown or "
-                    "ruled out; --games is then the most pairs played")
-    cp.add_argument("--q1", type=float, default=0.6, metavar="Q",
-                    help="SPRT: under H1, the share of discordant pairs in which one side "
-                    "is higher (default 0.6; H0: one half)")
-    cp.add_argument("--alpha", type=float, default=0.05, help="SPRT false alarm rate")
-    cp.add_argument("--beta", type=float, default=0.05, help="SPRT miss rate")
-    add_arguments(cp, games=2000)
-    cp.set_defaults(run=cmd_compare)
 
 
 def _sides(args: argparse.Namespace) -> tuple[tuple[Setup, Any], tuple[Setup, Any]]:

@@ -20,46 +20,10 @@ from rulelang.agents import make_agent
 from rulelang.tools.choices import choice_lines
 from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
-from rulelang.tools.coverage import DEFAULT_LIMIT, coverage_lines, rule_coverage
+from rulelang.tools.coverage import coverage_lines, rule_coverage
 from rulelang.tools.playout import Record, Setup, chunks, run
 from rulelang.tools.report import summarize, summary_lines
 from rulelang.tools.report_html import page
-
-DEFAULT_GAMES = 1000
-DEFAULT_CAP = 2000
-
-
-def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> None:
-    """The options evaluate and compare share."""
-    p.add_argument("--players", type=int, metavar="N")
-    p.add_argument("--games", type=int, default=games, metavar="N",
-                   help=f"how many games (default {games})")
-    p.add_argument("--agents", default="random", metavar="A,B,...",
-                   help="random, mcts, mcts:N; one for every seat, or one per seat, rotated "
-                   "through the seats game by game (default random)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
-    p.add_argument("--jobs", type=int, default=None, metavar="J",
-                   help="worker processes (default: every core)")
-    p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
-                   help=f"cut a game after M moves (default {DEFAULT_CAP})")
-    p.add_argument("--mode", choices=("compiled", "interpreted"), default="compiled")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local: a process pool here (default); ray: a Ray cluster")
-    p.add_argument("--address", metavar="ADDR",
-                   help="with --backend ray: the cluster to join (default: start a private "
-                   "one on 127.0.0.1)")
-    p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
-
-
-def add_parser(sub: Any) -> None:
-    ev = sub.add_parser("evaluate", help="play many games and report balance, length, ...")
-    ev.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
-    ev.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    add_arguments(ev)
-    ev.add_argument("--coverage", type=int, default=DEFAULT_LIMIT, metavar="N",
-                    help="replay the first N games for rule coverage (default "
-                    f"{DEFAULT_LIMIT}; 0: none)")
-    ev.set_defaults(run=cmd_evaluate)
 
 
 def positive(value: int | None, flag: str) -> int:

@@ -1,0 +1,80 @@
+"""The command-line arguments of `rulelang evaluate` and `rulelang compare`, apart from the
+commands themselves, so that the command line starts without importing what only they use
+(the pool, the reports, the statistics): each command is imported when it is run."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rulelang.tools.coverage import DEFAULT_LIMIT
+
+DEFAULT_GAMES = 1000
+DEFAULT_CAP = 2000
+
+
+def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> None:
+    """The options evaluate and compare share."""
+    p.add_argument("--players", type=int, metavar="N")
+    p.add_argument("--games", type=int, default=games, metavar="N",
+                   help=f"how many games (default {games})")
+    p.add_argument("--agents", default="random", metavar="A,B,...",
+                   help="random, mcts, mcts:N; one for every seat, or one per seat, rotated "
+                   "through the seats game by game (default random)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default: every core)")
+    p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
+                   help=f"cut a game after M moves (default {DEFAULT_CAP})")
+    p.add_argument("--mode", choices=("compiled", "interpreted"), default="compiled")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool here (default); ray: a Ray cluster")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (default: start a private "
+                   "one on 127.0.0.1)")
+    p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
+
+
+def add_evaluate_parser(sub: Any) -> None:
+    ev = sub.add_parser("evaluate", help="play many games and report balance, length, ...")
+    ev.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
+    ev.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    add_arguments(ev)
+    ev.add_argument("--coverage", type=int, default=DEFAULT_LIMIT, metavar="N",
+                    help="replay the first N games for rule coverage (default "
+                    f"{DEFAULT_LIMIT}; 0: none)")
+    ev.set_defaults(run=_evaluate)
+
+
+BINARY = ("p0-win", "draw")  # the metrics --sprt can test
+
+
+def add_compare_parser(sub: Any) -> None:
+    cp = sub.add_parser("compare", help="play two rulebooks (or option sets) on the same seeds "
+                        "and report the differences")
+    cp.add_argument("a", metavar="A", help="rulebook file or bundled name")
+    cp.add_argument("b", nargs="?", metavar="B", help="the other rulebook (default: A again, "
+                    "with --option-a/--option-b)")
+    cp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an option of both sides")
+    cp.add_argument("--option-a", action="append", default=[], metavar="KEY=VALUE")
+    cp.add_argument("--option-b", action="append", default=[], metavar="KEY=VALUE")
+    cp.add_argument("--sprt", choices=BINARY, metavar="METRIC",
+                    help="stop as soon as a difference in METRIC (p0-win or draw) is shown or "
+                    "ruled out; --games is then the most pairs played")
+    cp.add_argument("--q1", type=float, default=0.6, metavar="Q",
+                    help="SPRT: under H1, the share of discordant pairs in which one side "
+                    "is higher (default 0.6; H0: one half)")
+    cp.add_argument("--alpha", type=float, default=0.05, help="SPRT false alarm rate")
+    cp.add_argument("--beta", type=float, default=0.05, help="SPRT miss rate")
+    add_arguments(cp, games=2000)
+    cp.set_defaults(run=_compare)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from rulelang.tools.evaluate import cmd_evaluate
+    return cmd_evaluate(args)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from rulelang.tools.compare import cmd_compare
+    return cmd_compare(args)
