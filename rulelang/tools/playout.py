@@ -95,7 +95,8 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         while not state.is_terminal():
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
-    actions, movers, taken, chosen, branching = _read(program, data.history, memo)
+    actions, movers, taken, chosen, branching = (_read_sites(program, data.history, memo)
+                                                 or _read(program, data.history, memo))
     capped = bool(data.capped)  # (State.capped; every state here is terminal)
     returns = list(map(float, state.returns()))
     if scored:
@@ -199,11 +200,14 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                             distinct.clear()
                     if apart:  # (one string object per action and site, kept: the
                         # records of many games then hold no copies of it)
-                        text = texts.get((action, v))
+                        named = texts.get(action)
+                        if named is None:
+                            named = texts[action] = {}
+                        text = named.get(v)
                         if text is None:
                             text = f"{action} {v.name}"
-                            if len(texts) < 100_000:
-                                texts[action, v] = text
+                            if len(named) < 100_000:
+                                named[v] = text
                     else:
                         text = _label_at(segments, k, (action, (v,)))
                 else:
@@ -269,6 +273,70 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
         names[last] = names.get(last, 0) + run
     return actions, movers, names, (counts, pairs), {
         "decisions": len(actions), "options": total, "max": most, "single": single}
+
+
+def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) -> Any:
+    """What _read gives, for the most common game only (None for any other): every decision
+    a `do` menu of one and the same action, kept as one segment of sites whose strings
+    cannot repeat (the verdict _read keeps per menu), when the board names each site once.
+    Each string is then "action site" (kept per action and site, as _read keeps it), the
+    action's count is the number of decisions and its first choose took each decision's
+    site: only the sites taken are counted in the pass."""
+    if not history or not memo.sites_named_once:
+        return None
+    distinct = memo.distinct
+    action, texts = None, {}
+    actions: list[str] = []
+    sites: dict[Site, int] = {}  # site -> times taken
+    for d, k in history:
+        options = d.options
+        if type(options) is not Options or d.menu is None:
+            return None
+        segments = options.segments
+        if len(segments) != 1:
+            return None
+        name, values = segments[0]
+        if name != action:
+            if action is not None or name is None:  # (a second action, or none)
+                return None
+            action = name
+            texts = memo.texts.get(name)
+            if texts is None:
+                texts = memo.texts[name] = {}
+        v = values[k]
+        if type(v) is not Site:
+            return None
+        try:
+            apart = distinct.get(values)
+        except TypeError:  # (values that cannot be a key, lists say)
+            return None
+        if apart is None:
+            apart = distinct[values] = _distinct(values, True)
+            if len(distinct) > 100_000:
+                distinct.clear()
+        if not apart:
+            return None
+        text = texts.get(v)
+        if text is None:
+            text = f"{action} {v.name}"
+            if len(texts) < 100_000:
+                texts[v] = text
+        actions.append(text)
+        sites[v] = sites.get(v, 0) + 1
+    slots_of = memo.slots
+    slots = slots_of.get(action)
+    if slots is None:
+        slots = action_slots(program, action, slots_of)
+    counts: Counts = {}
+    if slots:
+        where = slots_of.get(slots[0])
+        if where is None:
+            where = where_of(program, slots[0], slots_of)
+        counts[where] = {v.name: n for v, n in sites.items()}
+    options = [d.count for d, _ in history]
+    return actions, [d.player for d, _ in history], {action: len(actions)}, (counts, {}), {
+        "decisions": len(actions), "options": sum(options), "max": max(options),
+        "single": options.count(1)}
 
 
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
@@ -348,7 +416,7 @@ class _Memo:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
         self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
-        self.texts: dict[tuple[str, Site], str] = {}  # _read's strings, per (action, site)
+        self.texts: dict[str, dict[Site, str]] = {}  # _read's strings: action -> site -> it
         names = [site.name for site in getattr(game.runtime.board, "sites", ())]
         self.sites_named_once = len(set(names)) == len(names)
 
