@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from rulelang.agents import make_agent
@@ -167,8 +168,8 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
     repeat, is only counted by (action, value) in the pass (its value goes to the action's
     first choose), and written at the end. (All in one function and few objects: this runs
     after each game, when little of it is still at hand in the processor's caches.)"""
-    once, slots_of, distinct, texts = (memo.sites_named_once, memo.slots, memo.distinct,
-                                       memo.texts)
+    once, slots_of, distinct, texts, board = (memo.sites_named_once, memo.slots,
+                                              memo.distinct, memo.texts, memo.board)
     actions: list[str] = []
     movers: list[int] = []
     names: dict[str, int] = {}
@@ -195,7 +196,7 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                     except TypeError:  # (values that cannot be a key, lists say)
                         apart = False
                     if apart is None:
-                        apart = distinct[values] = _distinct(values, once)
+                        apart = distinct[values] = _distinct(values, once, board)
                         if len(distinct) > 100_000:
                             distinct.clear()
                     if apart:  # (one string object per action and site, kept: the
@@ -211,7 +212,7 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                     else:
                         text = _label_at(segments, k, (action, (v,)))
                 else:
-                    text = (f"{action} {v}" if _distinct(values, once)
+                    text = (f"{action} {v}" if _distinct(values, once, board)
                             else _label_at(segments, k, (action, (v,))))
                 actions.append(text)
                 if d.menu is not None:
@@ -277,66 +278,69 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
 
 def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) -> Any:
     """What _read gives, for the most common game only (None for any other): every decision
-    a `do` menu of one and the same action, kept as one segment of sites whose strings
-    cannot repeat (the verdict _read keeps per menu), when the board names each site once.
-    Each string is then "action site" (kept per action and site, as _read keeps it), the
-    action's count is the number of decisions and its first choose took each decision's
-    site: only the sites taken are counted in the pass."""
+    a `do` menu of one and the same action, kept as one segment of sites of the board, all
+    different (a verdict kept per menu, as _read keeps its own), when the board names each
+    site once. Each string is then "action site" (kept per action and site), the action's
+    count is the number of decisions and its first choose took each decision's site. The
+    pass only keeps each decision's site, mover and number of options; the rest is read
+    from them with builtins (a loop in C each)."""
     if not history or not memo.sites_named_once:
         return None
-    distinct = memo.distinct
-    action, texts = None, {}
-    actions: list[str] = []
-    sites: dict[Site, int] = {}  # site -> times taken
-    for d, k in history:
-        options = d.options
-        if type(options) is not Options or d.menu is None:
-            return None
-        segments = options.segments
-        if len(segments) != 1:
-            return None
-        name, values = segments[0]
-        if name != action:
-            if action is not None or name is None:  # (a second action, or none)
+    known, board = memo.on_board, memo.board
+    first = history[0][0].options
+    action = first.segments[0][0] if type(first) is Options and first.segments else None
+    if action is None:
+        return None
+    sites: list[Site] = []
+    movers: list[int] = []
+    counts: list[int] = []
+    try:
+        for d, k in history:
+            options = d.options
+            if type(options) is not Options or d.menu is None:
                 return None
-            action = name
-            texts = memo.texts.get(name)
-            if texts is None:
-                texts = memo.texts[name] = {}
-        v = values[k]
-        if type(v) is not Site:
-            return None
-        try:
-            apart = distinct.get(values)
-        except TypeError:  # (values that cannot be a key, lists say)
-            return None
-        if apart is None:
-            apart = distinct[values] = _distinct(values, True)
-            if len(distinct) > 100_000:
-                distinct.clear()
-        if not apart:
-            return None
-        text = texts.get(v)
-        if text is None:
-            text = f"{action} {v.name}"
-            if len(texts) < 100_000:
-                texts[v] = text
-        actions.append(text)
-        sites[v] = sites.get(v, 0) + 1
-    slots_of = memo.slots
-    slots = slots_of.get(action)
-    if slots is None:
-        slots = action_slots(program, action, slots_of)
-    counts: Counts = {}
-    if slots:
-        where = slots_of.get(slots[0])
-        if where is None:
-            where = where_of(program, slots[0], slots_of)
-        counts[where] = {v.name: n for v, n in sites.items()}
-    options = [d.count for d, _ in history]
-    return actions, [d.player for d, _ in history], {action: len(actions)}, (counts, {}), {
-        "decisions": len(actions), "options": sum(options), "max": max(options),
-        "single": options.count(1)}
+            [(name, values)] = options.segments  # (ValueError: more segments than one)
+            apart = known.get(values)  # (TypeError: values that cannot be a key)
+            if apart is None:  # all sites of the board, all different (a site equals
+                # only itself: as many sites of the board among them as values)
+                apart = known[values] = len(board.intersection(values)) == len(values)
+                if len(known) > 100_000:
+                    known.clear()
+            if not apart or name != action:
+                return None
+            sites.append(values[k])
+            movers.append(d.player)
+            counts.append(d.count)
+    except (ValueError, TypeError):
+        return None
+    texts = memo.texts.get(action)
+    if texts is None:
+        texts = memo.texts[action] = {}
+    try:
+        actions = list(map(texts.__getitem__, sites))
+    except KeyError:  # strings not made yet (at most one per site of the board)
+        for v in sites:
+            if v not in texts:
+                texts[v] = f"{action} {v.name}"
+        actions = list(map(texts.__getitem__, sites))
+    chosen: Counts = {}
+    where = memo.first_choose.get(action, False)
+    if where is False:
+        slots = action_slots(program, action, memo.slots)
+        where = memo.first_choose[action] = (where_of(program, slots[0], memo.slots)
+                                             if slots else None)
+    if where is not None:
+        counted = chosen[where] = dict.fromkeys(map(_NAME, sites), 1)
+        if len(counted) < len(sites):  # a site taken more than once: counted one by one
+            counted.clear()
+            for v in sites:
+                counted[v.name] = counted.get(v.name, 0) + 1
+    return actions, movers, {action: len(actions)}, (chosen, {}), {
+        "decisions": len(actions), "options": sum(counts), "max": max(counts),
+        "single": counts.count(1)}
+
+
+_NAME = attrgetter("name")
 
 
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
@@ -378,11 +382,17 @@ def _text(v: Any) -> str:
     return v.name if type(v) is Site else str(v)
 
 
-def _distinct(values: Any, sites_named_once: bool) -> bool:
+def _distinct(values: Any, sites_named_once: bool, board: frozenset[Site]) -> bool:
     """Whether the values of a segment are all different and of one type whose strings tell
     them apart, so that no two are written the same. (A verdict on sites is kept by the
     tuple of values: a tuple equal to it holds the same sites, as a site equals only
-    itself.)"""
+    itself.) Sites of the board, the common case, are told by a test in C: `board` holds
+    them, and a site equals only itself."""
+    try:
+        if sites_named_once and board.issuperset(values):
+            return len(set(values)) == len(values)
+    except TypeError:  # (values that cannot be a key: not sites)
+        pass
     kinds = set(map(type, values))
     if len(kinds) > 1 or not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
         return False
@@ -417,8 +427,12 @@ class _Memo:
         self.slots: dict[Any, Any] = {}  # choices.py's
         self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
         self.texts: dict[str, dict[Site, str]] = {}  # _read's strings: action -> site -> it
-        names = [site.name for site in getattr(game.runtime.board, "sites", ())]
+        sites = getattr(game.runtime.board, "sites", ())
+        names = [site.name for site in sites]
         self.sites_named_once = len(set(names)) == len(names)
+        self.board = frozenset(sites)  # _distinct's
+        self.on_board: dict[Any, bool] = {}  # _read_sites' verdicts, per tuple of values
+        self.first_choose: dict[str, str | None] = {}  # _read_sites': action -> its place
 
 
 def _memo(game: Any) -> _Memo:
