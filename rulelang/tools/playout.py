@@ -99,7 +99,7 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
     actions, movers, taken, chosen, branching = (_read_sites(program, data.history, memo)
                                                  or _read(program, data.history, memo))
     capped = bool(data.capped)  # (State.capped; every state here is terminal)
-    returns = list(map(float, state.returns()))
+    returns = state.returns()  # (a new list of floats each time, as winners() of ints)
     if scored:
         # (a player's score is the sum of its breakdown, as State.scores adds it; a term's
         # points are the lines of an itemised term summed: runtime.term_points gives both)
@@ -107,10 +107,10 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         scores = [float(total) for total, _ in found]
         terms = [points for _, points in found]
     else:  # (State.scores is then State.returns; each player's breakdown is empty)
-        scores, terms = returns[:], list(map(dict, [()] * len(returns)))
+        scores, terms = returns[:], [{} for _ in returns]
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
-        "capped": capped, "winners": [] if capped else list(map(int, state.winners())),
+        "capped": capped, "winners": [] if capped else state.winners(),
         "returns": [] if capped else returns, "scores": scores,
         "turns": data.turn, "rounds": data.round if program.round is not None else None,
         "lead_changes": changes if scored else None, "terms": terms,
