@@ -296,10 +296,10 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
     counts: list[int] = []
     try:
         for d, k in history:
-            options = d.options
-            if type(options) is not Options or d.menu is None:
+            if d.menu is None:  # (a decision of its own)
                 return None
-            [(name, values)] = options.segments  # (ValueError: more segments than one)
+            # (AttributeError: a menu kept as a plain list; ValueError: more segments)
+            [(name, values)] = d.options.segments
             apart = known.get(values)  # (TypeError: values that cannot be a key)
             if apart is None:  # all sites of the board, all different (a site equals
                 # only itself: as many sites of the board among them as values)
@@ -311,7 +311,7 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
             sites.append(values[k])
             movers.append(d.player)
             counts.append(d.count)
-    except (ValueError, TypeError):
+    except (AttributeError, ValueError, TypeError):
         return None
     texts = memo.texts.get(action)
     if texts is None:
