@@ -299,7 +299,7 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
             if d.menu is None:  # (a decision of its own)
                 return None
             # (AttributeError: a menu kept as a plain list; ValueError: more segments)
-            [(name, values)] = d.options.segments
+            [(name, values)] = d.options.segments  # type: ignore[union-attr]
             apart = known.get(values)  # (TypeError: values that cannot be a key)
             if apart is None:  # all sites of the board, all different (a site equals
                 # only itself: as many sites of the board among them as values)
@@ -324,8 +324,9 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
                 texts[v] = f"{action} {v.name}"
         actions = list(map(texts.__getitem__, sites))
     chosen: Counts = {}
-    where = memo.first_choose.get(action, False)
-    if where is False:
+    if action in memo.first_choose:
+        where = memo.first_choose[action]
+    else:
         slots = action_slots(program, action, memo.slots)
         where = memo.first_choose[action] = (where_of(program, slots[0], memo.slots)
                                              if slots else None)

@@ -8,6 +8,7 @@ second action, a decision of its own, a menu of several segments or kept as a pl
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.library.decision import Decision, Options
@@ -16,7 +17,7 @@ from rulelang.tools.playout import Setup, _Memo, _read, _read_sites, game_seed
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _histories(name: str, games: int) -> tuple[object, list[list[tuple[Decision, int]]]]:
+def _histories(name: str, games: int) -> tuple[Any, list[list[tuple[Decision, int]]]]:
     game = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 7, 2000).game()
     out = []
     for i in range(games):
@@ -47,9 +48,10 @@ def test_histories_it_is_not_for_are_declined() -> None:
     game, histories = _histories("tic_tac_toe", 1)
     program = game.runtime.program
     history = histories[0]
-    d, k = history[0]
+    d = history[0][0]
+    assert isinstance(d.options, Options)
     sites = list(game.runtime.board.sites)
-    action, values = d.options.segments[0]
+    action = d.options.segments[0][0]
 
     def one(options: object, menu: object = d.menu, player: int = 0, taken: int = 1
             ) -> list[tuple[Decision, int]]:
