@@ -17,7 +17,6 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from rulelang.agents import make_agent
@@ -291,7 +290,12 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
     action = first.segments[0][0] if type(first) is Options and first.segments else None
     if action is None:
         return None
-    sites: list[Site] = []
+    texts = memo.site_texts.get(action)  # each site's string, by the site's index
+    if texts is None:
+        texts = memo.site_texts[action] = [f"{action} {name}" for name in memo.names]
+    names: list[str] = []  # the name of each site taken
+    site_names = memo.names
+    actions: list[str] = []
     movers: list[int] = []
     counts: list[int] = []
     try:
@@ -308,21 +312,13 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
                     known.clear()
             if not apart or name != action:
                 return None
-            sites.append(values[k])
+            i = values[k].index  # (a site of the board)
+            actions.append(texts[i])
+            names.append(site_names[i])
             movers.append(d.player)
             counts.append(d.count)
     except (AttributeError, ValueError, TypeError):
         return None
-    texts = memo.texts.get(action)
-    if texts is None:
-        texts = memo.texts[action] = {}
-    try:
-        actions = list(map(texts.__getitem__, sites))
-    except KeyError:  # strings not made yet (at most one per site of the board)
-        for v in sites:
-            if v not in texts:
-                texts[v] = f"{action} {v.name}"
-        actions = list(map(texts.__getitem__, sites))
     chosen: Counts = {}
     if action in memo.first_choose:
         where = memo.first_choose[action]
@@ -331,17 +327,14 @@ def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) 
         where = memo.first_choose[action] = (where_of(program, slots[0], memo.slots)
                                              if slots else None)
     if where is not None:
-        counted = chosen[where] = dict.fromkeys(map(_NAME, sites), 1)
-        if len(counted) < len(sites):  # a site taken more than once: counted one by one
+        counted = chosen[where] = dict.fromkeys(names, 1)
+        if len(counted) < len(names):  # a site taken more than once: counted one by one
             counted.clear()
-            for v in sites:
-                counted[v.name] = counted.get(v.name, 0) + 1
+            for name in names:
+                counted[name] = counted.get(name, 0) + 1
     return actions, movers, {action: len(actions)}, (chosen, {}), {
         "decisions": len(actions), "options": sum(counts), "max": max(counts),
         "single": counts.count(1)}
-
-
-_NAME = attrgetter("name")
 
 
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
@@ -432,6 +425,10 @@ class _Memo:
         names = [site.name for site in sites]
         self.sites_named_once = len(set(names)) == len(names)
         self.board = frozenset(sites)  # _distinct's
+        self.names: list[str] = [""] * (1 + max((site.index for site in sites), default=-1))
+        for site in sites:  # _read_sites': each site's name by its index
+            self.names[site.index] = site.name
+        self.site_texts: dict[str, list[str]] = {}  # _read_sites': action -> by index
         self.on_board: dict[Any, bool] = {}  # _read_sites' verdicts, per tuple of values
         self.first_choose: dict[str, str | None] = {}  # _read_sites': action -> its place
 
