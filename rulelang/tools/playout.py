@@ -95,9 +95,10 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         while not state.is_terminal():
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
-    actions, movers, taken, chosen, branching = _read(program, data.history, memo)
+    actions, movers, taken, chosen, branching = (_read_sites(program, data.history, memo)
+                                                 or _read(program, data.history, memo))
     capped = bool(data.capped)  # (State.capped; every state here is terminal)
-    returns = list(map(float, state.returns()))
+    returns = state.returns()  # (a new list of floats each time, as winners() of ints)
     if scored:
         # (a player's score is the sum of its breakdown, as State.scores adds it; a term's
         # points are the lines of an itemised term summed: runtime.term_points gives both)
@@ -105,10 +106,10 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         scores = [float(total) for total, _ in found]
         terms = [points for _, points in found]
     else:  # (State.scores is then State.returns; each player's breakdown is empty)
-        scores, terms = returns[:], list(map(dict, [()] * len(returns)))
+        scores, terms = returns[:], [{} for _ in returns]
     return {
         "index": index, "seed": seed, "agents": names, "plies": len(actions),
-        "capped": capped, "winners": [] if capped else list(map(int, state.winners())),
+        "capped": capped, "winners": [] if capped else state.winners(),
         "returns": [] if capped else returns, "scores": scores,
         "turns": data.turn, "rounds": data.round if program.round is not None else None,
         "lead_changes": changes if scored else None, "terms": terms,
@@ -166,8 +167,8 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
     repeat, is only counted by (action, value) in the pass (its value goes to the action's
     first choose), and written at the end. (All in one function and few objects: this runs
     after each game, when little of it is still at hand in the processor's caches.)"""
-    once, slots_of, distinct, texts = (memo.sites_named_once, memo.slots, memo.distinct,
-                                       memo.texts)
+    once, slots_of, distinct, texts, board = (memo.sites_named_once, memo.slots,
+                                              memo.distinct, memo.texts, memo.board)
     actions: list[str] = []
     movers: list[int] = []
     names: dict[str, int] = {}
@@ -194,20 +195,23 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                     except TypeError:  # (values that cannot be a key, lists say)
                         apart = False
                     if apart is None:
-                        apart = distinct[values] = _distinct(values, once)
+                        apart = distinct[values] = _distinct(values, once, board)
                         if len(distinct) > 100_000:
                             distinct.clear()
                     if apart:  # (one string object per action and site, kept: the
                         # records of many games then hold no copies of it)
-                        text = texts.get((action, v))
+                        named = texts.get(action)
+                        if named is None:
+                            named = texts[action] = {}
+                        text = named.get(v)
                         if text is None:
                             text = f"{action} {v.name}"
-                            if len(texts) < 100_000:
-                                texts[action, v] = text
+                            if len(named) < 100_000:
+                                named[v] = text
                     else:
                         text = _label_at(segments, k, (action, (v,)))
                 else:
-                    text = (f"{action} {v}" if _distinct(values, once)
+                    text = (f"{action} {v}" if _distinct(values, once, board)
                             else _label_at(segments, k, (action, (v,))))
                 actions.append(text)
                 if d.menu is not None:
@@ -271,6 +275,68 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
         "decisions": len(actions), "options": total, "max": most, "single": single}
 
 
+def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) -> Any:
+    """What _read gives, for the most common game only (None for any other): every decision
+    a `do` menu of one and the same action, kept as one segment of sites of the board, all
+    different (a verdict kept per menu, as _read keeps its own), when the board names each
+    site once. Each string is then "action site" (kept per action and site), the action's
+    count is the number of decisions and its first choose took each decision's site. The
+    pass only keeps each decision's site, mover and number of options; the rest is read
+    from them with builtins (a loop in C each)."""
+    if not history or not memo.sites_named_once:
+        return None
+    known, board = memo.on_board, memo.board
+    first = history[0][0].options
+    action = first.segments[0][0] if type(first) is Options and first.segments else None
+    if action is None:
+        return None
+    texts = memo.site_texts.get(action)  # each site's string, by the site's index
+    if texts is None:
+        texts = memo.site_texts[action] = [f"{action} {name}" for name in memo.names]
+    names: list[str] = []  # the name of each site taken
+    site_names = memo.names
+    actions: list[str] = []
+    movers: list[int] = []
+    counts: list[int] = []
+    try:
+        for d, k in history:
+            if d.menu is None:  # (a decision of its own)
+                return None
+            # (AttributeError: a menu kept as a plain list; ValueError: more segments)
+            [(name, values)] = d.options.segments  # type: ignore[union-attr]
+            apart = known.get(values)  # (TypeError: values that cannot be a key)
+            if apart is None:  # all sites of the board, all different (a site equals
+                # only itself: as many sites of the board among them as values)
+                apart = known[values] = len(board.intersection(values)) == len(values)
+                if len(known) > 100_000:
+                    known.clear()
+            if not apart or name != action:
+                return None
+            i = values[k].index  # (a site of the board)
+            actions.append(texts[i])
+            names.append(site_names[i])
+            movers.append(d.player)
+            counts.append(d.count)
+    except (AttributeError, ValueError, TypeError):
+        return None
+    chosen: Counts = {}
+    if action in memo.first_choose:
+        where = memo.first_choose[action]
+    else:
+        slots = action_slots(program, action, memo.slots)
+        where = memo.first_choose[action] = (where_of(program, slots[0], memo.slots)
+                                             if slots else None)
+    if where is not None:
+        counted = chosen[where] = dict.fromkeys(names, 1)
+        if len(counted) < len(names):  # a site taken more than once: counted one by one
+            counted.clear()
+            for name in names:
+                counted[name] = counted.get(name, 0) + 1
+    return actions, movers, {action: len(actions)}, (chosen, {}), {
+        "decisions": len(actions), "options": sum(counts), "max": max(counts),
+        "single": counts.count(1)}
+
+
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
     key = (slot, value)
     try:
@@ -310,11 +376,17 @@ def _text(v: Any) -> str:
     return v.name if type(v) is Site else str(v)
 
 
-def _distinct(values: Any, sites_named_once: bool) -> bool:
+def _distinct(values: Any, sites_named_once: bool, board: frozenset[Site]) -> bool:
     """Whether the values of a segment are all different and of one type whose strings tell
     them apart, so that no two are written the same. (A verdict on sites is kept by the
     tuple of values: a tuple equal to it holds the same sites, as a site equals only
-    itself.)"""
+    itself.) Sites of the board, the common case, are told by a test in C: `board` holds
+    them, and a site equals only itself."""
+    try:
+        if sites_named_once and board.issuperset(values):
+            return len(set(values)) == len(values)
+    except TypeError:  # (values that cannot be a key: not sites)
+        pass
     kinds = set(map(type, values))
     if len(kinds) > 1 or not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
         return False
@@ -348,9 +420,17 @@ class _Memo:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
         self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
-        self.texts: dict[tuple[str, Site], str] = {}  # _read's strings, per (action, site)
-        names = [site.name for site in getattr(game.runtime.board, "sites", ())]
+        self.texts: dict[str, dict[Site, str]] = {}  # _read's strings: action -> site -> it
+        sites = getattr(game.runtime.board, "sites", ())
+        names = [site.name for site in sites]
         self.sites_named_once = len(set(names)) == len(names)
+        self.board = frozenset(sites)  # _distinct's
+        self.names: list[str] = [""] * (1 + max((site.index for site in sites), default=-1))
+        for site in sites:  # _read_sites': each site's name by its index
+            self.names[site.index] = site.name
+        self.site_texts: dict[str, list[str]] = {}  # _read_sites': action -> by index
+        self.on_board: dict[Any, bool] = {}  # _read_sites' verdicts, per tuple of values
+        self.first_choose: dict[str, str | None] = {}  # _read_sites': action -> its place
 
 
 def _memo(game: Any) -> _Memo:
