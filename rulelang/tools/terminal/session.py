@@ -8,6 +8,7 @@ the terminal's scrollback are wiped, so nothing one may not see is left for the 
 """
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -129,7 +130,15 @@ class Session:
         start = time.monotonic()
         shown = [0.0]
 
+        stop = [False]  # a ctrl-c came while it thought (even if its exception was lost)
+
+        def interrupted(signum: int, frame: Any) -> None:
+            stop[0] = True
+            raise KeyboardInterrupt
+
         def progress(playouts: int, seconds: float) -> None:
+            if stop[0]:
+                raise KeyboardInterrupt
             if self.tty and seconds - shown[0] >= 0.1:
                 shown[0] = seconds
                 print(f"\r\033[K{label} is thinking… {seconds:4.1f} s, {playouts} playouts",
@@ -138,9 +147,15 @@ class Session:
             agent.progress = progress
         if self.humans and self.tty:
             print(f"\r\033[K{label} is thinking…", end="", flush=True)
+        # a ctrl-c stops the game however the search was busy (an exception raised while
+        # Python frees an object is printed and lost) and whatever the process inherited
+        previous = _catch_sigint(interrupted)
         try:
             action = agent.choose(self.state)
+            if stop[0]:
+                raise KeyboardInterrupt
         finally:
+            _catch_sigint(previous)
             if isinstance(agent, MCTSAgent):
                 agent.progress = None
             if self.humans and self.tty:
@@ -427,3 +442,11 @@ def _changed(before: list[Any], after: list[Any]) -> set[str]:
     """The sites whose pieces differ between two views of the board."""
     old = {s["site"]: s["pieces"] for s in before}
     return {s["site"] for s in after if old.get(s["site"]) != s["pieces"]}
+
+
+def _catch_sigint(handler: Any) -> Any:
+    """Install a SIGINT handler (in the main thread only; elsewhere nothing); the one before."""
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except (ValueError, TypeError):  # not the main thread, or no handler to put back
+        return None
