@@ -76,19 +76,25 @@ def both(tmp_path: Path, expr: str, book: str = _BOOK, shown: Any = None,
     return found[1]
 
 
-@pytest.fixture
-def fused(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The closures nested.fuse_owner_lines made while a rulebook was compiled."""
+def spied(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[Any]:
+    """The closures module.name (a maker of fast paths) makes from now on (None: declined,
+    not listed)."""
     made: list[Any] = []
-    original = fast_compiler.fuse_owner_lines
+    original = getattr(module, name)
 
     def spy(*args: Any) -> Any:
         f = original(*args)
         if f is not None:
             made.append(f)
         return f
-    monkeypatch.setattr(fast_compiler, "fuse_owner_lines", spy)
+    monkeypatch.setattr(module, name, spy)
     return made
+
+
+@pytest.fixture
+def fused(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The closures nested.fuse_owner_lines made while a rulebook was compiled."""
+    return spied(monkeypatch, fast_compiler, "fuse_owner_lines")
 
 
 ROW = "(0, 0), (0, 1), (0, 2)"
@@ -420,15 +426,7 @@ def test_lines_of_one_player_are_one_loop_equal_to_the_reference(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expr: str, a: str, b: str,
         expected: Any) -> None:
     from rulelang.fast import loops
-    made: list[Any] = []
-    original = loops.owner_where_over
-
-    def spy(*args: Any) -> Any:
-        f = original(*args)
-        if f is not None:
-            made.append(f)
-        return f
-    monkeypatch.setattr(loops, "owner_where_over", spy)
+    made = spied(monkeypatch, loops, "owner_where_over")
     found = both(tmp_path, expr, a=a, b=b)
     if expected is not None:
         assert found[0] == expected
