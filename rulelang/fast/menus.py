@@ -246,6 +246,11 @@ class Menus:
             if self._last_choice(stmts, i + 1):
                 out.extend([values + (v,) for v in self.choices(s, c, e)])
                 return
+            if self._put_alone_after(stmts, i):  # the put's piece is the same for each value
+                chosen = self.choices(s, c, e)
+                if chosen and self.put_possible(stmts[i + 1], c, e):  # type: ignore[arg-type]
+                    out.extend([values + (v,) for v in chosen])
+                return
             for v in self.choices(s, c, e):
                 e[s.var] = bound_value(v)
                 self.walk(body, i + 1, c, e, values + (v,), out)
@@ -273,6 +278,23 @@ class Menus:
                 not self.needs_walk_at(stmts, j)
                 and not (isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
                 and not self.tail_may_refuse(stmts, j))
+        return found
+
+    def _put_alone_after(self, stmts: tuple[ast.Stmt, ...], i: int) -> bool:
+        """The choose at i is followed by the action's last refusable statement, a `put`
+        whose piece does not depend on the chosen value (`choose dest …` / `put b at dest`):
+        the put is possible for every value or for none, as it only needs its piece (the
+        target is checked when the put runs), so it is checked once."""
+        key = (id(stmts), i, "put after")
+        found = self._last_choices.get(key)
+        if found is None:
+            nxt = stmts[i + 1] if i + 1 < len(stmts) else None
+            var = stmts[i].var  # type: ignore[attr-defined]
+            found = self._last_choices[key] = (
+                isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts
+                and not self.needs_walk_at(stmts, i + 1)
+                and not self.tail_may_refuse(stmts, i + 1)
+                and var not in free_names(nxt.piece) | free_names(nxt.source))
         return found
 
     def tail_may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
@@ -349,12 +371,28 @@ class Menus:
         saved = c.data
         c.data = saved.copy()
         try:
-            self.execute(body.stmts[i], c, e)
-            self.walk(body, i + 1, c, e, values, out)
+            stmts, flags = body.stmts, self.needs_walk(body)
+            self.execute(stmts[i], c, e)
+            i += 1
+            while i < len(stmts) and flags[i] and self._effect_at(stmts, i):
+                self.execute(stmts[i], c, e)  # the next effect: on the same scratch copy
+                i += 1
+            self.walk(body, i, c, e, values, out)
         except Refusal:
             pass  # an effect that cannot happen makes this way of acting illegal
         finally:
             c.data = saved
+
+
+    def _effect_at(self, stmts: tuple[ast.Stmt, ...], i: int) -> bool:
+        """Statement i is one that walk tries as an effect (try_effect)."""
+        key = (id(stmts), i, "effect")
+        found = self._last_choices.get(key)
+        if found is None:
+            st = stmts[i]
+            found = self._last_choices[key] = not isinstance(
+                st, (ast.Choose, ast.Then, ast.Require, ast.Let)) and not self.decides(st)
+        return found
 
 
 def free_names(node: Any) -> set[str]:

@@ -54,7 +54,8 @@ class Runtime:
         self.players = tuple(Player(i, n) for i, n in enumerate(names))
         self.coord_index: dict[str, int] = {}
         self._fns: dict[ast.Node, Fn] = {}
-        self.rule_calls: dict[str, tuple[str, list[Fn]]] = {}  # RuleFunction's, per rule
+        # RuleFunction's, per rule: its parameters and compiled body
+        self.rule_calls: dict[str, tuple[tuple[str, ...], list[Fn]]] = {}
         self.interp = Interpreter(self)
         self.evaluator: Any = make_evaluator(self)
         self.piece_attrs = {k: frozenset(a for a, _ in d.attrs)
@@ -582,16 +583,16 @@ class RuleFunction:
     def __call__(self, *args: Any) -> Any:
         rt = self.rt
         found = rt.rule_calls.get(self.key)
-        if found is None:  # the rule's one parameter ("" if not one) and compiled body
-            params = rt.program.defs[self.key].params
-            found = rt.rule_calls[self.key] = (
-                params[0] if params and len(params) == 1 else "",
-                rt.evaluator.def_body(self.key))
-        param, body = found
-        if param and len(args) == 1:  # the common call: no generic frame
+        if found is None:  # the rule's parameters and compiled body
+            found = rt.rule_calls[self.key] = (tuple(rt.program.defs[self.key].params or ()),
+                                               rt.evaluator.def_body(self.key))
+        params, body = found
+        if len(args) == len(params):  # no generic frame
             c = self.c
             c.tick(self.node.span)
-            return body[0](c, {param: args[0]})
+            if len(params) == 1:
+                return body[0](c, {params[0]: args[0]})
+            return body[0](c, dict(zip(params, args, strict=True)))
         return rt.call_def(self.key, list(args), self.c, self.node)
 
     def __repr__(self) -> str:
