@@ -22,6 +22,7 @@ from rulelang.fast.loops import (
     tag,
 )
 from rulelang.fast.nested import fuse_owner_lines
+from rulelang.fast.site_rules import site_rule
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.semantics import (
@@ -94,7 +95,8 @@ class Compiler(CallCompiler, FieldCompiler):
             return self._constant(key)
         if cat == "function":
             rt = self.rt
-            return lambda c, e: rt.ref_value(ref, c, e, n)
+            kept = site_rule(rt, key, n, self._def_body)  # (site_rules.py)
+            return kept or (lambda c, e: rt.ref_value(ref, c, e, n))
         if cat == "def":
             inlined = self._inline(key, (), [], n.span)
             return self.per_position(key, inlined if inlined is not None

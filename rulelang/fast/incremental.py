@@ -90,9 +90,12 @@ class LocalAnalysis:
         cat, key = self.refs.get(n.func, ("", ""))
         facts = builtin_facts(key) if cat == "builtin" else None
         if facts is not None and reads_board_at_its_site(facts):
-            self.reads.add(self._site_path(n.args[0], env))
+            path = self._site_path(n.args[0], env)
+            self.reads.add(path)
             self._all(env, *n.args[1:])
-            return None
+            # what it gives is read at that site: `any x in pieces(s): owner(x) == mover`
+            # reads the owners of the pieces at s (a change of owner is logged at the site)
+            return path
         if cat == "relation":
             return self._site_path(n.args[0], env) + (key,)
         if facts is not None and needs_only_arguments(facts):

@@ -1,0 +1,84 @@
+"""Rules of one site kept per site: a rule passed as a value (`reach(…, step_cost, can_stop)`)
+whose value at s depends only on the board at s and at sites reached from s through
+relations, and on the mover (incremental.py's local analysis), is computed at most once per
+site and position. Its values live in the data's cache with the length of the change log they
+hold for; a later position forgets only the values of the sites its changes can reach
+(incremental.dependents), and each is computed again when first asked. A value asked at
+anything but a site of the board, or with other arguments, is the rule's plain call."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulelang.fast.incremental import analyse, dependents
+from rulelang.language import ast
+from rulelang.library.semantics import Ctx
+from rulelang.model.values import Site
+
+_MISSING = object()
+
+
+def site_rule(rt: Any, key: str, node: ast.Node, def_body: Callable[[str], list[Any]]
+              ) -> Any:
+    """The closure giving the rule `key` as a value, kept per site when the rule has one
+    parameter and its value at a site is local; else None."""
+    d = rt.program.defs[key]
+    if not d.params or len(d.params) != 1 or not rt.board.sites:
+        return None
+    found = analyse(rt.program, d.body, d.params[0])
+    if found is None:
+        return None
+    paths, per_mover = found
+    return kept_site_rule(rt, key, node, d.params[0], def_body(key),
+                          dependents(rt.board, paths), per_mover)
+
+
+def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any],
+                   deps: tuple[tuple[Site, ...], ...], per_mover: bool) -> Any:
+    """The closure giving the rule `key` as a value: one that answers a call at a site from
+    the kept values, and any other call as the rule's value (runtime.RuleFunction) does."""
+    n_sites = len(rt.board.sites)
+    qid = ("site rule", key)
+    ref = ("function", key)
+
+    class KeptSiteRule:
+        __slots__ = ("values", "c")
+
+        def __init__(self, values: list[Any], c: Ctx) -> None:
+            self.values, self.c = values, c
+
+        def __call__(self, *args: Any) -> Any:
+            if len(args) == 1 and type(x := args[0]) is Site:
+                values = self.values
+                v = values[x.index]
+                if v is _MISSING:
+                    c = self.c
+                    c.tick(node.span)  # a step for each value computed, as a call is
+                    v = values[x.index] = body[0](c, {param: x})
+                return v
+            return rt.ref_value(ref, self.c, {}, node)(*args)
+
+        def __repr__(self) -> str:
+            return f"rule {key}"
+
+    KeptSiteRule.key = key  # type: ignore[attr-defined]  # (as RuleFunction's, for memo)
+
+    def value(c: Ctx, e: dict[str, Any]) -> Any:
+        data = c.data
+        where = (qid, data.mover) if per_mover else qid
+        entry = data.cache.get(where)
+        changes = data.changes
+        n = len(changes)
+        if entry is None:
+            values = [_MISSING] * n_sites
+            data.cache[where] = (values, n)
+        elif entry[1] != n:
+            values = entry[0].copy()
+            for t in changes[entry[1]:]:
+                for s in deps[t]:
+                    values[s.index] = _MISSING
+            data.cache[where] = (values, n)
+        else:  # (filled in place: every data holding this entry is at this position)
+            values = entry[0]
+        return KeptSiteRule(values, c)
+    return value
