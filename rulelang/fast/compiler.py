@@ -11,7 +11,6 @@ from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.fast.calls import CallCompiler
 from rulelang.fast.codegen import Generator
 from rulelang.fast.fields import FieldCompiler
-from rulelang.fast.incremental import analyse, dependents, incremental_filter
 from rulelang.fast.loops import (
     QUANTS,
     is_var,
@@ -22,6 +21,7 @@ from rulelang.fast.loops import (
     tag,
 )
 from rulelang.fast.nested import fuse_owner_lines
+from rulelang.fast.site_queries import SiteQueries
 from rulelang.fast.site_rules import site_rule
 from rulelang.language import ast
 from rulelang.library import BUILTINS
@@ -48,7 +48,7 @@ from rulelang.model.values import Player, Record, show
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 
-class Compiler(CallCompiler, FieldCompiler):
+class Compiler(CallCompiler, FieldCompiler, SiteQueries):
     def __init__(self, runtime: Any, generate: bool = False) -> None:
         """generate: the expressions of codegen.NATIVE as generated Python (fast/codegen.py)."""
         self.rt = runtime
@@ -525,14 +525,10 @@ class Compiler(CallCompiler, FieldCompiler):
                 n.kind == "any", domain, n.var, body, n.span, extra)
             if fast is not None:
                 return fast
-        if n.kind == "each" and cond is not None and body is None:
-            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
-            if query is not None:  # a kept value: only what it recomputes costs steps
-                return query
-        kept = self._kept_site_quant(n, cond, body)
-        if kept is not None:
-            return kept
         general = QUANTS[n.kind](domain, n.var, cond, body, n.span, extra)
+        kept = self.kept_site_quant(n, cond, body, extra, general)  # (site_queries.py)
+        if kept is not None:  # a kept value: only what it recomputes costs steps
+            return kept
         if n.kind in ("each", "count") and body is None and isinstance(n.cond, ast.Call) \
                 and len(n.cond.args) == 1 and is_var(n.cond.args[0], n.var):
             test = self.refs.get(n.cond.func, ("", ""))
@@ -540,43 +536,6 @@ class Compiler(CallCompiler, FieldCompiler):
                 return occupancy_filter(n.kind == "count", test[1] == "empty", domain, general,
                                         n.span, extra)
         return general
-
-    def _kept_site_quant(self, n: ast.Quant, cond: Fn | None, body: Fn | None) -> Fn | None:
-        """`any s in sites: P`, `count|first s in sites where P` with P local: read from the
-        kept `each s in sites where P` (site_filter), as that one is."""
-        if n.kind == "any" and cond is None and body is not None:
-            query = self.site_filter(n, n.domain, n.var, n.body, body)  # type: ignore[arg-type]
-        elif n.kind in ("count", "first") and cond is not None and body is None:
-            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
-        else:
-            return None
-        if query is None:
-            return None
-        kept = query
-        if n.kind == "any":
-            return lambda c, e: len(kept(c, e)) > 0
-        if n.kind == "count":
-            return lambda c, e: len(kept(c, e))
-
-        def first(c: Ctx, e: dict[str, Any]) -> Any:
-            found = kept(c, e)
-            return found[0] if found else None
-        return first
-
-    def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
-                    compiled: Fn | None = None) -> Fn | None:
-        """`var in sites where cond` as an incremental query, when cond is local; `compiled`
-        is cond already compiled where var is bound (inside a rule inlined with its arguments,
-        var may have the name of one of its parameters)."""
-        if self.refs.get(domain) != ("builtin", "sites"):
-            return None
-        found = analyse(self.rt.program, cond, var)
-        if found is None:
-            return None
-        paths, per_mover = found
-        board = self.rt.board
-        return incremental_filter(node, board.sites, dependents(board, paths), var,
-                                  compiled or self.expr(cond), per_mover)
 
 
 def operand(f: Fn) -> tuple[str | None, Any]:

@@ -23,6 +23,7 @@ from rulelang.language.analysis import (
     reads_board_at_its_site,
 )
 from rulelang.library.registry import Reads
+from rulelang.model.values import Player
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
@@ -37,11 +38,13 @@ class NotLocal(Exception):
 class LocalAnalysis:
     """Collects the relation paths along which a predicate reads the board."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, free_ok: bool = False) -> None:
         self.program = program
         self.refs = program.refs
         self.reads: set[Path] = set()
         self.per_mover = False
+        self.free: set[str] = set()  # the locals it reads besides the subject (free_ok)
+        self._free_ok = free_ok
         self._depth = 0
 
     def run(self, node: ast.Expr, env: dict[str, Path | None]) -> Path | None:
@@ -59,7 +62,9 @@ class LocalAnalysis:
         cat, key = self.refs.get(n, ("local", n.id))
         if cat == "local":
             if n.id not in env:
-                raise NotLocal(n.id)
+                if not self._free_ok or self._depth:
+                    raise NotLocal(n.id)
+                self.free.add(n.id)  # a value (never a site it reads from): part of the key
             return None
         if fixed(cat):
             return None
@@ -174,12 +179,20 @@ def local_reads(program: Program, cond: ast.Expr, var: str) -> set[Path] | None:
 
 def analyse(program: Program, cond: ast.Expr, var: str) -> tuple[set[Path], bool] | None:
     """(paths read, reads the mover?) for a local predicate; None otherwise."""
-    analysis = LocalAnalysis(program)
+    found = analyse_free(program, cond, var, free_ok=False)
+    return None if found is None else found[:2]
+
+
+def analyse_free(program: Program, cond: ast.Expr, var: str, free_ok: bool = True
+                 ) -> tuple[set[Path], bool, set[str]] | None:
+    """(paths read, reads the mover?, the other locals it reads) for a predicate that is local
+    once those locals are given (`owner(s) == p`); None otherwise."""
+    analysis = LocalAnalysis(program, free_ok)
     try:
         analysis.run(cond, {var: ()})
     except (NotLocal, KeyError, ValueError):
         return None
-    return analysis.reads, analysis.per_mover
+    return analysis.reads, analysis.per_mover, analysis.free
 
 
 def dependents(board: Any, paths: set[Path]) -> tuple[tuple[Any, ...], ...]:
@@ -207,12 +220,22 @@ def _reverse(table: tuple[Any, ...], n: int) -> list[list[int]]:
 
 
 def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
-                       cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool = False
+                       cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool = False,
+                       free: tuple[Callable[[Any, dict[str, Any]], Any], ...] = ()
                        ) -> Callable[[Any, dict[str, Any]], Any]:
-    """A closure computing `each var in sites where cond`, updated from the change log."""
-    def query(c: Any, e: dict[str, Any]) -> tuple[Any, ...]:
+    """A closure computing `each var in sites where cond`, updated from the change log. With
+    `free` (the readers of the other locals cond reads), one set is kept per their values
+    when these are players; for any other value it answers UNKEPT (the caller loops)."""
+    def query(c: Any, e: dict[str, Any]) -> Any:
         data = c.data
-        key = (qid, data.mover) if per_mover else qid
+        if free:
+            given = tuple([f(c, e) for f in free])
+            for v in given:
+                if type(v) is not Player:
+                    return UNKEPT
+            key: Any = (qid, data.mover, given) if per_mover else (qid, given)
+        else:
+            key = (qid, data.mover) if per_mover else qid
         entry: tuple[list[bool], int, tuple[Any, ...]] | None = data.cache.get(key)
         changes = data.changes
         n = len(changes)
@@ -241,3 +264,4 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
 
 
 _MISSING = object()
+UNKEPT: Any = object()  # incremental_filter's answer for values it does not keep

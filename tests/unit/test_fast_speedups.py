@@ -353,8 +353,8 @@ def test_loops_over_other_values_fail_as_in_the_reference(tmp_path: Path, expr: 
     assert cards(tmp_path, expr)[0] == "error"
 
 
-# ---- any|count|first s in sites with a local test: read from the kept `each` (compiler.
-# _kept_site_quant); and the board of the position keys built once per board (runtime)
+# ---- any|count|first s in sites with a local test: read from the kept `each` (site_queries.
+# kept_site_quant); and the board of the position keys built once per board (runtime)
 _KEPT = """game "Kept"
 players A, B
 use square
@@ -394,7 +394,7 @@ def test_kept_site_quantifiers_agree_with_the_reference_move_by_move(tmp_path: P
     runtime = rulelang.load_game(path).runtime
     turn = runtime.program.sections["turn"].stmts[1]
     names = [runtime.fn(item).__qualname__ for item in turn.value.items[:3]]
-    assert all("_kept_site_quant" in name for name in names)
+    assert all("kept_site_quant" in name for name in names)
 
 
 def test_the_board_of_the_position_keys_is_kept_until_the_board_changes(tmp_path: Path) -> None:
