@@ -33,7 +33,7 @@ GAMES: dict[str, tuple[dict[str, Any], int]] = {
     "tic_tac_toe": ({}, 600), "connect_four": ({}, 250), "hex": ({}, 30),
     "breakthrough": ({}, 16), "spline": ({}, 300), "sponnect": ({}, 250),
     "spline_plus": ({}, 6), "muso_sakura": ({}, 12), "karesansui": ({}, 6),
-    "tatara": ({}, 2)}
+    "tatara": ({}, 2), "spargo": ({}, 4), "spyramid": ({}, 4)}
 _CHILD = """
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])

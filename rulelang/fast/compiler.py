@@ -279,8 +279,7 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
         if n.op in ("in", "not in"):
             negated, span = n.op == "not in", n.span
 
-            def member(c: Ctx, e: dict[str, Any]) -> Any:
-                a, b = left(c, e), right(c, e)
+            def within(c: Ctx, a: Any, b: Any) -> Any:
                 if type(b) is tuple:  # looking through a list costs its length
                     charge(c, len(b), span)
                 try:
@@ -288,6 +287,29 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
                 except TypeError:
                     raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
                                            span) from None
+            rows = self._relation_rows(n.right)
+            if rows is not None:  # `t in above(b)`: the row of b as a set, same steps
+                name, sets = rows
+
+                def member_of_row(c: Ctx, e: dict[str, Any]) -> Any:
+                    a = left(c, e)
+                    try:
+                        found, steps = sets[e[name]]
+                        inside = a in found
+                    except (KeyError, TypeError):  # (not a site of the board, or unhashable)
+                        return within(c, a, right(c, e))
+                    charge(c, steps, span)
+                    return inside != negated
+                return member_of_row
+
+            def member(c: Ctx, e: dict[str, Any]) -> Any:  # (within's body: one call less)
+                a, b = left(c, e), right(c, e)
+                if type(b) is tuple:
+                    charge(c, len(b), span)
+                try:
+                    return (a in iterate(c, b)) != negated
+                except TypeError:
+                    return within(c, a, b)  # (says what cannot be compared)
             return member
         op = COMPARES[n.op]
 
@@ -299,6 +321,19 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
                 raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
                                        n.span) from None
         return compare
+
+    def _relation_rows(self, n: ast.Expr) -> tuple[str, dict[Any, Any]] | None:
+        """For `rel(x)` with rel a relation of the board and x a plain local: the local's name
+        and, per site, its row as a frozenset with the row's length; else None."""
+        if not isinstance(n, ast.Call) or len(n.args) != 1:
+            return None
+        cat, key = self.refs.get(n.func, ("", ""))
+        rel = self.rt.board.relations.get(key) if cat == "relation" else None
+        name = self._plain_local(n.args[0])
+        if rel is None or name is None:
+            return None
+        return name, {s: (frozenset(rel.table[s.index]), len(rel.table[s.index]))
+                      for s in self.rt.board.sites}
 
     def visit_BoolOp(self, n: ast.BoolOp) -> Fn:
         # the steps of inlined calls whose body this is: counted here, with no closure more

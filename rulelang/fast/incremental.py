@@ -177,19 +177,22 @@ def local_reads(program: Program, cond: ast.Expr, var: str) -> set[Path] | None:
     return None if found is None else found[0]
 
 
-def analyse(program: Program, cond: ast.Expr, var: str) -> tuple[set[Path], bool] | None:
-    """(paths read, reads the mover?) for a local predicate; None otherwise."""
+def analyse(program: Program, cond: ast.Expr, var: str | tuple[str, ...]
+            ) -> tuple[set[Path], bool] | None:
+    """(paths read, reads the mover?) for a local predicate; None otherwise. Of several
+    subjects (a rule of two sites), the paths are those followed from any of them."""
     found = analyse_free(program, cond, var, free_ok=False)
     return None if found is None else found[:2]
 
 
-def analyse_free(program: Program, cond: ast.Expr, var: str, free_ok: bool = True
-                 ) -> tuple[set[Path], bool, set[str]] | None:
+def analyse_free(program: Program, cond: ast.Expr, var: str | tuple[str, ...],
+                 free_ok: bool = True) -> tuple[set[Path], bool, set[str]] | None:
     """(paths read, reads the mover?, the other locals it reads) for a predicate that is local
     once those locals are given (`owner(s) == p`); None otherwise."""
     analysis = LocalAnalysis(program, free_ok)
+    env: dict[str, Path | None] = {v: () for v in ((var,) if isinstance(var, str) else var)}
     try:
-        analysis.run(cond, {var: ()})
+        analysis.run(cond, env)
     except (NotLocal, KeyError, ValueError):
         return None
     return analysis.reads, analysis.per_mover, analysis.free

@@ -8,6 +8,7 @@ anything but a site of the board, or with other arguments, is the rule's plain c
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import count
 from typing import Any
 
 from rulelang.fast.incremental import analyse, dependents
@@ -20,17 +21,20 @@ _MISSING = object()
 
 def site_rule(rt: Any, key: str, node: ast.Node, def_body: Callable[[str], list[Any]]
               ) -> Any:
-    """The closure giving the rule `key` as a value, kept per site when the rule has one
-    parameter and its value at a site is local; else None."""
+    """The closure giving the rule `key` as a value, kept per site (or pair of sites) when
+    the rule has one parameter (or two) and its value at sites is local; else None."""
     d = rt.program.defs[key]
-    if not d.params or len(d.params) != 1 or not rt.board.sites:
+    if not d.params or len(d.params) > 2 or not rt.board.sites:
         return None
-    found = analyse(rt.program, d.body, d.params[0])
-    if found is None:
+    found = analyse(rt.program, d.body, tuple(d.params))
+    if found is None or not found[0]:  # (a rule that reads no board needs no keeping)
         return None
     paths, per_mover = found
-    return kept_site_rule(rt, key, node, d.params[0], def_body(key),
-                          dependents(rt.board, paths), per_mover)
+    deps = dependents(rt.board, paths)
+    if len(d.params) == 2:
+        return kept_pair_rule(rt, key, node, (d.params[0], d.params[1]), def_body(key), deps,
+                              per_mover)
+    return kept_site_rule(rt, key, node, d.params[0], def_body(key), deps, per_mover)
 
 
 def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any],
@@ -81,4 +85,71 @@ def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any
         else:  # (filled in place: every data holding this entry is at this position)
             values = entry[0]
         return KeptSiteRule(values, c)
+    return value
+
+
+_STAMPS = count()  # (a number no site's stamp has had: see kept_pair_rule)
+_PAIRS_KEPT = 100_000  # pair values kept at most per rule, then forgotten all at once
+
+
+def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], body: list[Any],
+                   deps: tuple[tuple[Site, ...], ...], per_mover: bool) -> Any:
+    """The closure giving a rule of two sites (`group`'s link) as a value. Each position holds
+    a stamp per site, a number renewed when a change can reach the site; a value at (a, b) is
+    kept for the stamps a and b have, in one table for every position of the game: positions
+    whose stamps of a and b are the same descend from the one that made them with no change
+    around a or b since, so the value is the same (sibling positions share what their parent
+    did not touch). A call with anything but two sites of the board is the rule's plain call."""
+    n_sites = len(rt.board.sites)
+    qid = ("pair rule", key)
+    ref = ("function", key)
+    first, second = params
+    kept: dict[Any, Any] = {}
+
+    class KeptPairRule:
+        __slots__ = ("stamps", "c", "who")
+
+        def __init__(self, stamps: list[int], c: Ctx) -> None:
+            self.stamps, self.c = stamps, c
+            self.who = c.data.mover if per_mover else None
+
+        def __call__(self, *args: Any) -> Any:
+            if len(args) == 2 and type(x := args[0]) is Site and type(y := args[1]) is Site:
+                stamps = self.stamps
+                i, j = x.index, y.index
+                where = (i, j, stamps[i], stamps[j], self.who)
+                v = kept.get(where, _MISSING)
+                if v is _MISSING:
+                    c = self.c
+                    c.tick(node.span)  # a step for each value computed, as a call is
+                    v = body[0](c, {first: x, second: y})
+                    if len(kept) >= _PAIRS_KEPT:
+                        kept.clear()
+                    kept[where] = v
+                return v
+            return rt.ref_value(ref, self.c, {}, node)(*args)
+
+        def __repr__(self) -> str:
+            return f"rule {key}"
+
+    KeptPairRule.key = key  # type: ignore[attr-defined]  # (as RuleFunction's, for memo)
+
+    def value(c: Ctx, e: dict[str, Any]) -> Any:
+        data = c.data
+        entry = data.cache.get(qid)
+        changes = data.changes
+        n = len(changes)
+        if entry is None:
+            stamps = [next(_STAMPS)] * n_sites
+            data.cache[qid] = (stamps, n)
+        elif entry[1] != n:
+            stamps = entry[0].copy()
+            fresh = next(_STAMPS)
+            for t in changes[entry[1]:]:
+                for s in deps[t]:
+                    stamps[s.index] = fresh
+            data.cache[qid] = (stamps, n)
+        else:
+            stamps = entry[0]
+        return KeptPairRule(stamps, c)
     return value

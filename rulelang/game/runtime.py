@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import rulelang.limits as limits
 from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.game.repetition import RepetitionKeys
 from rulelang.language import ast
 from rulelang.language.program import Program, indexed_zone
 from rulelang.library import BUILTINS, MAX_PIECES
@@ -42,7 +43,7 @@ _UNBUILT = _Unbuilt()
 _MAKING = object()  # a table being made
 
 
-class Runtime:
+class Runtime(RepetitionKeys):
     def __init__(self, program: Program, options: dict[str, Any],
                  make_evaluator: Callable[[Runtime], Evaluator],
                  make_flow: Callable[[Runtime], Any]) -> None:
@@ -449,46 +450,6 @@ class Runtime:
                 points += float(p)
             terms[s.name] = points
         return total, terms
-
-    # ---- positions (for repetition rules)
-    def board_of(self, data: GameData) -> tuple[Any, ...]:
-        """The board part of the position keys: each site's stack as (kind, owner) pairs.
-        Kept in the state's cache until the board changes (every change of a stack or of a
-        piece's owner is logged in data.changes), so that counting a position and asking
-        how often it was seen, in the same turn, build it once."""
-        n, kept = len(data.changes), data.cache.get(_BOARD_KEY)
-        if kept is not None and kept[0] == n:
-            board: tuple[Any, ...] = kept[1]
-            return board
-        owner = data.owner
-        board = tuple(tuple((p.kind, owner[p.id]) for p in stack) for stack in data.at)
-        data.cache[_BOARD_KEY] = (n, board)
-        return board
-
-    def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
-        board = self.board_of(data)
-        zones = tuple(len(v) for v in data.zones.values())
-        return (board, zones, tuple(data.counters.values()), to_move)
-
-    def position_count(self, data: GameData) -> int:
-        key = self.position_key(data, (data.mover + 1) % len(self.players))
-        return data.positions.get(key, 0)
-
-    def board_count(self, data: GameData) -> int:
-        """How often the board alone was counted (`repeated_board`)."""
-        return data.positions.get(self.board_key(data), 0)
-
-    def board_key(self, data: GameData) -> tuple[Any, ...]:
-        return ("board", self.board_of(data))
-
-    def count_position(self, data: GameData, to_move: int) -> None:
-        """Count the position (for `repeated`) and its board (for `repeated_board`)."""
-        positions = data.positions
-        for key in (self.position_key(data, to_move), self.board_key(data)):
-            positions[key] = positions.get(key, 0) + 1
-
-
-_BOARD_KEY = ("the board of the position keys",)  # data.cache key (Runtime.board_of)
 
 
 def _score_item(item: Any, term: Any) -> tuple[str, Any]:

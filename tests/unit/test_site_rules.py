@@ -133,3 +133,77 @@ def test_a_rule_read_per_mover_is_kept_per_mover(
     path = _book(tmp_path)
     assert any(_menus(path, "compiled", seed) != _menus(path, "interpreted", seed)
                for seed in range(12))
+
+
+# ---- rules of two sites (group's link): kept per pair of sites
+CHAINS = """use square
+game "Chains"
+players A, B
+board square.grid(5, 5, 0)
+piece stone
+zone supply each player: 12 stone
+
+# a step from a to b of a chain is taken when b has an empty neighbour or one of the mover's
+def open_link(a, b) = a != b and any t in square.orthogonal(b): empty(t) or owner(t) == mover
+def chain(s) = group(s, square.orthogonal, open_link)
+
+action place
+  choose site s in sites where empty(s) and \\
+      all t in square.orthogonal(s): empty(t) or size(chain(t)) < 4
+  put stone from supply of mover at s
+
+turn
+  do place
+
+end
+  when turn > 22
+    draw
+"""
+
+
+def _chains(tmp_path: Path) -> Path:
+    path = tmp_path / "chains.rule"
+    path.write_text(CHAINS)
+    return path
+
+
+def test_kept_pair_rules_give_the_reference_menus_and_are_computed_less_often(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    computed, asked = [0], [0]
+    made = site_rules.kept_pair_rule
+
+    def counting(rt: Any, key: str, node: Any, params: Any, body: list[Any], *rest: Any
+                 ) -> Any:
+        def run(c: Any, e: dict[str, Any]) -> Any:
+            computed[0] += 1
+            return body[0](c, e)
+        return made(rt, key, node, params, [run], *rest)
+    monkeypatch.setattr(site_rules, "kept_pair_rule", counting)
+    spec = BUILTINS["group"]
+
+    def counted_group(c: Any, s: Any, rel: Any, link: Any = None) -> Any:
+        def ask(a: Any, b: Any) -> Any:
+            asked[0] += 1
+            return link(a, b)
+        return spec.impl(c, s, rel, ask)
+    monkeypatch.setitem(BUILTINS, "group", dataclasses.replace(spec, impl=counted_group))
+    path = _chains(tmp_path)
+    for seed in range(8):
+        assert _menus(path, "compiled", seed) == _menus(path, "interpreted", seed), seed
+    assert 0 < computed[0] < asked[0] / 2, (computed, asked)
+
+
+@pytest.mark.parametrize("plant", ["forget nothing", "one value for all movers"])
+def test_a_pair_value_kept_wrongly_would_be_caught(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plant: str) -> None:
+    made = site_rules.kept_pair_rule
+
+    def wrong(rt: Any, key: str, node: Any, params: Any, body: list[Any], deps: Any,
+              per_mover: bool) -> Any:
+        if plant == "forget nothing":
+            return made(rt, key, node, params, body, tuple(() for _ in deps), per_mover)
+        return made(rt, key, node, params, body, deps, False)
+    monkeypatch.setattr(site_rules, "kept_pair_rule", wrong)
+    path = _chains(tmp_path)
+    assert any(_menus(path, "compiled", seed) != _menus(path, "interpreted", seed)
+               for seed in range(8))
