@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import count
+from weakref import WeakKeyDictionary
 from typing import Any
 
 from rulelang.fast.incremental import analyse, dependents
@@ -90,6 +91,7 @@ def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any
 
 _STAMPS = count()  # (a number no site's stamp has had: see kept_pair_rule)
 _PAIRS_KEPT = 100_000  # pair values kept at most per rule, then forgotten all at once
+_TABLES: WeakKeyDictionary[Any, dict[str, dict[Any, Any]]] = WeakKeyDictionary()  # per game
 
 
 def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], body: list[Any],
@@ -104,7 +106,7 @@ def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], b
     qid = ("pair rule", key)
     ref = ("function", key)
     first, second = params
-    kept: dict[Any, Any] = {}
+    kept = _TABLES.setdefault(rt, {}).setdefault(key, {})  # (one for all its references)
 
     class KeptPairRule:
         __slots__ = ("stamps", "c", "who")
