@@ -3,14 +3,15 @@ whose value at s depends only on the board at s and at sites reached from s thro
 relations, and on the mover (incremental.py's local analysis), is computed at most once per
 site and position. Its values live in the data's cache with the length of the change log they
 hold for; a later position forgets only the values of the sites its changes can reach
-(incremental.dependents), and each is computed again when first asked. A value asked at
-anything but a site of the board, or with other arguments, is the rule's plain call."""
+(incremental.dependents), and each is computed again when first asked. A rule of two sites
+(`group`'s link) is kept per pair of sites in the same sense (kept_pair_rule). A value asked
+at anything but sites of the board, or with other arguments, is the rule's plain call."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import count
-from weakref import WeakKeyDictionary
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rulelang.fast.incremental import analyse, dependents
 from rulelang.language import ast
@@ -69,24 +70,36 @@ def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any
     KeptSiteRule.key = key  # type: ignore[attr-defined]  # (as RuleFunction's, for memo)
 
     def value(c: Ctx, e: dict[str, Any]) -> Any:
-        data = c.data
-        where = (qid, data.mover) if per_mover else qid
-        entry = data.cache.get(where)
-        changes = data.changes
-        n = len(changes)
-        if entry is None:
-            values = [_MISSING] * n_sites
-            data.cache[where] = (values, n)
-        elif entry[1] != n:
-            values = entry[0].copy()
-            for t in changes[entry[1]:]:
-                for s in deps[t]:
-                    values[s.index] = _MISSING
-            data.cache[where] = (values, n)
-        else:  # (filled in place: every data holding this entry is at this position)
-            values = entry[0]
-        return KeptSiteRule(values, c)
+        where = (qid, c.data.mover) if per_mover else qid
+        # (filled in place: every data holding this list is at this position)
+        return KeptSiteRule(_per_site(c.data, where, n_sites, deps, _missing), c)
     return value
+
+
+def _missing() -> Any:
+    return _MISSING
+
+
+def _per_site(data: Any, where: Any, n_sites: int, deps: tuple[tuple[Site, ...], ...],
+              fresh: Callable[[], Any]) -> list[Any]:
+    """The list of one item per site kept in data's cache at `where`, for this position: made
+    with `fresh()` everywhere the first time, else the kept one with `fresh()` (one value for
+    all) at the sites the changes since can reach."""
+    entry = data.cache.get(where)
+    changes = data.changes
+    n = len(changes)
+    if entry is not None and entry[1] == n:
+        items: list[Any] = entry[0]
+        return items
+    if entry is None:
+        items = [fresh()] * n_sites
+    else:
+        items, mark = entry[0].copy(), fresh()
+        for t in changes[entry[1]:]:
+            for s in deps[t]:
+                items[s.index] = mark
+    data.cache[where] = (items, n)
+    return items
 
 
 _STAMPS = count()  # (a number no site's stamp has had: see kept_pair_rule)
@@ -137,21 +150,5 @@ def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], b
     KeptPairRule.key = key  # type: ignore[attr-defined]  # (as RuleFunction's, for memo)
 
     def value(c: Ctx, e: dict[str, Any]) -> Any:
-        data = c.data
-        entry = data.cache.get(qid)
-        changes = data.changes
-        n = len(changes)
-        if entry is None:
-            stamps = [next(_STAMPS)] * n_sites
-            data.cache[qid] = (stamps, n)
-        elif entry[1] != n:
-            stamps = entry[0].copy()
-            fresh = next(_STAMPS)
-            for t in changes[entry[1]:]:
-                for s in deps[t]:
-                    stamps[s.index] = fresh
-            data.cache[qid] = (stamps, n)
-        else:
-            stamps = entry[0]
-        return KeptPairRule(stamps, c)
+        return KeptPairRule(_per_site(c.data, qid, n_sites, deps, _STAMPS.__next__), c)
     return value
