@@ -53,9 +53,9 @@ end
 """
 
 
-def _book(tmp_path: Path) -> Path:
-    path = tmp_path / "runners.rule"
-    path.write_text(RUNNERS)
+def _book(tmp_path: Path, text: str = RUNNERS, name: str = "runners") -> Path:
+    path = tmp_path / f"{name}.rule"
+    path.write_text(text)
     return path
 
 
@@ -162,9 +162,7 @@ end
 
 
 def _chains(tmp_path: Path) -> Path:
-    path = tmp_path / "chains.rule"
-    path.write_text(CHAINS)
-    return path
+    return _book(tmp_path, CHAINS, "chains")
 
 
 def test_kept_pair_rules_give_the_reference_menus_and_are_computed_less_often(
