@@ -13,7 +13,7 @@ from typing import Any
 from rulelang.fast.columns import fixed_operand
 from rulelang.fast.loops import _items
 from rulelang.library.semantics import STEP_BUDGET, Ctx
-from rulelang.model.values import Player
+from rulelang.model.values import LineSet, Player
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 _MISSING = object()
@@ -48,6 +48,8 @@ def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
 
     def lines(c: Ctx, e: dict[str, Any]) -> Any:
         xs = domain(c, e)
+        if type(xs) is LineSet:  # (its lines, as many items: the same steps)
+            xs = xs.lines
         if type(xs) is not tuple:
             return each_line(c, e, _items(c, xs, span, extra))
         steps = c.steps = c.steps + len(xs) + extra  # loops._items, inlined
