@@ -310,7 +310,7 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
                     return (a in iterate(c, b)) != negated
                 except TypeError:
                     return within(c, a, b)  # (says what cannot be compared)
-            return member
+            return tag(member, membership=(negated, left, right))  # (fast/membership.py)
         op = COMPARES[n.op]
 
         def compare(c: Ctx, e: dict[str, Any]) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 
 from rulelang.fast.columns import Source, filter_over, owner_where_over, test_over, values_over
 from rulelang.fast.groups import LAST, KeptGroup
+from rulelang.fast.membership import member_filter_over
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import (
@@ -353,7 +354,8 @@ def _q_bool(want_all: bool, domain: Fn, var: str, cond: Fn | None, body: Fn | No
 def _q_each(domain: Fn, var: str, cond: Fn | None, body: Fn | None,
             span: Any = None, extra: int = 0) -> Fn:
     src = _source(domain, span, extra)
-    over = (filter_over(var, cond, src) if cond is not None and body is None else
+    over = ((filter_over(var, cond, src) or member_filter_over(var, cond, src))
+            if cond is not None and body is None else
             values_over(var, body, src) if cond is None and body is not None else None)
     if over is None and cond is not None:  # `max l in D where all x in l: owner(x) == P: …`
         over = owner_where_over(var, cond, body, src)
