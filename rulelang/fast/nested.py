@@ -48,10 +48,10 @@ def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
 
     def lines(c: Ctx, e: dict[str, Any]) -> Any:
         xs = domain(c, e)
-        if type(xs) is LineSet:  # (its lines, as many items: the same steps)
-            xs = xs.lines
         if type(xs) is not tuple:
-            return each_line(c, e, _items(c, xs, span, extra))
+            if type(xs) is not LineSet:
+                return each_line(c, e, _items(c, xs, span, extra))
+            xs = xs.lines  # (its lines, as many items: the same steps)
         steps = c.steps = c.steps + len(xs) + extra  # loops._items, inlined
         if steps > STEP_BUDGET:
             c.tick(span)
