@@ -284,7 +284,7 @@ def owner_where_over(var: str, cond: Fn, body: Fn | None, src: Source) -> Fn | N
                 hit = inner_all
                 try:
                     for s in x:
-                        stack = at[s.index]
+                        stack = at[s.board_index]
                         if ((owners[stack[-1].id] == who) if stack else who is None) \
                                 is not inner_all:
                             hit = not inner_all

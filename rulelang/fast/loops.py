@@ -24,7 +24,7 @@ from rulelang.library.semantics import (
 from rulelang.model.values import Player, Site, SiteSet
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
-_INDEX = attrgetter("index")
+_INDEX = attrgetter("board_index")  # (Site.board_index: only sites have it)
 
 
 def reader(name: str) -> Fn:
@@ -141,7 +141,7 @@ def site_loop(want_all: bool, test: str, domain: Fn, other: Fn | None, general: 
                 return general(c, e)
             try:
                 for s in xs:
-                    stack = at[s.index]
+                    stack = at[s.board_index]
                     if ((owners[stack[-1].id] == who) if stack else who is None) \
                             is not want_all:
                         return not want_all

@@ -81,13 +81,13 @@ def fuse_owner_lines(want_any: bool, domain: Fn, var: str, body: Fn, span: Any,
                 try:
                     if full:
                         for s in x:
-                            stack = at[s.index]
+                            stack = at[s.board_index]
                             if not stack or owners[stack[-1].id] != who:
                                 value = False
                                 break
                     else:
                         for s in x:
-                            stack = at[s.index]
+                            stack = at[s.board_index]
                             if ((owners[stack[-1].id] == who) if stack else who is None) \
                                     is not inner_all:
                                 value = not inner_all

@@ -80,13 +80,13 @@ def turn(c: _Ctx) -> int:
 @builtin(1, example="occupied(s)", facts=Facts(R.BOARD, at_site=True), sig="site -> bool")
 def occupied(c: _Ctx, s: Site) -> bool:
     """Some piece is on site s."""
-    return bool(c.data.at[s.index])
+    return bool(c.data.at[s.board_index])
 
 
 @builtin(1, example="empty(s)", facts=Facts(R.BOARD, at_site=True), sig="site -> bool")
 def empty(c: _Ctx, s: Site) -> bool:
     """No piece is on site s."""
-    return not c.data.at[s.index]
+    return not c.data.at[s.board_index]
 
 
 @builtin(1, example="top(s)", facts=Facts(R.BOARD, at_site=True), sig="site|zone -> piece")
@@ -199,8 +199,8 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     says whether a move may end on s (it may still pass through). The start is excluded."""
     import heapq
     sites = c.game.board.sites
-    best = {start.index: 0}
-    frontier = [(0, start.index)]
+    best = {start.board_index: 0}
+    frontier = [(0, start.board_index)]
     costs: dict[int, Any] = {}
     while frontier:
         spent, i = heapq.heappop(frontier)
@@ -214,14 +214,14 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
             if total <= budget and total < best.get(j, budget + 1):
                 best[j] = total
                 heapq.heappush(frontier, (total, j))
-    ends = [sites[i] for i in sorted(best) if i != start.index]
+    ends = [sites[i] for i in sorted(best) if i != start.board_index]
     return tuple(s for s in ends if stop is None or stop(s))
 
 
 @builtin(2, example="through(rows, last.site)", facts=PURE, sig="lines, site -> list[list[site]]")
 def through(c: _Ctx, lines: LineSet, s: Site) -> tuple[tuple[Site, ...], ...]:
     """The lines of a line set that pass through site s."""
-    return lines.through[s.index]
+    return lines.through[s.board_index]
 
 
 @builtin(1, example="repeated(3)", facts=Facts(R.STATE | R.HISTORY), sig="number -> bool")

@@ -142,8 +142,8 @@ def mismatched(c: Any, sites: Any, rel: Relation, kind: str, a: str, b: str) -> 
     ids: dict[int, int | None] = {}
     found = 0
     for s in sites:
-        here = _kind_on(at[s.index], kind)
-        ids[s.index] = here
+        here = _kind_on(at[s.board_index], kind)
+        ids[s.board_index] = here
         if here is None:
             continue
         for t in table[s.index]:

@@ -11,10 +11,14 @@ from rulelang.errors import RuleRuntimeError
 
 
 class Site:
-    __slots__ = ("index", "name", "coords")
+    # board_index: the index again, under a name only sites have, so that the loops reading
+    # the board's lists by it (occupied(s), fast/loops.py) fail on anything else at no cost
+    # (a player has an index too)
+    __slots__ = ("index", "name", "coords", "board_index")
 
     def __init__(self, index: int, name: str, coords: tuple[int, ...]) -> None:
         self.index, self.name, self.coords = index, name, coords
+        self.board_index = index
 
     def __repr__(self) -> str:
         return self.name
@@ -101,6 +105,9 @@ class LineSet:
 
     def __len__(self) -> int:
         return len(self.lines)
+
+    def __str__(self) -> str:  # (as messages show it: not every line)
+        return f"lines {self.name}"
 
 
 class ZoneRef:
