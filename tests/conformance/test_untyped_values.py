@@ -1,0 +1,65 @@
+"""Values the checker cannot type (here made by `hidden`, as data rows and untyped rules make
+them) reach the compiled mode's fast paths — loops over sites, board tests, kept queries,
+membership, full lines, site rules — with players, numbers, none, lists, pieces and records
+where sites are wanted. Every combination gives the same outcome in both modes: the same
+value, or the same error code and message."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.harness import outcomes, parse
+
+HEADER = """\
+decl: def cell(name) = first s in sites where s.name == name
+decl: def names(xs) = [s.name for s in xs]
+decl: def not_c2(s) = s.name != "c2"
+decl: def free_here(s) = empty(s)
+decl: effect stones
+      put stone of A at cell("a1")
+      put stone of A at cell("b1")
+      put stone of B at cell("c3")
+before: stones
+"""
+DOMAINS = ['hidden(players)', 'hidden([A, cell("a1")])', 'hidden([cell("a1"), A])',
+           'hidden([1, 2])', 'hidden([none])', 'hidden([cell("a1"), none])',
+           'hidden([[cell("a1")]])', 'hidden([top(cell("a1"))])', 'hidden([(x: 1)])',
+           'hidden(["a1"])']
+OVER_DOMAINS = [
+    'any x in {}: occupied(x)', 'all x in {}: empty(x)', 'count x in {} where occupied(x)',
+    'each x in {} where empty(x)', 'any x in {}: owner(x) == A',
+    'all x in {}: owner(x) == none', 'each x in {} where owner(x) == B',
+    'any x in {}: x in [cell("a1")]', 'each x in {} where x not in [cell("a1")]',
+    'any l in [{}]: all x in l: owner(x) == A', 'each x in {}: top(x)', 'each x in {}: owner(x)',
+    'any x in {}: any t in square.orthogonal(x): empty(t)',
+    'count x in {} where x in square.bottom_row', 'first x in {} where occupied(x)',
+    'any x in {}: moved(x)', 'each x in {}: pieces(x)',
+    'sum x in {}: size(square.orthogonal(x))', 'each x in {}: x.name',
+    'each x in {} where x.r == 0', 'each x in {}: group(x, square.orthogonal)',
+    'any x in {}: x == cell("a1")']
+VALUES = ['hidden(A)', 'hidden(3)', 'hidden(none)', 'hidden(cell("a1"))', 'hidden([A])',
+          'hidden(top(cell("a1")))']
+WITH_VALUE = [
+    'each s in sites where owner(s) == {}', 'count s in sites where owner(s) != {}',
+    'any s in sites: owner(s) == {} and occupied(s)', 'first s in sites where owner(s) == {}',
+    'max s in sites where owner(s) == {}: s.r', 'names(each s in sites where {} == owner(s))',
+    'any l in square.in_a_row: all x in l: owner(x) == {}', 'each s in sites where s in {}',
+    'count x in [cell("a1"), cell("b1")] where x not in {}', 'memo(not_c2, {})',
+    'group({}, square.orthogonal)', 'occupied({})', 'owner({})', 'top({})', 'pieces({})',
+    'size(square.orthogonal({}))', 'reach({}, square.orthogonal, 2, free_here)',
+    'through(square.in_a_row, {})']
+
+
+def test_untyped_values_give_one_outcome_in_both_modes(tmp_path: Path) -> None:
+    exprs = [t.format(d) for t in OVER_DOMAINS for d in DOMAINS] + \
+            [t.format(v) for t in WITH_VALUE for v in VALUES]
+    path = tmp_path / "untyped.cases"
+    path.write_text(HEADER + "".join(f"{x} => 0\n" for x in exprs), encoding="utf-8")
+    cases = parse(path)
+    assert len(cases) == len(exprs)
+    reference = outcomes(cases, "interpreted", tmp_path)
+    compiled = outcomes(cases, "compiled", tmp_path)
+    kinds = {kind for kind, _ in reference}
+    assert kinds == {"value", "error"}, kinds  # (both kinds met: the combinations are apt)
+    differ = [f"{x}: {a} / {b}" for x, a, b in zip(exprs, reference, compiled, strict=True)
+              if a != b]
+    assert not differ, "\n".join(differ[:10])
