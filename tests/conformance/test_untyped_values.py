@@ -23,7 +23,8 @@ before: stones
 DOMAINS = ['hidden(players)', 'hidden([A, cell("a1")])', 'hidden([cell("a1"), A])',
            'hidden([1, 2])', 'hidden([none])', 'hidden([cell("a1"), none])',
            'hidden([[cell("a1")]])', 'hidden([top(cell("a1"))])', 'hidden([(x: 1)])',
-           'hidden(["a1"])']
+           'hidden(["a1"])', 'hidden(pieces(bag))', 'hidden([top(cell("a1")), 2])',
+           'hidden([(points: 1), top(cell("c3"))])']
 OVER_DOMAINS = [
     'any x in {}: occupied(x)', 'all x in {}: empty(x)', 'count x in {} where occupied(x)',
     'each x in {} where empty(x)', 'any x in {}: owner(x) == A',
@@ -35,7 +36,9 @@ OVER_DOMAINS = [
     'any x in {}: moved(x)', 'each x in {}: pieces(x)',
     'sum x in {}: size(square.orthogonal(x))', 'each x in {}: x.name',
     'each x in {} where x.r == 0', 'each x in {}: group(x, square.orthogonal)',
-    'any x in {}: x == cell("a1")']
+    'any x in {}: x == cell("a1")', 'sum x in {}: x.points', 'each x in {}: x.points',
+    'each x in {} where x.points == 1', 'any x in {}: x.points == 1', 'all x in {}: x.name != ""',
+    'count x in {} where x.name == ""', 'max x in {}: x.points', 'each x in {}: kind(x)']
 VALUES = ['hidden(A)', 'hidden(3)', 'hidden(none)', 'hidden(cell("a1"))', 'hidden([A])',
           'hidden(top(cell("a1")))']
 WITH_VALUE = [
