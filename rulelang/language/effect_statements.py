@@ -59,6 +59,9 @@ class EffectStatements:
         table, key = self.slot(s.target, c, e)
         value = stored(c, self.set_value(s, c, e), s.value.span)
         if table is c.data.counters:
+            if type(value) is not int:  # (the checker says so of every typed value)
+                raise RuleRuntimeError(f"counter '{key[0]}' holds a whole number, not "
+                                       f"{show(value)}", s.value.span)
             value = self.clamp(key, value, c)
         else:
             c.data.revealed.discard(key)  # a new secret value is hidden again

@@ -25,7 +25,9 @@ def take_piece(data: GameData, players: tuple[Player, ...], what: Any, source: A
         return what
     if given_source:
         what = piece_source(what if isinstance(what, str) else None, source)
-    if isinstance(what, PieceSource) and isinstance(what.zone, ZoneRef):
+    if isinstance(what, PieceSource) and not isinstance(what.zone, ZoneRef):
+        raise RuleRuntimeError(f"a piece is put from a zone, not from {show(what.zone)}", span)
+    if isinstance(what, PieceSource):
         if what.zone not in data.zones:
             raise RuleRuntimeError(f"there is no zone '{what.zone.name}' for this player", span)
         piece = data.take_from(what.zone, what.kind)

@@ -137,6 +137,9 @@ class PieceSource:
     def __init__(self, kind: str | None, zone: ZoneRef) -> None:
         self.kind, self.zone = kind, zone
 
+    def __repr__(self) -> str:  # (as messages show it, never an address)
+        return f"{self.kind or 'a piece'} from {show(self.zone)}"
+
 
 class MapValue(dict):  # type: ignore[type-arg]
     """The value of a map literal `{key: value, …}`: rules only read it (nothing changes a

@@ -66,3 +66,30 @@ def test_untyped_values_give_one_outcome_in_both_modes(tmp_path: Path) -> None:
     differ = [f"{x}: {a} / {b}" for x, a, b in zip(exprs, reference, compiled, strict=True)
               if a != b]
     assert not differ, "\n".join(differ[:10])
+
+
+EFFECT_VALUES = VALUES + ['hidden(cell("b2"))', 'hidden(bag)', 'hidden(supply of A)',
+                          'hidden("x")']
+EFFECTS = ['put stone of A at {}', 'put stone from bag at {}', 'move top(cell("a1")) to {}',
+           'remove {}', 'move {} to cell("b2")', 'set n = {}', 'set free = {}',
+           'set mark of {} = 1', 'increase n by {}', 'put stone from {} at cell("b2")',
+           'move top({}) to hand of A', 'shuffle {}']
+
+
+def test_untyped_values_in_effects_are_rule_errors_alike_in_both_modes(tmp_path: Path) -> None:
+    """An effect given what it cannot take is a rule error with the same message in both
+    modes — never a Python exception (a counter set to a player, a piece put from one)."""
+    blocks = [f"block: b\n  {t.format(v)}\n  set out = names(each s in sites where "
+              f"occupied(s))\n=> 0\n" for t in EFFECTS for v in EFFECT_VALUES]
+    path = tmp_path / "effects.cases"
+    path.write_text(HEADER + "".join(blocks), encoding="utf-8")
+    cases = parse(path)
+    reference = outcomes(cases, "interpreted", tmp_path)
+    compiled = outcomes(cases, "compiled", tmp_path)
+    assert {kind for kind, _ in reference} == {"value", "error"}  # (no "crash")
+    assert {kind for kind, _ in compiled} == {"value", "error"}
+    differ = [f"{x.splitlines()[1]}: {a} / {b}"
+              for x, a, b in zip(blocks, reference, compiled, strict=True) if a != b]
+    assert not differ, "\n".join(differ[:10])
+    messages = [v[1] for k, v in reference if k == "error"]
+    assert not [m for m in messages if " object at 0x" in m], messages  # (no Python repr)
