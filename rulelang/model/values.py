@@ -23,7 +23,9 @@ class Site:
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: Site) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Site:  # (another kind of value: not comparable, a rule error)
+            return NotImplemented
         return self.index < other.index
 
 
@@ -36,7 +38,9 @@ class Player:
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: Player) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Player:  # (another kind of value: not comparable, a rule error)
+            return NotImplemented
         return self.index < other.index
 
 
@@ -53,7 +57,9 @@ class Piece:
     def __repr__(self) -> str:
         return f"{self.kind}#{self.id}"
 
-    def __lt__(self, other: Piece) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Piece:  # (another kind of value: not comparable, a rule error)
+            return NotImplemented
         return self.id < other.id
 
 
