@@ -18,7 +18,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, count_of, domain_items, iterate, times
+from rulelang.library.semantics import Ctx, count_of, domain_items, times
 from rulelang.model.values import Piece, PieceSource, Player, Site, show
 
 if TYPE_CHECKING:
@@ -271,7 +271,7 @@ class Executor(EffectStatements, Menus):
 
     def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):
-            items = iterate(c, self.value(s.domain, c, e))
+            items = domain_items(c, self.value(s.domain, c, e), s.domain.span)
             values = items if type(items) is range else tuple(items)  # a range stays lazy
             c.tick(s.span, count_of(values))  # a step per item, all at once (as quantifiers)
             for v in values:
@@ -317,7 +317,7 @@ class Executor(EffectStatements, Menus):
             best = max(totals)
             return [i for i, t in enumerate(totals) if t == best]
         value = self.value(s.value, c, e)  # type: ignore[arg-type]
-        players = [value] if s.kind == "winner" else list(iterate(c, value))
+        players = [value] if s.kind == "winner" else list(domain_items(c, value, s.span))
         if not all(isinstance(p, Player) for p in players):
             raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", s.span)
         return sorted({p.index for p in players})

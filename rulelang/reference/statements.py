@@ -16,7 +16,7 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
 from rulelang.library.decision import NOTHING, Decision, GameOver, Option, Run, ThenMark, bound
-from rulelang.library.semantics import Ctx, Fn, ReturnValue, count_of, domain_items, iterate, times
+from rulelang.library.semantics import Ctx, Fn, ReturnValue, count_of, domain_items, times
 from rulelang.model.values import Piece, Player, show
 from rulelang.reference.interpreter import Interpreter
 
@@ -135,7 +135,7 @@ class Statements(EffectStatements):
             best = max(totals)
             raise GameOver([i for i, t in enumerate(totals) if t == best], s.span)
         value = self.value(s.value, c, e)  # type: ignore[arg-type]
-        players = [value] if s.kind == "winner" else list(iterate(c, value))
+        players = [value] if s.kind == "winner" else list(domain_items(c, value, s.span))
         if not all(isinstance(p, Player) for p in players):
             raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", s.span)
         raise GameOver(sorted({p.index for p in players}), s.span)
@@ -157,7 +157,7 @@ class Statements(EffectStatements):
             yield from self.run(s.orelse, c, e)
 
     def run_ForEach(self, s: ast.ForEach, c: Ctx, e: dict[str, Any]) -> Run:
-        items = iterate(c, self.value(s.domain, c, e))  # evaluated once, first
+        items = domain_items(c, self.value(s.domain, c, e), s.domain.span)  # once, first
         values = items if type(items) is range else tuple(items)
         c.tick(s.span, count_of(values))  # a step per item, all at once (as quantifiers)
         for v in values:

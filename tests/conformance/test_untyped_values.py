@@ -74,12 +74,15 @@ EFFECT_VALUES = VALUES[:-1] + ['hidden(cell("b2"))', 'hidden(bag)', 'hidden(supp
 EFFECTS = ['put stone of A at {}', 'put stone from bag at {}', 'move top(cell("a1")) to {}',
            'remove {}', 'move {} to cell("b2")', 'set n = {}', 'set free = {}',
            'set mark of {} = 1', 'increase n by {}', 'put stone from {} at cell("b2")',
-           'move top({}) to hand of A', 'shuffle {}']
+           'move top({}) to hand of A', 'shuffle {}', 'for each x in {}\n    set out = x',
+           'repeat {} times\n    set n = 1', 'if {}\n    set n = 1', 'winners {}',
+           'set top(cell("a1")).points = {}', 'put {} at cell("b2")', 'decrease n by {}']
 
 
 def test_untyped_values_in_effects_are_rule_errors_alike_in_both_modes(tmp_path: Path) -> None:
     """An effect given what it cannot take is a rule error with the same message in both
-    modes — never a Python exception (a counter set to a player, a piece put from one)."""
+    modes — never a Python exception (a counter set to a player, a piece put from one, a
+    `for each` or `winners` over what is no collection)."""
     blocks = [f"block: b\n  {t.format(v)}\n  set out = names(each s in sites where "
               f"occupied(s))\n=> 0\n" for t in EFFECTS for v in EFFECT_VALUES]
     path = tmp_path / "effects.cases"
