@@ -5,8 +5,11 @@ where sites are wanted. Every combination gives the same outcome in both modes: 
 value, or the same error code and message."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
+from typing import Any
 
+import rulelang
 from conformance.harness import outcomes, parse
 
 HEADER = """\
@@ -97,3 +100,71 @@ def test_untyped_values_in_effects_are_rule_errors_alike_in_both_modes(tmp_path:
     assert not differ, "\n".join(differ[:10])
     messages = [v[1] for k, v in reference if k == "error"]
     assert not [m for m in messages if " object at 0x" in m], messages  # (no Python repr)
+
+
+ACTION_VALUES = ['hidden(A)', 'hidden(3)', 'hidden(none)', 'hidden(cell("a1"))', 'hidden([A])',
+                 'hidden(top(cell("a1")))', 'hidden(bag)', 'hidden(true)',
+                 'hidden([cell("a1"), A])', 'hidden([cell("a1"), cell("b2")])']
+ACTIONS = [
+    'choose site s in {v}\n  put stone of mover at s',
+    'choose x in {v}\n  set out = x',
+    'require {v} else "no"\n  put stone of mover at cell("b2")',
+    'choose site s in sites where empty(s) and s != {v}\n  put stone of mover at s',
+    'choose x in [1, 2]\n  put stone of mover at {v}',
+    'choose site s in sites where empty(s)\n  put stone of {v} at s',
+    'optionally choose x in {v}\n  set out = x',
+    'choose piece p in {v}\n  remove p',
+    'choose x in {v} secretly by mover\n  set out = x',
+    'choose x in {v} at random\n  set out = x',
+    'choose site s in sites where empty(s)\n  put stone of mover at s\n  then\n'
+    '    choose x in {v}\n    set out = x']
+GAME = """use square
+game "Untyped"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 5 stone
+zone bag: 3 stone
+var out = none
+def hidden(x) = x
+def cell(name) = first s in sites where s.name == name
+action a
+  {action}
+turn
+  do a
+end
+  when turn > 4
+    draw
+"""
+
+
+def _played(path: Path, mode: str) -> tuple[Any, ...]:
+    """The menus of a few turns (the first option taken each time), or the error."""
+    try:
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        menus = []
+        for _ in range(6):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            menus.append([state.action_to_string(a) for a in actions])
+            state.apply_action(actions[0])
+        return ("played", menus)
+    except rulelang.RulebookError:
+        return ("refused by the checker",)
+    except rulelang.RulelangError as exc:  # (anything else fails the test: a Python error)
+        return ("error", type(exc).__name__, str(exc))
+
+
+def test_untyped_values_in_actions_play_alike_in_both_modes(tmp_path: Path) -> None:
+    """Chooses, requires, puts and `then` given untyped values: the same menus or the same
+    error in both modes, never a Python exception."""
+    outcomes_seen = set()
+    for k, (action, value) in enumerate(itertools.product(ACTIONS, ACTION_VALUES)):
+        path = tmp_path / f"untyped{k}.rule"
+        path.write_text(GAME.replace("{action}", action.format(v=value)), encoding="utf-8")
+        reference, compiled = _played(path, "interpreted"), _played(path, "compiled")
+        assert reference == compiled, (action, value, reference, compiled)
+        assert " object at 0x" not in str(reference), reference
+        outcomes_seen.add(reference[0])
+    assert outcomes_seen == {"played", "error", "refused by the checker"}, outcomes_seen
