@@ -396,7 +396,7 @@ class Runtime(RepetitionKeys):
                 continue
             value = self.fn(s.expr)(c, {s.param: who})
             if not isinstance(value, (tuple, list)):
-                out[s.name] = value
+                out[s.name] = _points(value, s)
                 continue
             if not value:
                 out[s.name] = 0
@@ -420,7 +420,7 @@ class Runtime(RepetitionKeys):
             for s in self.program.scores:
                 value = self.fn(s.expr)(c, {s.param: who})
                 if not isinstance(value, (tuple, list)):
-                    total += value
+                    total += _points(value, s)
                     continue
                 for item in value:
                     total += _score_points(item, s)
@@ -438,7 +438,7 @@ class Runtime(RepetitionKeys):
         for s in self.program.scores:
             value = self.fn(s.expr)(c, {s.param: who})
             if not isinstance(value, (tuple, list)):
-                total += value
+                total += _points(value, s)
                 terms[s.name] = 0.0 + float(value)
                 continue
             points = 0.0
@@ -469,6 +469,14 @@ def _score_points(item: Any, term: Any) -> Any:
     if type(item) is tuple and len(item) == 2 and isinstance(item[1], (int, float)):
         return item[1]
     return _score_item(item, term)[1]
+
+
+def _points(value: Any, term: Any) -> Any:
+    """A term's value that is not itemised: a number, else a rule error at the term."""
+    if _is_points(value):
+        return value
+    raise RuleRuntimeError(f"score {term.name}: points are a number or a list of (label, "
+                           f"points), not {show(value)}", term.span)
 
 
 def _is_points(value: Any) -> bool:

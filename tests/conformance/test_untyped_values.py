@@ -168,3 +168,57 @@ def test_untyped_values_in_actions_play_alike_in_both_modes(tmp_path: Path) -> N
         assert " object at 0x" not in str(reference), reference
         outcomes_seen.add(reference[0])
     assert outcomes_seen == {"played", "error", "refused by the checker"}, outcomes_seen
+
+
+SCORED = """use square
+game "Untyped scores"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 5 stone
+def hidden(x) = x
+def cell(name) = first s in sites where s.name == name
+action a
+  choose site s in sites where empty(s)
+  put stone of mover at s
+turn
+  do a
+end
+  when turn > {turns}
+    {result}
+{score}
+"""
+SCORE_VALUES = ['hidden(A)', 'hidden(none)', 'hidden(cell("a1"))', 'hidden(top(cell("a1")))',
+                'hidden("x")', 'hidden(true)', 'hidden(-2)', 'hidden([(label: "x", points: 2)])',
+                'hidden([(label: "x", points: A)])', 'hidden({1: 2})', 'hidden([1, 2])']
+SCORE_PLACES = [("score t(p) = {v}", "draw"), ("score t(p) = {v} if p == A else 0", "draw"),
+                ("def f = {v}\nscore t(p) = f", "highest score wins"),
+                ("score t(p) = 1", "winner {v}"), ("score t(p) = 1", "winners {v}")]
+
+
+def _scored(path: Path, mode: str) -> tuple[Any, ...]:
+    try:
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        seen = []
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+            seen.append((state.scores(), state.score_breakdown(0), state.score_breakdown(1)))
+        return ("played", seen, state.returns())
+    except rulelang.RulebookError:
+        return ("refused by the checker",)
+    except rulelang.RulelangError as exc:  # (anything else fails the test: a Python error)
+        return ("error", type(exc).__name__, str(exc))
+
+
+def test_untyped_values_as_scores_and_results_alike_in_both_modes(tmp_path: Path) -> None:
+    """A score term or a result given what is no number, no player: a rule error at the
+    term (or result), the same in both modes, never a Python exception."""
+    seen = set()
+    for k, ((score, result), value) in enumerate(itertools.product(SCORE_PLACES, SCORE_VALUES)):
+        path = tmp_path / f"scored{k}.rule"
+        path.write_text(SCORED.format(turns=2, result=result.format(v=value),
+                                      score=score.format(v=value)), encoding="utf-8")
+        reference, compiled = _scored(path, "interpreted"), _scored(path, "compiled")
+        assert reference == compiled, (score, result, value, reference, compiled)
+        seen.add(reference[0])
+    assert seen == {"played", "error"}, seen  # (both met: the values are apt)
