@@ -26,8 +26,9 @@ def member_filter_over(var: str, cond: Fn, src: Source) -> Fn | None:
     domain, span, extra, items = src
 
     def general(c: Ctx, e: dict[str, Any], xs: Any) -> Any:
-        """loops._q_each's filter over xs (already counted)."""
-        old, x, out = e.get(var, _MISSING), _MISSING, []
+        """loops._q_each's filter over xs, already counted (its loop, which stays inlined
+        there: the hot path; this one runs only where the set cannot be used)."""
+        old, out = e.get(var, _MISSING), []
         for x in xs:
             e[var] = x
             if cond(c, e):

@@ -59,7 +59,7 @@ class EffectStatements:
         table, key = self.slot(s.target, c, e)
         value = stored(c, self.set_value(s, c, e), s.value.span)
         if table is c.data.counters:
-            if type(value) is not int:  # (the checker says so of every typed value)
+            if type(value) is not int:  # (the checker ensures it of typed values only)
                 raise RuleRuntimeError(f"counter '{key[0]}' holds a whole number, not "
                                        f"{show(value)}", s.value.span)
             value = self.clamp(key, value, c)
