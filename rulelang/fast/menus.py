@@ -331,7 +331,7 @@ class Menus:
             if verdict is not None:
                 return verdict
         saved, scratch = c.data, dict(e)
-        c.data = saved.copy()
+        c.data = saved.scratch()
         try:
             for s in stmts[j:]:
                 if self.decides(s):
@@ -369,7 +369,7 @@ class Menus:
     def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
                    values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
         saved = c.data
-        c.data = saved.copy()
+        c.data = saved.scratch()
         try:
             stmts, flags = body.stmts, self.needs_walk(body)
             self.execute(stmts[i], c, e)

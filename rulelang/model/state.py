@@ -64,6 +64,15 @@ class GameData:
         self.fixed: frozenset[str] = frozenset()
 
     def copy(self) -> GameData:
+        return self._copy(self.history.copy(), self.positions.copy())
+
+    def scratch(self) -> GameData:
+        """A copy for trying an action's effects (the menu walk): it shares the history and
+        the counts of positions, which only the flow writes, between turns, never an
+        effect; everything else is its own, as in copy()."""
+        return self._copy(self.history, self.positions)
+
+    def _copy(self, history: list[tuple[Any, int]], positions: dict[Any, int]) -> GameData:
         new = GameData.__new__(GameData)
         new.at = self.at.copy()
         new.loc = self.loc.copy()
@@ -75,8 +84,7 @@ class GameData:
         new.vars = self.vars.copy()
         new.last = self.last.copy()
         new.mover, new.turn, new.result = self.mover, self.turn, self.result
-        new.history = self.history.copy()
-        new.positions = self.positions.copy()
+        new.history, new.positions = history, positions
         new.rng = self.rng.copy()
         new.revealed = self.revealed.copy()
         new.idle = self.idle
