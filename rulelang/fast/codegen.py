@@ -17,7 +17,11 @@ conditional expressions, piece attributes and record fields, and the quantifiers
 loops. Any other node is compiled by the closure compiler and called through the constants
 table (`k5(c, e)`), so that every expression can be generated and the meaning stays the
 closures'. Errors are raised with the spans of the constants table, with the closures'
-messages and codes."""
+messages and codes.
+
+Site predicates (SitePredicate, used by default in the compiled mode: fast/site_queries.py):
+the condition of a kept site query as a function of a site with real Python locals and no
+closure (fast/site_code.py writes them, with this vocabulary, compiled here)."""
 from __future__ import annotations
 
 import itertools
@@ -29,6 +33,7 @@ from typing import Any
 
 from rulelang.errors import LINE_MAP, RulelangError, RuleRuntimeError
 from rulelang.fast.loops import _items, is_var, local_names
+from rulelang.fast.site_code import MAX_DEPTH, PredicateWriter, SitePredicate, Unsupported
 from rulelang.language import ast
 from rulelang.library.semantics import _FOLD as FOLDS
 from rulelang.library.semantics import (
@@ -49,13 +54,12 @@ Fn = Callable[[Ctx, dict[str, Any]], Any]
 
 NATIVE = (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExpr)  # roots taken
 FILENAME = "<rulelang generated>"
-MAX_DEPTH = 24  # blocks of nesting in one function
 # the only builtins generated code sees (its globals' __builtins__ is empty)
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
 # the only attributes generated code reads
 ATTRIBUTES = frozenset({"steps", "tick", "bit_length", "get", "append", "data", "attrs",
-                        "id", "fields", "index"})
+                        "id", "fields", "index", "at", "coords"})
 _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})
@@ -147,6 +151,14 @@ class Generator:
         return n.kind in ("each", "count") and body is None and isinstance(cond, ast.Call) \
             and len(cond.args) == 1 and is_var(cond.args[0], var)
 
+    def site_predicate(self, cond: ast.Expr, var: str) -> Callable[[Ctx, Any], bool] | None:
+        """`cond` of a site of the board `var` as a generated function of (c, site), or None
+        when it has a node the predicate writer does not cover."""
+        try:
+            return self.function(SitePredicate(cond, var))  # type: ignore[arg-type]
+        except Unsupported:
+            return None
+
     def function(self, node: ast.Expr) -> Fn:
         """The generated function of an expression (one that `takes`)."""
         plain = not self.compiler._subst and not self.compiler._pending_steps
@@ -175,7 +187,7 @@ class Generator:
         return fn
 
 
-class _Writer:
+class _Writer(PredicateWriter):
     """The source of one function: each node's statements, its value in a temporary."""
 
     def __init__(self, gen: Generator, root: ast.Expr) -> None:
@@ -186,7 +198,13 @@ class _Writer:
         self._v = itertools.count()
 
     def write(self) -> Generated:
-        value = self.node(self.g.root, 1)
+        root = self.g.root
+        if isinstance(root, SitePredicate):
+            self.lines = ["def f(c, s0):"]
+            self.line("a0 = c.data.at", 1)
+            value = self.predicate(root.cond, {root.var: "s0"}, 1, 0)
+        else:
+            value = self.node(root, 1)
         self.line(f"return {value}", 1)
         self.g.source = "\n".join(self.lines) + "\n"
         return self.g

@@ -224,11 +224,17 @@ def _reverse(table: tuple[Any, ...], n: int) -> list[list[int]]:
 
 def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
                        cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool = False,
-                       free: tuple[Callable[[Any, dict[str, Any]], Any], ...] = ()
+                       free: tuple[Callable[[Any, dict[str, Any]], Any], ...] = (),
+                       site_fn: Callable[[Any, Any], bool] | None = None
                        ) -> Callable[[Any, dict[str, Any]], Any]:
     """A closure computing `each var in sites where cond`, updated from the change log. With
     `free` (the readers of the other locals cond reads), one set is kept per their values
-    when these are players; for any other value it answers UNKEPT (the caller loops)."""
+    when these are players; for any other value it answers UNKEPT (the caller loops).
+    `site_fn`: cond as a generated function of (c, site) (codegen.SitePredicate), used in
+    its place."""
+    if site_fn is not None and not free:
+        return _generated_filter(qid, sites, deps, var, cond, per_mover, site_fn)
+
     def query(c: Any, e: dict[str, Any]) -> Any:
         data = c.data
         if free:
@@ -260,6 +266,49 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
                 member[s.index] = not not cond(c, e)
         if old is not _MISSING:
             e[var] = old
+        result = tuple(compress(sites, member))
+        data.cache[key] = (member, n, result)
+        return result
+    return query
+
+
+CHECK = False  # tests: each value of a generated condition compared with its closure's
+
+
+def _generated_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
+                      cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool,
+                      site_fn: Callable[[Any, Any], bool]) -> Callable[[Any, dict[str, Any]], Any]:
+    """incremental_filter's query with its condition a generated function of the site (no
+    locals written); with CHECK, each value and the steps it took are the closure's."""
+    if CHECK:
+        fast = site_fn
+
+        def site_fn(c: Any, s: Any) -> bool:
+            before = c.steps
+            e = {var: s}
+            want = not not cond(c, e)
+            steps, c.steps = c.steps - before, before
+            got = fast(c, s)
+            assert got is want and c.steps - before == steps, (qid, s, got, want)
+            return got
+
+    def query(c: Any, e: dict[str, Any]) -> Any:
+        data = c.data
+        key = (qid, data.mover) if per_mover else qid
+        entry: tuple[list[bool], int, tuple[Any, ...]] | None = data.cache.get(key)
+        changes = data.changes
+        n = len(changes)
+        if entry is not None and entry[1] == n:
+            return entry[2]
+        if entry is None:
+            member = [site_fn(c, s) for s in sites]
+        else:
+            member = entry[0].copy()
+            seen = entry[1]
+            touched = deps[changes[seen]] if n - seen == 1 else \
+                {s for t in changes[seen:] for s in deps[t]}
+            for s in touched:
+                member[s.index] = site_fn(c, s)
         result = tuple(compress(sites, member))
         data.cache[key] = (member, n, result)
         return result

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rulelang.fast.codegen import Generator
 from rulelang.fast.incremental import UNKEPT, analyse_free, dependents, incremental_filter
 from rulelang.fast.loops import QUANTS
 from rulelang.language import ast
@@ -26,6 +27,16 @@ class SiteQueries:
 
     def expr(self, node: ast.Expr) -> Fn:
         raise NotImplementedError  # Compiler.expr
+
+    def site_predicates(self) -> Generator:
+        """The generator of site conditions (fast/codegen.py): the Compiler's own, when it
+        generates expressions too (so that `rulelang compile --show` lists them), else one
+        made once."""
+        found: Generator | None = getattr(self, "generator", None) or getattr(
+            self, "_site_generator", None)
+        if found is None:
+            found = self._site_generator = Generator(self)
+        return found
 
     def kept_site_quant(self, n: ast.Quant, cond: Fn | None, body: Fn | None, extra: int,
                         general: Fn) -> Fn | None:
@@ -77,8 +88,9 @@ class SiteQueries:
         paths, per_mover, free = found
         names = {x.id: x for x in walk(cond) if isinstance(x, ast.Name) and x.id in free}
         readers, board = tuple(self.expr(names[name]) for name in sorted(free)), self.rt.board
+        site_fn = None if readers else self.site_predicates().site_predicate(cond, var)
         query = incremental_filter(node, board.sites, dependents(board, paths), var,
-                                   compiled or self.expr(cond), per_mover, readers)
+                                   compiled or self.expr(cond), per_mover, readers, site_fn)
         if readers:
             query.declines = True  # type: ignore[attr-defined]
         return query

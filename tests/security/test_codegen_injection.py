@@ -40,6 +40,9 @@ option __builtins__: os, sys = os
 counter k0 = 0
 
 def free = each s in sites where empty(s)
+def __getattribute__(os) = empty(os) or os.r != 1 and \
+  all __dict__ in square.orthogonal(os): occupied(__dict__)
+def __subclasses__ = count __mro__ in sites where __getattribute__(__mro__)
 def LONG(e, c) = (e * c + 1) // (c - e if c != e else 1) % 7
 def v0(f, __dict__) = f > __class__ or not (__dict__ < -1) and __builtins__ == "os"
 def other = "}{\n# ｅｘｅｃ（） е \ '"
@@ -64,6 +67,7 @@ score pts(p) = size(free) * __class__ + named("x\')")
 score look(p) = 1 if tag(size(free)) == "ｅｘｅｃ（）" else 0
 def either(__self__, __code__) = __self__ or __code__
 score flag(p) = 1 if either(false, true) else 0
+score ring(p) = __subclasses__
 score heavy(p) = sum c in deck where c.points > 1: c.__globals__ + c.points
 '''.replace("LONG", LONG)
 CARDS = '''- {name: "'); __import__('os').system('echo PWNED') #", points: 1}
@@ -74,7 +78,7 @@ CARDS = '''- {name: "'); __import__('os').system('echo PWNED') #", points: 1}
 # what generated source may be made of: Python's keywords, the function's parameters, the
 # generator's names, the builtins and attributes it may use
 VOCABULARY = set(keyword.kwlist) | {"f", "c", "e"} | set(codegen.ALLOWED) | set(codegen.ATTRIBUTES)
-OWN_NAME = re.compile(r"[kv]\d+")
+OWN_NAME = re.compile(r"[kvsa]\d+")  # (s0, a0: a site predicate's site and stacks)
 
 
 @pytest.fixture
@@ -126,11 +130,13 @@ def test_injection_attempts_load_play_and_never_reach_the_source(
     assert len(sources) >= 5 and " // " in joined and " % " in joined and "not " in joined
     assert "for v" in joined and "c.data.attrs[" in joined  # the loop and attributes, too
     assert "c.tick(" in joined  # the steps of an inlined rule's call
+    assert "def f(c, s0):" in joined and ".coords[" in joined  # a site predicate
     for source in sources:
         assert vocabulary_problems(source) == [], source
         for text in [*TEXTS, LONG, "__import__", "__class__", "__builtins__", "__dict__",
                      "__globals__", "__self__", "__code__", "PWNED", "os", "exec", "name",
-                     "points", "either"]:
+                     "points", "either", "__getattribute__", "__subclasses__", "__mro__",
+                     "orthogonal", "empty", "occupied"]:
             assert re.search(rf"(?<![\w]){re.escape(text)}(?![\w])", source) is None, text
 
 

@@ -97,8 +97,8 @@ def test_a_query_kept_without_its_values_would_be_caught(
     made = incremental.incremental_filter
 
     def blind(qid: Any, sites: Any, deps: Any, var: str, cond: Any, per_mover: bool = False,
-              free: tuple[Any, ...] = ()) -> Any:
-        return made(qid, sites, deps, var, cond, per_mover, ())
+              free: tuple[Any, ...] = (), site_fn: Any = None) -> Any:
+        return made(qid, sites, deps, var, cond, per_mover, (), site_fn)
     monkeypatch.setattr("rulelang.fast.site_queries.incremental_filter", blind)
     path = _book(tmp_path)
     assert any(_play(path, "compiled", seed) != _play(path, "interpreted", seed)

@@ -1,0 +1,168 @@
+"""The site predicates of fast/codegen.py: the condition of a kept site query written as a
+function `def f(c, s0):` of a site of the board, with real Python locals: `s0` the site, `a0`
+the board's stacks (GameData.at), a temporary per value. No closure is called: a condition
+with a node not covered here is not generated (Unsupported), and its closure stays. The
+steps are charged where the closures charge them (an and/or with the steps of the inlined
+calls whose body it is, an inlined rule's call, loops.site_loop's row at once);
+incremental.CHECK compares both, value and steps, for every site.
+
+The writer's vocabulary is codegen's (its module docstring): only generator-made names, and
+every value (the rows of a relation, the budget, spans) a constant of the table."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rulelang.language import ast
+from rulelang.library.semantics import STEP_BUDGET
+
+MAX_DEPTH = 24  # blocks of nesting in one generated function (codegen's too)
+
+
+@dataclass(frozen=True, eq=False)
+class SitePredicate:
+    """What to generate: `def f(c, s0)`, the condition `cond` of a site `var` of the board
+    (s0), with real Python locals (see _Writer.predicate)."""
+    cond: ast.Expr
+    var: str
+
+    @property
+    def span(self) -> Any:
+        return self.cond.span
+
+
+class Unsupported(Exception):
+    """A site predicate with a node the predicate writer does not cover."""
+
+
+class PredicateWriter:
+    """Mixed into codegen._Writer, whose pieces of source it uses."""
+
+    refs: Any
+    compiler: Any
+
+    def line(self, text: str, depth: int, node: ast.Node | None = None) -> None:
+        raise NotImplementedError  # _Writer.line
+
+    def const(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def temp(self) -> str:
+        raise NotImplementedError
+
+    def mark(self, node: ast.Node, depth: int) -> None:
+        raise NotImplementedError
+
+    def charge_steps(self, steps: int, span: Any, depth: int, node: ast.Node) -> None:
+        raise NotImplementedError
+
+    def predicate(self, n: ast.Expr, env: dict[str, str], depth: int, pending: int) -> str:
+        """Statements computing the bool n at this depth; returns the name holding it.
+        `pending`: the steps of inlined calls whose body n is (as Compiler._pending_steps)."""
+        if isinstance(n, ast.BoolOp):
+            self.mark(n, depth)
+            self.charge_steps(pending, n.span, depth, n)
+            a = self.predicate(n.left, env, depth, 0)
+            v = self.temp()
+            self.line(f"if {'not ' if n.op == 'and' else ''}{a}:", depth, n)
+            self.line(f"{v} = {'False' if n.op == 'and' else 'True'}", depth + 1, n)
+            self.line("else:", depth, n)
+            b = self.predicate(n.right, env, depth + 1, 0)
+            self.line(f"{v} = {b}", depth + 1, n)
+            return v
+        if isinstance(n, ast.Call) and self.refs.get(n.func, ("",))[0] == "def":
+            return self.inlined_rule(n, env, depth, pending)
+        if isinstance(n, ast.Quant):
+            return self.row_test(n, env, depth, pending)
+        self.charge_steps(pending, n.span, depth, n)  # (the call's `counted`, then its body)
+        v = self.temp()
+        if isinstance(n, ast.Not):
+            a = self.predicate(n.operand, env, depth, 0)
+            self.mark(n, depth)
+            self.line(f"{v} = not {a}", depth, n)
+        elif isinstance(n, ast.Call):
+            x = self.site_local(n.args[0], env) if len(n.args) == 1 else None
+            test = self.refs.get(n.func)
+            if x is None or test not in (("builtin", "occupied"), ("builtin", "empty")):
+                raise Unsupported(n)
+            self.mark(n, depth)
+            self.line(f"{v} = {'not ' if test[1] == 'empty' else 'not not '}a0[{x}.index]",
+                      depth, n)
+        elif isinstance(n, ast.Compare) and n.op in ("==", "!="):
+            left, right = n.left, n.right
+            coord = self.compiler.rt.coord_index
+            if isinstance(left, ast.Attr) and self.refs.get(left) is None \
+                    and left.name in coord and isinstance(right, ast.Const) \
+                    and type(right.value) is int:
+                x = self.site_local(left.obj, env)
+                if x is None:
+                    raise Unsupported(n)
+                self.mark(n, depth)
+                self.line(f"{v} = {x}.coords[{self.const(coord[left.name])}] {n.op} "
+                          f"{self.const(right.value)}", depth, n)
+            else:
+                x, y = self.site_local(left, env), self.site_local(right, env)
+                if x is None or y is None:
+                    raise Unsupported(n)
+                self.mark(n, depth)
+                self.line(f"{v} = {x} {'is' if n.op == '==' else 'is not'} {y}", depth, n)
+        else:
+            raise Unsupported(n)
+        return v
+
+    def site_local(self, n: ast.Expr, env: dict[str, str]) -> str | None:
+        """The Python local of a local name holding a site, else None."""
+        if isinstance(n, ast.Name) and self.refs.get(n, ("local", n.id))[0] == "local":
+            return env.get(n.id)
+        return None
+
+    def inlined_rule(self, n: ast.Call, env: dict[str, str], depth: int, pending: int) -> str:
+        """A rule's call, its body written in place (as Compiler._inline: one step, with the
+        steps of the calls whose body it is, counted by a body that counts them itself, else
+        before the body); its arguments are site locals."""
+        d = self.compiler.rt.program.defs[self.refs[n.func][1]]
+        params = d.params or ()
+        if isinstance(d.body, ast.Block) or len(params) != len(n.args) or depth > MAX_DEPTH:
+            raise Unsupported(n)
+        inner: dict[str, str] = {}
+        for param, arg in zip(params, n.args, strict=True):
+            x = self.site_local(arg, env)
+            if x is None:
+                raise Unsupported(n)
+            inner[param] = x
+        self.mark(n, depth)
+        return self.predicate(d.body, inner, depth, pending + 1)
+
+    def row_test(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int) -> str:
+        """`all|any v in REL(x): occupied(v)` (or empty(v)), REL a relation of the board: its
+        row's sites read from the stacks, its length (and `extra`) charged at once, as
+        loops.site_loop does."""
+        domain, body = n.domain, n.body
+        if n.kind not in ("all", "any") or n.cond is not None or body is None \
+                or not isinstance(domain, ast.Call) or len(domain.args) != 1 \
+                or not isinstance(body, ast.Call) or len(body.args) != 1 \
+                or not (isinstance(body.args[0], ast.Name) and body.args[0].id == n.var):
+            raise Unsupported(n)
+        rel = self.refs.get(domain.func, ("",))
+        test = self.refs.get(body.func)
+        x = self.site_local(domain.args[0], env)
+        relation = self.compiler.rt.board.relations.get(rel[1]) if rel[0] == "relation" else None
+        if x is None or relation is None or test not in (("builtin", "occupied"),
+                                                         ("builtin", "empty")):
+            raise Unsupported(n)
+        rows = tuple(tuple(t.index for t in row) for row in relation.table)
+        self.mark(n, depth)
+        row, v, i = self.temp(), self.temp(), self.temp()
+        self.line(f"{row} = {self.const(rows)}[{x}.index]", depth, n)
+        self.line(f"c.steps += len({row}) + {self.const(extra)}", depth, n)
+        self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", depth, n)
+        self.line(f"c.tick({self.const(n.span)})", depth + 1, n)
+        want_all, occupied = n.kind == "all", test[1] == "occupied"
+        # all occupied: stop at an empty one; any occupied: at an occupied one; and so on
+        stop_at_occupied = want_all != occupied
+        self.line(f"{v} = {want_all}", depth, n)
+        self.line(f"for {i} in {row}:", depth, n)
+        self.line(f"if {'' if stop_at_occupied else 'not '}a0[{i}]:", depth + 1, n)
+        self.line(f"{v} = {not want_all}", depth + 2, n)
+        self.line("break", depth + 2, n)
+        return v
