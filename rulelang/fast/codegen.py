@@ -59,7 +59,7 @@ ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
                            "KeyError": KeyError, "TypeError": TypeError}
 # the only attributes generated code reads
 ATTRIBUTES = frozenset({"steps", "tick", "bit_length", "get", "append", "data", "attrs",
-                        "id", "fields", "index", "at", "coords"})
+                        "id", "fields", "index", "at", "coords", "owner"})
 _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> Python op
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET
+from rulelang.model.values import Player
 
 MAX_DEPTH = 24  # blocks of nesting in one generated function (codegen's too)
 
@@ -57,8 +58,17 @@ class PredicateWriter:
         raise NotImplementedError
 
     def predicate(self, n: ast.Expr, env: dict[str, str], depth: int, pending: int) -> str:
-        """Statements computing the bool n at this depth; returns the name holding it.
-        `pending`: the steps of inlined calls whose body n is (as Compiler._pending_steps)."""
+        """Statements computing the bool n at this depth; returns the name holding it."""
+        name, kind = self.value(n, env, depth, pending)
+        if kind != BOOL:
+            raise Unsupported(n)
+        return name
+
+    def value(self, n: ast.Expr, env: dict[str, str], depth: int, pending: int
+              ) -> tuple[str, str]:
+        """Statements computing n at this depth: the name holding its value and its kind
+        (BOOL, INT, SITE, PLAYER: a player or none). `pending`: the steps of the inlined
+        calls whose body n is (as Compiler._pending_steps)."""
         if isinstance(n, ast.BoolOp):
             self.mark(n, depth)
             self.charge_steps(pending, n.span, depth, n)
@@ -69,46 +79,73 @@ class PredicateWriter:
             self.line("else:", depth, n)
             b = self.predicate(n.right, env, depth + 1, 0)
             self.line(f"{v} = {b}", depth + 1, n)
-            return v
+            return v, BOOL
         if isinstance(n, ast.Call) and self.refs.get(n.func, ("",))[0] == "def":
             return self.inlined_rule(n, env, depth, pending)
         if isinstance(n, ast.Quant):
-            return self.row_test(n, env, depth, pending)
+            return self.row_loop(n, env, depth, pending)
         self.charge_steps(pending, n.span, depth, n)  # (the call's `counted`, then its body)
+        if isinstance(n, ast.Name):
+            x = self.site_local(n, env)
+            if x is not None:
+                return x, SITE
+            if self.refs.get(n) in (("builtin", "mover"), ("builtin", "opponent")):
+                self.mark(n, depth)  # the closure's player (it reads no local)
+                v = self.temp()
+                self.line(f"{v} = {self.const(self.compiler.expr(n))}(c, {self.const({})})",
+                          depth, n)
+                return v, PLAYER
+        fixed, known = self.compiler.constant(n)
+        if fixed:
+            kind = {bool: BOOL, int: INT, Player: PLAYER, type(None): PLAYER}.get(type(known))
+            if kind is None:
+                raise Unsupported(n)
+            return self.const(known), kind
         v = self.temp()
         if isinstance(n, ast.Not):
             a = self.predicate(n.operand, env, depth, 0)
             self.mark(n, depth)
             self.line(f"{v} = not {a}", depth, n)
-        elif isinstance(n, ast.Call):
-            x = self.site_local(n.args[0], env) if len(n.args) == 1 else None
-            test = self.refs.get(n.func)
-            if x is None or test not in (("builtin", "occupied"), ("builtin", "empty")):
+            return v, BOOL
+        if isinstance(n, ast.Attr):
+            coord = self.compiler.rt.coord_index
+            x = self.site_local(n.obj, env)
+            if x is None or self.refs.get(n) is not None or n.name not in coord:
                 raise Unsupported(n)
             self.mark(n, depth)
-            self.line(f"{v} = {'not ' if test[1] == 'empty' else 'not not '}a0[{x}.index]",
-                      depth, n)
-        elif isinstance(n, ast.Compare) and n.op in ("==", "!="):
-            left, right = n.left, n.right
-            coord = self.compiler.rt.coord_index
-            if isinstance(left, ast.Attr) and self.refs.get(left) is None \
-                    and left.name in coord and isinstance(right, ast.Const) \
-                    and type(right.value) is int:
-                x = self.site_local(left.obj, env)
-                if x is None:
-                    raise Unsupported(n)
-                self.mark(n, depth)
-                self.line(f"{v} = {x}.coords[{self.const(coord[left.name])}] {n.op} "
-                          f"{self.const(right.value)}", depth, n)
-            else:
-                x, y = self.site_local(left, env), self.site_local(right, env)
-                if x is None or y is None:
-                    raise Unsupported(n)
-                self.mark(n, depth)
-                self.line(f"{v} = {x} {'is' if n.op == '==' else 'is not'} {y}", depth, n)
-        else:
-            raise Unsupported(n)
-        return v
+            self.line(f"{v} = {x}.coords[{self.const(coord[n.name])}]", depth, n)
+            return v, INT
+        if isinstance(n, ast.Call):
+            x = self.site_local(n.args[0], env) if len(n.args) == 1 else None
+            test = self.refs.get(n.func)
+            if x is None or test not in _TESTS:
+                raise Unsupported(n)
+            self.mark(n, depth)
+            if test[1] != "owner":
+                self.line(f"{v} = {'not ' if test[1] == 'empty' else 'not not '}a0[{x}.index]",
+                          depth, n)
+                return v, BOOL
+            stack, who = self.temp(), self.temp()
+            self.line(f"{stack} = a0[{x}.index]", depth, n)
+            self.line(f"{v} = None", depth, n)
+            self.line(f"if {stack}:", depth, n)
+            self.line(f"{who} = c.data.owner[{stack}[{self.const(-1)}].id]", depth + 1, n)
+            self.line(f"if {who} is not None:", depth + 1, n)
+            self.line(f"{v} = {self.const(tuple(self.compiler.rt.players))}[{who}]",
+                      depth + 2, n)
+            return v, PLAYER
+        if isinstance(n, ast.Compare) and n.op in _COMPARES:
+            a, left = self.value(n.left, env, depth, 0)
+            b, right = self.value(n.right, env, depth, 0)
+            # the kinds that compare without a charge or an error (never a list: the
+            # closures charge a list's length; an order of ints only)
+            if left != right and not {left, right} <= {BOOL, INT} or (
+                    n.op not in ("==", "!=") and left != INT):
+                raise Unsupported(n)
+            self.mark(n, depth)
+            self.line(f"{v} = {a} {n.op} {b}", depth, n)
+            return v, BOOL
+        raise Unsupported(n)
 
     def site_local(self, n: ast.Expr, env: dict[str, str]) -> str | None:
         """The Python local of a local name holding a site, else None."""
@@ -116,7 +153,8 @@ class PredicateWriter:
             return env.get(n.id)
         return None
 
-    def inlined_rule(self, n: ast.Call, env: dict[str, str], depth: int, pending: int) -> str:
+    def inlined_rule(self, n: ast.Call, env: dict[str, str], depth: int, pending: int
+                     ) -> tuple[str, str]:
         """A rule's call, its body written in place (as Compiler._inline: one step, with the
         steps of the calls whose body it is, counted by a body that counts them itself, else
         before the body); its arguments are site locals."""
@@ -131,24 +169,27 @@ class PredicateWriter:
                 raise Unsupported(n)
             inner[param] = x
         self.mark(n, depth)
-        return self.predicate(d.body, inner, depth, pending + 1)
+        return self.value(d.body, inner, depth, pending + 1)
 
-    def row_test(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int) -> str:
-        """`all|any v in REL(x): occupied(v)` (or empty(v)), REL a relation of the board: its
-        row's sites read from the stacks, its length (and `extra`) charged at once, as
-        loops.site_loop does."""
-        domain, body = n.domain, n.body
-        if n.kind not in ("all", "any") or n.cond is not None or body is None \
-                or not isinstance(domain, ast.Call) or len(domain.args) != 1 \
-                or not isinstance(body, ast.Call) or len(body.args) != 1 \
-                or not (isinstance(body.args[0], ast.Name) and body.args[0].id == n.var):
+    def row_loop(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int
+                 ) -> tuple[str, str]:
+        """`all|any v in REL(x): occupied(v)` (or empty(v)) and `count v in REL(x) where
+        occupied(v)` (or empty(v)), REL a relation of the board: its row's sites read from
+        the stacks, its length (and `extra`) charged at once, as loops.site_loop and
+        loops.occupancy_filter do."""
+        domain = n.domain
+        test = n.body if n.kind in ("all", "any") and n.cond is None else \
+            n.cond if n.kind == "count" and n.body is None else None
+        if not isinstance(domain, ast.Call) or len(domain.args) != 1 \
+                or not isinstance(test, ast.Call) or len(test.args) != 1 \
+                or not (isinstance(test.args[0], ast.Name) and test.args[0].id == n.var):
             raise Unsupported(n)
         rel = self.refs.get(domain.func, ("",))
-        test = self.refs.get(body.func)
+        tested = self.refs.get(test.func)
         x = self.site_local(domain.args[0], env)
         relation = self.compiler.rt.board.relations.get(rel[1]) if rel[0] == "relation" else None
-        if x is None or relation is None or test not in (("builtin", "occupied"),
-                                                         ("builtin", "empty")):
+        if x is None or relation is None or tested not in (("builtin", "occupied"),
+                                                           ("builtin", "empty")):
             raise Unsupported(n)
         rows = tuple(tuple(t.index for t in row) for row in relation.table)
         self.mark(n, depth)
@@ -157,7 +198,14 @@ class PredicateWriter:
         self.line(f"c.steps += len({row}) + {self.const(extra)}", depth, n)
         self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", depth, n)
         self.line(f"c.tick({self.const(n.span)})", depth + 1, n)
-        want_all, occupied = n.kind == "all", test[1] == "occupied"
+        occupied = tested[1] == "occupied"
+        if n.kind == "count":
+            self.line(f"{v} = {self.const(0)}", depth, n)
+            self.line(f"for {i} in {row}:", depth, n)
+            self.line(f"if {'' if occupied else 'not '}a0[{i}]:", depth + 1, n)
+            self.line(f"{v} += {self.const(1)}", depth + 2, n)
+            return v, INT
+        want_all = n.kind == "all"
         # all occupied: stop at an empty one; any occupied: at an occupied one; and so on
         stop_at_occupied = want_all != occupied
         self.line(f"{v} = {want_all}", depth, n)
@@ -165,4 +213,9 @@ class PredicateWriter:
         self.line(f"if {'' if stop_at_occupied else 'not '}a0[{i}]:", depth + 1, n)
         self.line(f"{v} = {not want_all}", depth + 2, n)
         self.line("break", depth + 2, n)
-        return v
+        return v, BOOL
+
+
+BOOL, INT, SITE, PLAYER = "bool", "int", "site", "player"
+_TESTS = (("builtin", "occupied"), ("builtin", "empty"), ("builtin", "owner"))
+_COMPARES = ("==", "!=", "<", "<=", ">", ">=")

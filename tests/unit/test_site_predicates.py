@@ -75,8 +75,9 @@ def test_a_generated_condition_that_takes_another_step_is_caught(
 
 
 def test_what_it_covers_is_generated_and_the_rest_keeps_its_closure(tmp_path: Path) -> None:
-    """A rule of a site written in place, and/or/not, a coordinate, a relation's row; a
-    condition reading the mover or a counter is left to its closure; both play alike."""
+    """A rule of a site written in place, and/or/not, a coordinate, a relation's row, an
+    owner against the mover; a condition reading a counter is left to its closure; the
+    game plays as the reference's."""
     (tmp_path / "rows.rule").write_text('''use square
 game "Rows"
 players A, B
@@ -95,7 +96,7 @@ action place
 turn
   do place
 end
-  when size(low) == 0
+  when size(low) == 0 or size(later) > 8
     draw
 ''', encoding="utf-8")
     with codegen.watching() as sources:
@@ -111,6 +112,6 @@ end
             b.apply_action(move)
         assert b.is_terminal() and a.returns() == b.returns()
     predicates = [s for s in sources if s.startswith("def f(c, s0):")]
-    assert len(set(predicates)) == 1  # `low` (where it is used); `mine` reads the mover's
-    # owner test, not covered: its closure, kept per mover
-    assert ".coords[" in predicates[0] and "for v" in predicates[0]
+    made = sorted(set(predicates), key=len)  # `mine` (kept per mover) and `low`, each
+    assert len(made) == 2  # made where it is used; `later` reads a counter: its closure
+    assert "c.data.owner[" in made[0] and ".coords[" in made[1] and "for v" in made[1]
