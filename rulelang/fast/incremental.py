@@ -231,9 +231,12 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
     `free` (the readers of the other locals cond reads), one set is kept per their values
     when these are players; for any other value it answers UNKEPT (the caller loops).
     `site_fn`: cond as a generated function of (c, site) (codegen.SitePredicate), used in
-    its place."""
-    if site_fn is not None and not free:
-        return _generated_filter(qid, sites, deps, var, cond, per_mover, site_fn)
+    its place when cond reads no other local; with CHECK, each of its values and the steps
+    it took are compared with the closure's."""
+    if free:
+        site_fn = None
+    elif site_fn is not None and CHECK:
+        site_fn = _checked(var, cond, site_fn)
 
     def query(c: Any, e: dict[str, Any]) -> Any:
         data = c.data
@@ -250,22 +253,24 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
         n = len(changes)
         if entry is not None and entry[1] == n:
             return entry[2]
-        old = e.get(var, _MISSING)
-        if entry is None:
-            member = []
-            for s in sites:
-                e[var] = s
-                member.append(not not cond(c, e))
+        todo: Any
+        if entry is None:  # (site i of the board has index i)
+            member, todo = [False] * len(sites), sites
         else:
             member = entry[0].copy()
             seen = entry[1]
-            touched = deps[changes[seen]] if n - seen == 1 else \
+            todo = deps[changes[seen]] if n - seen == 1 else \
                 {s for t in changes[seen:] for s in deps[t]}
-            for s in touched:
+        if site_fn is not None:
+            for s in todo:
+                member[s.index] = site_fn(c, s)
+        else:
+            old = e.get(var, _MISSING)
+            for s in todo:
                 e[var] = s
                 member[s.index] = not not cond(c, e)
-        if old is not _MISSING:
-            e[var] = old
+            if old is not _MISSING:
+                e[var] = old
         result = tuple(compress(sites, member))
         data.cache[key] = (member, n, result)
         return result
@@ -275,44 +280,16 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
 CHECK = False  # tests: each value of a generated condition compared with its closure's
 
 
-def _generated_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], var: str,
-                      cond: Callable[[Any, dict[str, Any]], Any], per_mover: bool,
-                      site_fn: Callable[[Any, Any], bool]) -> Callable[[Any, dict[str, Any]], Any]:
-    """incremental_filter's query with its condition a generated function of the site (no
-    locals written); with CHECK, each value and the steps it took are the closure's."""
-    if CHECK:
-        fast = site_fn
-
-        def site_fn(c: Any, s: Any) -> bool:
-            before = c.steps
-            e = {var: s}
-            want = not not cond(c, e)
-            steps, c.steps = c.steps - before, before
-            got = fast(c, s)
-            assert got is want and c.steps - before == steps, (qid, s, got, want)
-            return got
-
-    def query(c: Any, e: dict[str, Any]) -> Any:
-        data = c.data
-        key = (qid, data.mover) if per_mover else qid
-        entry: tuple[list[bool], int, tuple[Any, ...]] | None = data.cache.get(key)
-        changes = data.changes
-        n = len(changes)
-        if entry is not None and entry[1] == n:
-            return entry[2]
-        if entry is None:
-            member = [site_fn(c, s) for s in sites]
-        else:
-            member = entry[0].copy()
-            seen = entry[1]
-            touched = deps[changes[seen]] if n - seen == 1 else \
-                {s for t in changes[seen:] for s in deps[t]}
-            for s in touched:
-                member[s.index] = site_fn(c, s)
-        result = tuple(compress(sites, member))
-        data.cache[key] = (member, n, result)
-        return result
-    return query
+def _checked(var: str, cond: Callable[[Any, dict[str, Any]], Any],
+             site_fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def site_value(c: Any, s: Any) -> bool:
+        before = c.steps
+        want = not not cond(c, {var: s})
+        steps, c.steps = c.steps - before, before
+        got = site_fn(c, s)
+        assert got is want and c.steps - before == steps, (s, got, want)
+        return got
+    return site_value
 
 
 _MISSING = object()
