@@ -41,6 +41,7 @@ class PredicateWriter:
 
     refs: Any
     compiler: Any
+    inlining = 0  # rules being written in place, one inside the other
 
     def line(self, text: str, depth: int, node: ast.Node | None = None) -> None:
         raise NotImplementedError  # _Writer.line
@@ -160,7 +161,9 @@ class PredicateWriter:
         before the body); its arguments are site locals."""
         d = self.compiler.rt.program.defs[self.refs[n.func][1]]
         params = d.params or ()
-        if isinstance(d.body, ast.Block) or len(params) != len(n.args) or depth > MAX_DEPTH:
+        # (the closures inline 8 calls deep, then call: a rule calling itself is theirs)
+        if isinstance(d.body, ast.Block) or len(params) != len(n.args) or depth > MAX_DEPTH \
+                or self.inlining + self.compiler._inline_depth >= 8:
             raise Unsupported(n)
         inner: dict[str, str] = {}
         for param, arg in zip(params, n.args, strict=True):
@@ -169,7 +172,11 @@ class PredicateWriter:
                 raise Unsupported(n)
             inner[param] = x
         self.mark(n, depth)
-        return self.value(d.body, inner, depth, pending + 1)
+        self.inlining += 1
+        try:
+            return self.value(d.body, inner, depth, pending + 1)
+        finally:
+            self.inlining -= 1
 
     def row_loop(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int
                  ) -> tuple[str, str]:

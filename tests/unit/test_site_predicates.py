@@ -115,3 +115,35 @@ end
     made = sorted(set(predicates), key=len)  # `mine` (kept per mover) and `low`, each
     assert len(made) == 2  # made where it is used; `later` reads a counter: its closure
     assert "c.data.owner[" in made[0] and ".coords[" in made[1] and "for v" in made[1]
+
+
+CHAIN = "\n".join(["def r0(s) = empty(s)"]
+                  + [f"def r{i}(s) = r{i - 1}(s) or false" for i in range(1, 12)])
+
+
+def test_rules_written_in_place_eight_deep_at_most_as_the_closures_inline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The closures inline rules eight calls deep, then call the rule: deeper, the condition
+    keeps its closure (its steps would not be the closures'); CHECK holds all the way."""
+    monkeypatch.setattr(incremental, "CHECK", True)
+    for depth in (6, 11):
+        (tmp_path / f"chain{depth}.rule").write_text(f'''use square
+game "Chain"
+players A, B
+board square.grid(2, 2, 2)
+piece stone
+zone supply each player: 4 stone
+{CHAIN}
+def open = each s in sites where r{depth}(s)
+action place
+  choose site s in open
+  put stone of mover at s
+turn
+  do place
+''', encoding="utf-8")
+        with codegen.watching() as sources:
+            state = rulelang.load_game(tmp_path / f"chain{depth}.rule").new_initial_state(seed=0)
+            while not state.is_terminal():
+                state.apply_action(state.legal_actions()[0])
+        made = [s for s in sources if s.startswith("def f(c, s0):")]
+        assert len(made) == (1 if depth == 6 else 0), depth
