@@ -122,6 +122,7 @@ class Generator:
         self.refs = compiler.refs
         self.functions: list[Generated] = []
         self._cache: dict[ast.Node, Fn] = {}  # by node, for nodes generated outside a rule
+        self._predicates: dict[tuple[ast.Expr, str], Callable[..., bool] | None] = {}
 
     def takes(self, node: ast.Expr) -> bool:
         """Whether an expression is generated (else it is a closure of the Compiler)."""
@@ -154,10 +155,14 @@ class Generator:
     def site_predicate(self, cond: ast.Expr, var: str) -> Callable[[Ctx, Any], bool] | None:
         """`cond` of a site of the board `var` as a generated function of (c, site), or None
         when it has a node the predicate writer does not cover."""
-        try:
-            return self.function(SitePredicate(cond, var))  # type: ignore[arg-type]
-        except Unsupported:
-            return None
+        key = (cond, var)
+        if key not in self._predicates:  # (a rule's query compiled where each call is)
+            try:
+                made = self.function(SitePredicate(cond, var))  # type: ignore[arg-type]
+            except Unsupported:
+                made = None
+            self._predicates[key] = made
+        return self._predicates[key]
 
     def function(self, node: ast.Expr) -> Fn:
         """The generated function of an expression (one that `takes`)."""
