@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
-from rulelang.fast.groups import kept_group
+from rulelang.fast.groups import found_group, kept_group
 from rulelang.fast.incremental import analyse
 from rulelang.fast.kept import kept, per_state, remembered
 from rulelang.fast.loops import (
@@ -144,6 +144,9 @@ class CallCompiler:
             if key == "group" and self._arrivals_only():  # components kept per state
                 kept = kept_group(rt, searched2, lazy=n in getattr(self, "_lazy_groups", ()))
                 return lambda c, e: kept(c, a0(c, e), a1(c, e))
+            if key == "group":  # pieces may leave: components found once per position
+                found = found_group(searched2)
+                return lambda c, e: found(c, a0(c, e), a1(c, e))
 
             def call2(c: Ctx, e: dict[str, Any]) -> Any:
                 x, y = a0(c, e), a1(c, e)

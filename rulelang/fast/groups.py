@@ -147,6 +147,7 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any], lazy: bool = Fal
     given as a KeptGroup."""
     keys: dict[Relation, Any] = {}  # the cache key of a symmetric relation, None for others
     sites = rt.board.sites
+    per_position = found_group(search)
     # per chunk of _CHUNK site indices: its bits -> the sites they stand for
     chunks: list[dict[int, tuple[Site, ...]]] = [
         {} for _ in range(0, len(sites) + _CHUNK, _CHUNK)]
@@ -193,7 +194,7 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any], lazy: bool = Fal
         if entry is None:
             entry = data.cache[key] = build(data, rel.indices)
         elif entry is GENERAL:
-            return search(c, x, rel)
+            return per_position(c, x, rel)
         elif entry[0] != len(data.changes):
             changes = data.changes
             seen = entry[0]
@@ -240,3 +241,35 @@ def kept_group(rt: Any, search: Callable[[Any, Any, Any], Any], lazy: bool = Fal
 
 
 _UNSEEN = object()
+_FOUND = "found groups"  # data.cache keys: (_FOUND, relation)
+
+
+def found_group(search: Callable[[Any, Any, Any], Any]) -> Callable[[Any, Any, Any], Any]:
+    """group(x, rel) for values x and rel, by search(c, x, rel) (the builtin, with its
+    errors); for a site and a symmetric relation, each group found is kept for the position
+    (the data's version: every change of a site's pieces or of an owner renews it) under each
+    of its sites, so that another site of it is answered from it."""
+    keys: dict[Relation, Any] = {}  # the cache key of a symmetric relation, None for others
+
+    def group(c: Any, x: Any, rel: Any) -> Any:
+        data = c.data
+        if type(x) is not Site or type(rel) is not Relation or data is None:
+            return search(c, x, rel)
+        key = keys.get(rel, _UNSEEN)
+        if key is _UNSEEN:
+            key = keys[rel] = (_FOUND, rel) if symmetric(rel) else None
+        if key is None:
+            return search(c, x, rel)
+        entry = data.cache.get(key)
+        if entry is None or entry[0] != data.version:  # (a copy at the same version is at
+            # the same position: it may share the groups found in it)
+            entry = data.cache[key] = (data.version, {})
+        known = entry[1]
+        g = known.get(x.index)
+        if g is None:
+            g = search(c, x, rel)
+            for s in g:
+                known[s.index] = g
+            known[x.index] = g  # (an empty site's group is empty)
+        return g
+    return group

@@ -12,10 +12,11 @@ import pytest
 from scenario_tools import load_text
 
 import rulelang
-from rulelang.fast.groups import GENERAL, kept_entries
+from rulelang.fast.groups import _FOUND, GENERAL, found_group, kept_entries
 from rulelang.language.analysis import pieces_only_arrive
 from rulelang.library.builtins import group as search
 from rulelang.library.semantics import Ctx
+from rulelang.model.values import Relation
 
 # Stones only arrive (two grey stones of nobody's in the setup); every turn records every
 # site's group and the number of the mover's groups, and the end asks connection.joins.
@@ -217,3 +218,94 @@ def test_a_copy_taken_between_changes_is_not_changed_by_its_parent(tmp_path: Pat
     assert entry[1] == labels and searched(child) == before == recorded(child)
     child.apply_action(rng.choice(child.legal_actions()))
     assert recorded(child) == searched(child)
+
+
+# ---- where pieces may leave: each group found once per position (groups.found_group) ----
+
+def found_entries(data: Any) -> dict[Relation, Any]:
+    return {k[1]: v for k, v in data.cache.items() if type(k) is tuple and k[:1] == (_FOUND,)}
+
+
+def counting(log: list[Any]) -> Any:
+    def search_once(c: Any, x: Any, rel: Any) -> Any:
+        log.append(x)
+        return search(c, x, rel)
+    return search_once
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_where_stones_leave_each_group_is_found_once_per_position(tmp_path: Path,
+                                                                   seed: int) -> None:
+    """In the Take game (playout_agrees above: both modes, every site's group after every
+    move) the compiled state keeps the groups it found; asked for every site of a position,
+    found_group searches once per group and empty site, answers as the search, and asked
+    again at the same position searches nothing."""
+    fast, final = playout_agrees(tmp_path, TAKE, seed)
+    assert found_entries(final.ctx.data)
+    rel, sites = fast.runtime.board.relations["neighbours"], fast.runtime.board.sites
+    state, rng, spared = fast.new_initial_state(seed), random.Random(seed), 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        data, log = state.ctx.data.copy(), []
+        data.cache.clear()
+        group, c = found_group(counting(log)), Ctx(fast.runtime, data)
+        answers = [group(c, s, rel) for s in sites]
+        assert [tuple(t.name for t in g) for g in answers] == searched(state)
+        groups = {g for g in answers if g}
+        assert len(log) == len(groups) + sum(1 for g in answers if not g)
+        spared += sum(1 for g in answers if g) - len(groups)
+        again = len(log)
+        assert [group(c, s, rel) for s in sites] == answers and len(log) == again
+    assert spared > 0  # (groups of two sites or more were met)
+
+
+def test_a_found_group_is_not_kept_past_a_change(tmp_path: Path) -> None:
+    """The version, not the position's look, tells a group found: after a stone is taken
+    its old group is searched again (a kept one would still hold the taken site)."""
+    game = load_text(tmp_path, TAKE)
+    rng = random.Random(5)
+    state = game.new_initial_state(5)
+    while not any(a.startswith("take") for a in map(state.action_to_string,
+                                                     state.legal_actions())):
+        state.apply_action(rng.choice(state.legal_actions()))
+    take = next(a for a in map(state.action_to_string, state.legal_actions())
+                if a.startswith("take"))
+    state.apply_action(take)
+    assert recorded(state) == searched(state)
+
+
+def test_a_relation_that_is_not_symmetric_is_searched_every_time(tmp_path: Path) -> None:
+    """Groups over a one-way relation are not components: each site is searched."""
+    game = load_text(tmp_path, TAKE)
+    state, rng = game.new_initial_state(2), random.Random(2)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    sites = game.runtime.board.sites
+    full = game.runtime.board.relations["neighbours"].table
+    one_way = Relation("one_way", tuple(tuple(t for t in row if t.index > s.index)
+                                        for s, row in zip(sites, full, strict=True)))
+    log: list[Any] = []
+    group = found_group(counting(log))
+    c = Ctx(game.runtime, state.ctx.data)
+    answers = [group(c, s, one_way) for s in sites]
+    assert len(log) == len(sites)
+    assert answers == [search(c, s, one_way) for s in sites]
+    assert any(len(g) > 1 for g in answers)
+
+
+def test_clones_of_a_take_game_diverge_and_all_stay_right(tmp_path: Path) -> None:
+    """A clone has its parent's version and shares the groups it found; each then changes
+    (its own new versions) and answers for its own board."""
+    game = load_text(tmp_path, TAKE)
+    rng = random.Random(9)
+    parent = game.new_initial_state(9)
+    for _ in range(8):
+        parent.apply_action(rng.choice(parent.legal_actions()))
+    states = [parent, parent.clone(), parent.clone()]
+    assert found_entries(states[1].ctx.data) == found_entries(parent.ctx.data) != {}
+    for _ in range(8):
+        for st in states:
+            if not st.is_terminal():
+                st.apply_action(rng.choice(st.legal_actions()))
+                assert recorded(st) == searched(st)
+    assert len({tuple(st.history()) for st in states}) == 3
