@@ -406,7 +406,9 @@ class CallCompiler:
         if box is None:
             box = self._defs[key] = [lambda c, e: None]
             d = self.rt.program.defs[key]
-            saved, self._subst = self._subst, {}  # its own frame: no caller's parameters
+            # its own frame: no caller's parameters, no rule inlined around it
+            saved, self._subst = (self._subst, self._inline_depth), {}
+            self._inline_depth = 0
             try:
                 if isinstance(d.body, ast.Block):
                     run = self._pure_block(d.body)
@@ -414,7 +416,7 @@ class CallCompiler:
                 else:
                     box[0] = self.expr(d.body)
             finally:
-                self._subst = saved
+                self._subst, self._inline_depth = saved
         return box
 
     def _pure_block(self, block: ast.Block, rename: bool = False

@@ -122,7 +122,7 @@ class Generator:
         self.refs = compiler.refs
         self.functions: list[Generated] = []
         self._cache: dict[ast.Node, Fn] = {}  # by node, for nodes generated outside a rule
-        self._predicates: dict[tuple[ast.Expr, str], Callable[..., bool] | None] = {}
+        self._predicates: dict[tuple[ast.Expr, str, str | None], Callable[..., bool] | None] = {}
 
     def takes(self, node: ast.Expr) -> bool:
         """Whether an expression is generated (else it is a closure of the Compiler)."""
@@ -152,15 +152,24 @@ class Generator:
         return n.kind in ("each", "count") and body is None and isinstance(cond, ast.Call) \
             and len(cond.args) == 1 and is_var(cond.args[0], var)
 
-    def site_predicate(self, cond: ast.Expr, var: str) -> Callable[[Ctx, Any], bool] | None:
-        """`cond` of a site of the board `var` as a generated function of (c, site), or None
-        when it has a node the predicate writer does not cover."""
-        key = (cond, var)
+    def site_predicate(self, cond: ast.Expr, var: str, second: str | None = None,
+                       own_frame: bool = False) -> Callable[..., bool] | None:
+        """`cond` of a site of the board `var` (and of a second, `second`) as a generated
+        function of (c, site) (or (c, site, site)), or None when it has a node the
+        predicate writer does not cover. own_frame: a rule's body compiled on its own (as
+        Compiler._def_body compiles it), not where the compiler now is."""
+        key = (cond, var, second)
         if key not in self._predicates:  # (a rule's query compiled where each call is)
+            compiler = self.compiler
+            saved = compiler._subst, compiler._inline_depth, compiler._pending_steps
+            if own_frame:
+                compiler._subst, compiler._inline_depth, compiler._pending_steps = {}, 0, 0
             try:
-                made = self.function(SitePredicate(cond, var))  # type: ignore[arg-type]
+                made = self.function(SitePredicate(cond, var, second))  # type: ignore[arg-type]
             except Unsupported:
                 made = None
+            finally:
+                compiler._subst, compiler._inline_depth, compiler._pending_steps = saved
             self._predicates[key] = made
         return self._predicates[key]
 
@@ -205,9 +214,12 @@ class _Writer(PredicateWriter):
     def write(self) -> Generated:
         root = self.g.root
         if isinstance(root, SitePredicate):
-            self.lines = ["def f(c, s0):"]
+            env = {root.var: "s0"}
+            if root.second is not None:
+                env[root.second] = "s1"
+            self.lines = [f"def f(c, {', '.join(env.values())}):"]
             self.line("a0 = c.data.at", 1)
-            value = self.predicate(root.cond, {root.var: "s0"}, 1, 0)
+            value = self.predicate(root.cond, env, 1, 0)
         else:
             value = self.node(root, 1)
         self.line(f"return {value}", 1)

@@ -95,7 +95,8 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
             return self._constant(key)
         if cat == "function":
             rt = self.rt
-            kept = site_rule(rt, key, n, self._def_body)  # (site_rules.py)
+            kept = site_rule(rt, key, n, self._def_body,  # (site_rules.py)
+                             self.site_predicates().site_predicate)
             return kept or (lambda c, e: rt.ref_value(ref, c, e, n))
         if cat == "def":
             inlined = self._inline(key, (), [], n.span)

@@ -282,12 +282,21 @@ CHECK = False  # tests: each value of a generated condition compared with its cl
 
 def _checked(var: str, cond: Callable[[Any, dict[str, Any]], Any],
              site_fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
-    def site_value(c: Any, s: Any) -> bool:
+    return checked((var,), lambda c, e: not not cond(c, e), site_fn)
+
+
+def checked(params: tuple[str, ...], closure: Callable[[Any, dict[str, Any]], Any],
+            fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn(c, *sites), a generated function of sites, made to compute the closure's value
+    (of the parameters bound to the sites) first and to require the same value, of the same
+    type, in the same steps (CHECK)."""
+    def site_value(c: Any, *sites: Any) -> Any:
         before = c.steps
-        want = not not cond(c, {var: s})
+        want = closure(c, dict(zip(params, sites, strict=True)))
         steps, c.steps = c.steps - before, before
-        got = site_fn(c, s)
-        assert got is want and c.steps - before == steps, (s, got, want)
+        got = fn(c, *sites)
+        assert type(got) is type(want) and got == want and c.steps - before == steps, (
+            sites, got, want, c.steps - before, steps)
         return got
     return site_value
 

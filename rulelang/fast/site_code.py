@@ -1,5 +1,6 @@
-"""The site predicates of fast/codegen.py: the condition of a kept site query written as a
-function `def f(c, s0):` of a site of the board, with real Python locals: `s0` the site, `a0`
+"""The site predicates of fast/codegen.py: the condition of a kept site query (or the body of
+a rule kept per site or pair of sites, site_rules.py) written as a function `def f(c, s0):`
+(`def f(c, s0, s1):`) of sites of the board, with real Python locals: `s0` the site, `a0`
 the board's stacks (GameData.at), a temporary per value. No closure is called: a condition
 with a node not covered here is not generated (Unsupported), and its closure stays. The
 steps are charged where the closures charge them (an and/or with the steps of the inlined
@@ -23,9 +24,11 @@ MAX_DEPTH = 24  # blocks of nesting in one generated function (codegen's too)
 @dataclass(frozen=True, eq=False)
 class SitePredicate:
     """What to generate: `def f(c, s0)`, the condition `cond` of a site `var` of the board
-    (s0), with real Python locals (see _Writer.predicate)."""
+    (s0), with real Python locals (see _Writer.predicate); with `second`, `def f(c, s0, s1)`,
+    the condition of two sites (a rule of two sites kept per pair: site_rules.py)."""
     cond: ast.Expr
     var: str
+    second: str | None = None
 
     @property
     def span(self) -> Any:
@@ -135,6 +138,8 @@ class PredicateWriter:
             self.line(f"{v} = {self.const(tuple(self.compiler.rt.players))}[{who}]",
                       depth + 2, n)
             return v, PLAYER
+        if isinstance(n, ast.Compare) and n.op in ("in", "not in"):
+            return self.row_member(n, env, depth, v)
         if isinstance(n, ast.Compare) and n.op in _COMPARES:
             a, left = self.value(n.left, env, depth, 0)
             b, right = self.value(n.right, env, depth, 0)
@@ -178,6 +183,72 @@ class PredicateWriter:
         finally:
             self.inlining -= 1
 
+    def relation_row(self, n: ast.Expr, env: dict[str, str]) -> tuple[str, Any] | None:
+        """For `REL(x)`, REL a relation of the board and x a site local: x's Python local
+        and the relation; else None."""
+        if not isinstance(n, ast.Call) or len(n.args) != 1:
+            return None
+        rel = self.refs.get(n.func, ("",))
+        x = self.site_local(n.args[0], env)
+        relation = self.compiler.rt.board.relations.get(rel[1]) if rel[0] == "relation" else None
+        return None if x is None or relation is None else (x, relation)
+
+    def row_member(self, n: ast.Compare, env: dict[str, str], depth: int, v: str
+                   ) -> tuple[str, str]:
+        """`t in REL(x)` (or `not in`), t and x site locals: the row looked through costs its
+        length (as the closures' member_of_row charges it), found in a set of indices."""
+        a = self.site_local(n.left, env)
+        found = self.relation_row(n.right, env)
+        if a is None or found is None:
+            raise Unsupported(n)
+        x, relation = found
+        sets = tuple(frozenset(t.index for t in row) for row in relation.table)
+        lengths = tuple(len(row) for row in relation.table)
+        self.mark(n, depth)
+        self.line(f"{v} = {a}.index {n.op} {self.const(sets)}[{x}.index]", depth, n)
+        self.line(f"c.steps += {self.const(lengths)}[{x}.index]", depth, n)
+        self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", depth, n)
+        self.line(f"c.tick({self.const(n.span)})", depth + 1, n)
+        return v, BOOL
+
+    def general_row_loop(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int
+                         ) -> tuple[str, str]:
+        """`all|any v in REL(x) [where C]: B` and `count v in REL(x) where C` (or `: B`), C
+        and B conditions written here with v a site local: the row's length (and `extra`)
+        charged at once, then each item's own steps, as loops._q_bool and _q_each do."""
+        found = self.relation_row(n.domain, env)
+        counting = n.kind == "count" and (n.cond is None) != (n.body is None)
+        if found is None or depth + 2 > MAX_DEPTH or not (
+                counting or n.kind in ("all", "any") and n.body is not None):
+            raise Unsupported(n)
+        x, relation = found
+        self.mark(n, depth)
+        row, v, item = self.temp(), self.temp(), self.temp()
+        inner = {**env, n.var: item}
+        self.line(f"{row} = {self.const(relation.table)}[{x}.index]", depth, n)
+        self.line(f"c.steps += len({row}) + {self.const(extra)}", depth, n)
+        self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", depth, n)
+        self.line(f"c.tick({self.const(n.span)})", depth + 1, n)
+        if counting:
+            self.line(f"{v} = {self.const(0)}", depth, n)
+            self.line(f"for {item} in {row}:", depth, n)
+            test = self.predicate(n.cond or n.body, inner, depth + 1, 0)  # type: ignore[arg-type]
+            self.line(f"if {test}:", depth + 1, n)
+            self.line(f"{v} += {self.const(1)}", depth + 2, n)
+            return v, INT
+        want_all = n.kind == "all"
+        self.line(f"{v} = {want_all}", depth, n)
+        self.line(f"for {item} in {row}:", depth, n)
+        if n.cond is not None:
+            passed = self.predicate(n.cond, inner, depth + 1, 0)
+            self.line(f"if not {passed}:", depth + 1, n)
+            self.line("continue", depth + 2, n)
+        b = self.predicate(n.body, inner, depth + 1, 0)  # type: ignore[arg-type]
+        self.line(f"if {'not ' if want_all else ''}{b}:", depth + 1, n)
+        self.line(f"{v} = {not want_all}", depth + 2, n)
+        self.line("break", depth + 2, n)
+        return v, BOOL
+
     def row_loop(self, n: ast.Quant, env: dict[str, str], depth: int, extra: int
                  ) -> tuple[str, str]:
         """`all|any v in REL(x): occupied(v)` (or empty(v)) and `count v in REL(x) where
@@ -187,16 +258,16 @@ class PredicateWriter:
         domain = n.domain
         test = n.body if n.kind in ("all", "any") and n.cond is None else \
             n.cond if n.kind == "count" and n.body is None else None
+        tested = self.refs.get(test.func) if isinstance(test, ast.Call) else None
         if not isinstance(domain, ast.Call) or len(domain.args) != 1 \
                 or not isinstance(test, ast.Call) or len(test.args) != 1 \
-                or not (isinstance(test.args[0], ast.Name) and test.args[0].id == n.var):
-            raise Unsupported(n)
+                or not (isinstance(test.args[0], ast.Name) and test.args[0].id == n.var) \
+                or tested not in (("builtin", "occupied"), ("builtin", "empty")):
+            return self.general_row_loop(n, env, depth, extra)
         rel = self.refs.get(domain.func, ("",))
-        tested = self.refs.get(test.func)
         x = self.site_local(domain.args[0], env)
         relation = self.compiler.rt.board.relations.get(rel[1]) if rel[0] == "relation" else None
-        if x is None or relation is None or tested not in (("builtin", "occupied"),
-                                                           ("builtin", "empty")):
+        if x is None or relation is None:
             raise Unsupported(n)
         rows = tuple(tuple(t.index for t in row) for row in relation.table)
         self.mark(n, depth)

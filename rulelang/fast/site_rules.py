@@ -5,7 +5,11 @@ site and position. Its values live in the data's cache with the length of the ch
 hold for; a later position forgets only the values of the sites its changes can reach
 (incremental.dependents), and each is computed again when first asked. A rule of two sites
 (`group`'s link) is kept per pair of sites in the same sense (kept_pair_rule). A value asked
-at anything but sites of the board, or with other arguments, is the rule's plain call."""
+at anything but sites of the board, or with other arguments, is the rule's plain call.
+
+A value computed runs the rule's body as a site predicate (fast/site_code.py: generated with
+real locals, the same steps) when the body is a condition the predicate writer covers, else
+through its closure; incremental.CHECK compares the two on every value."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,6 +17,7 @@ from itertools import count
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from rulelang.fast import incremental
 from rulelang.fast.incremental import analyse, dependents
 from rulelang.language import ast
 from rulelang.library.semantics import Ctx
@@ -21,10 +26,12 @@ from rulelang.model.values import Site
 _MISSING = object()
 
 
-def site_rule(rt: Any, key: str, node: ast.Node, def_body: Callable[[str], list[Any]]
-              ) -> Any:
+def site_rule(rt: Any, key: str, node: ast.Node, def_body: Callable[[str], list[Any]],
+              predicate: Callable[..., Any] | None = None) -> Any:
     """The closure giving the rule `key` as a value, kept per site (or pair of sites) when
-    the rule has one parameter (or two) and its value at sites is local; else None."""
+    the rule has one parameter (or two) and its value at sites is local; else None.
+    predicate(cond, var, second, own_frame=True): the generator's site predicate of a
+    condition, or None (codegen.Generator.site_predicate)."""
     d = rt.program.defs[key]
     if not d.params or len(d.params) > 2 or not rt.board.sites:
         return None
@@ -33,13 +40,33 @@ def site_rule(rt: Any, key: str, node: ast.Node, def_body: Callable[[str], list[
         return None
     paths, per_mover = found
     deps = dependents(rt.board, paths)
-    if len(d.params) == 2:
-        return kept_pair_rule(rt, key, node, (d.params[0], d.params[1]), def_body(key), deps,
-                              per_mover)
-    return kept_site_rule(rt, key, node, d.params[0], def_body(key), deps, per_mover)
+    params = tuple(d.params)
+    box = def_body(key)
+    made = None
+    if predicate is not None and not isinstance(d.body, ast.Block):
+        made = predicate(d.body, params[0], params[1] if len(params) == 2 else None,
+                         own_frame=True)
+    if made is None:
+        run = _closure_runner(box, params)
+    elif incremental.CHECK:
+        run = incremental.checked(params, lambda c, e: box[0](c, e), made)
+    else:
+        run = made
+    if len(params) == 2:
+        return kept_pair_rule(rt, key, node, (params[0], params[1]), run, deps, per_mover)
+    return kept_site_rule(rt, key, node, params[0], run, deps, per_mover)
 
 
-def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any],
+def _closure_runner(box: list[Any], params: tuple[str, ...]) -> Callable[..., Any]:
+    """The rule's compiled body (box[0], filled once compiled) as a function of (c, sites)."""
+    if len(params) == 1:
+        (param,) = params
+        return lambda c, x: box[0](c, {param: x})
+    first, second = params
+    return lambda c, x, y: box[0](c, {first: x, second: y})
+
+
+def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, run: Callable[..., Any],
                    deps: tuple[tuple[Site, ...], ...], per_mover: bool) -> Any:
     """The closure giving the rule `key` as a value: one that answers a call at a site from
     the kept values, and any other call as the rule's value (runtime.RuleFunction) does."""
@@ -60,7 +87,7 @@ def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, body: list[Any
                 if v is _MISSING:
                     c = self.c
                     c.tick(node.span)  # a step for each value computed, as a call is
-                    v = values[x.index] = body[0](c, {param: x})
+                    v = values[x.index] = run(c, x)
                 return v
             return rt.ref_value(ref, self.c, {}, node)(*args)
 
@@ -107,7 +134,8 @@ _PAIRS_KEPT = 100_000  # pair values kept at most per rule, then forgotten all a
 _TABLES: WeakKeyDictionary[Any, dict[str, dict[Any, Any]]] = WeakKeyDictionary()  # per game
 
 
-def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], body: list[Any],
+def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str],
+                   run: Callable[..., Any],
                    deps: tuple[tuple[Site, ...], ...], per_mover: bool) -> Any:
     """The closure giving a rule of two sites (`group`'s link) as a value. Each position holds
     a stamp per site, a number renewed when a change can reach the site; a value at (a, b) is
@@ -118,7 +146,6 @@ def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], b
     n_sites = len(rt.board.sites)
     qid = ("pair rule", key)
     ref = ("function", key)
-    first, second = params
     kept = _TABLES.setdefault(rt, {}).setdefault(key, {})  # (one for all its references)
 
     class KeptPairRule:
@@ -137,7 +164,7 @@ def kept_pair_rule(rt: Any, key: str, node: ast.Node, params: tuple[str, str], b
                 if v is _MISSING:
                     c = self.c
                     c.tick(node.span)  # a step for each value computed, as a call is
-                    v = body[0](c, {first: x, second: y})
+                    v = run(c, x, y)
                     if len(kept) >= _PAIRS_KEPT:
                         kept.clear()
                     kept[where] = v

@@ -18,9 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("spyramid", "spargo", "spline_plus", "connect_four", "hex", "tic_tac_toe", "tatara")
 
 
-def _play(name: str, folder: Path, seeds: int = 2, plies: int = 150) -> list[str]:
+def _play(name: str, folder: Path, seeds: int = 2, plies: int = 150,
+          head: str = "def f(c, s0):") -> list[str]:
     """Random games of a bundled rulebook, compiled afresh (a copy with a comment of its
-    own: no runtime of an earlier test); the site predicates generated meanwhile."""
+    own: no runtime of an earlier test); the site predicates generated meanwhile (of two
+    sites with head="def f(c, s0, s1):")."""
     text = (ROOT / "rulebooks" / f"{name}.rule").read_text(encoding="utf-8")
     path = folder / f"{name}.rule"
     path.write_text(f"# a copy made by {folder.name}\n{text}", encoding="utf-8")
@@ -34,7 +36,7 @@ def _play(name: str, folder: Path, seeds: int = 2, plies: int = 150) -> list[str
                 if state.is_terminal():
                     break
                 state.apply_action(rng.choice(state.legal_actions()))
-    return [s for s in sources if s.startswith("def f(c, s0):")]
+    return [s for s in sources if s.startswith(head)]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -45,11 +47,11 @@ def test_generated_conditions_agree_with_their_closures(
 
 
 def _planted(monkeypatch: pytest.MonkeyPatch,
-             fault: Callable[[Callable[[Any, Any], bool]], Callable[[Any, Any], bool]]) -> None:
+             fault: Callable[[Callable[..., bool]], Callable[..., bool]]) -> None:
     made = codegen.Generator.site_predicate
 
-    def site_predicate(self: Any, cond: Any, var: str) -> Any:
-        fn = made(self, cond, var)
+    def site_predicate(self: Any, cond: Any, *args: Any, **kwargs: Any) -> Any:
+        fn = made(self, cond, *args, **kwargs)
         return None if fn is None else fault(fn)
     monkeypatch.setattr(codegen.Generator, "site_predicate", site_predicate)
     monkeypatch.setattr(incremental, "CHECK", True)
@@ -62,16 +64,47 @@ def test_a_generated_condition_with_another_value_is_caught(
         _play("spyramid", tmp_path)
 
 
+def _more(fn: Callable[..., bool]) -> Callable[..., bool]:
+    def stepped(c: Any, *sites: Any) -> bool:
+        c.steps += 1
+        return fn(c, *sites)
+    return stepped
+
+
 def test_a_generated_condition_that_takes_another_step_is_caught(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    def more(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
-        def stepped(c: Any, s: Any) -> bool:
-            c.steps += 1
-            return fn(c, s)
-        return stepped
-    _planted(monkeypatch, more)
+    _planted(monkeypatch, _more)
     with pytest.raises(AssertionError):
         _play("spyramid", tmp_path)
+
+
+# ---- rules of two sites kept per pair (site_rules.py): Spargo's and Spaiji's
+# visibly_linked(a, b), a count over a relation's row with a membership in another's
+
+@pytest.mark.parametrize("name", ["spargo", "spaiji"])
+def test_rules_of_two_sites_agree_with_their_closures(
+        name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(incremental, "CHECK", True)
+    made = _play(name, tmp_path, head="def f(c, s0, s1):")
+    assert made and all("for v" in m and ".index in k" in m for m in made)
+
+
+def _pair_fault(fn: Callable[..., bool]) -> Callable[..., bool]:
+    def flipped(c: Any, *sites: Any) -> bool:
+        got = fn(c, *sites)
+        return not got if len(sites) == 2 and sites[0].index == 0 else got
+    return flipped
+
+
+@pytest.mark.parametrize("fault", [_pair_fault, _more])
+def test_a_rule_of_two_sites_with_another_value_or_step_is_caught(
+        fault: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def only_pairs(fn: Callable[..., bool]) -> Callable[..., bool]:
+        planted = fault(fn)
+        return lambda c, *sites: planted(c, *sites) if len(sites) == 2 else fn(c, *sites)
+    _planted(monkeypatch, only_pairs)
+    with pytest.raises(AssertionError):
+        _play("spargo", tmp_path, seeds=4)
 
 
 def test_what_it_covers_is_generated_and_the_rest_keeps_its_closure(tmp_path: Path) -> None:
@@ -147,3 +180,67 @@ turn
                 state.apply_action(state.legal_actions()[0])
         made = [s for s in sources if s.startswith("def f(c, s0):")]
         assert len(made) == (1 if depth == 6 else 0), depth
+
+
+LINKS = '''use square
+game "Links"
+players A, B
+board square.grid(4, 4, 0)
+piece stone
+zone supply each player: 40 stone
+var sizes = none
+# a link rule of two sites: loops over a relation's row with a condition, a body, both,
+# and a site in (or not in) another row
+def bridged(a, b) = count t in square.adjacent(a) where t in square.adjacent(b) and occupied(t)
+def lifted(a, b) = count t in square.adjacent(b): occupied(t) and t.r > a.r
+def linked(a, b) = (bridged(a, b) < 2 or a.r == b.r) and lifted(a, b) <= 3 \\
+  and (all t in square.orthogonal(b) where t not in square.orthogonal(a): \\
+         empty(t) or owner(t) == owner(b)) \\
+  and not (any t in square.north(a) where occupied(t): owner(t) != owner(a) and t == b)
+def big(s) = size(group(s, square.orthogonal, linked))
+
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+
+action take
+  choose site s in sites where owner(s) == opponent
+  remove top(s)
+
+turn
+  do place or take
+  set sizes = [big(s) for s in sites]
+
+end
+  when turn > 40
+    draw
+'''
+
+
+def test_a_rule_of_two_sites_plays_as_the_reference(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each loop form of the writer in a link rule of `group`: generated (as one function of
+    two sites), checked against its closure on every value, and the game, with every
+    group's size after every turn, the reference's move by move."""
+    monkeypatch.setattr(incremental, "CHECK", True)
+    (tmp_path / "links.rule").write_text(LINKS, encoding="utf-8")
+    sizes: set[int] = set()
+    with codegen.watching() as sources:
+        game = rulelang.load_game(tmp_path / "links.rule", mode="compiled")
+        reference = rulelang.load_game(tmp_path / "links.rule", mode="interpreted")
+        for seed in range(3):
+            a, b = game.new_initial_state(seed=seed), reference.new_initial_state(seed=seed)
+            rng = random.Random(seed)
+            while not a.is_terminal():
+                names = [a.action_to_string(x) for x in a.legal_actions()]
+                assert names == [b.action_to_string(x) for x in b.legal_actions()]
+                move = rng.choice(names)
+                a.apply_action(move)
+                b.apply_action(move)
+                got = a.ctx.data.vars[("sizes", None)]
+                assert got == b.ctx.data.vars[("sizes", None)]
+                sizes.update(got)
+            assert b.is_terminal() and a.returns() == b.returns()
+    assert max(sizes) >= 3  # (groups were linked)
+    (made,) = {s for s in sources if s.startswith("def f(c, s0, s1):")}
+    assert made.count("for v") == 4 and " not in k" in made

@@ -80,11 +80,11 @@ def test_both_rules_are_kept_and_computed_less_often_than_asked(
     computed: dict[str, int] = {}
     made = site_rules.kept_site_rule
 
-    def counting(rt: Any, key: str, node: Any, param: str, body: list[Any], *rest: Any) -> Any:
-        def run(c: Any, e: dict[str, Any]) -> Any:
+    def counting(rt: Any, key: str, node: Any, param: str, body: Any, *rest: Any) -> Any:
+        def run(c: Any, s: Any) -> Any:  # (the body as a function of the site)
             computed[key] = computed.get(key, 0) + 1
-            return body[0](c, e)
-        return made(rt, key, node, param, [run], *rest)
+            return body(c, s)
+        return made(rt, key, node, param, run, *rest)
     monkeypatch.setattr(site_rules, "kept_site_rule", counting)
     asked: dict[str, int] = {}
     reach = BUILTINS["reach"].impl
@@ -112,7 +112,7 @@ def test_a_value_kept_across_a_change_would_be_caught(
     comparison above can fail."""
     made = site_rules.kept_site_rule
 
-    def forgetful(rt: Any, key: str, node: Any, param: str, body: list[Any],
+    def forgetful(rt: Any, key: str, node: Any, param: str, body: Any,
                   deps: Any, per_mover: bool) -> Any:
         return made(rt, key, node, param, body, tuple(() for _ in deps), per_mover)
     monkeypatch.setattr(site_rules, "kept_site_rule", forgetful)
@@ -126,7 +126,7 @@ def test_a_rule_read_per_mover_is_kept_per_mover(
     """blocked reads the mover: kept once for all movers, A would see B's walls as its own."""
     made = site_rules.kept_site_rule
 
-    def shared(rt: Any, key: str, node: Any, param: str, body: list[Any],
+    def shared(rt: Any, key: str, node: Any, param: str, body: Any,
                deps: Any, per_mover: bool) -> Any:
         return made(rt, key, node, param, body, deps, False)
     monkeypatch.setattr(site_rules, "kept_site_rule", shared)
@@ -170,12 +170,12 @@ def test_kept_pair_rules_give_the_reference_menus_and_are_computed_less_often(
     computed, asked = [0], [0]
     made = site_rules.kept_pair_rule
 
-    def counting(rt: Any, key: str, node: Any, params: Any, body: list[Any], *rest: Any
+    def counting(rt: Any, key: str, node: Any, params: Any, body: Any, *rest: Any
                  ) -> Any:
-        def run(c: Any, e: dict[str, Any]) -> Any:
+        def run(c: Any, a: Any, b: Any) -> Any:  # (the body as a function of two sites)
             computed[0] += 1
-            return body[0](c, e)
-        return made(rt, key, node, params, [run], *rest)
+            return body(c, a, b)
+        return made(rt, key, node, params, run, *rest)
     monkeypatch.setattr(site_rules, "kept_pair_rule", counting)
     spec = BUILTINS["group"]
 
@@ -196,7 +196,7 @@ def test_a_pair_value_kept_wrongly_would_be_caught(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plant: str) -> None:
     made = site_rules.kept_pair_rule
 
-    def wrong(rt: Any, key: str, node: Any, params: Any, body: list[Any], deps: Any,
+    def wrong(rt: Any, key: str, node: Any, params: Any, body: Any, deps: Any,
               per_mover: bool) -> Any:
         if plant == "forget nothing":
             return made(rt, key, node, params, body, tuple(() for _ in deps), per_mover)
