@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import Refusal, RuleRuntimeError
+from rulelang.fast import incremental
 from rulelang.fast.menus import Menus
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.language.effect_statements import EffectStatements
 from rulelang.library import effects
@@ -394,6 +396,35 @@ class Executor(EffectStatements, Menus):
                 return lambda c, e: (NOTHING, *query(c, e))
             return query
 
+        pred, other = self._site_condition(s) if cond is not None else (None, None)
+        if pred is not None:
+            var_ = var
+
+            def site_values(c: Ctx, e: dict[str, Any]) -> Any:
+                if other is None:
+                    args: tuple[Any, ...] = ()
+                else:
+                    args = (e.get(other),)
+                    if type(args[0]) is not Site:  # (not a site: the closure's loop)
+                        return values(c, e)
+                found = domain_fn(c, e)
+                if type(found) is not tuple:
+                    found = tuple(domain_items(c, found, span))
+                out = []
+                for v in found:
+                    if type(v) is Site:
+                        if pred(c, v, *args):
+                            out.append(v)
+                    else:  # (a value of another kind: the closure, as the loop below)
+                        e[var_] = v
+                        if cond(c, e):
+                            out.append(v)
+                if found:  # (where the loop below leaves it)
+                    e[var_] = found[-1]
+                if optional:
+                    return (NOTHING, *out)
+                return out
+
         def values(c: Ctx, e: dict[str, Any]) -> Any:
             found = domain_fn(c, e)
             if type(found) is not tuple:
@@ -408,7 +439,29 @@ class Executor(EffectStatements, Menus):
             if optional:
                 return (NOTHING, *found)
             return found
-        return values
+        return site_values if pred is not None else values
+
+    def _site_condition(self, s: ast.Choose) -> tuple[Any, str | None]:
+        """The `where` of a choose as a generated function of sites (codegen.SitePredicate):
+        (f, None) with f(c, v) when it reads no other local, (f, name) with f(c, v, site)
+        when it reads one more, `name`, a site where it runs; (None, None) otherwise (the
+        closure then loops). (A name bound in C is not another local: the writer binds it,
+        or does not cover C.)"""
+        make = getattr(self.rt.evaluator, "site_predicates", None)
+        if make is None or s.cond is None:
+            return None, None
+        refs = self.rt.evaluator.refs
+        inner = {n.var for n in walk(s.cond) if isinstance(n, (ast.Quant, ast.Generator))}
+        others = sorted({n.id for n in walk(s.cond) if isinstance(n, ast.Name)
+                         and refs.get(n) == ("local", n.id)} - inner - {s.var})
+        if len(others) > 1:
+            return None, None
+        other = others[0] if others else None
+        pred = make().site_predicate(s.cond, s.var, other, own_frame=True)
+        if pred is not None and incremental.CHECK:
+            cond = self.rt.fn(s.cond)
+            pred = incremental.checked((s.var, *others), lambda c, e: not not cond(c, e), pred)
+        return pred, other
 
     def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
         query = None

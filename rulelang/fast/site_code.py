@@ -1,5 +1,6 @@
 """The site predicates of fast/codegen.py: the condition of a kept site query (or the body of
-a rule kept per site or pair of sites, site_rules.py) written as a function `def f(c, s0):`
+a rule kept per site or pair of sites, site_rules.py, or the `where` of a choose of sites,
+executor.py) written as a function `def f(c, s0):`
 (`def f(c, s0, s1):`) of sites of the board, with real Python locals: `s0` the site, `a0`
 the board's stacks (GameData.at), a temporary per value. No closure is called: a condition
 with a node not covered here is not generated (Unsupported), and its closure stays. The
@@ -125,6 +126,13 @@ class PredicateWriter:
             if x is None or test not in _TESTS:
                 raise Unsupported(n)
             self.mark(n, depth)
+            if test[1] == "moved":  # the top piece put, moved or removed in this action
+                stack = self.temp()
+                self.line(f"{stack} = a0[{x}.index]", depth, n)
+                self.line(f"{v} = False", depth, n)
+                self.line(f"if {stack}:", depth, n)
+                self.line(f"{v} = {stack}[{self.const(-1)}].id in c.data.moved", depth + 1, n)
+                return v, BOOL
             if test[1] != "owner":
                 self.line(f"{v} = {'not ' if test[1] == 'empty' else 'not not '}a0[{x}.index]",
                           depth, n)
@@ -295,5 +303,6 @@ class PredicateWriter:
 
 
 BOOL, INT, SITE, PLAYER = "bool", "int", "site", "player"
-_TESTS = (("builtin", "occupied"), ("builtin", "empty"), ("builtin", "owner"))
+_TESTS = (("builtin", "occupied"), ("builtin", "empty"), ("builtin", "owner"),
+          ("builtin", "moved"))
 _COMPARES = ("==", "!=", "<", "<=", ">", ">=")
