@@ -219,6 +219,9 @@ class Menus:
         return found
 
     def _independent_tail_puts(self, body: ast.Block) -> tuple[ast.Put, ...]:
+        """The first put after the last choice, when whether it has its piece is the same for
+        every way: its piece depends on no chosen value and nothing before it changes the
+        data (an earlier effect may take the last piece of its supply)."""
         flags = self.needs_walk(body)
         bound: set[str] = set()
         for i, s in enumerate(body.stmts):
@@ -227,6 +230,8 @@ class Menus:
                         & bound:
                     return (s,)
                 return ()
+            if not isinstance(s, (ast.Choose, ast.Require, ast.Let)):
+                return ()  # an effect (or a then) comes first
             bound.update(bound_names(s))
         return ()
 

@@ -23,6 +23,7 @@ class DecisionAnalysis:
     def __init__(self, program: Program) -> None:
         self.program = program
         self._decides: dict[ast.Node, bool] = {}
+        self._chance: dict[ast.Node, bool] = {}
 
     def effect(self, s: ast.CallStmt) -> ast.Effect:
         return self.program.effects[self.program.refs[s.call.func][1]]
@@ -55,6 +56,13 @@ class DecisionAnalysis:
 
     def chance(self, s: ast.Node) -> bool:
         """May this statement draw on the random generator?"""
+        key = s
+        if key not in self._chance:
+            self._chance[key] = False  # recursion guard (an effect may call itself)
+            self._chance[key] = self._draws(s)
+        return self._chance[key]
+
+    def _draws(self, s: ast.Node) -> bool:
         if isinstance(s, ast.Choose):
             return s.mode == "random"
         if isinstance(s, ast.Shuffle):
