@@ -135,6 +135,49 @@ class Executor(EffectStatements, Menus):
                 f(c, e)
         return if_
 
+    def fn_CallStmt(self, s: ast.CallStmt) -> Any:
+        """exec_CallStmt as a closure: the effect's body as closures too, made at its first
+        run (an effect may call itself)."""
+        effect, span = self._effect(s), s.span
+        params, args = effect.params, tuple(self.rt.fn(a) for a in s.call.args)
+        body: list[tuple[Any, ...]] = []
+
+        slow = self.exec_CallStmt
+
+        def call(c: Ctx, e: dict[str, Any]) -> None:
+            if c.values is not None:  # in a segment: its ifs and sets are logged (branch)
+                slow(s, c, e)
+                return
+            c.tick(span)
+            env = dict(zip(params, [a(c, e) for a in args], strict=True))
+            if not body:
+                body.append(self.block_fns(effect.body.stmts))
+            for f in body[0]:
+                f(c, env)
+        return call
+
+    def fn_While(self, s: ast.While) -> Any:
+        cond, span, stmts = self.rt.fn(s.cond), s.span, s.body.stmts
+        body: list[tuple[Any, ...]] = []
+
+        slow = self.exec_While
+
+        def while_(c: Ctx, e: dict[str, Any]) -> None:  # (as loop_items and exec_ForEach)
+            if c.values is not None:  # in a segment: its ifs and sets are logged (branch)
+                slow(s, c, e)
+                return
+            while cond(c, e):
+                c.tick(span)
+                if not body:
+                    body.append(self.block_fns(stmts))
+                for f in body[0]:
+                    f(c, e)
+        return while_
+
+    def fn_Remove(self, s: ast.Remove) -> Any:
+        piece_f, remove_piece = self.rt.fn(s.piece), self.remove_piece
+        return lambda c, e: remove_piece(s, piece_f(c, e), c)
+
     def fn_Require(self, s: ast.Require) -> Any:
         cond, slow = self.rt.fn(s.cond), self.exec_Require
 

@@ -47,6 +47,7 @@ class Menus:
         def put_possible_fn(self, s: ast.Put) -> Callable[[Ctx, dict[str, Any]], bool]: ...
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
+        def stmt_fn(self, s: ast.Stmt) -> Any: ...
         def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
@@ -377,10 +378,10 @@ class Menus:
         c.data = saved.scratch()
         try:
             stmts, flags = body.stmts, self.needs_walk(body)
-            self.execute(stmts[i], c, e)
+            self.stmt_fn(stmts[i])(c, e)
             i += 1
             while i < len(stmts) and flags[i] and self._effect_at(stmts, i):
-                self.execute(stmts[i], c, e)  # the next effect: on the same scratch copy
+                self.stmt_fn(stmts[i])(c, e)  # the next effect: on the same scratch copy
                 i += 1
             self.walk(body, i, c, e, values, out)
         except Refusal:

@@ -31,7 +31,9 @@ class EffectStatements:
         self.place(piece, self.value(s.target, c, e), c, s)
 
     def effect_Remove(self, s: ast.Remove, c: Ctx, e: dict[str, Any]) -> None:
-        piece = self.value(s.piece, c, e)
+        self.remove_piece(s, self.value(s.piece, c, e), c)
+
+    def remove_piece(self, s: ast.Remove, piece: Any, c: Ctx) -> None:
         if not isinstance(piece, Piece):
             error = Refusal if piece is None else RuleRuntimeError  # no piece: cannot happen
             raise error(f"'remove' needs a piece, not {show(piece)}", s.piece.span)
