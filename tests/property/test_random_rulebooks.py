@@ -62,11 +62,16 @@ def maybe(x: str, depth: int = 2) -> st.SearchStrategy[str]:
 
 
 @st.composite
-def rulebook(draw: st.DrawFn) -> str:
+def rulebook(draw: st.DrawFn, build: bool = False) -> str:
+    """A game; with build, one whose `build` action (always there) runs effects before its
+    second choose, with few stones, so that the menu's trials meet an empty supply."""
     rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
-    stones = draw(st.integers(2, rows * cols))
+    stones = draw(st.integers(2, 5 if build else rows * cols))
     goal = draw(st.integers(2, 8))
-    actions = ["place"] + draw(st.lists(st.sampled_from(["shift", "take"]), unique=True))
+    actions = ["place"] + draw(st.lists(st.sampled_from(["shift", "take", "build"]),
+                                        unique=True))
+    if build and "build" not in actions:
+        actions.append("build")
     lines = ["use square", 'game "Random"', "players A, B",
              f"board square.grid({rows}, {cols}, 0)", "piece stone",
              f"zone supply each player: {stones} stone",
@@ -87,6 +92,22 @@ def rulebook(draw: st.DrawFn) -> str:
                   f"  choose site a in sites where owner(a) == opponent and {draw(about('a', 1))}",
                   f"  require points of mover >= {draw(st.integers(0, 3))} else \"too poor\"",
                   "  remove top(a)", "  decrease points of mover by 1"]
+    if "build" in actions:  # effects before a later choose: the menu tries them
+        lines += ["", "effect spread(s)", "  for each y in square.orthogonal(s)",
+                  f"    if {draw(about('y', 1))}", "      increase points of mover by 1",
+                  "", "effect pay(k)", "  if k > 0 and points of mover > -20",
+                  "    decrease points of mover by 1", "    pay(k - 1)",
+                  "", "action build",
+                  f"  choose site s in sites where empty(s) and {draw(maybe('s', 1))}",
+                  "  put stone of mover at s", "  spread(s)",
+                  f"  while points of mover > {draw(st.integers(2, 9))}",
+                  "    decrease points of mover by 1",
+                  f"  pay({draw(st.integers(0, 2))})",
+                  f"  choose site t in square.orthogonal(s) where empty(t) and "
+                  f"{draw(maybe('t', 1))}",
+                  "  put stone of mover at t"]
+        if draw(st.booleans()):
+            lines += [f"  require {draw(about('t', 1))} else \"cramped\""]
     lines += ["", "turn", "  do " + " or ".join(actions), "", "end",
               f"  when points of mover >= {goal}", "    winner mover",
               f"  when turn >= {draw(st.integers(4, 16))}", "    highest score wins",
@@ -114,16 +135,31 @@ def trajectory(path: Path, mode: str, seed: int) -> list[Any]:
     return seen
 
 
-@settings(derandomize=True, max_examples=20, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
-@given(rulebook(), st.integers(0, 1000))
-def test_the_three_evaluators_play_random_rulebooks_move_for_move(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
-        text: str, seed: int) -> None:
+SETTINGS = settings(derandomize=True, max_examples=20, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+
+def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int) -> None:
     path = Path(tmp_path_factory.mktemp("game")) / "random.rule"
     path.write_text(text, encoding="utf-8")
     games = {mode: trajectory(path, mode, seed) for mode in ("interpreted", "compiled", OTHER)}
     reference = games["interpreted"]
     for mode, seen in games.items():
         assert seen == reference, f"{mode} differs from the reference on\n{text}"
+
+
+@SETTINGS
+@given(rulebook(), st.integers(0, 1000))
+def test_the_three_evaluators_play_random_rulebooks_move_for_move(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    play_alike(tmp_path_factory, text, seed)
+
+
+@SETTINGS
+@given(rulebook(build=True), st.integers(0, 1000))
+def test_effects_tried_before_a_later_choose_play_alike(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    play_alike(tmp_path_factory, text, seed)
