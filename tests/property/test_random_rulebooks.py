@@ -163,3 +163,61 @@ def test_effects_tried_before_a_later_choose_play_alike(
         tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)
+
+
+@st.composite
+def flow_rulebook(draw: st.DrawFn) -> str:
+    """A game of the flow's constructs: `optionally choose`, `then`, `repeat`, `let`, a put
+    after the last choice, `require` before and after effects, `do … otherwise pass`, and
+    after the mover's option a draw `at random` or a choice by the opponent."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 3))
+    lines = ["use square", 'game "Flows"', "players A, B",
+             f"board square.grid({rows}, {cols}, 0)", "piece stone",
+             f"zone supply each player: {draw(st.integers(1, rows * cols))} stone",
+             f"counter points each player from -20 to 20 = {draw(st.integers(0, 2))}",
+             "", "action place",
+             f"  choose site s in sites where empty(s) and {draw(maybe('s', 1))}",
+             "  put stone of mover at s"]
+    if draw(st.booleans()):
+        lines += [f"  optionally choose site t in square.orthogonal(s) where empty(t) and "
+                  f"{draw(maybe('t', 1))}", "  if t != none", "    put stone of mover at t"]
+    actions = ["place"] + draw(st.lists(st.sampled_from(["lift", "grow", "swap"]),
+                                        unique=True))
+    if "lift" in actions:
+        lines += ["", "action lift",
+                  f"  require {draw(number(1))} >= {draw(st.integers(0, 3))} else \"stuck\"",
+                  "  choose site a in sites where owner(a) == mover and "
+                  f"{draw(maybe('a', 1))}", "  move top(a) to supply of mover", "  then place"]
+    if "grow" in actions:
+        lines += ["", "action grow", f"  choose n in 1..{draw(st.integers(1, 3))}",
+                  "  let before = points of mover", "  repeat n times",
+                  "    increase points of mover by 1",
+                  f"  require points of mover - before < {draw(st.integers(1, 3))} or "
+                  f"{draw(number(1))} > 2 else \"greedy\""]
+    if "swap" in actions:
+        lines += ["", "action swap",
+                  f"  choose site a in sites where owner(a) == opponent and {draw(maybe('a', 1))}",
+                  "  remove top(a)", "  put stone of mover at a"]
+    lines += ["", "action pass", "", "turn",
+              "  do " + " or ".join(actions) + (" otherwise pass" if draw(st.booleans())
+                                               else " or pass")]
+    after = draw(st.sampled_from(["", "random", "answer"]))
+    if after == "random":
+        lines += ["  choose x in 1..3 at random", "  if x == 3",
+                  "    increase points of mover by 1"]
+    elif after == "answer":
+        lines += ['  choose answer in ["yes", "no"] by opponent', '  if answer == "yes"',
+                  "    decrease points of mover by 1"]
+    lines += ["", "end", f"  when points of mover >= {draw(st.integers(3, 8))}",
+              "    winner mover", f"  when turn >= {draw(st.integers(4, 14))}",
+              "    highest score wins", "", "score points(p) = points of p",
+              "score stones(p) = count s in sites where owner(s) == p"]
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(flow_rulebook(), st.integers(0, 1000))
+def test_the_flows_constructs_play_alike(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    play_alike(tmp_path_factory, text, seed)
