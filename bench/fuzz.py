@@ -17,8 +17,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # (as pytest imports it: some packages, shibumi's
+# among them, install a top-level `tests` of their own, which `tests.fuzz` would then miss)
 
-from tests.fuzz.runner import run, table  # noqa: E402
+from fuzz.runner import run, table  # noqa: E402
 
 
 def main() -> int:

@@ -25,22 +25,22 @@ import test_spargo  # noqa: E402
 from reference_impl import MoreRef, perft  # noqa: E402
 from test_shibumi_more_games import engine_perft, load  # noqa: E402
 
-# game -> (its independent reference's state, that reference's perft); the others: MoreRef
+# game -> its independent reference's state (the others: MoreRef); one perft walks them all
 OTHER_REFERENCES = {
-    "spice": (reference_spice_spaniel.make, reference_spice_spaniel.perft),
-    "spaniel": (reference_spice_spaniel.make, reference_spice_spaniel.perft),
-    "spought": (reference_moves.MoveRef, reference_moves.perft),
-    "spyramid": (reference_moves.MoveRef, reference_moves.perft),
+    "spice": reference_spice_spaniel.make,
+    "spaniel": reference_spice_spaniel.make,
+    "spought": reference_moves.MoveRef,
+    "spyramid": reference_moves.MoveRef,
 }
 # games whose test walks the engine its own way: name -> (new reference state, its perft,
 # engine walk, engine loader by mode)
-OWN = {"spargo": (reference_spargo.SpargoRef, reference_spargo.perft, test_spargo.engine_perft,
+OWN = {"spargo": (reference_spargo.SpargoRef, perft, test_spargo.engine_perft,
                   test_spargo.load)}
 
 
 def reference(name: str):
     """The independent reference of a game (a fresh state of it)."""
-    return OTHER_REFERENCES.get(name, (MoreRef, perft))[0](name)
+    return OTHER_REFERENCES.get(name, MoreRef)(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             mid = time.process_time()
             got = walk(loader(args.mode).new_initial_state(), new_ref(), args.depth, [])
         else:
-            want = OTHER_REFERENCES.get(name, (MoreRef, perft))[1](reference(name), args.depth)
+            want = perft(reference(name), args.depth)
             mid = time.process_time()
             got = engine_perft(load(name, args.mode).new_initial_state(), reference(name),
                                args.depth, [])
