@@ -32,6 +32,7 @@ class Menus:
     _tail: dict[ast.Block, tuple[bool, ...]]
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
+    _then_targets: set[str]  # the actions some action goes on as (`then NAME`)
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
     _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
@@ -197,7 +198,9 @@ class Menus:
         found = self._plans.get(name)
         if found is None:
             body = self.program.actions[name].body
-            puts = self._independent_tail_puts(body)
+            # (an action another goes on as, `then NAME`, is walked there too, where no
+            # check of its own menu entry covers the put: its put is not hoisted)
+            puts = () if name in self._then_targets else self._independent_tail_puts(body)
             self._hoisted_puts.update(puts)
             stmts = body.stmts
             k = 0

@@ -187,7 +187,9 @@ def flow_rulebook(draw: st.DrawFn) -> str:
         lines += ["", "action lift",
                   f"  require {draw(number(1))} >= {draw(st.integers(0, 3))} else \"stuck\"",
                   "  choose site a in sites where owner(a) == mover and "
-                  f"{draw(maybe('a', 1))}", "  move top(a) to supply of mover", "  then place"]
+                  f"{draw(maybe('a', 1))}",
+                  draw(st.sampled_from(["  move top(a) to supply of mover", "  remove top(a)"])),
+                  "  then place"]
     if "grow" in actions:
         lines += ["", "action grow", f"  choose n in 1..{draw(st.integers(1, 3))}",
                   "  let before = points of mover", "  repeat n times",

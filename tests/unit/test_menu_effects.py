@@ -135,3 +135,45 @@ def test_an_endless_loop_tried_by_the_menu_is_stopped_where_it_runs(tmp_path: Pa
     line = next(i for i, t in enumerate(lines, 1) if "increase n by size" in t)
     column = lines[line - 1].index("[") + 1  # the list made on each turn of the loop
     assert d.span is not None and (d.span.line, d.span.column) == (line, column)
+
+
+SWAP = """use square
+game "Swap"
+players A, B
+board square.grid(2, 3, 2)
+piece stone
+zone supply each player: 2 stone
+
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action swap
+  choose site a in sites where owner(a) == mover
+  remove top(a)
+  then place
+action pass
+turn
+  do place or swap or pass
+end
+  when turn > 12
+    draw
+"""
+
+
+def test_a_put_of_an_action_gone_on_as_is_checked_there(tmp_path: Path) -> None:
+    # `place`'s put is checked once for its own menu entry; walked after `swap … then
+    # place` it must be checked there too: with an empty supply neither is offered
+    path = tmp_path / "swap.rule"
+    path.write_text(SWAP, encoding="utf-8")
+    menus = []
+    for mode in MODES:
+        state = rulelang.load_game(path, mode=mode).new_initial_state(seed=0)
+        for text in ("place a1", "place b1"):
+            state.apply_action(text)
+        assert any(a.startswith("swap a1 place") for a in
+                   map(state.action_to_string, state.legal_actions()))  # one stone left
+        for text in ("place a2", "place b2"):  # both supplies are now empty
+            state.apply_action(text)
+        menus.append(([state.action_to_string(a) for a in state.legal_actions()],
+                      refusal(state, "swap a1 place a1")))
+    assert menus[0] == menus[1] and menus[0][0] == ["pass"] and menus[0][1] is not None
