@@ -4,8 +4,12 @@ time is that of every process (this one and its workers: resource.getrusage SELF
 CHILDREN, user + system; a pool's workers are counted once they have exited, which they have
 when a run returns), so the workers' start is counted too. Prints games per CPU second of
 each and their ratio (1.00: the pool costs nothing; the aim is within 15 %) and the wall
-times; the records of every run are checked equal. `--start fork|forkserver|spawn` picks
-how workers start (default: as `rulelang evaluate` does). Exits 0; not a test.
+times; the records of every run are checked equal. To tell the pool's cost from the
+machine's, `apart` is the same ratio for J plain processes forked side by side, each playing
+its share of the games with no pool and no records sent back: on a machine whose cores slow
+each other down (shared caches, a host's other guests) it is below 1 by itself.
+`--start fork|forkserver|spawn` picks how workers start (default: as `rulelang evaluate`
+does). Exits 0; not a test.
 
     python bench/evaluate_jobs.py                     # a few bundled games
     python bench/evaluate_jobs.py spline --games 2000 --jobs 2 --rounds 3
@@ -49,6 +53,19 @@ def measure(setup: Setup, games: int, jobs: int) -> tuple[float, float, list[obj
     return cpu() - c, time.perf_counter() - w, records  # type: ignore[return-value]
 
 
+def apart(setup: Setup, games: int, jobs: int) -> float:
+    """CPU seconds of `jobs` processes forked at once, each playing every jobs-th game."""
+    context = multiprocessing.get_context("fork")
+    start = cpu()
+    procs = [context.Process(target=playout.play_chunk, args=(setup, list(range(k, games, jobs))))
+             for k in range(jobs)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    return cpu() - start
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", default=list(GAMES))
@@ -65,14 +82,16 @@ def main() -> int:
     print(f"workers started with {playout._context().get_start_method()!r}")
     print(f"{'game':<13}{'games':>6}{'cpu j1 s':>10}{f'cpu j{args.jobs} s':>10}"
           f"{'games/cpu-s j1':>16}{f'j{args.jobs}':>8}{'ratio':>7}{'wall j1':>9}"
-          f"{f'wall j{args.jobs}':>9}")
+          f"{f'wall j{args.jobs}':>9}{'apart':>7}")
     for name in args.names:
         n = args.games or GAMES.get(name, 200)
         setup = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 0, 2000)
         setup.game()  # loaded here once, as `rulelang evaluate` does before it plays
         runs: dict[int, list[tuple[float, float]]] = {1: [], args.jobs: []}
+        side_by_side: list[float] = []
         first = None
         for _ in range(args.rounds):
+            side_by_side.append(apart(setup, n, args.jobs))
             for jobs in (1, args.jobs):
                 c, w, records = measure(setup, n, jobs)
                 runs[jobs].append((c, w))
@@ -82,7 +101,7 @@ def main() -> int:
         c1, w1 = min(runs[1])
         cj, wj = min(runs[args.jobs])
         print(f"{name:<13}{n:>6}{c1:>10.2f}{cj:>10.2f}{n / c1:>16.0f}{n / cj:>8.0f}"
-              f"{c1 / cj:>7.2f}{w1:>9.2f}{wj:>9.2f}")
+              f"{c1 / cj:>7.2f}{w1:>9.2f}{wj:>9.2f}{c1 / min(side_by_side):>7.2f}")
     return 0
 
 
