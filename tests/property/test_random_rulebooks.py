@@ -116,8 +116,9 @@ def rulebook(draw: st.DrawFn, build: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def trajectory(path: Path, mode: str, seed: int) -> list[Any]:
-    """What a seeded random game shows, decision by decision, in one mode."""
+def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[Any]:
+    """What a seeded random game shows, decision by decision, in one mode (with observe,
+    what the player to decide observes too)."""
     game = rulelang.load_game(path, mode=mode)
     rng, seen = random.Random(seed), []
     try:  # (the first menu is made with the initial state: it may meet an error too)
@@ -126,7 +127,9 @@ def trajectory(path: Path, mode: str, seed: int) -> list[Any]:
             if state.is_terminal():
                 break
             legal = state.legal_actions()
-            seen.append([state.current_player(), [state.action_to_string(a) for a in legal]])
+            who = state.current_player()
+            seen.append([who, [state.action_to_string(a) for a in legal],
+                         repr(state.observation(who)) if observe else None])
             state.apply_action(rng.choice(legal))
         seen.append(["end", state.is_terminal(), state.returns(), state.scores()])
     except rulelang.RuleRuntimeError as exc:
@@ -140,10 +143,12 @@ SETTINGS = settings(derandomize=True, max_examples=20, deadline=None, database=N
                                            HealthCheck.function_scoped_fixture])
 
 
-def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int) -> None:
+def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int,
+               observe: bool = False) -> None:
     path = Path(tmp_path_factory.mktemp("game")) / "random.rule"
     path.write_text(text, encoding="utf-8")
-    games = {mode: trajectory(path, mode, seed) for mode in ("interpreted", "compiled", OTHER)}
+    games = {mode: trajectory(path, mode, seed, observe)
+             for mode in ("interpreted", "compiled", OTHER)}
     reference = games["interpreted"]
     for mode, seen in games.items():
         assert seen == reference, f"{mode} differs from the reference on\n{text}"
@@ -223,3 +228,60 @@ def test_the_flows_constructs_play_alike(
         tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)
+
+
+@st.composite
+def card_rulebook(draw: st.DrawFn) -> str:
+    """A card game of the zones' constructs: a shuffled hidden deck, hands seen by their
+    owners, pieces chosen from a hand (`optionally` too), a player chosen among the others,
+    `then`, and after the option secret bids revealed together, the others' answers or a
+    draw at random that shuffles again."""
+    n = draw(st.integers(3, 9))
+    players = draw(st.sampled_from(["A, B", "A, B, C"]))
+    lines = ['game "Cards"', f"players {players}",
+             "piece card with points = 1", "piece gem with points = 3",
+             f"zone deck ordered visible to nobody: {n} card, {draw(st.integers(0, 3))} gem",
+             "zone hand each player visible to owner", "zone table", "zone discard",
+             "counter score each player from -30 to 30 = 0", "var bid each player secret = 0", "",
+             "setup", "  shuffle deck"]
+    if draw(st.booleans()):
+        lines += ["  for each p in players", "    move first c in deck to hand of p"]
+    lines += ["", "action take", "  require size(deck) > 0 else \"empty deck\"",
+              "  let c = first c in deck", "  move c to hand of mover",
+              f"  if c.points > {draw(st.integers(0, 3))}", "    increase score of mover by 1"]
+    lines += ["", "action play", "  choose piece x in hand of mover"
+              + (" where x.points >= 2" if draw(st.booleans()) else ""),
+              "  move x to table", "  increase score of mover by x.points"]
+    if draw(st.booleans()):
+        lines += ["  optionally choose piece y in hand of mover", "  if y != none",
+                  "    move y to discard", "    increase score of mover by 1"]
+    acts = ["take", "play"]
+    if draw(st.booleans()):
+        lines += ["", "action trade", "  choose player q in others where size(hand of q) > 0",
+                  "  let g = first g in hand of q", "  move g to hand of mover", "  then play"]
+        acts.append("trade")
+    lines += ["", "action pass", "", "turn",
+              "  do " + " or ".join(acts) + draw(st.sampled_from([" otherwise pass", " or pass"]))]
+    after = draw(st.sampled_from(["", "bid", "answer", "roll"]))
+    if after == "bid":
+        lines += ["  for each p in players", "    choose k in 1..3 secretly by p",
+                  "    set bid of p = k", "  reveal bid", "  let top = max p in players: bid of p",
+                  "  for each p in players where bid of p == top", "    increase score of p by 1"]
+    elif after == "answer":
+        lines += ["  for each p in others", '    choose a in ["keep", "give"] by p',
+                  '    if a == "give" and size(hand of p) > 0',
+                  "      move first c in hand of p to hand of mover"]
+    elif after == "roll":
+        lines += ["  choose r in 1..4 at random", "  if r == 4", "    shuffle deck"]
+    lines += ["", "score points(p) = score of p", "score held(p) = size(hand of p)", "",
+              "end", f"  when score of mover >= {draw(st.integers(4, 10))}", "    winner mover",
+              f"  when turn >= {draw(st.integers(6, 20))}", "    highest score wins"]
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(card_rulebook(), st.integers(0, 1000))
+def test_card_games_play_and_show_alike(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    play_alike(tmp_path_factory, text, seed, observe=True)
