@@ -41,6 +41,7 @@ class Executor(EffectStatements, Menus):
         self._tail: dict[ast.Block, tuple[bool, ...]] = {}
         self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
         self._hoisted_puts: set[ast.Put] = set()
+        self._effect_runs: dict[tuple[int, int, str], tuple[tuple[Any, ...], int]] = {}
         self._then_targets = {a.body.stmts[-1].action for a in self.program.actions.values()
                               if a.body.stmts and isinstance(a.body.stmts[-1], ast.Then)}
         self._exec: dict[type, Any] = {}

@@ -32,6 +32,7 @@ class Menus:
     _tail: dict[ast.Block, tuple[bool, ...]]
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
+    _effect_runs: dict[tuple[int, int, str], tuple[tuple[Any, ...], int]]
     _then_targets: set[str]  # the actions some action goes on as (`then NAME`)
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
@@ -49,6 +50,7 @@ class Menus:
         def exec_Let(self, s: ast.Let, c: Ctx, e: dict[str, Any]) -> None: ...
         def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None: ...
         def stmt_fn(self, s: ast.Stmt) -> Any: ...
+        def block_fns(self, stmts: tuple[ast.Stmt, ...]) -> tuple[Any, ...]: ...
         def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
 
     def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
@@ -377,16 +379,21 @@ class Menus:
 
     def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
                    values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
+        key = (id(body.stmts), i, "run")
+        run = self._effect_runs.get(key)
+        if run is None:  # the effects in a row from i, each tried on the same scratch copy
+            stmts, flags = body.stmts, self.needs_walk(body)
+            j = i + 1
+            while j < len(stmts) and flags[j] and self._effect_at(stmts, j):
+                j += 1
+            run = self._effect_runs[key] = (self.block_fns(stmts[i:j]), j)
         saved = c.data
         c.data = saved.scratch()
         try:
-            stmts, flags = body.stmts, self.needs_walk(body)
-            self.stmt_fn(stmts[i])(c, e)
-            i += 1
-            while i < len(stmts) and flags[i] and self._effect_at(stmts, i):
-                self.stmt_fn(stmts[i])(c, e)  # the next effect: on the same scratch copy
-                i += 1
-            self.walk(body, i, c, e, values, out)
+            fns, j = run
+            for f in fns:
+                f(c, e)
+            self.walk(body, j, c, e, values, out)
         except Refusal:
             pass  # an effect that cannot happen makes this way of acting illegal
         finally:
