@@ -5,7 +5,7 @@ the same; the games below play with it on."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,22 @@ from rulelang.fast import codegen, incremental
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("spyramid", "spargo", "spline_plus", "connect_four", "hex", "tic_tac_toe", "tatara")
+
+
+def _alike(game: rulelang.Game, reference: rulelang.Game, seed: int,
+           rng_seed: int | None = None) -> Iterator[tuple[Any, Any]]:
+    """A random game of both, the same moves, the menus compared before each: the two
+    states after each move; once it is over, both are, with the same returns."""
+    a, b = game.new_initial_state(seed=seed), reference.new_initial_state(seed=seed)
+    rng = random.Random(seed if rng_seed is None else rng_seed)
+    while not a.is_terminal():
+        names = [a.action_to_string(x) for x in a.legal_actions()]
+        assert names == [b.action_to_string(x) for x in b.legal_actions()]
+        move = rng.choice(names)
+        a.apply_action(move)
+        b.apply_action(move)
+        yield a, b
+    assert b.is_terminal() and a.returns() == b.returns()
 
 
 def _play(name: str, folder: Path, seeds: int = 2, plies: int = 150,
@@ -135,15 +151,8 @@ end
     with codegen.watching() as sources:
         game = rulelang.load_game(tmp_path / "rows.rule", mode="compiled")
         reference = rulelang.load_game(tmp_path / "rows.rule", mode="interpreted")
-        a, b = game.new_initial_state(seed=0), reference.new_initial_state(seed=0)
-        rng = random.Random(1)
-        while not a.is_terminal():
-            assert [a.action_to_string(x) for x in a.legal_actions()] == \
-                [b.action_to_string(x) for x in b.legal_actions()]
-            move = rng.choice(a.legal_actions())
-            a.apply_action(move)
-            b.apply_action(move)
-        assert b.is_terminal() and a.returns() == b.returns()
+        for _ in _alike(game, reference, 0, rng_seed=1):
+            pass
     predicates = [s for s in sources if s.startswith("def f(c, s0):")]
     made = sorted(set(predicates), key=len)  # `mine` (kept per mover) and `low`, each
     assert len(made) == 2  # made where it is used; `later` reads a counter: its closure
@@ -229,18 +238,10 @@ def test_a_rule_of_two_sites_plays_as_the_reference(
         game = rulelang.load_game(tmp_path / "links.rule", mode="compiled")
         reference = rulelang.load_game(tmp_path / "links.rule", mode="interpreted")
         for seed in range(3):
-            a, b = game.new_initial_state(seed=seed), reference.new_initial_state(seed=seed)
-            rng = random.Random(seed)
-            while not a.is_terminal():
-                names = [a.action_to_string(x) for x in a.legal_actions()]
-                assert names == [b.action_to_string(x) for x in b.legal_actions()]
-                move = rng.choice(names)
-                a.apply_action(move)
-                b.apply_action(move)
+            for a, b in _alike(game, reference, seed):
                 got = a.ctx.data.vars[("sizes", None)]
                 assert got == b.ctx.data.vars[("sizes", None)]
                 sizes.update(got)
-            assert b.is_terminal() and a.returns() == b.returns()
     assert max(sizes) >= 3  # (groups were linked)
     (made,) = {s for s in sources if s.startswith("def f(c, s0, s1):")}
     assert made.count("for v") == 4 and " not in k" in made
@@ -313,16 +314,8 @@ def test_a_condition_of_a_choose_plays_as_the_reference(
         game = rulelang.load_game(tmp_path / "push.rule", mode="compiled")
         reference = rulelang.load_game(tmp_path / "push.rule", mode="interpreted")
         for seed in range(4):
-            a, b = game.new_initial_state(seed=seed), reference.new_initial_state(seed=seed)
-            rng = random.Random(seed)
-            while not a.is_terminal():
-                names = [a.action_to_string(x) for x in a.legal_actions()]
-                assert names == [b.action_to_string(x) for x in b.legal_actions()]
-                move = rng.choice(names)
-                a.apply_action(move)
-                b.apply_action(move)
-            assert b.is_terminal() and a.returns() == b.returns()
-            pushes += a.ctx.data.counters[("pushes", None)]
+            *_, (last, _) = _alike(game, reference, seed)  # (played to the end)
+            pushes += last.ctx.data.counters[("pushes", None)]
     assert pushes >= 4
     made = {s for s in sources if s.startswith("def f(c, s0, s1):")}
     assert any("c.data.moved" in m and ".coords[" in m for m in made)
