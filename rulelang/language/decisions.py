@@ -17,6 +17,20 @@ Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, 
 Run = Callable[[ast.Stmt, Any, dict[str, Any]], None]  # run a statement that cannot decide
 
 
+def _decision(s: ast.Node) -> bool | None:
+    """A statement that asks for a decision (True), one that cannot (False), else None."""
+    if isinstance(s, ast.Choose):
+        return s.mode != "random"
+    return True if isinstance(s, ast.Do) else None
+
+
+def _draw(s: ast.Node) -> bool | None:
+    """A statement that draws on the random generator (True), one that cannot, else None."""
+    if isinstance(s, ast.Choose):
+        return s.mode == "random"
+    return True if isinstance(s, ast.Shuffle) else None
+
+
 class DecisionAnalysis:
     """Per program: which statements decide or draw on chance (remembered per node)."""
 
@@ -30,52 +44,41 @@ class DecisionAnalysis:
 
     def decides(self, s: ast.Node) -> bool:
         """May this statement ask a player to decide? (A draw at random is no decision.)"""
-        key = s
-        if key not in self._decides:
-            self._decides[key] = False  # recursion guard
-            self._decides[key] = self._analyse(s)
-        return self._decides[key]
-
-    def _analyse(self, s: ast.Node) -> bool:
-        if isinstance(s, ast.Choose):
-            return s.mode != "random"
-        if isinstance(s, ast.Do):
-            return True
-        if isinstance(s, ast.Block):
-            return any(self.decides(x) for x in s.stmts)
-        if isinstance(s, ast.If):
-            return any(self.decides(b) for _, b in s.branches) or (
-                s.orelse is not None and self.decides(s.orelse))
-        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
-            return self.decides(s.body)
-        if isinstance(s, ast.CallStmt):
-            return self.decides(self.effect(s).body)
-        if isinstance(s, ast.Then):
-            return self.decides(self.program.actions[s.action].body)
-        return False
+        found = self._decides.get(s)
+        if found is None:
+            found = self._decides[s] = self._any(s, _decision, set())
+        return found
 
     def chance(self, s: ast.Node) -> bool:
         """May this statement draw on the random generator?"""
-        key = s
-        if key not in self._chance:
-            self._chance[key] = False  # recursion guard (an effect may call itself)
-            self._chance[key] = self._draws(s)
-        return self._chance[key]
+        found = self._chance.get(s)
+        if found is None:
+            found = self._chance[s] = self._any(s, _draw, set())
+        return found
 
-    def _draws(self, s: ast.Node) -> bool:
-        if isinstance(s, ast.Choose):
-            return s.mode == "random"
-        if isinstance(s, ast.Shuffle):
-            return True
-        if isinstance(s, ast.CallStmt):
-            return self.chance(self.effect(s).body)
-        if isinstance(s, ast.Then):
-            return self.chance(self.program.actions[s.action].body)
-        blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
-        blocks += [b for _, b in getattr(s, "branches", ())]
+    def _any(self, s: ast.Node, leaf: Callable[[ast.Node], bool | None],
+             seen: set[ast.Block]) -> bool:
+        """Does s hold a statement for which leaf is true, inside its blocks or in the bodies
+        of the effects it calls and the action it goes on as? Each body is looked into once
+        per question (an effect may call itself), so only whole answers are remembered."""
+        here = leaf(s)
+        if here is not None:
+            return here
+        if isinstance(s, (ast.CallStmt, ast.Then)):
+            body = self.effect(s).body if isinstance(s, ast.CallStmt) else \
+                self.program.actions[s.action].body
+            if body in seen:
+                return False  # (being looked into already, by this question)
+            seen.add(body)
+            return self._any(body, leaf, seen)
         if isinstance(s, ast.Block):
-            return any(self.chance(x) for x in s.stmts)
-        return any(self.chance(b) for b in blocks if isinstance(b, ast.Block))
+            return any(self._any(x, leaf, seen) for x in s.stmts)
+        if isinstance(s, ast.If):
+            blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+            return any(self._any(b, leaf, seen) for b in blocks)
+        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
+            return self._any(s.body, leaf, seen)
+        return False
 
     def ends_option(self, s: ast.Stmt) -> bool:
         """Does the option of a `do` end before this statement of its action: another

@@ -177,3 +177,48 @@ def test_a_put_of_an_action_gone_on_as_is_checked_there(tmp_path: Path) -> None:
         menus.append(([state.action_to_string(a) for a in state.legal_actions()],
                       refusal(state, "swap a1 place a1")))
     assert menus[0] == menus[1] and menus[0][0] == ["pass"] and menus[0][1] is not None
+
+
+RECURSIVE = """game "Rolls"
+players A, B
+counter n = 0
+effect roll(k)
+  if k > 0
+    roll(k - 1)
+  choose x in 1..2 at random
+  increase n by x
+effect ask(k)
+  if k > 0
+    ask(k - 1)
+  choose y in 1..2 by opponent
+action go
+  roll(2)
+turn
+  do go
+  ask(1)
+end
+  when turn > 3
+    draw
+"""
+
+
+def test_what_an_effect_calling_itself_may_do_is_known_in_each_of_its_statements(
+        tmp_path: Path) -> None:
+    # the `if` that only calls the effect again draws at random / asks for a decision,
+    # whichever statement is asked about first
+    from rulelang.language.decisions import DecisionAnalysis
+    path = tmp_path / "rolls.rule"
+    path.write_text(RECURSIVE, encoding="utf-8")
+    program = rulelang.load_game(path).runtime.program
+    roll, ask = (program.effects[name].body for name in ("roll", "ask"))
+    for first in ("body", "if"):
+        analysis = DecisionAnalysis(program)
+        if first == "body":
+            assert analysis.chance(roll) and analysis.decides(ask)
+        assert analysis.chance(roll.stmts[0]) and analysis.decides(ask.stmts[0])
+        assert not analysis.decides(roll.stmts[0]) and not analysis.chance(ask.stmts[0])
+    for mode in MODES:  # and both modes play it
+        state = rulelang.load_game(path, mode=mode).new_initial_state(seed=3)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        assert state.ctx.data.counters[("n", None)] >= 3
