@@ -193,7 +193,16 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
     span = Span(source.path, tok.line, tok.column, tok.line, end)
     if tok.type == "_NL":
         return Diagnostic("R102", "unexpected end of line", span, _expected_help(exc))
+    before = source.line(tok.line)[: tok.column - 1].rstrip().rsplit(None, 1)
+    if tok.type == "NAME" and before and before[-1] in _QUANTIFIERS:
+        # `x == min q in players: …`: a quantifier there is read as the builtin `min(…)`
+        return Diagnostic("R101", f"unexpected {_token_text(tok)}", span,
+                          f"a quantifier inside a comparison or an operation is written in "
+                          f"parentheses: ({before[-1]} {tok} in …)")
     return Diagnostic("R101", f"unexpected {_token_text(tok)}", span, _expected_help(exc))
+
+
+_QUANTIFIERS = {"all", "any", "count", "first", "max", "min", "sum", "each", "best", "sorted"}
 
 
 def _token_text(tok: Token) -> str:
