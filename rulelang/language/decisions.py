@@ -177,7 +177,7 @@ def first_failure(program: Program, action: ast.Action, c: Any, value: Value) ->
                 e[name] = value(v, c, e)
         else:
             break
-    return "no choice satisfies its conditions"
+    return "no way of taking it gets through its conditions, requirements and effects"
 
 
 def bad_value(program: Program, action: ast.Action, words: list[str], d: Decision) -> str:

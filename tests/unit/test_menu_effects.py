@@ -176,7 +176,9 @@ def test_a_put_of_an_action_gone_on_as_is_checked_there(tmp_path: Path) -> None:
             state.apply_action(text)
         menus.append(([state.action_to_string(a) for a in state.legal_actions()],
                       refusal(state, "swap a1 place a1")))
-    assert menus[0] == menus[1] and menus[0][0] == ["pass"] and menus[0][1] is not None
+    assert menus[0] == menus[1] and menus[0][0] == ["pass"]
+    assert menus[0][1] == "'swap' is not possible now: no way of taking it gets through its " \
+        "conditions, requirements and effects"
 
 
 RECURSIVE = """game "Rolls"
