@@ -285,3 +285,59 @@ def test_card_games_play_and_show_alike(
         tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed, observe=True)
+
+
+LINKS = ["true", "a.r == b.r or a.c == b.c", "empty(a) or a.r >= b.r",
+         "(count t in square.orthogonal(b) where occupied(t)) >= 1"]
+
+
+@st.composite
+def link_rulebook(draw: st.DrawFn) -> str:
+    """A game of the board's searches: `group` with and without a link rule (lone stones
+    captured, small groups taken), `reach` with cost and stop rules moving stones, and
+    `connection.joins`, `connection.groups` and groups in the end and the score terms."""
+    rows, cols = draw(st.integers(3, 5)), draw(st.integers(3, 5))
+    rel = draw(st.sampled_from(["square.orthogonal", "square.adjacent", "square.diagonal"]))
+    cost = draw(st.sampled_from(["1", "2 if occupied(s) else 1", "s.r + 1"]))
+    lines = ["use square", "use connection", 'game "Links"', "players A, B",
+             f"board square.grid({rows}, {cols}, 3)", "piece stone",
+             f"zone supply each player: {draw(st.integers(3, rows * cols))} stone",
+             "counter points each player = 0", "",
+             f"def linked(a, b) = {draw(st.sampled_from(LINKS))}",
+             f"def cost(s) = none if owner(s) == opponent else ({cost})",
+             "def stop(s) = empty(s)", "",
+             "action place", f"  choose site s in sites where empty(s) and {draw(maybe('s', 1))}",
+             "  put stone of mover at s"]
+    if draw(st.booleans()):
+        lines += [f"  for each t in {rel}(s)",
+                  f"    if owner(t) == opponent and size(group(t, {rel})) == 1",
+                  "      remove top(t)"]
+    actions = ["place"]
+    if draw(st.booleans()):
+        lines += ["", "action walk", "  choose site a in sites where owner(a) == mover",
+                  f"  choose site b in reach(a, square.orthogonal, {draw(st.integers(1, 3))}, "
+                  "cost, stop)", "  move top(a) to b"]
+        actions.append("walk")
+    if draw(st.booleans()):
+        lines += ["", "action take", "  choose site a in sites where owner(a) == opponent and "
+                  f"size(group(a, {rel}, linked)) <= 2", "  remove top(a)"]
+        actions.append("take")
+    joins = f'last.action == "place" and connection.joins(last.site, {rel}, ' \
+        "square.left_column, square.right_column)"
+    lines += ["", "action pass", "", "turn", "  do " + " or ".join(actions) + " otherwise pass",
+              "", "end", f"  when {joins if draw(st.booleans()) else 'false'}", "    winner mover",
+              f"  when size(connection.groups(mover, {rel})) >= {draw(st.integers(3, 6))}",
+              "    winner opponent", f"  when turn >= {draw(st.integers(8, 30))}",
+              "    highest score wins", "",
+              f"score big(p) = max(0, max s in sites where owner(s) == p: size(group(s, {rel})))",
+              f"score linked(p) = count s in sites where owner(s) == p and "
+              f"size(group(s, {rel}, linked)) > 1"]
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(link_rulebook(), st.integers(0, 1000))
+def test_the_board_searches_play_alike(
+        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        text: str, seed: int) -> None:
+    play_alike(tmp_path_factory, text, seed)
