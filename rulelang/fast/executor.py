@@ -75,7 +75,9 @@ class Executor(EffectStatements, Menus):
             self._exec[type(s)] = method
         method(s, c, e)
 
-    # ---- statements as closures (the executed form of plain statements on hot paths)
+    # ---- statements as closures (the executed form of plain statements on hot paths), run
+    # only outside a segment (c.values None: plain actions, simple flows, the menu's trials),
+    # so that an `if` logs no branch
     def stmt_fn(self, s: ast.Stmt) -> Any:
         f = self._stmt_fns.get(s)
         if f is None:
@@ -145,12 +147,7 @@ class Executor(EffectStatements, Menus):
         params, args = effect.params, tuple(self.rt.fn(a) for a in s.call.args)
         body: list[tuple[Any, ...]] = []
 
-        slow = self.exec_CallStmt
-
-        def call(c: Ctx, e: dict[str, Any]) -> None:
-            if c.values is not None:  # in a segment: its ifs and sets are logged (branch)
-                slow(s, c, e)
-                return
+        def call(c: Ctx, e: dict[str, Any]) -> None:  # (as fn_If: never in a segment)
             c.tick(span)
             env = dict(zip(params, [a(c, e) for a in args], strict=True))
             if not body:
@@ -163,12 +160,7 @@ class Executor(EffectStatements, Menus):
         cond, span, stmts = self.rt.fn(s.cond), s.span, s.body.stmts
         body: list[tuple[Any, ...]] = []
 
-        slow = self.exec_While
-
         def while_(c: Ctx, e: dict[str, Any]) -> None:  # (as loop_items and exec_ForEach)
-            if c.values is not None:  # in a segment: its ifs and sets are logged (branch)
-                slow(s, c, e)
-                return
             while cond(c, e):
                 c.tick(span)
                 if not body:
