@@ -42,6 +42,9 @@ def _spawn(book: str, args: list[str], cwd: Path, sigint: Any = signal.SIG_DFL) 
     child = pexpect.spawn(RULELANG[0], RULELANG[1:] + ["play", *args], cwd=str(cwd),
                           env=env, dimensions=(rows, cols), encoding="utf-8", timeout=90,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
+    # no pause before each line sent (pexpect's default 0.05 s guards programs that read
+    # before they turn echo off): every line here is sent once the prompt is drawn
+    child.delaybeforesend = None
     return child
 
 
