@@ -35,9 +35,9 @@ def test_a_finished_game_leaves_no_cycle(book: Path, mode: str) -> None:
     game = rulelang.load_game(book, mode=mode)
     plies = 40 if mode == "compiled" else 12  # (the reference is slow)
     _play(game, 0, plies)  # what is made once per game (kept by the game) is made now
-    gc.collect()
-    # Every object alive now is set aside, so that the collection below looks only at what
-    # the second game makes (in a worker that ran many tests before, the whole heap is big).
+    # Every object there is now is set aside, so that the collection below looks only at
+    # what the second game makes (in a worker that ran many tests before, the whole heap is
+    # big: not even collected once here).
     gc.freeze()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
