@@ -22,6 +22,7 @@ from rulelang.tools.evaluate import (
     out_dir,
     ray_address,
     report,
+    show,
     to_json,
 )
 from rulelang.tools.playout import Record, Setup, Task, chunks, run
@@ -126,25 +127,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress, cluster)
     progress.close()
     diffs = differences(side_a, side_b)
-    lines = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})",
-             f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
-             _line("p0-win", diffs["p0-win"], True), _line("draw", diffs["draw"], True),
-             _line("length", diffs["length"], False)]
+    heads = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})"]
     data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs}
+    sprt_lines: list[str] = []
     if sprt is not None:
         figures = sprt_figures(sprt, len(side_a))
         data["sprt"] = figures
         said = {"H1": "a difference is shown", "H0": "a difference is ruled out",
                 None: "undecided: the --games limit came first"}[figures["decision"]]
         fixed = figures["fixed_size_pairs"]
-        lines.append(f"SPRT on {args.sprt}: {said} after {len(side_a)} pairs "
-                     f"({figures['b_higher']} pairs B higher, {figures['a_higher']} A higher; "
-                     f"LLR {figures['llr']:.2f}, bounds {figures['bounds'][0]:.2f}.."
-                     f"{figures['bounds'][1]:.2f})")
+        sprt_lines.append(f"SPRT on {args.sprt}: {said} after {len(side_a)} pairs "
+                          f"({figures['b_higher']} pairs B higher, {figures['a_higher']} A "
+                          f"higher; LLR {figures['llr']:.2f}, bounds "
+                          f"{figures['bounds'][0]:.2f}..{figures['bounds'][1]:.2f})")
         if fixed is not None:
-            lines.append(f"  a fixed-size test at the same error rates needs about {fixed} "
-                         "pairs")
-    print("\n".join(lines))
+            sprt_lines.append(f"  a fixed-size test at the same error rates needs about "
+                              f"{fixed} pairs")
+    lines = [*heads,
+             f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
+             _line("p0-win", diffs["p0-win"], True), _line("draw", diffs["draw"], True),
+             _line("length", diffs["length"], False), *sprt_lines]
+    show(lines, lambda: _view(heads, len(side_a), diffs, sprt_lines))
     if where is not None:
         data["a"], data["b"] = report(a, game_a, side_a), report(b, game_b, side_b)
         (where / "compare.json").write_text(to_json(data), encoding="utf-8")
@@ -155,3 +158,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _opts(setup: Setup) -> str:
     return "".join(f", {k}={v}" for k, v in setup.options)
+
+
+def _view(heads: list[str], pairs: int, diffs: dict[str, Any], sprt_lines: list[str]) -> Any:
+    from rulelang.tools.tables import compare_view
+
+    return compare_view(heads, pairs, diffs, sprt_lines)

@@ -3,9 +3,11 @@
 The games' records are replayed by the reference evaluator with coverage on
 (reference/statements.py records each action body and each `if` branch that runs for real,
 not while a menu tries it on scratch data). Reported, each at its rulebook file:line:col:
-actions never taken, `if`/`elif`/`else` branches never entered (in `end`: end rules that
-never fired; each clause of an effect written as clauses is a branch), and score terms that
-never scored (zero for every player at the end of every game, from all the records).
+actions never taken, effects of the rulebook's own file that no rule calls, `if`/`elif`/`else`
+branches never entered (in `end`: end rules that never fired; each clause of an effect
+written as clauses is a branch; only in effects some rule calls, so that a library's effect
+the rulebook does not use is not reported), and score terms that never scored (zero for
+every player at the end of every game, from all the records).
 Replaying is slower than playing compiled, so at most `limit` games are replayed (the first
 ones, by game index); the report says how many.
 """
@@ -27,17 +29,47 @@ def _where(span: Any) -> str:
 
 
 def _text(game: Any, node: ast.Node) -> str:
+    """The node's source line, without its comment."""
     span = node.span
     src = game.runtime.program.loaded.sources.get(span.path)
-    return src.line(span.line).strip() if src is not None else ""
+    return without_comment(src.line(span.line)).strip() if src is not None else ""
 
 
-def _branches(program: Any) -> Iterator[tuple[str, ast.Block, ast.Node]]:
+def without_comment(line: str) -> str:
+    """A source line up to its `#` comment (a `#` inside a text, `"..."` with no escapes
+    as the grammar has them, is no comment)."""
+    inside = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            inside = not inside
+        elif ch == "#" and not inside:
+            return line[:i]
+    return line
+
+
+def used_effects(program: Any) -> set[str]:
+    """The effects the rules can call: from the actions, the sections and the round, and
+    from the effects these call (a library's effect no rule calls is not the rulebook's)."""
+    todo: list[ast.Node] = [a.body for a in program.actions.values()]
+    todo += program.sections.values()
+    if program.round is not None:
+        todo.append(program.round.body)
+    used: set[str] = set()
+    while todo:
+        for n in walk(todo.pop()):
+            ref = program.refs.get(n)
+            if ref is not None and ref[0] == "effect" and ref[1] not in used:
+                used.add(ref[1])
+                todo.append(program.effects[ref[1]].body)
+    return used
+
+
+def _branches(program: Any, called: set[str]) -> Iterator[tuple[str, ast.Block, ast.Node]]:
     """(what, block, the node to show) for every `if` branch of the rules that run: actions,
-    effects and the setup/turn/round/end sections."""
+    the effects they can call (`called`) and the setup/turn/round/end sections."""
     blocks: list[tuple[str, ast.Node]] = [
         *(("action", a.body) for a in program.actions.values()),
-        *(("effect", f.body) for f in program.effects.values()),
+        *(("effect", f.body) for key, f in program.effects.items() if key in called),
         *((name, block) for name, block in program.sections.items()),
     ]
     if program.round is not None:
@@ -76,7 +108,12 @@ def rule_coverage(game: Any, path: str, options: dict[str, Any] | None,
         if id(action.body) not in covered:
             unused.append({"what": "action", "name": name, "where": _where(action.span),
                            "text": _text(game, action)})
-    for kind, body, shown in _branches(program):
+    called = used_effects(program)
+    for key, effect in program.effects.items():  # the rulebook's own (a module's: "m.name")
+        if "." not in key and key not in called:
+            unused.append({"what": "effect", "name": key, "where": _where(effect.span),
+                           "text": _text(game, effect)})
+    for kind, body, shown in _branches(program, called):
         if id(body) not in covered:
             unused.append({"what": kind, "name": "", "where": _where(shown.span),
                            "text": _text(game, shown)})
@@ -96,7 +133,12 @@ def coverage_lines(cov: dict[str, Any]) -> list[str]:
     for u in cov["unused"]:
         label = f"{u['what']} {u['name']}".strip()
         out.append(f"  {u['where']}: {label} never " + (
-            "scored" if u["what"] == "score term" else
-            "taken" if u["what"] == "action" else "fired" if "end" in u["what"] else "entered")
+            verb(u["what"]))
             + (f"  ({u['text'][:60]})" if u["text"] else ""))
     return out
+
+
+def verb(what: str) -> str:
+    """What an unused part of that kind never did."""
+    return {"score term": "scored", "action": "taken", "effect": "called"}.get(
+        what, "fired" if "end" in what else "entered")

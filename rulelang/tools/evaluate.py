@@ -22,7 +22,7 @@ from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import coverage_lines, rule_coverage
 from rulelang.tools.playout import Record, Setup, chunks, run
-from rulelang.tools.report import summarize, summary_lines
+from rulelang.tools.report import rate_text, summarize, summary_lines
 from rulelang.tools.report_html import page
 
 
@@ -78,26 +78,41 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
 
 
 class Progress:
-    """games/s and the time left, on one line of stderr, when stderr is a terminal."""
+    """games/s and the time left while the games run, when stderr is a terminal: a Rich
+    progress bar (tables.GamesProgress)."""
 
     def __init__(self, total: int) -> None:
         self.total, self.done, self.start = total, 0, time.perf_counter()
-        self.shown = sys.stderr.isatty()
+        self.bar: Any = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            from rulelang.tools.tables import GamesProgress
+
+            self.bar = GamesProgress(total, Console(stderr=True))
 
     def __call__(self, n: int) -> None:
         self.done += n
-        if self.shown:
-            rate = self.done / max(1e-9, self.elapsed())
-            left = (self.total - self.done) / rate if rate else 0
-            print(f"\r{self.done}/{self.total} games, {rate:.0f} games/s, ETA {left:.0f} s ",
-                  end="", file=sys.stderr, flush=True)
+        if self.bar is not None:
+            self.bar.advance(n, self.done / max(1e-9, self.elapsed()))
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
     def close(self) -> None:
-        if self.shown:
-            print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def show(lines: list[str], view: Any) -> None:
+    """The summary on stdout: `view()`'s Rich tables on a terminal, else the plain lines."""
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        Console(highlight=False).print(view())
+    else:
+        print("\n".join(lines))
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -161,9 +176,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)
         lines += coverage_lines(data["summary"]["coverage"])
-    print("\n".join(lines))
+    title = f"{game.name} ({setup.path})"
+    show(lines, lambda: _view(title, data["summary"]))
     print(f"{len(records)} games in {seconds:.1f} s on {workers} "
-          f"{'process' if workers == 1 else 'processes'}: {len(records) / seconds:.0f} games/s"
+          f"{'process' if workers == 1 else 'processes'}: "
+          f"{rate_text(len(records) / seconds)} games/s"
           + (f", {time.process_time() - cpu:.1f} s CPU here" if workers == 1 else ""))
     if where is not None:
         (where / "evaluation.json").write_text(to_json(data), encoding="utf-8")
@@ -177,3 +194,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                            encoding="utf-8")
         print(f"written: {where / 'evaluation.json'}, {where / 'report.html'}")
     return 0
+
+
+def _view(title: str, summary: dict[str, Any]) -> Any:
+    from rulelang.tools.tables import evaluate_view
+
+    return evaluate_view(title, summary)

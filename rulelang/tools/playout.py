@@ -148,8 +148,9 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
           ) -> tuple[list[str], list[int], dict[str, int],
                      tuple[Counts, dict[tuple[Any, Any], int]], dict[str, int]]:
     """From a game's decisions, in one pass: the string of each option taken, each mover,
-    how often each action was taken (by the first word of its string, unsorted), what the
-    chooses took and the branching figures. What the chooses took is the counts
+    how often each action was taken (unsorted; a decision outside any action, such as a
+    choose of the setup, counts for none), what the chooses took and the branching
+    figures. What the chooses took is the counts
     (choices.written_counts) of the common decision below, and how often each other
     (choose, value) pair was taken (a value that cannot be a key counted by how it is
     written, which writes it the same), still to be added to them.
@@ -231,14 +232,14 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                 else:
                     text = _label_at(segments, k, option)
                 actions.append(text)
-                word = action if action is not None else text.partition(" ")[0]
-                names[word] = names.get(word, 0) + 1
+                if action is not None:  # (a choose outside any action is no action)
+                    names[action] = names.get(action, 0) + 1
         else:
             option = options[k]
             text = _label_at(((None, options),), k, option)
             actions.append(text)
-            word = option[0] if option[0] is not None else text.partition(" ")[0]
-            names[word] = names.get(word, 0) + 1
+            if option[0] is not None:
+                names[option[0]] = names.get(option[0], 0) + 1
         if d.menu is not None:
             slots = slots_of.get(option[0])
             if slots is None:

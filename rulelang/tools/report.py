@@ -189,3 +189,8 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
         lines.append(f"most one-sided: seed {notable['most_one_sided']['seed']} "
                      f"(margin {notable['most_one_sided']['margin']:g})")
     return lines
+
+
+def rate_text(rate: float) -> str:
+    """A rate with the digits that matter: 1850, 42.5, 0.32."""
+    return f"{rate:.0f}" if rate >= 100 else f"{rate:.1f}" if rate >= 10 else f"{rate:.2f}"

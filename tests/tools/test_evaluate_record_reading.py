@@ -29,6 +29,7 @@ CASES = [  # (rulebook, agents, games, mode)
     ("tests/flow/reaction.rule", ("random",), 2, "compiled"),  # decisions of their own
     ("tests/tools/rulebooks/same_strings.rule", ("random",), 4, "compiled"),  # numbered
     ("tests/tools/rulebooks/dice_choices.rule", ("random",), 3, "compiled"),  # chance
+    ("rulebooks/tatara.rule", ("random",), 1, "compiled"),  # chooses of the setup: no action
 ]
 
 
@@ -75,8 +76,8 @@ def _straight(setup: Setup, index: int) -> dict[str, Any]:
     return {"plies": len(actions), "actions": actions, "movers": [d.player for d, _ in history],
             "branching": {"decisions": len(counts), "options": sum(counts),
                           "max": max(counts, default=0), "single": counts.count(1)},
-            "action_counts": dict(sorted(Counter(a.partition(" ")[0]
-                                                 for a in actions).items())),
+            "action_counts": dict(sorted(Counter(  # (a choose outside actions: none)
+                d.options[k][0] for d, k in history if d.options[k][0] is not None).items())),
             "choices": {where: dict(c) for where, c in choices.items()},
             "draws": len(draws), "scores": scores, "terms": terms}
 
