@@ -1,8 +1,9 @@
 """`rulelang compare`: two rulebooks, or one with two option sets, played on the same seeds
 with the same seat rotation, so that game i of side A and game i of side B form a pair.
 
-It reports each side's figures and the paired differences (B - A) with 95 % intervals for the
-win rate of seat 1, the draw rate and the length; with `--sprt METRIC` it plays pairs in index
+It reports each side's figures and the paired differences (B - A) with 95 % intervals for
+every per-game figure of metrics.py (each seat's win rate, draws, the cap, the length in
+plies, turns and rounds, the branching, the margin …); with `--sprt METRIC` it plays pairs in index
 order until a sequential probability ratio test shows a difference in that metric or rules
 one out (stats.Sprt), so the games played, like every figure, are the same for every --jobs.
 With `--out DIR` it writes DIR/compare.json and DIR/report.html (report_compare.py).
@@ -25,15 +26,18 @@ from rulelang.tools.evaluate import (
     show,
     to_json,
 )
+from rulelang.tools.metrics import Metric, binary_names, paired_metrics
 from rulelang.tools.playout import Record, Setup, Task, chunks, run
 from rulelang.tools.report_compare import compare_page
 from rulelang.tools.stats import Sprt, paired
 
-METRICS: dict[str, Callable[[Record], float]] = {
-    "p0-win": lambda r: float(r["winners"] == [0]),
-    "draw": lambda r: float(not r["capped"] and not r["winners"]),
-    "length": lambda r: float(r["plies"]),
-}
+
+def metrics_of(a: tuple[Setup, Any], b: tuple[Setup, Any]) -> dict[str, Metric]:
+    """The figures both sides have (metrics.paired_metrics)."""
+    programs = [side[1].runtime.program for side in (a, b)]
+    scored = all(bool(p.scores) for p in programs)
+    return paired_metrics(a[1].num_players, a[0].agents, scored,
+                          all(p.round is not None for p in programs), scored)
 
 
 def _sides(args: argparse.Namespace) -> tuple[tuple[Setup, Any], tuple[Setup, Any]]:
@@ -50,9 +54,13 @@ def _sides(args: argparse.Namespace) -> tuple[tuple[Setup, Any], tuple[Setup, An
     return a, b
 
 
-def _check_sprt(args: argparse.Namespace) -> Sprt | None:
+def _check_sprt(args: argparse.Namespace, metrics: dict[str, Metric]) -> Sprt | None:
     if args.sprt is None:
         return None
+    if args.sprt not in binary_names(metrics):
+        raise _user_error("R418", f"--sprt cannot test '{args.sprt}'",
+                          help="a rate that is 0 or 1 in each game: "
+                          + ", ".join(binary_names(metrics)))
     if not 0.5 < args.q1 < 1:
         raise _user_error("R418", f"--q1 must lie between 0.5 and 1, not {args.q1}")
     for flag, value in (("--alpha", args.alpha), ("--beta", args.beta)):
@@ -69,9 +77,11 @@ def _tasks(a: Setup, b: Setup, games: int, size: int) -> Iterator[Task]:
 
 
 def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
-               progress: Progress | None = None, cluster: str | None = None
+               progress: Progress | None = None, cluster: str | None = None,
+               read: Callable[[Record], float] | None = None
                ) -> tuple[list[Record], list[Record]]:
-    """The records of both sides, pair by pair; with an SPRT, up to the pair that decides."""
+    """The records of both sides, pair by pair; with an SPRT (on the figure `read` reads),
+    up to the pair that decides."""
     size = max(1, min(100 if sprt is None else 20, games // (8 * workers) or 1))
     side_a: list[Record] = []
     side_b: list[Record] = []
@@ -83,8 +93,8 @@ def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
         for ra, rb in zip(pending, done, strict=True):
             side_a.append(ra)
             side_b.append(rb)
-            if sprt is not None:
-                sprt.add(METRICS[sprt.metric](ra), METRICS[sprt.metric](rb))
+            if sprt is not None and read is not None:
+                sprt.add(read(ra), read(rb))
                 sprt.path.append((sprt.llr(sprt.q1), sprt.llr(1 - sprt.q1)))
                 if sprt.decision() is not None:
                     return side_a, side_b
@@ -92,9 +102,10 @@ def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
     return side_a, side_b
 
 
-def differences(side_a: list[Record], side_b: list[Record]) -> dict[str, Any]:
-    return {name: paired([f(r) for r in side_a], [f(r) for r in side_b])
-            for name, f in METRICS.items()}
+def differences(side_a: list[Record], side_b: list[Record],
+                metrics: dict[str, Metric]) -> dict[str, Any]:
+    return {name: paired([m.read(r) for r in side_a], [m.read(r) for r in side_b])
+            for name, m in metrics.items()}
 
 
 def sprt_figures(sprt: Sprt, pairs: int) -> dict[str, Any]:
@@ -109,26 +120,29 @@ def sprt_figures(sprt: Sprt, pairs: int) -> dict[str, Any]:
             "path": [list(p) for p in sprt.path]}
 
 
-def _line(name: str, d: dict[str, float], pct: bool) -> str:
-    k = 100 if pct else 1
-    unit = " points" if pct else " plies"
+def _line(name: str, d: dict[str, float], m: Metric) -> str:
+    k, unit = (100, " points") if m.share else (1, m.unit)
     verdict = "differ" if d["low"] > 0 or d["high"] < 0 else "no clear difference"
-    return (f"  {name:<8} A {k * d['a']:.2f}  B {k * d['b']:.2f}  B-A {k * d['diff']:+.2f}"
+    return (f"  {name:<13} A {k * d['a']:.2f}  B {k * d['b']:.2f}  B-A {k * d['diff']:+.2f}"
             f"{unit} [{k * d['low']:+.2f}, {k * d['high']:+.2f}]: {verdict}")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     workers = jobs(args)
     cluster = ray_address(args)
-    sprt = _check_sprt(args)
     where = out_dir(args.out)
-    (a, game_a), (b, game_b) = _sides(args)
+    side_a_setup, side_b_setup = _sides(args)
+    (a, game_a), (b, game_b) = side_a_setup, side_b_setup
+    metrics = metrics_of(side_a_setup, side_b_setup)
+    sprt = _check_sprt(args, metrics)
     progress = Progress(2 * args.games)
-    side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress, cluster)
+    side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress, cluster,
+                                metrics[sprt.metric].read if sprt is not None else None)
     progress.close()
-    diffs = differences(side_a, side_b)
+    diffs = differences(side_a, side_b, metrics)
     heads = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})"]
-    data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs}
+    data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs,
+                            "shares": sorted(name for name, m in metrics.items() if m.share)}
     sprt_lines: list[str] = []
     if sprt is not None:
         figures = sprt_figures(sprt, len(side_a))
@@ -145,9 +159,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                               f"{fixed} pairs")
     lines = [*heads,
              f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
-             _line("p0-win", diffs["p0-win"], True), _line("draw", diffs["draw"], True),
-             _line("length", diffs["length"], False), *sprt_lines]
-    show(lines, lambda: _view(heads, len(side_a), diffs, sprt_lines))
+             *(_line(name, d, metrics[name]) for name, d in diffs.items()), *sprt_lines]
+    shares = {name for name, m in metrics.items() if m.share}
+    units = {name: m.unit for name, m in metrics.items()}
+    show(lines, lambda: _view(heads, len(side_a), diffs, shares, units, sprt_lines))
     if where is not None:
         data["a"], data["b"] = report(a, game_a, side_a), report(b, game_b, side_b)
         (where / "compare.json").write_text(to_json(data), encoding="utf-8")
@@ -160,7 +175,8 @@ def _opts(setup: Setup) -> str:
     return "".join(f", {k}={v}" for k, v in setup.options)
 
 
-def _view(heads: list[str], pairs: int, diffs: dict[str, Any], sprt_lines: list[str]) -> Any:
+def _view(heads: list[str], pairs: int, diffs: dict[str, Any], shares: set[str],
+          units: dict[str, str], sprt_lines: list[str]) -> Any:
     from rulelang.tools.tables import compare_view
 
-    return compare_view(heads, pairs, diffs, sprt_lines)
+    return compare_view(heads, pairs, diffs, shares, units, sprt_lines)

@@ -45,9 +45,6 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.set_defaults(run=_evaluate)
 
 
-BINARY = ("p0-win", "draw")  # the metrics --sprt can test
-
-
 def add_compare_parser(sub: Any) -> None:
     cp = sub.add_parser("compare", help="play two rulebooks (or option sets) on the same seeds "
                         "and report the differences")
@@ -58,9 +55,10 @@ def add_compare_parser(sub: Any) -> None:
                     help="an option of both sides")
     cp.add_argument("--option-a", action="append", default=[], metavar="KEY=VALUE")
     cp.add_argument("--option-b", action="append", default=[], metavar="KEY=VALUE")
-    cp.add_argument("--sprt", choices=BINARY, metavar="METRIC",
-                    help="stop as soon as a difference in METRIC (p0-win or draw) is shown or "
-                    "ruled out; --games is then the most pairs played")
+    cp.add_argument("--sprt", metavar="METRIC",
+                    help="stop as soon as a difference in METRIC (a rate of games: p0-win, "
+                    "p1-win, ..., draw, capped, AGENT-win) is shown or ruled out; --games is "
+                    "then the most pairs played")
     cp.add_argument("--q1", type=float, default=0.6, metavar="Q",
                     help="SPRT: under H1, the share of discordant pairs in which one side "
                     "is higher (default 0.6; H0: one half)")

@@ -106,10 +106,8 @@ def compare_page(data: dict[str, Any], lines: list[str]) -> str:
             "<h2>Paired differences, B - A</h2>",
             "<p>dots: the mean difference; whiskers: its 95 % interval (red when it excludes "
             "0)</p>",
-            interval_plot([("seat 1 wins", 100 * d["p0-win"]["diff"], 100 * d["p0-win"]["low"],
-                            100 * d["p0-win"]["high"]),
-                           ("draws", 100 * d["draw"]["diff"], 100 * d["draw"]["low"],
-                            100 * d["draw"]["high"])], " pt"),
+            interval_plot([(name, 100 * v["diff"], 100 * v["low"], 100 * v["high"])
+                           for name, v in d.items() if name in data["shares"]], " pt"),
             interval_plot([("length", d["length"]["diff"], d["length"]["low"],
                             d["length"]["high"])], " plies"),
             _table(["metric", "A", "B", "B - A", "95 % interval"],

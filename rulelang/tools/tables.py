@@ -153,13 +153,16 @@ def _coverage(cov: dict[str, Any]) -> RenderableType:
 
 
 def compare_view(heads: list[str], pairs: int, diffs: dict[str, dict[str, float]],
-                 sprt_lines: list[str]) -> RenderableType:
+                 shares: set[str], units: dict[str, str], sprt_lines: list[str]
+                 ) -> RenderableType:
     """The compare summary: each side's rulebook, the paired differences B - A with their
-    95 % intervals, and the SPRT's verdict lines."""
+    95 % intervals (the figures named in `shares` as rates, in percentage points; the others
+    in their `units`), and the SPRT's verdict lines."""
     t = _table(f"{pairs} pairs (same seeds, same seat rotation): B - A, 95 % intervals",
                "", "A", "B", "B - A", "95 % interval", "verdict")
+    t.columns[-1].no_wrap = True
     for name, d in diffs.items():
-        k, unit = (100, " pt") if name != "length" else (1, "")
+        k, unit = (100, " pt") if name in shares else (1, units.get(name, ""))
         differ = d["low"] > 0 or d["high"] < 0
         t.add_row(name, f"{k * d['a']:.2f}", f"{k * d['b']:.2f}", f"{k * d['diff']:+.2f}{unit}",
                   f"{k * d['low']:+.2f} .. {k * d['high']:+.2f}",

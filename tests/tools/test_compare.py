@@ -58,3 +58,45 @@ def test_compare_mistakes_are_diagnostics(capsys: pytest.CaptureFixture[str],
     assert main(["compare", *args, "--jobs", "1"]) == 1
     err = capsys.readouterr().err
     assert f"error[{code}]" in err and "Traceback" not in err
+
+
+def _record(winners: list[int], agents: list[str], capped: bool = False, **extra: object
+            ) -> dict:
+    return {"winners": winners, "agents": agents, "capped": capped, "plies": 10, "turns": 5,
+            "rounds": 2, "branching": {"decisions": 4, "options": 10, "single": 1},
+            "scores": [3.0, 7.0, 5.0], "lead_changes": 2, **extra}
+
+
+def test_every_per_game_figure_is_paired() -> None:
+    from rulelang.tools.metrics import binary_names, paired_metrics
+
+    m = paired_metrics(3, ("random", "mcts:8"), scored=True, rounds=True, lead_changes=True)
+    assert list(m) == ["p0-win", "p1-win", "p2-win", "draw", "shared-win", "capped",
+                       "random-win", "mcts:8-win", "length", "turns", "rounds", "branching",
+                       "single-option", "margin", "lead-changes"]
+    assert binary_names(m) == list(m)[:8]
+    won = _record([1], ["random", "mcts:8", "random"])
+    assert [m[k].read(won) for k in ("p0-win", "p1-win", "p2-win", "draw", "shared-win")] == \
+        [0.0, 1.0, 0.0, 0.0, 0.0]
+    assert (m["random-win"].read(won), m["mcts:8-win"].read(won)) == (0.0, 1.0)
+    assert [m[k].read(won) for k in ("length", "turns", "rounds", "branching",
+                                     "single-option", "margin", "lead-changes")] == \
+        [10.0, 5.0, 2.0, 2.5, 0.25, 2.0, 2.0]
+    shared = _record([0, 2], ["random", "mcts:8", "random"])
+    assert (m["shared-win"].read(shared), m["random-win"].read(shared)) == (1.0, 0.0)
+    cut = _record([], ["random"] * 3, capped=True)
+    assert (m["capped"].read(cut), m["draw"].read(cut)) == (1.0, 0.0)
+    plain = paired_metrics(2, ("random",), scored=False, rounds=False, lead_changes=False)
+    assert list(plain) == ["p0-win", "p1-win", "draw", "capped", "length", "turns",
+                           "branching", "single-option"]
+
+
+def test_sprt_tests_only_a_rate_of_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "tic_tac_toe", "connect_four", "--sprt", "length",
+                 "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "error[R418]" in err and "--sprt cannot test 'length'" in err
+    assert "p0-win, p1-win, draw, capped" in err
+    assert main(["compare", "tic_tac_toe", "connect_four", "--sprt", "p1-win", "--games",
+                 "20", "--jobs", "1"]) == 0
+    assert "SPRT on p1-win" in capsys.readouterr().out

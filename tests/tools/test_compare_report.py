@@ -23,10 +23,14 @@ def test_the_compare_report_plots_the_json_figures_offline(tmp_path: Path) -> No
     assert html.count("<svg") == 4  # two interval plots, the sides' rates, the SPRT
     dots = re.findall(r'<circle class="difference"[^>]*fill="([^"]+)"><title>([^<]+)</title>',
                       html)
-    assert len(dots) == 3
-    for (colour, title), name, k in zip(dots, ("p0-win", "draw", "length"), (100, 100, 1),
-                                        strict=True):
-        d = data["differences"][name]
+    shares = [name for name in data["differences"] if name in data["shares"]]
+    assert {"p0-win", "p1-win", "draw", "capped", "single-option"} <= set(shares)
+    assert "length" not in shares and "branching" not in shares
+    assert len(dots) == len(shares) + 1  # the rates in points, then the length in plies
+    assert sorted(title.split(":")[0] for _, title in dots) == sorted([*shares, "length"])
+    for colour, title in dots:
+        name = title.split(":")[0]
+        d, k = data["differences"][name], 100 if name in shares else 1
         assert f"{k * d['diff']:+.4g}" in title and f"{k * d['low']:+.4g}" in title
         assert (colour == "#c0392b") == (d["low"] > 0 or d["high"] < 0)
     sprt = data["sprt"]

@@ -92,7 +92,8 @@ def test_the_compare_table_holds_each_difference_and_its_verdict() -> None:
     diffs = {"p0-win": {"a": 0.5, "b": 0.7, "diff": 0.2, "low": 0.1, "high": 0.3},
              "draw": {"a": 0.1, "b": 0.1, "diff": 0.0, "low": -0.05, "high": 0.05},
              "length": {"a": 7.5, "b": 6.25, "diff": -1.25, "low": -2.0, "high": -0.5}}
-    text = _text(compare_view(["A: one", "B: two"], 40, diffs, ["SPRT on p0-win: shown"]))
+    text = _text(compare_view(["A: one", "B: two"], 40, diffs, {"p0-win", "draw"},
+                              {"length": " plies"}, ["SPRT on p0-win: shown"]))
     lines = text.splitlines()
     assert "A: one" in text and "B: two" in text and "SPRT on p0-win: shown" in text
     assert "40 pairs" in text
@@ -102,7 +103,7 @@ def test_the_compare_table_holds_each_difference_and_its_verdict() -> None:
     draw = next(t for t in lines if t.strip().startswith("draw"))
     assert "no clear difference" in draw
     length = next(t for t in lines if t.strip().startswith("length"))
-    assert "-1.25" in length and "-2.00 .. -0.50" in length and "differ" in length
+    assert "-1.25 plies" in length and "-2.00 .. -0.50" in length and "differ" in length
 
 
 def test_the_progress_bar_counts_games_and_their_rate() -> None:
