@@ -85,6 +85,11 @@ def evaluate_view(title: str, s: dict[str, Any]) -> RenderableType:
     if "rounds" in s["length"]:
         _spread_row(length, "rounds", s["length"]["rounds"])
     parts.append(length)
+    bins = s["length"].get("histogram") or []
+    if bins:
+        parts.append(Text(f"plies per game: {bins[0]['low']} {sparkline(bins)} "
+                          f"{bins[-1]['high']}  ({len(bins)} bins of "
+                          f"{bins[0]['high'] - bins[0]['low'] + 1})"))
     b = s["branching"]
     parts.append(Text(f"branching: mean {b['mean']:.2f}, max {b['max']}; single-option "
                       f"decisions {_pct(b['single_option'])[0]} "
@@ -188,3 +193,14 @@ class GamesProgress:
 
     def stop(self) -> None:
         self.bar.stop()
+
+
+_BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def sparkline(bins: list[dict[str, int]]) -> str:
+    """A histogram's counts as one block character each, the highest a full block (an empty
+    bin a space, any other at least the lowest block)."""
+    top = max((b["count"] for b in bins), default=0) or 1
+    return "".join(_BLOCKS[0] if not b["count"] else
+                   _BLOCKS[max(1, round(8 * b["count"] / top))] for b in bins)

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from rulelang.tools.cli import main
 from rulelang.tools.report import rate_text
-from rulelang.tools.tables import GamesProgress, compare_view, evaluate_view
+from rulelang.tools.tables import GamesProgress, compare_view, evaluate_view, sparkline
 
 HERE = Path(__file__).parent
 DEAD = HERE / "rulebooks" / "dead_rules.rule"
@@ -57,6 +57,8 @@ def test_every_figure_of_the_evaluate_summary_is_in_a_table(summary: dict[str, A
     p = s["length"]["plies"]
     assert [f"{p['mean']:.2f}", f"{p['sd']:.2f}", f"{p['min']:g}", f"{p['max']:g}"] == \
         [cell.strip() for cell in plies.split("│")[1:5]]
+    bins = s["length"]["histogram"]
+    assert f"plies per game: {bins[0]['low']} {sparkline(bins)} {bins[-1]['high']}" in text
     assert f"branching: mean {s['branching']['mean']:.2f}, max {s['branching']['max']}" in text
     for name, n in s["actions"].items():
         assert any(name in t and t.rstrip().endswith(str(n)) for t in text.splitlines())
@@ -160,3 +162,9 @@ def test_evaluate_in_a_real_terminal_draws_tables(tmp_path: Path) -> None:
     assert child.exitstatus == 0
     out = str(child.before)
     assert "┃" in out and "seat 1 X" in out and "games/s" in out
+
+
+def test_a_histogram_as_a_sparkline() -> None:
+    bins = [{"low": 5, "high": 5, "count": c} for c in (0, 1, 4, 8, 2)]
+    assert sparkline(bins) == " ▁▄█▂"
+    assert sparkline([{"low": 1, "high": 1, "count": 0}]) == " "
