@@ -36,15 +36,13 @@ def jobs(args: argparse.Namespace) -> int:
     return positive(os.cpu_count() or 1 if args.jobs is None else args.jobs, "--jobs")
 
 
-def agent_list(spec: str, players: int) -> tuple[str, ...]:
+def agent_list(spec: str) -> tuple[str, ...]:
+    """The agents: one for every seat, one per seat, or a ladder (playout.seat_agents)."""
     names = tuple(s.strip().lower() for s in spec.split(","))
     for name in names:
         if make_agent(name).is_human:
             raise _user_error("R418", "no human can play in an evaluation",
                               help="use random, mcts or mcts:N")
-    if len(names) not in (1, players):
-        raise _user_error("R418", f"{len(names)} agents given for {players} players",
-                          help="give one agent for every seat, or one per seat")
     return names
 
 
@@ -73,7 +71,7 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
     setup = Setup(path, tuple(sorted((opts or {}).items())), (), args.seed, args.max_plies,
                   args.mode)
     game = setup.game()  # loaded (and kept) here: workers forked from here have it
-    setup = dataclasses.replace(setup, agents=agent_list(args.agents, game.num_players))
+    setup = dataclasses.replace(setup, agents=agent_list(args.agents))
     return setup, game
 
 

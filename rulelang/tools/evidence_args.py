@@ -18,8 +18,9 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
     p.add_argument("--games", type=int, default=games, metavar="N",
                    help=f"how many games (default {games})")
     p.add_argument("--agents", default="random", metavar="A,B,...",
-                   help="random, mcts, mcts:N; one for every seat, or one per seat, rotated "
-                   "through the seats game by game (default random)")
+                   help="random, mcts, mcts:N; one for every seat, one per seat (rotated "
+                   "through the seats game by game), or a ladder of any other number "
+                   "(neighbours in the list play each other; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
                    help="worker processes (default: every core)")

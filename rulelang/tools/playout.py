@@ -57,10 +57,25 @@ def game_seed(master: int, index: int) -> int:
 
 
 def seat_agents(agents: tuple[str, ...], players: int, index: int) -> list[str]:
-    """The agent of each seat in game `index`: the list rotated by the index."""
-    if len(agents) == 1:
+    """The agent of each seat in game `index`. One agent: in every seat. One per seat: the
+    list rotated by the index. Any other number, a ladder (`mcts:25,mcts:50,mcts:100`):
+    game i plays step m = i mod (L-1), the list's agents m and m+1, in the seats by turns
+    (seat s takes agent m + (s + t) mod 2, t = i div (L-1)), so that every step is played
+    as often as the others and in both seat orders."""
+    n = len(agents)
+    if n == 1:
         return list(agents) * players
-    return [agents[(seat + index) % len(agents)] for seat in range(players)]
+    if n == players:
+        return [agents[(seat + index) % n] for seat in range(players)]
+    step, turn = index % (n - 1), index // (n - 1)
+    return [agents[step + (seat + turn) % 2] for seat in range(players)]
+
+
+def ladder_step(agents: tuple[str, ...] | list[str], players: int, index: int) -> int | None:
+    """The step of a ladder (seat_agents) that game `index` plays; None when the agents are
+    not a ladder."""
+    n = len(agents)
+    return None if n in (1, players) else index % (n - 1)
 
 
 def play_one(setup: Setup, index: int) -> Record:

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any
 
 from rulelang.agents import DEFAULT_ITERATIONS
-from rulelang.tools.playout import Record
+from rulelang.tools.playout import Record, ladder_step
 from rulelang.tools.stats import histogram, mean_sd, rate
 
 
@@ -23,7 +23,9 @@ def summarize(records: list[Record], names: list[str], agents: list[str]) -> dic
                    "wins": rate(sum(r["winners"] == [s] for r in records), n)}
                   for s in range(players)],
         "agents": _agents(records, agents),
-        "skill": _skill(_agents(records, agents)),
+        "skill": {} if ladder_step(agents, players, 0) is not None
+        else _skill(_agents(records, agents)),
+        "ladder": _ladder(records, agents, players),
         "draws": rate(sum(not r["winners"] for r in finished), n),
         "shared_wins": rate(sum(len(r["winners"]) > 1 for r in records), n),
         "capped": rate(n - len(finished), n),
@@ -94,6 +96,29 @@ def _skill(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "gap": strong["wins"]["rate"] - weak["wins"]["rate"], "more_search_wins": verdict}
 
 
+def _ladder(records: list[Record], agents: list[str], players: int) -> list[dict[str, Any]]:
+    """Each step of a ladder of agents (playout.seat_agents): its two agents, the stronger
+    by search budget (else the later in the list), the games of the step, those one of the
+    two won alone, and the stronger's share of these with its interval; "more search wins
+    more" as _skill says it, against the fair share of one half."""
+    if ladder_step(agents, players, 0) is None:
+        return []
+    steps = []
+    for m in range(len(agents) - 1):
+        weak, strong = agents[m], agents[m + 1]
+        a, b = _strength(weak), _strength(strong)
+        if a is not None and b is not None and b < a:
+            weak, strong = strong, weak
+        games = [r for r in records if ladder_step(agents, players, r["index"]) == m]
+        won = [r["agents"][r["winners"][0]] for r in games if len(r["winners"]) == 1]
+        share = rate(won.count(strong), won.count(strong) + won.count(weak))
+        verdict = "same agent" if weak == strong else "yes" if share["low"] > 0.5 else \
+            "no" if share["high"] < 0.5 else "not shown"
+        steps.append({"weaker": weak, "stronger": strong, "games": len(games),
+                      "decided": share["of"], "stronger_share": share, "more_search_wins": verdict})
+    return steps
+
+
 def _scores(records: list[Record], players: int) -> dict[str, Any]:
     """Points per named score term over every player of every game, and the final margins
     (the best score less the second best); empty when the rulebook keeps no score terms."""
@@ -138,6 +163,10 @@ def _spread(s: dict[str, float]) -> str:
     return f"mean {s['mean']:.2f}, sd {s['sd']:.2f}, {s['min']:g}..{s['max']:g}"
 
 
+_SAID = {"yes": "yes", "no": "NO: the weaker agent wins more",
+         "not shown": "not shown (play more games)", "same agent": "(the same agent twice)"}
+
+
 def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
     """The summary as lines of text: rates with their 95 % intervals."""
     lines = [f"{title}: {s['games']} games", "wins (95 % Wilson interval):"]
@@ -155,8 +184,12 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
     if skill:
         lines.append(f"skill: {skill['stronger']} against {skill['weaker']}: win rate "
                      f"{100 * skill['gap']:+.1f} points; more search wins more: "
-                     + {"yes": "yes", "no": "NO: the weaker agent wins more",
-                        "not shown": "not shown (play more games)"}[skill["more_search_wins"]])
+                     + _SAID[skill["more_search_wins"]])
+    for step in s.get("ladder", []):
+        lines.append(f"ladder: {step['weaker']} -> {step['stronger']}: {step['games']} games, "
+                     f"{step['decided']} won by one of the two, {step['stronger']} "
+                     f"{_pct(step['stronger_share'])}; more search wins more: "
+                     + _SAID[step["more_search_wins"]])
     first = s["first_player"]
     verdict = ("FIRST-PLAYER ADVANTAGE" if first["share_of_decided"]["rate"] > first["fair_share"]
                else "FIRST-PLAYER DISADVANTAGE") if first["advantage"] else "no clear advantage"

@@ -119,6 +119,7 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
                       ["cut by the cap", _pct(s["capped"])],
                       ["first player, of decided games", _pct(
                           s["first_player"]["share_of_decided"])]]),
+            *_ladder(s.get("ladder", [])),
             "<h2>Length in plies</h2>", _histogram(s["length"]["histogram"]),
             "<h2>Actions taken</h2>",
             _bars([(k, float(v), None, None) for k, v in top], float(scale))]
@@ -144,3 +145,14 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _ladder(steps: list[dict[str, Any]]) -> list[str]:
+    """The ladder's steps (report._ladder) as a table."""
+    if not steps:
+        return []
+    return ["<h2>Ladder of agents</h2>", _table(
+        ["step", "games", "won by one of the two", "stronger's share [95 % interval]",
+         "more search wins more"],
+        [[f"{st['weaker']} -> {st['stronger']}", str(st["games"]), str(st["decided"]),
+          _pct(st["stronger_share"]), st["more_search_wins"]] for st in steps])]

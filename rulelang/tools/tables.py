@@ -79,6 +79,17 @@ def evaluate_view(title: str, s: dict[str, Any]) -> RenderableType:
                              f"{100 * skill['gap']:+.1f} points; more search wins more: "
                              + said[0], style=said[1]))
     parts += verdicts
+    if s.get("ladder"):
+        ladder = _table("ladder: does the stronger agent of each step win more?", "step",
+                        "games", "won by one", "stronger's share", "95 % interval",
+                        "more search wins more")
+        for step in s["ladder"]:
+            said = step["more_search_wins"]
+            ladder.add_row(f"{step['weaker']} -> {step['stronger']}", str(step["games"]),
+                           str(step["decided"]), *_pct(step["stronger_share"]),
+                           Text(said.upper() if said == "no" else said,
+                                style="bold red" if said == "no" else ""))
+        parts.append(ladder)
     length = _table("length", "", "mean", "sd", "min", "max")
     _spread_row(length, "plies", s["length"]["plies"])
     _spread_row(length, "turns", s["length"]["turns"])

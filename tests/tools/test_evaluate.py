@@ -96,7 +96,7 @@ def test_games_cut_by_the_cap_are_counted_not_waited_for(tmp_path: Path) -> None
 @pytest.mark.parametrize(("args", "code"), [
     (["--games", "0"], "R418"), (["--jobs", "0"], "R418"), (["--max-plies", "-1"], "R418"),
     (["--agents", "nobody"], "R412"), (["--agents", "human"], "R418"),
-    (["--agents", "random,random,random"], "R418"), (["--option", "colour=red"], "R205"),
+    (["--agents", "random,"], "R412"), (["--option", "colour=red"], "R205"),
     (["--option", "oops"], "R411"), (["--out", "/proc/no/such"], "R419"),
 ])
 def test_user_mistakes_are_diagnostics(capsys: pytest.CaptureFixture[str], args: list[str],
@@ -207,3 +207,49 @@ def test_lead_changes_without_rounds_are_looked_at_each_cycle_of_turns(tmp_path:
         changes = sum(a != b for a, b in zip(leaders, leaders[1:], strict=False))
         assert rec["lead_changes"] == changes
         assert looked <= rec["turns"] // 2 + 1  # once a cycle, not every turn
+
+
+def test_a_ladder_plays_each_step_equally_often_in_both_seat_orders() -> None:
+    from collections import Counter
+
+    from rulelang.tools.playout import ladder_step
+    ladder = ("random", "mcts:8", "mcts:64")
+    games = [tuple(seat_agents(ladder, 2, i)) for i in range(40)]
+    assert games[:4] == [("random", "mcts:8"), ("mcts:8", "mcts:64"),
+                         ("mcts:8", "random"), ("mcts:64", "mcts:8")]
+    assert Counter(games) == dict.fromkeys(games[:4], 10)
+    assert [ladder_step(ladder, 2, i) for i in range(4)] == [0, 1, 0, 1]
+    three = [tuple(seat_agents(("mcts:8", "mcts:16"), 3, i)) for i in range(4)]
+    assert three == [("mcts:8", "mcts:16", "mcts:8"), ("mcts:16", "mcts:8", "mcts:16")] * 2
+    assert ladder_step(("a", "b"), 2, 5) is None and ladder_step(("a",), 2, 5) is None
+    assert seat_agents(("random", "mcts"), 2, 1) == ["mcts", "random"]  # one per seat
+
+
+def test_a_ladder_says_at_each_step_whether_more_search_wins_more(tmp_path: Path) -> None:
+    data = _run(tmp_path, "tic_tac_toe", "--agents", "random,mcts:8,mcts:64", "--games",
+                "60", "--jobs", "1", "--coverage", "0")
+    s = data["summary"]
+    assert s["skill"] == {}  # (the ends of a ladder never meet: each step says it)
+    steps = s["ladder"]
+    assert [(st["weaker"], st["stronger"], st["games"]) for st in steps] == \
+        [("random", "mcts:8", 30), ("mcts:8", "mcts:64", 30)]
+    for m, st in enumerate(steps):  # the share read again from the records
+        games = [r for r in data["records"] if r["index"] % 2 == m]
+        won = [r["agents"][r["winners"][0]] for r in games if len(r["winners"]) == 1]
+        assert set(won) <= {st["weaker"], st["stronger"]}
+        assert (st["decided"], st["stronger_share"]["count"]) == \
+            (len(won), won.count(st["stronger"]))
+    assert steps[0]["more_search_wins"] == "yes"
+    from rulelang.tools.report import summarize
+    ladder = ["mcts:10", "mcts:20", "mcts:40"]
+    planted = []  # the second step's stronger agent loses every game
+    for i in range(60):
+        agents = seat_agents(tuple(ladder), 2, i)
+        loser = "mcts:40" if i % 2 else "mcts:10"
+        planted.append(_record(i, agents, 1 - agents.index(loser)))
+    said = [st["more_search_wins"] for st in summarize(planted, ["A", "B"], ladder)["ladder"]]
+    assert said == ["yes", "no"]
+    even = [_record(i, seat_agents(tuple(ladder), 2, i), 0) for i in range(60)]  # seat 1
+    assert [st["more_search_wins"] for st in summarize(even, ["A", "B"], ladder)["ladder"]] \
+        == ["not shown", "not shown"]
+    assert summarize(even, ["A", "B"], ["mcts:10", "mcts:20"])["ladder"] == []
