@@ -131,9 +131,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     workers = jobs(args)
     cluster = ray_address(args)
     where = out_dir(args.out)
-    side_a_setup, side_b_setup = _sides(args)
-    (a, game_a), (b, game_b) = side_a_setup, side_b_setup
-    metrics = metrics_of(side_a_setup, side_b_setup)
+    sides = _sides(args)
+    (a, game_a), (b, game_b) = sides
+    metrics = metrics_of(*sides)
+    shares = {name for name, m in metrics.items() if m.share}
     sprt = _check_sprt(args, metrics)
     progress = Progress(2 * args.games)
     side_a, side_b = play_pairs(a, b, args.games, workers, sprt, progress, cluster,
@@ -142,7 +143,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     diffs = differences(side_a, side_b, metrics)
     heads = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})"]
     data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs,
-                            "shares": sorted(name for name, m in metrics.items() if m.share)}
+                            "shares": sorted(shares)}
     sprt_lines: list[str] = []
     if sprt is not None:
         figures = sprt_figures(sprt, len(side_a))
@@ -160,7 +161,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     lines = [*heads,
              f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
              *(_line(name, d, metrics[name]) for name, d in diffs.items()), *sprt_lines]
-    shares = {name for name, m in metrics.items() if m.share}
     units = {name: m.unit for name, m in metrics.items()}
     show(lines, lambda: _view(heads, len(side_a), diffs, shares, units, sprt_lines))
     if where is not None:
