@@ -80,7 +80,7 @@ class Progress:
     progress bar (tables.GamesProgress)."""
 
     def __init__(self, total: int) -> None:
-        self.total, self.done, self.start = total, 0, time.perf_counter()
+        self.done, self.start = 0, time.perf_counter()
         self.bar: Any = None
         if sys.stderr.isatty():
             from rich.console import Console

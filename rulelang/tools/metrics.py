@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-Record = dict[str, Any]
+from rulelang.tools.playout import Record
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,8 @@ def _spread(s: dict[str, float]) -> str:
     return f"mean {s['mean']:.2f}, sd {s['sd']:.2f}, {s['min']:g}..{s['max']:g}"
 
 
-_SAID = {"yes": "yes", "no": "NO: the weaker agent wins more",
+# a "more search wins more" verdict, as the summaries say it
+SAID = {"yes": "yes", "no": "NO: the weaker agent wins more",
          "not shown": "not shown (play more games)", "same agent": "(the same agent twice)"}
 
 
@@ -184,12 +185,12 @@ def summary_lines(title: str, s: dict[str, Any]) -> list[str]:
     if skill:
         lines.append(f"skill: {skill['stronger']} against {skill['weaker']}: win rate "
                      f"{100 * skill['gap']:+.1f} points; more search wins more: "
-                     + _SAID[skill["more_search_wins"]])
+                     + SAID[skill["more_search_wins"]])
     for step in s.get("ladder", []):
         lines.append(f"ladder: {step['weaker']} -> {step['stronger']}: {step['games']} games, "
                      f"{step['decided']} won by one of the two, {step['stronger']} "
                      f"{_pct(step['stronger_share'])}; more search wins more: "
-                     + _SAID[step["more_search_wins"]])
+                     + SAID[step["more_search_wins"]])
     first = s["first_player"]
     verdict = ("FIRST-PLAYER ADVANTAGE" if first["share_of_decided"]["rate"] > first["fair_share"]
                else "FIRST-PLAYER DISADVANTAGE") if first["advantage"] else "no clear advantage"

@@ -21,7 +21,9 @@ from rich.text import Text
 
 from rulelang.tools.choices import short
 from rulelang.tools.coverage import verb
-from rulelang.tools.report import rate_text
+from rulelang.tools.report import SAID, rate_text
+
+_STYLE = {"no": "bold red", "not shown": "yellow"}  # of a "more search wins more" verdict
 
 
 def _pct(r: dict[str, Any]) -> tuple[str, str]:
@@ -73,22 +75,20 @@ def evaluate_view(title: str, s: dict[str, Any]) -> RenderableType:
                              + ", ".join(map(str, s["capped_seeds"][:5])), style="yellow"))
     skill = s.get("skill")
     if skill:
-        said = {"yes": ("yes", ""), "no": ("NO: the weaker agent wins more", "bold red"),
-                "not shown": ("not shown (play more games)", "yellow")}[skill["more_search_wins"]]
+        verdict = skill["more_search_wins"]
         verdicts.append(Text(f"skill: {skill['stronger']} against {skill['weaker']}: win rate "
                              f"{100 * skill['gap']:+.1f} points; more search wins more: "
-                             + said[0], style=said[1]))
+                             + SAID[verdict], style=_STYLE.get(verdict, "")))
     parts += verdicts
     if s.get("ladder"):
         ladder = _table("ladder: does the stronger agent of each step win more?", "step",
                         "games", "won by one", "stronger's share", "95 % interval",
                         "more search wins more")
         for step in s["ladder"]:
-            said = step["more_search_wins"]
+            verdict = step["more_search_wins"]
             ladder.add_row(f"{step['weaker']} -> {step['stronger']}", str(step["games"]),
                            str(step["decided"]), *_pct(step["stronger_share"]),
-                           Text(said.upper() if said == "no" else said,
-                                style="bold red" if said == "no" else ""))
+                           Text(SAID[verdict], style=_STYLE.get(verdict, "")))
         parts.append(ladder)
     length = _table("length", "", "mean", "sd", "min", "max")
     _spread_row(length, "plies", s["length"]["plies"])
@@ -102,9 +102,9 @@ def evaluate_view(title: str, s: dict[str, Any]) -> RenderableType:
                           f"{bins[-1]['high']}  ({len(bins)} bins of "
                           f"{bins[0]['high'] - bins[0]['low'] + 1})"))
     b = s["branching"]
+    single, interval = _pct(b["single_option"])
     parts.append(Text(f"branching: mean {b['mean']:.2f}, max {b['max']}; single-option "
-                      f"decisions {_pct(b['single_option'])[0]} "
-                      f"[{_pct(b['single_option'])[1]}]"))
+                      f"decisions {single} [{interval}]"))
     if s["scores"]:
         scores = _table("score terms (per player)", "", "mean", "sd", "min", "max")
         for term, v in s["scores"]["terms"].items():
