@@ -31,7 +31,10 @@ from rulelang.tools import playout  # noqa: E402
 from rulelang.tools.evaluate import evaluate  # noqa: E402
 from rulelang.tools.playout import Setup  # noqa: E402
 
-GAMES = {"tic_tac_toe": 6000, "spline": 1500, "muso_sakura": 120, "karesansui": 60}
+# about a CPU second of play each with --jobs 1, so that a pool's start (forking, each worker's
+# first games on cold caches: about 0.1 CPU second) is a small part of the run, as it is of
+# an evaluation a designer waits for
+GAMES = {"tic_tac_toe": 6000, "spline": 5000, "muso_sakura": 120, "karesansui": 60}
 
 
 def cpu() -> float:
