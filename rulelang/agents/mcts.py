@@ -115,10 +115,14 @@ class MCTSAgent:
         return child
 
     def _playout(self, state: StateLike) -> list[float] | None:
-        for _ in range(_MAX_PLAYOUT):
-            if state.is_terminal():
-                return list(state.returns())
-            state.apply_action(self._rng.choice(state.legal_actions()))
+        play_out = getattr(state, "play_out", None)
+        if play_out is not None:  # rulelang's State: what may be refused is tried when drawn
+            play_out(self._rng, _MAX_PLAYOUT)
+        else:
+            for _ in range(_MAX_PLAYOUT):
+                if state.is_terminal():
+                    break
+                state.apply_action(self._rng.choice(state.legal_actions()))
         return list(state.returns()) if state.is_terminal() else None
 
     @staticmethod

@@ -14,7 +14,7 @@ from typing import Any
 from rulelang.fast.executor import Executor
 from rulelang.language import ast
 from rulelang.language.decisions import explain
-from rulelang.library.decision import Decision, Flow, GameOver, Option, Run
+from rulelang.library.decision import Decision, Flow, GameOver, Option, Options, Run
 from rulelang.library.semantics import Ctx
 from rulelang.model.state import GameData
 
@@ -32,6 +32,7 @@ class FastFlow(Flow):
         self.simple = ex.single_decision_turns() and not (
             self._round is not None and ex.decides(self._round.body))
         self._turn_stmts = self._turn_block.stmts
+        self.samples = self.simple  # play_out draws each option (sample)
         # a turn that is one `do` and nothing else: its decision is that menu's
         only = self._turn_stmts[0] if len(self._turn_stmts) == 1 else None
         self._only_do = only if type(only) is ast.Do else None
@@ -95,7 +96,8 @@ class FastFlow(Flow):
     def resume(self, c: Ctx) -> Decision | None:
         return self._next_decision(c) if self.simple else None
 
-    def apply(self, option: Option, c: Ctx) -> Decision:
+    def apply(self, option: Option, c: Ctx, decide: bool = True) -> Decision:
+        """(With `decide` false: what `play` does, returning None.)"""
         self.executor.perform_plain(option, c)
         # _finish_simple_turn(c, decided=True), inlined on this hot path
         if self._after_do_fns:
@@ -119,12 +121,29 @@ class FastFlow(Flow):
             for f in self._end_fns:
                 f(c, {})
             self._new_round(c)
+        if not decide:
+            return None  # type: ignore[return-value]  # (play)
         if self._only_do is not None:  # _next_decision(c), its first turn inlined
             options = self.executor.menu(self._only_do, c)
             if options:
                 return Decision(c.data.mover, options, menu=self._only_do)
             self._finish_simple_turn(c, decided=False)
         return self._next_decision(c)
+
+    # ---- playouts: the next decision's option drawn without its whole menu
+    def decide(self, c: Ctx) -> Decision:
+        return self._next_decision(c)
+
+    def sample(self, c: Ctx, rng: Any) -> tuple[Decision, Option]:
+        while True:  # (as _next_decision: a turn without an option is skipped)
+            do = self._turn_do(c)
+            option = self.executor.sample(do, c, rng) if do is not None else None
+            if option is not None:
+                return Decision(c.data.mover, Options([(None, [option])]), menu=do), option
+            self._finish_simple_turn(c, decided=False)
+
+    def play(self, option: Option, c: Ctx) -> None:
+        self.apply(option, c, False)
 
     def _next_decision(self, c: Ctx) -> Decision:
         """Turns until one offers a decision (a turn without one is skipped)."""
@@ -136,12 +155,21 @@ class FastFlow(Flow):
 
     def _simple_decision(self, c: Ctx) -> Decision | None:
         """The one decision of a single-decision turn (see Executor.single_decision_turns)."""
+        do = self._turn_do(c)
+        if do is None:
+            return None
+        options = self.executor.menu(do, c)
+        return Decision(c.data.mover, options, menu=do) if options else None
+
+    def _turn_do(self, c: Ctx) -> ast.Do | None:
+        """The turn's statements before its `do` run; the `do` (None: the turn has none)."""
+        if self._only_do is not None:
+            return self._only_do
         e: dict[str, Any] = {}
         execute = self.executor.execute
         for s in self._turn_stmts:
             if type(s) is ast.Do:
-                options = self.executor.menu(s, c)
-                return Decision(c.data.mover, options, menu=s) if options else None
+                return s
             execute(s, c, e)
         return None
 

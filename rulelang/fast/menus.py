@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rulelang.errors import Refusal
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.decision import Options, ThenMark
+from rulelang.library.decision import Option, Options, ThenMark
 from rulelang.library.decision import bound as bound_value
 from rulelang.library.semantics import Ctx, iterate
 from rulelang.model.values import Site, ZoneRef
@@ -37,6 +37,7 @@ class Menus:
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
     _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
+    _lazy_at: dict[str, int | None]  # lazy_choose's verdicts
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
     _effect: Callable[[ast.CallStmt], ast.Effect]
@@ -141,6 +142,107 @@ class Menus:
                         del segments[before:]
                         break
         return Options(segments)
+
+    # ---- one option drawn at random, for playouts
+    def sample(self, s: ast.Do, c: Ctx, rng: Any) -> Option | None:
+        """One option of `do …` drawn uniformly at random (each option of menu(s, c) as
+        likely; None when the menu is empty), by `rng.randrange`, without trying every way
+        of acting: the options of an action whose last choose is followed by effects that may
+        refuse (`choose s …; put …; require …`) are its choose's values, each tried only when
+        drawn, and dropped when refused; the draw is then made again among those left. (So
+        the first legal option of a random order: each legal option is as likely.) Another
+        action's options are listed as menu() lists them. A rule error of a way not drawn is
+        not met."""
+        moved = c.data.moved
+        if moved:  # data.begin_action(), as menu() does
+            moved.clear()
+        for group in s.groups():
+            option = self._sample_group(s, group, c, rng)
+            if option is not None:
+                return option
+        return None
+
+    def _sample_group(self, s: ast.Do, actions: tuple[str, ...], c: Ctx,
+                      rng: Any) -> Option | None:
+        entries = self._menu_entries.get(actions)
+        if entries is None:
+            entries = self._menu_entries[actions] = self.menu_entries(actions)
+        pools: list[tuple[Any, Any, Any]] = []  # (action or None, values, trial or None)
+        total = 0
+        for name, puts, _, shape in entries:
+            pool: tuple[Any, Any, Any] | None = None
+            if shape is not True or self.lazy_choose(name) is None:  # listed as menu() does
+                segments = self.menu(s, c, (name,)).segments
+                if segments:
+                    pool = (segments[0][0], segments[0][1], None)
+            elif not puts or all(possible(c, {}) for possible in puts):
+                # (menu() checks the puts after the ways: the same verdict)
+                pool = self._lazy_pool(name, c)
+            if pool is not None and pool[1]:
+                pools.append(pool)
+                total += len(pool[1])
+        while total:
+            k = rng.randrange(total)
+            at = 0
+            while k >= len(pools[at][1]):
+                k -= len(pools[at][1])
+                at += 1
+            action, values, trial = pools[at]
+            found: Option | None = trial(values[k]) if trial is not None else (
+                (action, (values[k],)) if action is not None else values[k])
+            if found is not None:
+                return found
+            values[k] = values[-1]  # refused: drawn again among the others
+            values.pop()
+            total -= 1
+        return None
+
+    def lazy_choose(self, name: str) -> int | None:
+        """The index of the action's one choose when its body is requires and lets, that
+        choose (the mover's), and statements with no choose nor `then` (at top level), of
+        which one may refuse a value: each value is then one option, found legal by trying
+        it alone."""
+        if name not in self._lazy_at:
+            stmts, at = self.program.actions[name].body.stmts, None
+            k = 0
+            while k < len(stmts) and isinstance(stmts[k], (ast.Require, ast.Let)):
+                k += 1
+            if _mover_choose(stmts, k) and not any(
+                    isinstance(s, (ast.Choose, ast.Then)) or self.decides(s)
+                    for s in stmts[k + 1:]) and not self._last_choice(stmts, k + 1) \
+                    and not self._put_alone_after(stmts, k):
+                at = k
+            self._lazy_at[name] = at
+        return self._lazy_at[name]
+
+    def _lazy_pool(self, name: str, c: Ctx) -> tuple[Any, Any, Any] | None:
+        """The values of the action's choose (lazy_choose), with the trial of one value: the
+        option it makes, or None when the rest of the action refuses it (walk's verdict)."""
+        body = self.program.actions[name].body
+        i = self._lazy_at[name]
+        assert i is not None
+        e: dict[str, Any] = {}
+        for s in body.stmts[:i]:  # as walk() meets them
+            if isinstance(s, ast.Require):
+                if not self.value(s.cond, c, e):
+                    return None
+            else:
+                self.exec_Let(s, c, e)  # type: ignore[arg-type]
+        choose = body.stmts[i]
+        var = choose.var  # type: ignore[attr-defined]
+        values = list(self.choices(choose, c, e))  # type: ignore[arg-type]
+
+        def trial(v: Any) -> Option | None:
+            paths: list[tuple[Any, ...]] = []
+            scratch = dict(e)
+            scratch[var] = bound_value(v)
+            kept, c.values = c.values, None  # (a trial: not the segment's values)
+            try:
+                self.walk(body, i + 1, c, scratch, (v,), paths)
+            finally:
+                c.values = kept
+            return (name, paths[0]) if paths else None
+        return (None, values, trial)
 
     def menu_entries(self, actions: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
         """Per action of a menu, once: (name, the puts checked after its ways, as closures

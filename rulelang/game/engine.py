@@ -225,6 +225,46 @@ class State:
         if cap is not None and len(self.ctx.data.history) >= cap and self._decision is not None:
             self._cap()
 
+    def play_out(self, rng: Any, limit: int) -> None:
+        """Apply uniformly random legal actions until the game ends or `limit` are applied:
+        a search's playout. Each legal action is as likely as with
+        `apply_action(rng.choice(legal_actions()))`, but the draws are others, and where
+        the flow can (its `samples`: single-decision turns), a decision's options are not
+        all listed: an option whose effects may refuse it is tried only when drawn
+        (Menus.sample). The decisions the history then keeps for those actions hold only the
+        option taken. The game's cap ends it as apply_action would."""
+        flow, ctx = self.game.flow, self.ctx
+        if not flow.samples or self._gen is not None:
+            for _ in range(limit):
+                if self._decision is None:
+                    return
+                self.apply_action(rng.randrange(self._decision.count))
+            return
+        d, cap = self._decision, self.game.max_plies
+        if d is None or limit <= 0:
+            return
+        k = rng.randrange(d.count)
+        option = d.options[k]
+        history = ctx.data.history
+        self._index = None
+        try:
+            for n in range(1, limit + 1):
+                history.append((d, k))
+                ctx.steps = 0  # (the budget of an apply_action: its action and next menu)
+                flow.play(option, ctx)
+                if n == limit or (cap is not None and len(history) >= cap):
+                    self._decision = flow.decide(ctx)
+                    if cap is not None and len(history) >= cap:
+                        self._cap()
+                    return
+                d, option = flow.sample(ctx, rng)
+                k = 0
+        except GameOver as over:
+            self._ended(over)
+        except (RecursionError, RulelangError) as exc:
+            self._decision = None  # (its data is partly played: it cannot go on)
+            self._guard(_reraise, exc)
+
     def _cap(self) -> None:
         """The game reached its longest length: it ends here, capped, with no result."""
         self.ctx.data.capped = True

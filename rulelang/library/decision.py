@@ -167,6 +167,23 @@ class Flow:
         to the next decision."""
         raise NotImplementedError
 
+    # ---- playouts (State.play_out), when `samples`: apply an option without listing the
+    # next menu (`play`), then draw the next decision's option (`sample`) or list it (`decide`)
+    samples = False
+
+    def play(self, option: Option, c: Any) -> None:
+        """`apply` up to the next decision, without making it."""
+        raise NotImplementedError
+
+    def sample(self, c: Any, rng: Any) -> tuple[Decision, Option]:
+        """After `play`: the next decision, holding only the option drawn at random from its
+        options (each as likely; rng.randrange draws), and that option."""
+        raise NotImplementedError
+
+    def decide(self, c: Any) -> Decision:
+        """After `play`: the next decision, with all its options (as `apply` gives it)."""
+        raise NotImplementedError
+
 
 def _unique(labels: list[str]) -> list[str]:
     """Labels must be unique among the options: number repeated ones."""

@@ -76,4 +76,5 @@ def test_an_agent_playing_asks_only_for_what_its_player_may_see(agent: str) -> N
             state.apply_action(rng.choice(state.legal_actions()))
     assert asked and "history" not in asked and "ctx" not in asked
     assert asked <= {"legal_actions", "current_player", "resample", "action_to_string",
-                     "is_terminal", "apply_action", "returns", "clone", "observation"}
+                     "is_terminal", "apply_action", "returns", "clone", "observation",
+                     "play_out"}

@@ -1,0 +1,181 @@
+"""State.play_out: a search's playout. Each legal action as likely as with
+`apply_action(rng.choice(legal_actions()))`; an option whose effects may refuse it is tried
+only when drawn (Menus.sample), and where none needs trying the draws are the same ones."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scenario_tools import legal, load_text
+
+import rulelang
+
+ROOT = Path(__file__).resolve().parents[2]
+# a stone may not be put between two others: that is only known once it is put (crowd, then
+# the require), so every `put` option must be tried
+CROWDING = """use square
+game "Crowding"
+players A, B
+board square.grid(1, {width}, 2)
+piece stone
+zone supply each player: 20 stone
+counter crowded = 0
+effect crowd(s)
+  set crowded = count t in square.orthogonal(s) where occupied(t)
+action put
+{guard}
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  crowd(s)
+  require crowded < 2 else "the stone would be shut in"
+action pass
+turn
+  do put {joiner} pass
+end at most {cap} plies
+"""
+
+
+def crowding(tmp_path: Path, mode: str = "compiled", width: int = 9, joiner: str = "or",
+             cap: int = 60, guard: str = "") -> Any:
+    text = CROWDING.format(width=width, joiner=joiner, cap=cap, guard=guard)
+    return load_text(tmp_path, text, mode)
+
+
+def looped(state: Any, rng: random.Random, limit: int) -> None:
+    """The playout play_out stands for."""
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def replayed(game: Any, state: Any) -> Any:
+    """A new game given the history of `state` as action strings: each must be legal."""
+    again = game.new_initial_state(seed=0)
+    for text in state.history():
+        assert text in legal(again), f"{text!r} was not legal"
+        again.apply_action(text)
+    return again
+
+
+def test_each_legal_option_is_as_likely(tmp_path: Path) -> None:
+    game = crowding(tmp_path, guard="  require mover == A")  # B can only pass
+    state = game.new_initial_state(seed=0)
+    for text in ("put b1", "pass", "put d1", "pass", "put f1", "pass", "put h1"):
+        state.apply_action(text)  # c1, e1 and g1 are shut in
+    assert legal(state) == {"pass"}
+    after = state.clone()
+    after.apply_action("pass")
+    options = legal(after)
+    assert options == {"put a1", "put i1", "pass"}  # 5 `put` to try: 3 refused
+    # B's decision is listed; the one after it is drawn by play_out
+    rng, n = random.Random(7), 6000
+    drawn: Counter[str] = Counter()
+    for _ in range(n):
+        copy = state.clone()
+        copy.play_out(rng, 2)
+        drawn[copy.history()[-1]] += 1
+    assert set(drawn) == options
+    # (a draw that went on to the next value after a refused one would take `put i1` 4
+    # times in 6); each is within 5 sigma of n/3
+    sigma = (n * (1 / 3) * (2 / 3)) ** 0.5
+    for text in options:
+        assert abs(drawn[text] - n / 3) < 5 * sigma, drawn
+
+
+def test_a_played_out_game_replays_move_for_move(tmp_path: Path) -> None:
+    game = crowding(tmp_path)
+    for seed in range(30):
+        state = game.new_initial_state(seed=0)
+        state.play_out(random.Random(seed), 500)
+        assert state.is_terminal()
+        again = replayed(game, state)
+        assert again.is_terminal() and again.returns() == state.returns()
+        assert again.capped() == state.capped()
+        assert again.observation(0) == state.observation(0)
+
+
+@pytest.mark.parametrize("stem", ["spargo"])
+def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule")
+    for seed in range(3):
+        state = game.new_initial_state(seed=0)
+        state.play_out(random.Random(seed), 5000)
+        assert state.is_terminal()
+        again = replayed(game, state)
+        assert again.returns() == state.returns()
+        assert again.observation(1) == state.observation(1)
+
+
+@pytest.mark.parametrize("stem,options", [("tic_tac_toe", None), ("spline_plus", None),
+                                          ("karesansui", {"players": 2}),
+                                          ("muso_sakura", {"players": 3})])
+def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) -> None:
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", options)
+    for seed in range(4):
+        a, b = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
+        looped(a, random.Random(seed), 5000)
+        b.play_out(random.Random(seed), 5000)
+        assert a.history() == b.history()
+        assert a.returns() == b.returns()
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_the_limit_leaves_the_next_decision_whole(tmp_path: Path, mode: str) -> None:
+    game = crowding(tmp_path, mode)
+    for limit in (1, 2, 5):
+        state = game.new_initial_state(seed=0)
+        state.play_out(random.Random(limit), limit)
+        assert len(state.history()) == limit and not state.is_terminal()
+        again = replayed(game, state)
+        assert legal(state) == legal(again)
+        assert state.current_player() == again.current_player()
+        state.apply_action(sorted(legal(state))[0])  # it plays on as any state does
+        again.apply_action(sorted(legal(again))[0])
+        assert state.observation(0) == again.observation(0)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_the_cap_ends_a_played_out_game(tmp_path: Path, mode: str) -> None:
+    game = crowding(tmp_path, mode, width=20, cap=7)
+    state = game.new_initial_state(seed=0)
+    state.play_out(random.Random(3), 100)
+    assert state.is_terminal() and state.capped()
+    assert len(state.history()) == 7 and state.returns() == [0.0, 0.0]
+
+
+def test_otherwise_draws_from_the_first_group_with_a_way(tmp_path: Path) -> None:
+    game = crowding(tmp_path, width=3, joiner="otherwise", guard="  require mover == A")
+    state = game.new_initial_state(seed=0)
+    state.apply_action("put a1")  # B can only pass; A's decision after it is drawn
+    seen = set()
+    for seed in range(40):
+        copy = state.clone()
+        copy.play_out(random.Random(seed), 2)
+        seen.add(copy.history()[-1])
+    assert seen == {"put b1", "put c1"}  # never `pass` while a put has a way
+    state.apply_action("pass")
+    state.apply_action("put c1")  # b1 is now shut in: only pass is left for A
+    for seed in range(5):
+        copy = state.clone()
+        copy.play_out(random.Random(seed), 2)
+        assert copy.history()[-2:] == ["pass", "pass"]
+
+
+def test_mcts_plays_out_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulelang.agents import make_agent
+    from rulelang.game.engine import State
+    calls: list[int] = []
+    original = State.play_out
+
+    def counted(self: Any, rng: Any, limit: int) -> None:
+        calls.append(limit)
+        original(self, rng, limit)
+    monkeypatch.setattr(State, "play_out", counted)
+    game = crowding(tmp_path)
+    state = game.new_initial_state(seed=0)
+    action = make_agent("mcts:20", 1).choose(state)
+    assert action in state.legal_actions() and len(calls) == 20
