@@ -222,21 +222,25 @@ class Menus:
         i = self._lazy_at[name]
         assert i is not None
         e: dict[str, Any] = {}
-        for s in body.stmts[:i]:  # as walk() meets them
-            if isinstance(s, ast.Require):
-                if not self.value(s.cond, c, e):
-                    return None
-            else:
-                self.exec_Let(s, c, e)  # type: ignore[arg-type]
         choose = body.stmts[i]
+        kept, c.values = c.values, None  # (the ways' trials: not the segment's values)
+        try:
+            for s in body.stmts[:i]:  # as walk() meets them
+                if isinstance(s, ast.Require):
+                    if not self.value(s.cond, c, e):
+                        return None
+                else:
+                    self.exec_Let(s, c, e)  # type: ignore[arg-type]
+            values = list(self.choices(choose, c, e))  # type: ignore[arg-type]
+        finally:
+            c.values = kept
         var = choose.var  # type: ignore[attr-defined]
-        values = list(self.choices(choose, c, e))  # type: ignore[arg-type]
 
         def trial(v: Any) -> Option | None:
             paths: list[tuple[Any, ...]] = []
             scratch = dict(e)
             scratch[var] = bound_value(v)
-            kept, c.values = c.values, None  # (a trial: not the segment's values)
+            kept, c.values = c.values, None
             try:
                 self.walk(body, i + 1, c, scratch, (v,), paths)
             finally:

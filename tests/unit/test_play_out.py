@@ -86,8 +86,9 @@ def test_each_legal_option_is_as_likely(tmp_path: Path) -> None:
         assert abs(drawn[text] - n / 3) < 5 * sigma, drawn
 
 
-def test_a_played_out_game_replays_move_for_move(tmp_path: Path) -> None:
-    game = crowding(tmp_path)
+@pytest.mark.parametrize("guard", ["", "  let me = mover\n  require me == A"])
+def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> None:
+    game = crowding(tmp_path, guard=guard)  # (a let and a require before the choose)
     for seed in range(30):
         state = game.new_initial_state(seed=0)
         state.play_out(random.Random(seed), 500)
