@@ -50,7 +50,7 @@ class Executor(EffectStatements, Menus):
         self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
         self._menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
-        self._lazy_at: dict[str, int | None] = {}  # Menus.lazy_choose
+        self._lazy_at: dict[str, tuple[int, int] | None] = {}  # Menus.lazy_choose
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths
         self.players = runtime.players
 

@@ -37,7 +37,7 @@ class Menus:
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
     _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
-    _lazy_at: dict[str, int | None]  # lazy_choose's verdicts
+    _lazy_at: dict[str, tuple[int, int] | None]  # lazy_choose's verdicts
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
     _effect: Callable[[ast.CallStmt], ast.Effect]
@@ -147,80 +147,109 @@ class Menus:
     def sample(self, s: ast.Do, c: Ctx, rng: Any) -> Option | None:
         """One option of `do …` drawn uniformly at random (each option of menu(s, c) as
         likely; None when the menu is empty), by `rng.randrange`, without trying every way
-        of acting: the options of an action whose last choose is followed by effects that may
-        refuse (`choose s …; put …; require …`) are its choose's values, each tried only when
-        drawn, and dropped when refused; the draw is then made again among those left. (So
-        the first legal option of a random order: each legal option is as likely.) Another
-        action's options are listed as menu() lists them. A rule error of a way not drawn is
-        not met."""
+        of acting where an action's first choose is followed by effects that may refuse
+        (`choose s …; put …; require …`; `choose src …; remove …; choose site dest …`:
+        lazy_choose). Such an action's options are its first choose's values, each standing
+        for as many options as it can have at most (its bound: 1, or the board's sites for
+        a last `choose site`), its ways tried only when drawn: a draw that lands on one of
+        its ways takes it, one past them draws again without the phantoms of that value.
+        Every option has one place among those drawn from, at every draw: each is as likely
+        (rejection sampling). The other actions' options are listed as menu() lists them
+        (where nothing is tried the draw is rng.choice of the menu's). A value with more
+        ways than its bound makes the whole menu listed. A rule error of a way not drawn
+        is not met."""
         moved = c.data.moved
         if moved:  # data.begin_action(), as menu() does
             moved.clear()
-        for group in s.groups():
-            option = self._sample_group(s, group, c, rng)
-            if option is not None:
-                return option
-        return None
+        try:
+            for group in s.groups():
+                option = self._sample_group(s, group, c, rng)
+                if option is not None:
+                    return option
+            return None
+        except _Unbounded:
+            options = self.menu(s, c)
+            return options[rng.randrange(len(options))] if options else None
 
     def _sample_group(self, s: ast.Do, actions: tuple[str, ...], c: Ctx,
                       rng: Any) -> Option | None:
         entries = self._menu_entries.get(actions)
         if entries is None:
             entries = self._menu_entries[actions] = self.menu_entries(actions)
-        pools: list[tuple[Any, Any, Any]] = []  # (action or None, values, trial or None)
-        total = 0
+        # pools: [values, trial, bound, action]: options listed (trial None, bound 1; each
+        # (action, (v,)) when the action is given) or the untried values of an action's
+        # first choose (`bound` places each)
+        pools: list[list[Any]] = []
         for name, puts, _, shape in entries:
-            pool: tuple[Any, Any, Any] | None = None
             if shape is not True or self.lazy_choose(name) is None:  # listed as menu() does
                 segments = self.menu(s, c, (name,)).segments
                 if segments:
-                    pool = (segments[0][0], segments[0][1], None)
+                    action, values = segments[0]
+                    pools.append([values, None, 1, action])
             elif not puts or all(possible(c, {}) for possible in puts):
                 # (menu() checks the puts after the ways: the same verdict)
                 pool = self._lazy_pool(name, c)
-            if pool is not None and pool[1]:
-                pools.append(pool)
-                total += len(pool[1])
+                if pool is not None:
+                    pools.append(pool)
+        total = sum(len(pool[0]) * pool[2] for pool in pools)
         while total:
             k = rng.randrange(total)
             at = 0
-            while k >= len(pools[at][1]):
-                k -= len(pools[at][1])
+            while k >= len(pools[at][0]) * pools[at][2]:
+                k -= len(pools[at][0]) * pools[at][2]
                 at += 1
-            action, values, trial = pools[at]
-            found: Option | None = trial(values[k]) if trial is not None else (
-                (action, (values[k],)) if action is not None else values[k])
-            if found is not None:
-                return found
-            values[k] = values[-1]  # refused: drawn again among the others
+            values, trial, bound, action = pools[at]
+            if trial is None:
+                option: Option = values[k] if action is None else (action, (values[k],))
+                return option
+            i, j = divmod(k, bound)
+            ways = trial(values[i])  # the value's options, now known
+            if len(ways) > bound:
+                raise _Unbounded
+            values[i] = values[-1]  # (no longer untried)
             values.pop()
-            total -= 1
+            if j < len(ways):
+                return ways[j]  # type: ignore[no-any-return]
+            if ways:
+                pools.append([ways, None, 1, None])
+            total -= bound - len(ways)  # its phantoms go: drawn again
         return None
 
-    def lazy_choose(self, name: str) -> int | None:
-        """The index of the action's one choose when its body is requires and lets, that
-        choose (the mover's), and statements with no choose nor `then` (at top level), of
-        which one may refuse a value: each value is then one option, found legal by trying
-        it alone."""
+    def lazy_choose(self, name: str) -> tuple[int, int] | None:
+        """(index, bound) of the action's first choose when its body is requires and lets,
+        that choose (the mover's), and statements with no `then` nor another player's
+        decision (at top level), of which one may refuse a value or one more choose, the
+        last, offers sites: each value then has at most `bound` options (1, or one per
+        site of the board and one for none, for that last choose's values), found by trying
+        the value alone."""
         if name not in self._lazy_at:
-            stmts, at = self.program.actions[name].body.stmts, None
+            stmts, found = self.program.actions[name].body.stmts, None
             k = 0
             while k < len(stmts) and isinstance(stmts[k], (ast.Require, ast.Let)):
                 k += 1
-            if _mover_choose(stmts, k) and not any(
-                    isinstance(s, (ast.Choose, ast.Then)) or self.decides(s)
-                    for s in stmts[k + 1:]) and not self._last_choice(stmts, k + 1) \
-                    and not self._put_alone_after(stmts, k):
-                at = k
-            self._lazy_at[name] = at
+            rest = stmts[k + 1:]
+            later = [x for x in rest if isinstance(x, ast.Choose)]
+            if not _mover_choose(stmts, k) or any(
+                    isinstance(x, ast.Then) or (self.decides(x) and x not in later)
+                    for x in rest):
+                pass
+            elif not later:
+                if not self._last_choice(stmts, k + 1) and not self._put_alone_after(stmts, k):
+                    found = (k, 1)
+            elif len(later) == 1 and later[0].mode == "mover" and later[0].kind == "site":
+                sites = getattr(self.rt.board, "sites", ())
+                found = (k, len(sites) + 1)
+            self._lazy_at[name] = found
         return self._lazy_at[name]
 
-    def _lazy_pool(self, name: str, c: Ctx) -> tuple[Any, Any, Any] | None:
-        """The values of the action's choose (lazy_choose), with the trial of one value: the
-        option it makes, or None when the rest of the action refuses it (walk's verdict)."""
+    def _lazy_pool(self, name: str, c: Ctx) -> list[Any] | None:
+        """The values of the action's first choose (lazy_choose), the trial of one value
+        (its options: walk's, from there) and the bound; None when a require before the
+        choose fails."""
         body = self.program.actions[name].body
-        i = self._lazy_at[name]
-        assert i is not None
+        found = self._lazy_at[name]
+        assert found is not None
+        i, bound = found
         e: dict[str, Any] = {}
         choose = body.stmts[i]
         kept, c.values = c.values, None  # (the ways' trials: not the segment's values)
@@ -236,7 +265,7 @@ class Menus:
             c.values = kept
         var = choose.var  # type: ignore[attr-defined]
 
-        def trial(v: Any) -> Option | None:
+        def trial(v: Any) -> list[Option]:
             paths: list[tuple[Any, ...]] = []
             scratch = dict(e)
             scratch[var] = bound_value(v)
@@ -245,8 +274,8 @@ class Menus:
                 self.walk(body, i + 1, c, scratch, (v,), paths)
             finally:
                 c.values = kept
-            return (name, paths[0]) if paths else None
-        return (None, values, trial)
+            return [(name, p) for p in paths]
+        return [values, trial, bound, None]
 
     def menu_entries(self, actions: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
         """Per action of a menu, once: (name, the puts checked after its ways, as closures
@@ -515,6 +544,10 @@ class Menus:
             found = self._last_choices[key] = not isinstance(
                 st, (ast.Choose, ast.Then, ast.Require, ast.Let)) and not self.decides(st)
         return found
+
+
+class _Unbounded(Exception):
+    """A value of a lazily drawn choose has more options than its bound (Menus.sample)."""
 
 
 def free_names(node: Any) -> set[str]:

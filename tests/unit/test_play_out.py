@@ -38,6 +38,32 @@ end at most {cap} plies
 """
 
 
+# two stones side by side: a first site, then one of its empty neighbours (after the first
+# stone is put, so every first site must be tried, and has 0, 1 or 2 ways)
+PAIRS = """use square
+game "Pairs"
+players A, B
+board square.grid(1, {width}, 2)
+piece stone
+zone supply each player: 20 stone
+action put2
+  require mover == A
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  choose site t in {second}
+  put stone of mover at t
+action pass
+turn
+  do put2 or pass
+end at most 60 plies
+"""
+
+
+def pairs(tmp_path: Path, second: str = "square.orthogonal(s) where empty(t)",
+          width: int = 6) -> Any:
+    return load_text(tmp_path, PAIRS.format(width=width, second=second))
+
+
 def crowding(tmp_path: Path, mode: str = "compiled", width: int = 9, joiner: str = "or",
              cap: int = 60, guard: str = "") -> Any:
     text = CROWDING.format(width=width, joiner=joiner, cap=cap, guard=guard)
@@ -86,6 +112,62 @@ def test_each_legal_option_is_as_likely(tmp_path: Path) -> None:
         assert abs(drawn[text] - n / 3) < 5 * sigma, drawn
 
 
+def test_each_way_of_two_chooses_is_as_likely(tmp_path: Path) -> None:
+    game = pairs(tmp_path)
+    state = game.new_initial_state(seed=0)
+    state.apply_action("pass")  # (A may pass too)
+    state.apply_action("pass")  # B can only pass
+    state.apply_action("put2 a1 b1")
+    assert legal(state) == {"pass"}  # B's: A's decision after it is drawn by play_out
+    after = state.clone()
+    after.apply_action("pass")
+    options = legal(after)
+    # c1 and f1 have one way each, d1 and e1 two: seven options with pass
+    assert options == {"put2 c1 d1", "put2 d1 c1", "put2 d1 e1", "put2 e1 d1",
+                       "put2 e1 f1", "put2 f1 e1", "pass"}
+    rng, n = random.Random(11), 7000
+    drawn: Counter[str] = Counter()
+    for _ in range(n):
+        copy = state.clone()
+        copy.play_out(rng, 2)
+        drawn[copy.history()[-1]] += 1
+    assert set(drawn) == options
+    # (a first site drawn as likely as pass, then one of its ways, would give `put2 c1 d1`
+    # 1/5 and `put2 d1 c1` 1/10); each is within 5 sigma of n/7
+    sigma = (n * (1 / 7) * (6 / 7)) ** 0.5
+    for text in options:
+        assert abs(drawn[text] - n / 7) < 5 * sigma, drawn
+
+
+def test_more_ways_than_the_bound_list_the_menu(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last `choose site` bounds a value's ways by the board's sites: values repeated in
+    its domain go past that, and the whole menu is then listed (the same options)."""
+    from rulelang.fast.menus import Menus
+    listed: list[Any] = []
+    whole = Menus.menu
+
+    def menu(self: Any, s: Any, c: Any, actions: Any = None) -> Any:
+        if actions is None:
+            listed.append(s)
+        return whole(self, s, c, actions)
+    game = pairs(tmp_path, second="(s, s, s, s)", width=2)  # 4 ways each, 2 sites
+    state = game.new_initial_state(seed=0)
+    state.apply_action("pass")  # B can only pass; A's decision after it is drawn
+    after = state.clone()
+    after.apply_action("pass")
+    options = [after.action_to_string(a) for a in after.legal_actions()]
+    assert len(options) == 9  # 2 sites x 4 ways, numbered (`#2` …), and pass
+    drawn = set()
+    monkeypatch.setattr(Menus, "menu", menu)
+    for seed in range(80):
+        copy = state.clone()
+        copy.play_out(random.Random(seed), 2)
+        drawn.add(copy.history()[-1].split(" #")[0])
+    assert drawn == {"put2 a1 a1", "put2 b1 b1", "pass"}
+    assert listed  # (the draws that met a value with 4 ways listed the menu)
+
+
 @pytest.mark.parametrize("guard", ["", "  let me = mover\n  require me == A"])
 def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> None:
     game = crowding(tmp_path, guard=guard)  # (a let and a require before the choose)
@@ -99,7 +181,7 @@ def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> 
         assert again.observation(0) == state.observation(0)
 
 
-@pytest.mark.parametrize("stem", ["spargo"])
+@pytest.mark.parametrize("stem", ["spargo", "spyramid", "spline_plus"])
 def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
     game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule")
     for seed in range(3):
@@ -111,7 +193,7 @@ def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
         assert again.observation(1) == state.observation(1)
 
 
-@pytest.mark.parametrize("stem,options", [("tic_tac_toe", None), ("spline_plus", None),
+@pytest.mark.parametrize("stem,options", [("tic_tac_toe", None), ("breakthrough", None),
                                           ("karesansui", {"players": 2}),
                                           ("muso_sakura", {"players": 3})])
 def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) -> None:
