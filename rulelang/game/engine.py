@@ -228,11 +228,11 @@ class State:
     def play_out(self, rng: Any, limit: int) -> None:
         """Apply uniformly random legal actions until the game ends or `limit` are applied:
         a search's playout. Each legal action is as likely as with
-        `apply_action(rng.choice(legal_actions()))`, but the draws are others, and where
-        the flow can (its `samples`: single-decision turns), a decision's options are not
-        all listed: an option whose effects may refuse it is tried only when drawn
-        (Menus.sample). The decisions the history then keeps for those actions hold only the
-        option taken. The game's cap ends it as apply_action would."""
+        `apply_action(rng.choice(legal_actions()))`, and the draws are those where nothing
+        must be tried; where the flow can (its `samples`: single-decision turns), a
+        decision's options are not all listed: an option whose effects may refuse it is
+        tried only when drawn (Menus.sample). The decisions the history then keeps for those
+        actions hold only the option taken. The game's cap ends it as apply_action would."""
         flow, ctx = self.game.flow, self.ctx
         if not flow.samples or self._gen is not None:
             for _ in range(limit):

@@ -87,6 +87,21 @@ def replayed(game: Any, state: Any) -> Any:
     return again
 
 
+def assert_drawn_evenly(state: Any, options: set[str], rng: random.Random, n: int) -> None:
+    """n playouts of 2 actions from `state` (whose decision is listed): the second, drawn by
+    play_out, takes each of `options` within 5 sigma of n / len(options) times."""
+    drawn: Counter[str] = Counter()
+    for _ in range(n):
+        copy = state.clone()
+        copy.play_out(rng, 2)
+        drawn[copy.history()[-1]] += 1
+    assert set(drawn) == options
+    share = 1 / len(options)
+    sigma = (n * share * (1 - share)) ** 0.5
+    for text in options:
+        assert abs(drawn[text] - n * share) < 5 * sigma, drawn
+
+
 def test_each_legal_option_is_as_likely(tmp_path: Path) -> None:
     game = crowding(tmp_path, guard="  require mover == A")  # B can only pass
     state = game.new_initial_state(seed=0)
@@ -98,18 +113,9 @@ def test_each_legal_option_is_as_likely(tmp_path: Path) -> None:
     options = legal(after)
     assert options == {"put a1", "put i1", "pass"}  # 5 `put` to try: 3 refused
     # B's decision is listed; the one after it is drawn by play_out
-    rng, n = random.Random(7), 6000
-    drawn: Counter[str] = Counter()
-    for _ in range(n):
-        copy = state.clone()
-        copy.play_out(rng, 2)
-        drawn[copy.history()[-1]] += 1
-    assert set(drawn) == options
     # (a draw that went on to the next value after a refused one would take `put i1` 4
-    # times in 6); each is within 5 sigma of n/3
-    sigma = (n * (1 / 3) * (2 / 3)) ** 0.5
-    for text in options:
-        assert abs(drawn[text] - n / 3) < 5 * sigma, drawn
+    # times in 6)
+    assert_drawn_evenly(state, options, random.Random(7), 6000)
 
 
 def test_each_way_of_two_chooses_is_as_likely(tmp_path: Path) -> None:
@@ -125,18 +131,9 @@ def test_each_way_of_two_chooses_is_as_likely(tmp_path: Path) -> None:
     # c1 and f1 have one way each, d1 and e1 two: seven options with pass
     assert options == {"put2 c1 d1", "put2 d1 c1", "put2 d1 e1", "put2 e1 d1",
                        "put2 e1 f1", "put2 f1 e1", "pass"}
-    rng, n = random.Random(11), 7000
-    drawn: Counter[str] = Counter()
-    for _ in range(n):
-        copy = state.clone()
-        copy.play_out(rng, 2)
-        drawn[copy.history()[-1]] += 1
-    assert set(drawn) == options
     # (a first site drawn as likely as pass, then one of its ways, would give `put2 c1 d1`
-    # 1/5 and `put2 d1 c1` 1/10); each is within 5 sigma of n/7
-    sigma = (n * (1 / 7) * (6 / 7)) ** 0.5
-    for text in options:
-        assert abs(drawn[text] - n / 7) < 5 * sigma, drawn
+    # 1/5 and `put2 d1 c1` 1/10)
+    assert_drawn_evenly(state, options, random.Random(11), 7000)
 
 
 def test_more_ways_than_the_bound_list_the_menu(tmp_path: Path,
