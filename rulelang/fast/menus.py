@@ -236,7 +236,7 @@ class Menus:
             elif not later:
                 if not self._last_choice(stmts, k + 1) and not self._put_alone_after(stmts, k):
                     found = (k, 1)
-            elif len(later) == 1 and later[0].mode == "mover" and later[0].kind == "site":
+            elif len(later) == 1 and _mover_choose(tuple(later), 0) and later[0].kind == "site":
                 sites = getattr(self.rt.board, "sites", ())
                 found = (k, len(sites) + 1)
             self._lazy_at[name] = found
