@@ -13,10 +13,10 @@ Comments carry only generator-made numbers (`# node 4`); the line map (`Generate
 `Generated.line_nodes`) keeps node and rulebook position outside the source.
 
 Covered natively: constants, locals, arithmetic, comparisons, and/or, not, negation,
-conditional expressions, piece attributes and record fields, and the quantifiers' general
-loops. Any other node is compiled by the closure compiler and called through the constants
-table (`k5(c, e)`), so that every expression can be generated and the meaning stays the
-closures'. Errors are raised with the spans of the constants table, with the closures'
+conditional expressions, piece attributes and record fields, the quantifiers' general loops
+and comprehensions. Any other node is compiled by the closure compiler and called through
+the constants table (`k5(c, e)`), so that every expression can be generated and the meaning
+stays the closures'. Errors are raised with the spans of the constants table, with the closures'
 messages and codes.
 
 Site predicates (SitePredicate, used by default in the compiled mode: fast/site_queries.py):
@@ -25,7 +25,7 @@ closure (fast/site_code.py writes them, with this vocabulary, compiled here)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import CodeType
@@ -43,6 +43,8 @@ from rulelang.library.semantics import (
     cannot_compare,
     charge,
     compute,
+    count_of,
+    domain_items,
     get_attr,
     iterate,
     negate,
@@ -52,7 +54,8 @@ from rulelang.model.values import Piece, Record
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 
-NATIVE = (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExpr)  # roots taken
+NATIVE = (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExpr,  # roots taken
+          ast.ListComp)
 FILENAME = "<rulelang generated>"
 # the only builtins generated code sees (its globals' __builtins__ is empty)
 ALLOWED: dict[str, Any] = {"type": type, "int": int, "tuple": tuple, "len": len,
@@ -483,6 +486,70 @@ class _Writer(PredicateWriter):
             self.line(f"raise {self.const(quant_error)}({self.const(kind)}, {x}, {span}) "
                       "from None", depth + 1, n)
         return v
+
+    # ---- comprehensions: nested loops, where the closures recurse (compiler.visit_ListComp)
+    def n_ListComp(self, n: ast.ListComp, depth: int) -> str:
+        """[item for x in D, y in E where cond]: one loop per generator, each domain seen
+        from within the loops before it; the variables' values before it are put back after,
+        an error or not (the closure loops over a copy of the locals: nothing of it is seen
+        after it)."""
+        self.mark(n, depth)
+        span, out = self.const(n.span), self.temp()
+        self.line(f"{out} = []", depth, n)
+        olds = [(self.temp(), self.const(g.var)) for g in n.generators]
+        for old, var in olds:
+            self.line(f"{old} = e.get({var}, {self.const(_MISSING)})", depth, n)
+        self.line("try:", depth, n)  # (an error too gives the values back)
+        saved, bound, at = self.compiler._subst, set[str](), depth + 1
+        try:
+            for g, (_, var) in zip(n.generators, olds, strict=True):
+                self.compiler._subst = {k: f for k, f in saved.items() if k not in bound}
+                domain, items, x = self.node(g.domain, at), self.temp(), self.temp()
+                self.line(f"if type({domain}) is tuple:", at, n)  # all its steps at once
+                self.line(f"c.steps += len({domain})", at + 1, n)
+                self.line(f"if c.steps > {self.const(STEP_BUDGET)}:", at + 1, n)
+                self.line(f"c.tick({span}, {self.const(0)})", at + 2, n)
+                self.line(f"{items} = {domain}", at + 1, n)
+                self.line("else:", at, n)
+                self.line(f"{items} = {self.const(comp_items)}(c, {domain}, {span})",
+                          at + 1, n)
+                self.line(f"for {x} in {items}:", at, n)
+                self.line(f"e[{var}] = {x}", at + 1, n)
+                bound.add(g.var)
+                at += 1
+            self.compiler._subst = {k: f for k, f in saved.items() if k not in bound}
+            if n.cond is not None:
+                cond = self.node(n.cond, at)
+                self.line(f"if not {cond}:", at, n)
+                self.line("continue", at + 1, n)
+            item = self.node(n.item, at)
+            self.line(f"{out}.append({item})", at, n)
+        finally:
+            self.compiler._subst = saved
+        self.line("finally:", depth, n)
+        for old, var in olds:
+            self.line(f"if {old} is {self.const(_MISSING)}:", depth + 1, n)
+            self.line(f"{self.const(dict.pop)}(e, {var}, None)", depth + 2, n)
+            self.line("else:", depth + 1, n)
+            self.line(f"e[{var}] = {old}", depth + 2, n)
+        self.line(f"{out} = tuple({out})", depth, n)
+        return out
+
+
+def comp_items(c: Ctx, xs: Any, span: Any) -> Any:
+    """The items of a comprehension's domain (not a tuple), counted as the closure counts
+    them: all at once when it has a length, else one step per item as it is reached."""
+    items = domain_items(c, xs, span)
+    if isinstance(items, Sized):
+        c.tick(span, count_of(items))
+        return items
+    return _ticked(c, items, span)
+
+
+def _ticked(c: Ctx, items: Iterable[Any], span: Any) -> Iterator[Any]:
+    for v in items:
+        c.tick(span)
+        yield v
 
 
 _NOT_CONST = object()

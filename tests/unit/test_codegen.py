@@ -189,3 +189,53 @@ def test_piece_attributes_and_fields_read_as_the_closures(
     rt = games[1].runtime
     source = rt.evaluator.expr(rt.program.defs["stones"].body).generated.source
     assert "c.data.attrs[" in source and "for v" in source  # read natively, in the loop
+
+
+COMPREHENSIONS = """
+def pairs(t, u) = [(x, y) for x in t, y in u where x < y]
+def ranged(n) = [x * x for x in 1..n where x % 2 == 0]
+def hidden(x) = [x, [x + 1 for x in (1, 2)], x]
+def fresh(t) = [[y, z] for y in t, z in (1..y)]
+def halves(t) = [10 // x for x in t]
+"""
+COMPREHENSION_CALLS = [
+    ("pairs", {"t": (1, 2, 3), "u": (2, 3)}), ("pairs", {"t": (), "u": (1,)}),
+    ("pairs", {"t": 5, "u": (1,)}), ("pairs", {"t": (1, "a"), "u": (2,)}),
+    ("ranged", {"n": 9}), ("ranged", {"n": 10 ** 12}), ("ranged", {"n": "a"}),
+    ("hidden", {"x": 7}), ("fresh", {"t": (1, 3)}),
+    ("halves", {"t": (5, 2)}), ("halves", {"t": (5, 0, 1)}),
+]
+
+
+def test_comprehensions_are_generated_loops_with_the_closures_values_errors_and_steps(
+        tmp_path: Path, both_fast_modes: tuple[str, str]) -> None:  # noqa: F811
+    """[item for x in D, y in E where cond] is generated as nested loops (no closure of
+    its own): the same values, errors (at the same position) and steps as the closures,
+    and the locals given back as they were (a variable not bound before stays unbound)."""
+    path = tmp_path / "comp.rule"
+    path.write_text(RULEBOOK.replace("turn\n", COMPREHENSIONS + "turn\n"), encoding="utf-8")
+    closures, generated = (rulelang.load_game(path, mode=mode) for mode in both_fast_modes)
+    envs = [dict(env) for _, env in COMPREHENSION_CALLS]
+    with codegen.watching() as sources:
+        results = [run(generated, rule, env) for (rule, _), env in
+                   zip(COMPREHENSION_CALLS, envs, strict=True)]
+    for (rule, env), got, after in zip(COMPREHENSION_CALLS, results, envs, strict=True):
+        assert got == run(closures, rule, dict(env)), (rule, env)
+        assert after == env, rule  # nothing of the loops is left in the locals
+    text = "\n".join(sources)
+    for rule in ("pairs", "ranged", "fresh", "halves"):
+        source = generated.runtime.evaluator.expr(
+            generated.runtime.program.defs[rule].body).generated.source
+        assert source in text and ".append(" in source, rule
+    got = dict(zip([f"{r}{tuple(e.values())}" for r, e in COMPREHENSION_CALLS], results,
+                   strict=True))
+    assert got["pairs((1, 2, 3), (2, 3))"][1] == ((1, 2), (1, 3), (2, 3))
+    assert got["ranged(9,)"][1] == (4, 16, 36, 64)
+    assert got["hidden(7,)"][1] == (7, (2, 3), 7)
+    assert got["fresh((1, 3),)"][1] == ((1, 1), (3, 1), (3, 2), (3, 3))
+    code, message, span = got["ranged(1000000000000,)"][1]
+    assert code == "R302" and "step budget" in message  # refused before the first item
+    assert got["pairs(5, (1,))"][1][1] == "5 is not a collection"
+    code, message, span = got["halves((5, 0, 1),)"][1]
+    assert (code, span.column) == ("R301", 18) and "by zero" in message  # `10 // x`
+    assert got["halves((5, 0, 1),)"][2] > got["halves((5, 2),)"][2] > 0
