@@ -33,7 +33,13 @@ from typing import Any
 
 from rulelang.errors import LINE_MAP, RulelangError, RuleRuntimeError
 from rulelang.fast.loops import _items, is_var, local_names
-from rulelang.fast.site_code import MAX_DEPTH, PredicateWriter, SitePredicate, Unsupported
+from rulelang.fast.site_code import (
+    MAX_BLOCKS,
+    MAX_DEPTH,
+    PredicateWriter,
+    SitePredicate,
+    Unsupported,
+)
 from rulelang.language import ast
 from rulelang.library.semantics import _FOLD as FOLDS
 from rulelang.library.semantics import (
@@ -440,6 +446,8 @@ class _Writer(PredicateWriter):
     def n_Quant(self, n: ast.Quant, depth: int) -> str:
         if n.kind not in _LOOPS or self.gen.special_quant(n):
             return self.fallback(n, depth)
+        if self.blocks + 1 > MAX_BLOCKS:  # a function of its own, its blocks from none
+            return self.fallback(n, depth, self.compiler.expr(n))
         extra, self.compiler._pending_steps = self.compiler._pending_steps, 0
         self.mark(n, depth)
         var, span, v, old, x = self.const(n.var), self.const(n.span), *(
@@ -454,6 +462,7 @@ class _Writer(PredicateWriter):
         self.line(f"e[{var}] = {x}", depth + 1, n)
         saved = self.compiler._subst  # the variable is bound in the where and the body
         self.compiler._subst = {k: f for k, f in saved.items() if k != n.var}
+        self.blocks += 1
         try:
             if n.cond is not None:
                 cond = self.node(n.cond, depth + 1)
@@ -462,6 +471,7 @@ class _Writer(PredicateWriter):
             item = self.node(n.body, depth + 1) if n.body is not None else x
         finally:
             self.compiler._subst = saved
+            self.blocks -= 1
         if kind in ("all", "any"):
             self.line(f"if {'not ' if kind == 'all' else ''}{item}:", depth + 1, n)
             self.line(f"{v} = {'False' if kind == 'all' else 'True'}", depth + 2, n)
@@ -492,7 +502,12 @@ class _Writer(PredicateWriter):
         """[item for x in D, y in E where cond]: one loop per generator, each domain seen
         from within the loops before it; the variables' values before it are put back after,
         an error or not (the closure loops over a copy of the locals: nothing of it is seen
-        after it)."""
+        after it). Too many generators for one function: a function of its own, or (too
+        many even there) the closure."""
+        if self.blocks + 1 + len(n.generators) > MAX_BLOCKS:
+            own = self.blocks > 0 and 1 + len(n.generators) <= MAX_BLOCKS
+            return self.fallback(n, depth, self.compiler.expr(n) if own else
+                                 self.compiler.closure(n))
         self.mark(n, depth)
         span, out = self.const(n.span), self.temp()
         self.line(f"{out} = []", depth, n)
@@ -500,7 +515,8 @@ class _Writer(PredicateWriter):
         for old, var in olds:
             self.line(f"{old} = e.get({var}, {self.const(_MISSING)})", depth, n)
         self.line("try:", depth, n)  # (an error too gives the values back)
-        saved, bound, at = self.compiler._subst, set[str](), depth + 1
+        saved, bound, at, blocks = self.compiler._subst, set[str](), depth + 1, self.blocks
+        self.blocks += 1  # (the try)
         try:
             for g, (_, var) in zip(n.generators, olds, strict=True):
                 self.compiler._subst = {k: f for k, f in saved.items() if k not in bound}
@@ -517,6 +533,7 @@ class _Writer(PredicateWriter):
                 self.line(f"e[{var}] = {x}", at + 1, n)
                 bound.add(g.var)
                 at += 1
+                self.blocks += 1
             self.compiler._subst = {k: f for k, f in saved.items() if k not in bound}
             if n.cond is not None:
                 cond = self.node(n.cond, at)
@@ -525,7 +542,7 @@ class _Writer(PredicateWriter):
             item = self.node(n.item, at)
             self.line(f"{out}.append({item})", at, n)
         finally:
-            self.compiler._subst = saved
+            self.compiler._subst, self.blocks = saved, blocks
         self.line("finally:", depth, n)
         for old, var in olds:
             self.line(f"if {old} is {self.const(_MISSING)}:", depth + 1, n)

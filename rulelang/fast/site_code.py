@@ -20,6 +20,9 @@ from rulelang.library.semantics import STEP_BUDGET
 from rulelang.model.values import Player
 
 MAX_DEPTH = 24  # blocks of nesting in one generated function (codegen's too)
+# loops and try statements open around a node in one function: CPython refuses more than 20
+# statically nested, and a node's own statements may open two (a try's except body)
+MAX_BLOCKS = 18
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +49,7 @@ class PredicateWriter:
     refs: Any
     compiler: Any
     inlining = 0  # rules being written in place, one inside the other
+    blocks = 0  # loops and try statements open where the next line is written
 
     def line(self, text: str, depth: int, node: ast.Node | None = None) -> None:
         raise NotImplementedError  # _Writer.line
@@ -226,7 +230,7 @@ class PredicateWriter:
         charged at once, then each item's own steps, as loops._q_bool and _q_each do."""
         found = self.relation_row(n.domain, env)
         counting = n.kind == "count" and (n.cond is None) != (n.body is None)
-        if found is None or depth + 2 > MAX_DEPTH or not (
+        if found is None or depth + 2 > MAX_DEPTH or self.blocks + 1 > MAX_BLOCKS or not (
                 counting or n.kind in ("all", "any") and n.body is not None):
             raise Unsupported(n)
         x, relation = found
@@ -240,18 +244,22 @@ class PredicateWriter:
         if counting:
             self.line(f"{v} = {self.const(0)}", depth, n)
             self.line(f"for {item} in {row}:", depth, n)
+            self.blocks += 1  # (an Unsupported drops the whole writer)
             test = self.predicate(n.cond or n.body, inner, depth + 1, 0)  # type: ignore[arg-type]
+            self.blocks -= 1
             self.line(f"if {test}:", depth + 1, n)
             self.line(f"{v} += {self.const(1)}", depth + 2, n)
             return v, INT
         want_all = n.kind == "all"
         self.line(f"{v} = {want_all}", depth, n)
         self.line(f"for {item} in {row}:", depth, n)
+        self.blocks += 1
         if n.cond is not None:
             passed = self.predicate(n.cond, inner, depth + 1, 0)
             self.line(f"if not {passed}:", depth + 1, n)
             self.line("continue", depth + 2, n)
         b = self.predicate(n.body, inner, depth + 1, 0)  # type: ignore[arg-type]
+        self.blocks -= 1
         self.line(f"if {'not ' if want_all else ''}{b}:", depth + 1, n)
         self.line(f"{v} = {not want_all}", depth + 2, n)
         self.line("break", depth + 2, n)

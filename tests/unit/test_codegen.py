@@ -3,6 +3,7 @@ closures' error, at the same rulebook position; the steps it charges are the clo
 line map names the nodes of each generated line; functions are made once per node."""
 from __future__ import annotations
 
+import ast as pyast
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +171,50 @@ def test_deeply_nested_expressions_are_split_into_functions(
     for source in sources:
         deepest = max(len(line) - len(line.lstrip(" ")) for line in source.splitlines())
         assert deepest <= 4 * (codegen.MAX_DEPTH + 2)
+
+
+def nested_blocks(source: str) -> int:
+    """The most loops and try statements one inside the other in a Python source."""
+    def deepest(node: pyast.AST) -> int:
+        inner = max((deepest(child) for child in pyast.iter_child_nodes(node)), default=0)
+        return inner + isinstance(node, (pyast.For, pyast.Try))
+    return deepest(pyast.parse(source))
+
+
+@pytest.mark.parametrize("shape", ["quantifiers", "generators", "neighbours"])
+def test_loops_nested_past_pythons_block_limit_are_split_into_functions(
+        tmp_path: Path, both_fast_modes: tuple[str, str], shape: str) -> None:  # noqa: F811
+    """25 quantifiers one inside the other, a comprehension of 25 generators, or 22 loops
+    over neighbours in a site's condition (CPython refuses more than 20 loops or try
+    statements statically nested in one function): the generated functions each open at
+    most MAX_BLOCKS, and give the closures' value; `rulelang compile --show` shows them."""
+    names = [f"x{i}" for i in range(25)]
+    if shape == "quantifiers":
+        expr = "x0 + x24 > 1"
+        for name in reversed(names):
+            expr = f"any {name} in t: {expr}"
+    elif shape == "generators":
+        expr = "[x0 + x24 for " + ", ".join(f"{name} in t" for name in names) + "]"
+    else:  # (each a site with no neighbour: nothing to loop over)
+        expr = "occupied(x21)"
+        for name, outer in reversed(list(zip(names[:22], ["s", *names], strict=False))):
+            expr = f"any {name} in square.north({outer}): {expr}"
+        expr = f"size(t) + (count s in sites where {expr})"
+    path = tmp_path / "loops.rule"
+    path.write_text(RULEBOOK.replace("def local(x) = not (x > 2)", f"def local(t) = {expr}"),
+                    encoding="utf-8")
+    values = []
+    with codegen.watching() as sources:
+        for mode in both_fast_modes:
+            game = rulelang.load_game(path, mode=mode)
+            values.append([run(game, "local", {"t": t})[:2] for t in ((1,), (0,), (0, 1))])
+    assert values[0] == values[1]
+    assert values[0][1] == ("value", {"quantifiers": False, "generators": (0,),
+                                      "neighbours": 1}[shape])
+    assert max(map(nested_blocks, sources)) <= codegen.MAX_BLOCKS
+    assert shape != "quantifiers" or len(sources) >= 2  # (the closure takes 25 generators)
+    from rulelang.tools import cli
+    assert cli.main(["compile", "--show", str(path)]) == 0
 
 
 def test_piece_attributes_and_fields_read_as_the_closures(
