@@ -42,12 +42,10 @@ class SiteQueries:
                         general: Fn) -> Fn | None:
         """The quantifier n read from a kept site query, or None (not one of those shapes, or
         its condition is not local); `general` is the quantifier as a plain loop."""
-        if n.kind == "any" and cond is None and body is not None:
-            query = self.site_filter(n, n.domain, n.var, n.body, body)  # type: ignore[arg-type]
-        elif cond is not None and (body is not None or n.kind in ("each", "count", "first")):
-            query = self.site_filter(n, n.domain, n.var, n.cond, cond)  # type: ignore[arg-type]
-        else:
+        kept = kept_condition(n)
+        if kept is None:
             return None
+        query = self.site_filter(n, n.domain, n.var, kept, body if kept is n.body else cond)
         if query is None:
             return None
         if body is not None and cond is not None:  # B over the kept sites
@@ -64,8 +62,8 @@ class SiteQueries:
         if not getattr(query, "declines", False):
             if post is None:
                 return query
-            kept = query
-            return lambda c, e: post(kept(c, e))
+            found_by = query
+            return lambda c, e: post(found_by(c, e))
 
         def kept_or_general(c: Ctx, e: dict[str, Any]) -> Any:
             found = query(c, e)
@@ -73,6 +71,12 @@ class SiteQueries:
                 return general(c, e)
             return found if post is None else post(found)
         return kept_or_general
+
+    def keeps_site_quant(self, n: ast.Quant) -> bool:
+        """Whether n is read from a kept site query (kept_site_quant), its condition local."""
+        kept = kept_condition(n)
+        return kept is not None and self.refs.get(n.domain) == ("builtin", "sites") and \
+            analyse_free(self.rt.program, kept, n.var) is not None
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
                     compiled: Fn | None = None) -> Fn | None:
@@ -94,3 +98,14 @@ class SiteQueries:
         if readers:
             query.declines = True  # type: ignore[attr-defined]
         return query
+
+
+def kept_condition(n: ast.Quant) -> ast.Expr | None:
+    """The condition a kept site query keeps for a quantifier of its shapes (`any s in sites:
+    P` keeps P; `each|count|first s in sites where P` and `Q s in sites where P: B` keep P),
+    else None."""
+    if n.kind == "any" and n.cond is None and n.body is not None:
+        return n.body
+    if n.cond is not None and (n.body is not None or n.kind in ("each", "count", "first")):
+        return n.cond
+    return None

@@ -40,6 +40,7 @@ def truths(t, u) = (all x in t: x > 0, any x in t where x > 2: x < 4, any x in t
 def shadow(x) = [x, count x in (1, 2, 3): x > 1, x]
 def worth(t) = t.points + 1
 def stones(p) = sum x in supply of p: x.points * 10
+def kept(x) = x + (count s in sites where any a in square.north(s): empty(a))
 turn
   draw
 """
@@ -78,6 +79,7 @@ CALLS = [
     ("firsts", {"t": (3, 1, 2)}), ("firsts", {"t": ()}), ("firsts", {"t": (1, "a")}),
     ("truths", {"t": (1, 2, 3), "u": (2,)}), ("truths", {"t": (0, 5), "u": ()}),
     ("shadow", {"x": 9}),
+    ("kept", {"x": 1}), ("kept", {}),  # a kept site query, as the closures keep it
 ]
 
 
@@ -88,7 +90,9 @@ def test_generated_code_raises_and_charges_as_the_closures(
         results = [run(generated, rule, dict(env)) for rule, env in CALLS]
     assert len(sources) >= 9  # every rule's body is generated
     loops = "\n".join(sources).count("    for v")
-    assert loops == 9  # every quantifier but `any x in t: x in u` (the closures' own loop)
+    # every quantifier but `any x in t: x in u` (the closures' own loop) and the kept
+    # `count s in sites` (whose condition's loop is one, of a site: site_code.py)
+    assert loops == 10
     for (rule, env), got in zip(CALLS, results, strict=True):
         assert got == run(closures, rule, dict(env)), (rule, env)
     errors = {(rule, tuple(env.values())): got[1] for (rule, env), got in
