@@ -1,5 +1,6 @@
 """A short run of the mutation fuzzer (tests/fuzz/mutate.py) in the suite: 60 seeded cases,
-each loaded, checked and played for a few random plies in both modes in a worker process
+each loaded, checked and played for a few random plies in each mode (the interpreter, the
+closures and the generated code, whose functions are made for every rule) in a worker process
 under a time limit. No case may end in a crash, hang or memory error of the classes this
 suite covers (checking, building the evaluators' code, playing, observing). The loading
 classes (file access, YAML and parse limits, option bounds, board geometry and relation
@@ -27,11 +28,12 @@ def test_no_crash_hang_or_memory_error_while_checking_or_playing(
 
 def test_the_cases_reach_every_stage(outcomes: list[Outcome]) -> None:
     """The fuzzer tests something: cases are refused with diagnostics, and others load and
-    are played in both modes."""
+    are played in every mode (worker.GENERATED: the generated code's)."""
     kinds = {o.outcome for o in outcomes}
     assert {"ok", "diagnostic"} <= kinds
-    played = [o for o in outcomes if o.result.get("modes", {}).get("compiled", "")
-              .startswith("ok") and o.result["modes"].get("interpreted", "").startswith("ok")]
+    played = [o for o in outcomes if all(
+        o.result.get("modes", {}).get(mode, "").startswith("ok")
+        for mode in ("compiled", "interpreted", "fuzz-generated"))]
     assert len(played) >= CASES // 5
 
 

@@ -1,5 +1,6 @@
 """The fuzzer's worker process: reads cases as JSON lines on stdin, runs each (load and check,
-then a short seeded random playout in each mode) and writes one JSON line per case.
+then a short seeded random playout in each mode, the generated code's too) and writes one
+JSON line per case.
 
 Before each phase it writes `{"stage": ...}`, so that the parent, which kills a worker that
 overruns a case's time limit, knows where the case hung. A case's file opens are audited
@@ -11,6 +12,7 @@ growth ends as a MemoryError instead of filling the machine.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -28,11 +30,17 @@ sys.path.insert(0, str(ROOT))
 import rulelang  # noqa: E402
 import rulelang.language.cache  # noqa: E402
 from rulelang.errors import RulebookError, RulelangError, RuleRuntimeError  # noqa: E402
+from rulelang.fast.compiler import Compiler  # noqa: E402
+from rulelang.fast.flow import FastFlow  # noqa: E402
 from rulelang.game.engine import Game  # noqa: E402
 from rulelang.language.checker import check  # noqa: E402
 from rulelang.language.loader import load  # noqa: E402
 
 PACKAGE = Path(rulelang.__file__).resolve().parent
+# the code generator's mode besides the default one (whichever that is): its functions made
+# for every rule and term (`rulelang compile --show`) and the game played
+GENERATED = "fuzz-generated"
+rulelang.EVALUATORS[GENERATED] = (functools.partial(Compiler, generate=True), FastFlow)
 MEMORY = int(os.environ.get("RULELANG_FUZZ_MEMORY", str(1536 << 20)))
 
 
@@ -129,11 +137,16 @@ def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
         stage = "options"
         chosen = rulelang.resolve_options(program, {})
         digest = rulelang.source_hash(loaded)
-        for mode in ("compiled", "interpreted"):
+        for mode in ("compiled", "interpreted", GENERATED):
             try:
                 stage = "build"
                 _say({"stage": stage})
                 runtime = rulelang.compile_rulebook(program, chosen, mode, digest)
+                if mode == GENERATED:  # every rule and term, as `rulelang compile --show`
+                    for key in program.defs:
+                        runtime.evaluator.def_body(key)
+                    for term in program.scores:
+                        runtime.fn(term.expr)
                 game = Game(runtime, entry, digest)
                 stage = "play"
                 _say({"stage": stage})
