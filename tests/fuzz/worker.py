@@ -143,10 +143,7 @@ def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
                 _say({"stage": stage})
                 runtime = rulelang.compile_rulebook(program, chosen, mode, digest)
                 if mode == GENERATED:  # every rule and term, as `rulelang compile --show`
-                    for key in program.defs:
-                        runtime.evaluator.def_body(key)
-                    for term in program.scores:
-                        runtime.fn(term.expr)
+                    rulelang.generated_code(entry)
                 game = Game(runtime, entry, digest)
                 stage = "play"
                 _say({"stage": stage})

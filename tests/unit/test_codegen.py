@@ -16,6 +16,7 @@ from rulelang.fast import codegen
 from rulelang.language import ast
 from rulelang.library.semantics import Ctx
 from rulelang.model.values import Record
+from rulelang.tools import cli
 
 RULEBOOK = """game "Codegen"
 players A, B
@@ -217,7 +218,6 @@ def test_loops_nested_past_pythons_block_limit_are_split_into_functions(
                                       "neighbours": 1}[shape])
     assert max(map(nested_blocks, sources)) <= codegen.MAX_BLOCKS
     assert shape != "quantifiers" or len(sources) >= 2  # (the closure takes 25 generators)
-    from rulelang.tools import cli
     assert cli.main(["compile", "--show", str(path)]) == 0
 
 
