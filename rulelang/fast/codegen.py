@@ -155,7 +155,7 @@ class Generator:
             if isinstance(body, ast.Compare) and body.op in ("in", "not in") and \
                     is_var(body.left, var) and var not in local_names(body.right, refs):
                 return True
-        if refs.get(n.domain) == ("builtin", "sites") and self.compiler.keeps_site_quant(n):
+        if self.compiler.keeps_site_quant(n):
             return True  # (a kept site query: fast/site_queries.py)
         return n.kind in ("each", "count") and body is None and isinstance(cond, ast.Call) \
             and len(cond.args) == 1 and is_var(cond.args[0], var)
