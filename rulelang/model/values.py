@@ -117,19 +117,18 @@ class LineSet:
 
 
 class ZoneRef:
-    """One zone instance: a shared zone (owner None) or one player's. Interned by zone_ref()."""
+    """One zone instance: a shared zone (owner None) or one player's. Interned: zone_ref()
+    makes each (name, owner) once per process, and copies and pickles come back through it,
+    so a zone equals only itself and hashes by identity (in C: zones are the keys of every
+    state's `zones`, rehashed by each copy)."""
 
-    __slots__ = ("name", "owner", "_hash")
+    __slots__ = ("name", "owner")
 
     def __init__(self, name: str, owner: int | None) -> None:
-        self.name, self.owner, self._hash = name, owner, hash((name, owner))
+        self.name, self.owner = name, owner
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, ZoneRef) and self.name == other.name
-                                 and self.owner == other.owner)
+    def __reduce__(self) -> tuple[Any, tuple[str, int | None]]:
+        return zone_ref, (self.name, self.owner)
 
     def __repr__(self) -> str:
         return self.name if self.owner is None else f"{self.name} of player {self.owner}"

@@ -47,3 +47,19 @@ def test_put_stack_lift_and_zone_order() -> None:
     assert data.at[0] == (first_top,) and data.loc[first_top.id] is game.runtime.board.sites[0]
     assert data.zones[supply][-1] is not first_top
     assert data.changes == [0]
+
+
+def test_zones_are_interned_through_copies_and_pickles() -> None:
+    """A zone equals only itself (it hashes by identity): each (name, owner) is made once,
+    and a copy or a pickle of it comes back as that one object, so a state's zones are found
+    by a zone from anywhere (a worker's pickled record, a deep copy)."""
+    import copy
+    import pickle
+
+    from rulelang.model.values import zone_ref
+    hand = zone_ref("hand", 1)
+    assert zone_ref("hand", 1) is hand and zone_ref("hand", 0) is not hand
+    assert zone_ref("hand", None) is not hand
+    assert pickle.loads(pickle.dumps(hand)) is hand
+    assert copy.deepcopy({hand: [1]}) == {hand: [1]} and copy.copy(hand) is hand
+    assert repr(hand) == "hand of player 1" and repr(zone_ref("deck", None)) == "deck"
