@@ -10,7 +10,10 @@ The machine it runs on may be noisy (other processes, frequency changes), so the
 measured in many short alternations rather than a few long runs: batch i (--games games,
 by default as many as make about --batch CPU seconds of bare playouts) is played bare, with
 looks and by play_chunk, the same seeds each time, the order of the three turned each batch;
-there are --rounds batches, batch i playing games i*n .. i*n+n-1. Printed per game: the
+there are --rounds batches, batch i playing games i*n .. i*n+n-1. Each of the three keeps
+its own content cache (the values of `cached`/`memo` rules by content, which a game's
+states share): with one for all, the second to play a batch would find the values of the
+same games, met by the first, which no real run does. Printed per game: the
 median of the per-batch ratios (evaluate / bare, looks / bare) with a distribution-free 95 %
 interval for that median (order statistics: ranks j and n+1-j of the n sorted ratios, j the
 largest with P(Binomial(n, 1/2) < j) <= 2.5 %), and the ratio of the totals. The aim: an
@@ -113,14 +116,19 @@ def main() -> int:
                       "compiled")
         booked(setup, 20_000_000, 3)  # warm-up: load, fill the memos
         n = args.games or calibrate(setup, args.batch)
+        runtime = setup.game().runtime
+        shared = runtime.content_cache
+        caches = {label: None if shared is None else dict(shared) for label, _ in runs}
         times: dict[str, list[float]] = {label: [] for label, _ in runs}
         for r in range(args.rounds):
             order = runs[r % 3:] + runs[:r % 3]
             for label, run in order if r % 2 == 0 else order[::-1]:
+                runtime.content_cache = caches[label]
                 gc.collect()
                 start = time.process_time()
                 run(setup, r * n, n)
                 times[label].append(time.process_time() - start)
+        runtime.content_cache = shared
         b, lk, e = times["bare"], times["looks"], times["evaluate"]
         lm, llo, lhi = median_interval([x / y for x, y in zip(lk, b, strict=True)])
         em, elo, ehi = median_interval([x / y for x, y in zip(e, b, strict=True)])
