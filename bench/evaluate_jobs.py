@@ -7,7 +7,10 @@ each and their ratio (1.00: the pool costs nothing; the aim is within 15 %) and 
 times; the records of every run are checked equal. To tell the pool's cost from the
 machine's, `apart` is the same ratio for J plain processes forked side by side, each playing
 its share of the games with no pool and no records sent back: on a machine whose cores slow
-each other down (shared caches, a host's other guests) it is below 1 by itself.
+each other down (shared caches, a host's other guests) it is below 1 by itself. Every run
+starts from the content cache the game had once loaded (the values of `cached`/`memo` rules
+by content, which its states share; a forked worker inherits this process's): else a run
+would find the values of the same games an earlier run met, as no real run does.
 `--start fork|forkserver|spawn` picks how workers start (default: as `rulelang evaluate`
 does). Exits 0; not a test.
 
@@ -89,13 +92,16 @@ def main() -> int:
     for name in args.names:
         n = args.games or GAMES.get(name, 200)
         setup = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 0, 2000)
-        setup.game()  # loaded here once, as `rulelang evaluate` does before it plays
+        runtime = setup.game().runtime  # loaded once, as `rulelang evaluate` does first
+        loaded = runtime.content_cache
         runs: dict[int, list[tuple[float, float]]] = {1: [], args.jobs: []}
         side_by_side: list[float] = []
         first = None
         for _ in range(args.rounds):
+            runtime.content_cache = None if loaded is None else dict(loaded)
             side_by_side.append(apart(setup, n, args.jobs))
             for jobs in (1, args.jobs):
+                runtime.content_cache = None if loaded is None else dict(loaded)
                 c, w, records = measure(setup, n, jobs)
                 runs[jobs].append((c, w))
                 if first is None:
