@@ -45,6 +45,7 @@ class Executor(EffectStatements, Menus):
         self._then_targets = {a.body.stmts[-1].action for a in self.program.actions.values()
                               if a.body.stmts and isinstance(a.body.stmts[-1], ast.Then)}
         self._exec: dict[type, Any] = {}
+        self._run_plans: dict[ast.Block, tuple[tuple[bool, Any, ast.Stmt], ...]] = {}
         self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
@@ -56,11 +57,28 @@ class Executor(EffectStatements, Menus):
 
     # ---- running blocks
     def run(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> Run:
+        plan = self._run_plans.get(block)
+        if plan is None:
+            plan = self._run_plans[block] = self.run_plan(block)
+        for deciding, method, s in plan:
+            if deciding:
+                yield from method(s, c, e)
+            else:
+                method(s, c, e)
+
+    def run_plan(self, block: ast.Block) -> tuple[tuple[bool, Any, ast.Stmt], ...]:
+        """Per statement of a block, once: whether it decides, and its method (gen_X, a
+        generator, if it does; else exec_X, as execute finds it)."""
+        plan = []
         for s in block.stmts:
             if self.decides(s):
-                yield from getattr(self, f"gen_{type(s).__name__}")(s, c, e)
+                plan.append((True, getattr(self, f"gen_{type(s).__name__}"), s))
             else:
-                self.execute(s, c, e)
+                method = getattr(self, f"exec_{type(s).__name__}", None)
+                if method is None:
+                    raise NotImplementedError(type(s).__name__)
+                plan.append((False, method, s))
+        return tuple(plan)
 
     def run_plain(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
         """A block known not to decide."""
