@@ -46,6 +46,7 @@ class Executor(EffectStatements, Menus):
                               if a.body.stmts and isinstance(a.body.stmts[-1], ast.Then)}
         self._exec: dict[type, Any] = {}
         self._run_plans: dict[ast.Block, tuple[tuple[bool, Any, ast.Stmt], ...]] = {}
+        self._if_conditions: dict[ast.If, tuple[Any, ...]] = {}
         self._stmt_fns: dict[ast.Node, Any] = {}
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
@@ -308,9 +309,9 @@ class Executor(EffectStatements, Menus):
         """The block an `if` runs (its branch's number kept in the segment's log of values,
         as a `set`'s value is: see logged)."""
         if c.values is None:
-            for cond, body in s.branches:
-                if self.value(cond, c, e):
-                    return body
+            for k, cond in enumerate(self._conditions(s)):
+                if cond(c, e):
+                    return s.branches[k][1]
             return s.orelse
         replay = c.replay_values
         if replay:
@@ -323,10 +324,18 @@ class Executor(EffectStatements, Menus):
         return s.branches[k][1] if k < len(s.branches) else s.orelse
 
     def _branch_number(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> int:
-        for k, (cond, _) in enumerate(s.branches):
-            if self.value(cond, c, e):
+        conds = self._conditions(s)
+        for k, cond in enumerate(conds):
+            if cond(c, e):
                 return k
-        return len(s.branches)
+        return len(conds)
+
+    def _conditions(self, s: ast.If) -> tuple[Any, ...]:
+        """The closures of an `if`'s conditions, in order (made once per `if`)."""
+        found = self._if_conditions.get(s)
+        if found is None:
+            found = self._if_conditions[s] = tuple(self.rt.fn(cond) for cond, _ in s.branches)
+        return found
 
     def loop_items(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> Iterator[None]:
         if isinstance(s, ast.ForEach):
