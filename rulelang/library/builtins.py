@@ -2,6 +2,7 @@
 the pieces on them (registered in registry.py; grids.py holds the builtins over grids)."""
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -197,25 +198,30 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     """The sites a move of at most `budget` points can end on, from `start` along `rel`.
     `cost(s)` is what entering s costs (none: it cannot be entered); `stop(s)`, if given,
     says whether a move may end on s (it may still pass through). The start is excluded."""
-    import heapq
-    sites = c.game.board.sites
-    best = {start.board_index: 0}
-    frontier = [(0, start.board_index)]
-    costs: dict[int, Any] = {}
+    sites, table, origin = c.game.board.sites, rel.indices, start.board_index
+    best = {origin: 0}  # site index -> the least it costs to get there
+    frontier = [(0, origin)]
+    costs: dict[int, Any] = {}  # what entering each site costs, asked once (cost is pure)
+    pop, push, over = heapq.heappop, heapq.heappush, budget + 1
     while frontier:
-        spent, i = heapq.heappop(frontier)
-        if spent > best.get(i, spent):
+        spent, i = pop(frontier)
+        if spent > best[i]:  # (reached more cheaply since)
             continue
-        for j in rel.indices[i]:
-            step = costs[j] if j in costs else costs.setdefault(j, cost(sites[j]))  # pure
+        for j in table[i]:
+            step = costs.get(j, _UNASKED)
+            if step is _UNASKED:
+                step = costs[j] = cost(sites[j])
             if step is None:
                 continue
             total = spent + step
-            if total <= budget and total < best.get(j, budget + 1):
+            if total <= budget and total < best.get(j, over):
                 best[j] = total
-                heapq.heappush(frontier, (total, j))
-    ends = [sites[i] for i in sorted(best) if i != start.board_index]
-    return tuple(s for s in ends if stop is None or stop(s))
+                push(frontier, (total, j))
+    ends = [sites[i] for i in sorted(best) if i != origin]
+    return tuple(ends) if stop is None else tuple([s for s in ends if stop(s)])
+
+
+_UNASKED = object()
 
 
 @builtin(2, example="through(rows, last.site)", facts=PURE, sig="lines, site -> list[list[site]]")
