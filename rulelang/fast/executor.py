@@ -70,16 +70,8 @@ class Executor(EffectStatements, Menus):
     def run_plan(self, block: ast.Block) -> tuple[tuple[bool, Any, ast.Stmt], ...]:
         """Per statement of a block, once: whether it decides, and its method (gen_X, a
         generator, if it does; else exec_X, as execute finds it)."""
-        plan = []
-        for s in block.stmts:
-            if self.decides(s):
-                plan.append((True, getattr(self, f"gen_{type(s).__name__}"), s))
-            else:
-                method = getattr(self, f"exec_{type(s).__name__}", None)
-                if method is None:
-                    raise NotImplementedError(type(s).__name__)
-                plan.append((False, method, s))
-        return tuple(plan)
+        return tuple((True, getattr(self, f"gen_{type(s).__name__}"), s) if self.decides(s)
+                     else (False, self.exec_method(s), s) for s in block.stmts)
 
     def run_plain(self, block: ast.Block, c: Ctx, e: dict[str, Any]) -> None:
         """A block known not to decide."""
@@ -89,11 +81,18 @@ class Executor(EffectStatements, Menus):
     def execute(self, s: ast.Stmt, c: Ctx, e: dict[str, Any]) -> None:
         method = self._exec.get(type(s))
         if method is None:
+            method = self.exec_method(s)
+        method(s, c, e)
+
+    def exec_method(self, s: ast.Stmt) -> Any:
+        """The method that runs a statement of this type (exec_X), found once per type."""
+        method = self._exec.get(type(s))
+        if method is None:
             method = getattr(self, f"exec_{type(s).__name__}", None)
             if method is None:
                 raise NotImplementedError(type(s).__name__)
             self._exec[type(s)] = method
-        method(s, c, e)
+        return method
 
     # ---- statements as closures (the executed form of plain statements on hot paths), run
     # only outside a segment (c.values None: plain actions, simple flows, the menu's trials),
