@@ -456,11 +456,6 @@ class Executor(EffectStatements, Menus):
         """choices(s, …) as one closure, made once per choose."""
         query, domain_fn, cond, var = self._choice_plan(s)
         optional, span = s.optional, s.domain.span
-        if query is not None:  # `choose s in sites where <local>`: kept up to date
-            if optional:
-                return lambda c, e: (NOTHING, *query(c, e))
-            return query
-
         pred, other = self._site_condition(s) if cond is not None else (None, None)
         if pred is not None:
             var_ = var
@@ -504,7 +499,19 @@ class Executor(EffectStatements, Menus):
             if optional:
                 return (NOTHING, *found)
             return found
-        return site_values if pred is not None else values
+        listed = site_values if pred is not None else values
+        if query is None:
+            return listed
+        if getattr(query, "declines", False):  # kept for some values of its other locals
+            def kept_or_listed(c: Ctx, e: dict[str, Any]) -> Any:
+                found = query(c, e)
+                if found is incremental.UNKEPT:  # (values not kept: listed as without it)
+                    return listed(c, e)
+                return (NOTHING, *found) if optional else found
+            return kept_or_listed
+        if optional:  # `choose s in sites where <local>`: kept up to date
+            return lambda c, e: (NOTHING, *query(c, e))
+        return query
 
     def _site_condition(self, s: ast.Choose) -> tuple[Any, str | None]:
         """The `where` of a choose as a generated function of sites (codegen.SitePredicate):

@@ -64,3 +64,47 @@ def test_maintained_set_equals_recomputation(seed: int) -> None:
         a.apply_action(pick)
         b.apply_action(pick)
     assert a.history() == b.history()
+
+
+BANDS = """
+geometry row(n)
+  sites (i) for i in 0..n-1
+  name "s" + str(i)
+  relation right (i) -> (i + 1)
+
+game "Bands"
+players A, B
+board row(6)
+piece stone
+zone supply each player: 9 stone
+
+action place
+  let band = turn % 3
+  choose site s in sites where empty(s) and s.i % 3 == band
+  put stone of mover at s
+
+turn
+  do place
+
+end
+  when turn > 6
+    draw
+"""
+
+
+def test_a_choose_kept_per_player_lists_its_sites_for_other_values(tmp_path: Path) -> None:
+    """`choose site s in sites where … == band`, band a number: the kept query keeps its sites
+    per player only, so for a number the choose lists them as it would without it (it gave
+    the query's 'not kept' marker as its values, a traceback)."""
+    book = tmp_path / "bands.rule"
+    book.write_text(BANDS)
+    games = [rulelang.load_game(book, mode=m).new_initial_state(0)
+             for m in ("compiled", "interpreted")]
+    while not games[0].is_terminal():
+        menus = [[g.action_to_string(a) for a in g.legal_actions()] for g in games]
+        assert menus[0] == menus[1] and menus[0]
+        band = games[0].ctx.data.turn % 3
+        assert all(int(m.split()[-1][1:]) % 3 == band for m in menus[0])
+        for g in games:
+            g.apply_action(menus[0][-1])
+    assert games[1].is_terminal() and games[0].history() == games[1].history()
