@@ -500,6 +500,11 @@ class Executor(EffectStatements, Menus):
                 return (NOTHING, *found)
             return found
         listed = site_values if pred is not None else values
+        static = getattr(self.rt.evaluator, "static_site_query", None)
+        if static is not None and s.cond is not None:  # a where that reads no position
+            kept = static(s.domain, var, s.cond, listed, restores=False)
+            if kept is not None:
+                return kept
         if query is None:
             return listed
         if getattr(query, "declines", False):  # kept for some values of its other locals

@@ -23,7 +23,8 @@ from rulelang.language.analysis import (
     reads_board_at_its_site,
 )
 from rulelang.library.registry import Reads
-from rulelang.model.values import Player
+from rulelang.library.semantics import STEP_BUDGET
+from rulelang.model.values import Player, Site
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
@@ -277,6 +278,50 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
     return query
 
 
+def static_memo(general: Callable[[Any, dict[str, Any]], Any], var: str,
+                free: tuple[Callable[[Any, dict[str, Any]], Any], ...], per_mover: bool,
+                restores: bool = True) -> Callable[[Any, dict[str, Any]], Any]:
+    """`general`, a quantifier or a choose over the board's sites whose condition reads
+    nothing of the position (the sites' coordinates and regions, other locals, the mover:
+    `each s in sites where s.b == b`), kept for the game, not per state: its value by the
+    values of those locals (`free`, their readers) when these are numbers, texts, truth
+    values, none, players or sites, by their types too (1 is not true), and the mover's
+    where it reads the mover; for other values it is general's. A kept value costs the steps
+    the loop took and leaves `var` as the loop does (its last item, or, for a loop that
+    `restores` it, its value given back where it had one); where the steps would run out the
+    budget, the loop runs again, so that the error is its own."""
+    table: dict[Any, tuple[Any, int, Any]] = {}
+
+    def kept(c: Any, e: dict[str, Any]) -> Any:
+        if free:
+            given = tuple([f(c, e) for f in free])
+            kinds = tuple([type(v) for v in given])
+            if not _PLAIN.issuperset(kinds):
+                return general(c, e)
+            key: Any = (kinds, given, c.data.mover if per_mover else None)
+        else:
+            key = c.data.mover if per_mover else None
+        entry = table.get(key)
+        bound = restores and var in e  # (the loop then gives back its value, else its last)
+        if entry is not None and c.steps + entry[1] <= STEP_BUDGET and \
+                (bound or entry[2] is not _MISSING):
+            value, steps, left = entry
+            c.steps += steps
+            if not bound:
+                e[var] = left
+            return value
+        before = c.steps
+        value = general(c, e)
+        if type(value) is list:  # (a choose's values: kept as a tuple, which no one changes)
+            value = tuple(value)
+        if len(table) >= 10_000:
+            table.clear()
+        table[key] = (value, c.steps - before, _MISSING if bound else e.get(var, _MISSING))
+        return value
+    return kept
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None), Player, Site})
 CHECK = False  # tests: each value of a generated condition compared with its closure's
 
 

@@ -3,14 +3,22 @@ in sites where P`, `any s in sites: P`, `count|first s in sites where P` and any
 with a condition and a body (`max s in sites where P: B`: B over the kept sites), when P is
 local. A P that reads other locals (`owner(s) == p`, p a rule's parameter) is kept per their
 values when these are players; for any other value the quantifier runs as it would without
-the query (`general`), so its steps and errors are that loop's."""
+the query (`general`), so its steps and errors are that loop's. A P that reads nothing of the
+position (`s.b == b`: coordinates, locals) makes the quantifier's value one for the game, by
+its locals' values when these are plain, at the loop's steps (incremental.static_memo)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
 from rulelang.fast.codegen import Generator
-from rulelang.fast.incremental import UNKEPT, analyse_free, dependents, incremental_filter
+from rulelang.fast.incremental import (
+    UNKEPT,
+    analyse_free,
+    dependents,
+    incremental_filter,
+    static_memo,
+)
 from rulelang.fast.loops import QUANTS
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -45,6 +53,10 @@ class SiteQueries:
         kept = kept_condition(n)
         if kept is None:
             return None
+        if body is None or kept is n.body:  # (the whole value is its condition's)
+            static = self.static_site_query(n.domain, n.var, kept, general)
+            if static is not None:
+                return static
         query = self.site_filter(n, n.domain, n.var, kept, body if kept is n.body else cond)
         if query is None:
             return None
@@ -77,6 +89,21 @@ class SiteQueries:
         kept = kept_condition(n)
         return kept is not None and self.refs.get(n.domain) == ("builtin", "sites") and \
             analyse_free(self.rt.program, kept, n.var) is not None
+
+    def static_site_query(self, domain: ast.Expr, var: str, cond: ast.Expr,
+                          general: Fn, restores: bool = True) -> Fn | None:
+        """`general`, a loop over the board's sites filtered by cond, kept for the game when
+        cond reads nothing of the position (incremental.static_memo: a quantifier restores
+        its variable, a choose's listing does not); else None."""
+        if self.refs.get(domain) != ("builtin", "sites") or not self.rt.board.sites:
+            return None
+        found = analyse_free(self.rt.program, cond, var)
+        if found is None or found[0]:
+            return None
+        _, per_mover, free = found
+        names = {x.id: x for x in walk(cond) if isinstance(x, ast.Name) and x.id in free}
+        return static_memo(general, var, tuple(self.expr(names[name]) for name in sorted(free)),
+                           per_mover, restores)
 
     def site_filter(self, node: ast.Node, domain: ast.Expr, var: str, cond: ast.Expr,
                     compiled: Fn | None = None) -> Fn | None:

@@ -108,3 +108,38 @@ def test_a_choose_kept_per_player_lists_its_sites_for_other_values(tmp_path: Pat
         for g in games:
             g.apply_action(menus[0][-1])
     assert games[1].is_terminal() and games[0].history() == games[1].history()
+
+
+STATIC = BANDS.replace("""action place
+  let band = turn % 3
+  choose site s in sites where empty(s) and s.i % 3 == band""",
+                        """def band(b) = each s in sites where s.i % 3 == b
+def named(x) = each s in sites where str(x) == "1"
+score named_sites(p) = size(named(1 if turn % 2 == 0 else true))
+
+action place
+  choose site s in band(turn % 3) where empty(s)""")
+
+
+def test_a_query_that_reads_no_position_is_kept_for_the_game(tmp_path: Path) -> None:
+    """`each s in sites where s.i % 3 == b` reads the sites' coordinates and b only: the
+    compiled game keeps its sites once per value of b (the same tuple in every state), by
+    the value's type too (`named(1)` is every site, `named(true)` none, asked at one place),
+    and plays as the interpreter does."""
+    book = tmp_path / "static.rule"
+    book.write_text(STATIC)
+    games = [rulelang.load_game(book, mode=m).new_initial_state(0)
+             for m in ("compiled", "interpreted")]
+    runtime = rulelang.load_game(book, mode="compiled").runtime
+    query = runtime.fn(runtime.program.defs["band"].body)
+    seen = []
+    while not games[0].is_terminal():
+        menus = [[g.action_to_string(a) for a in g.legal_actions()] for g in games]
+        assert menus[0] == menus[1] and menus[0]
+        named = 6.0 if games[0].ctx.data.turn % 2 == 0 else 0.0
+        assert [g.scores() for g in games] == [[named, named]] * 2
+        seen.append(query(games[0].ctx, {"b": 1}))
+        for g in games:
+            g.apply_action(menus[0][0])
+    assert games[0].history() == games[1].history()
+    assert [s.name for s in seen[0]] == ["s1", "s4"] and all(x is seen[0] for x in seen)
