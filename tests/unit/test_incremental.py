@@ -143,3 +143,11 @@ def test_a_query_that_reads_no_position_is_kept_for_the_game(tmp_path: Path) -> 
             g.apply_action(menus[0][0])
     assert games[0].history() == games[1].history()
     assert [s.name for s in seen[0]] == ["s1", "s4"] and all(x is seen[0] for x in seen)
+    # a kept value costs the steps of the loop, as the interpreter counts them
+    reference = rulelang.load_game(book, mode="interpreted").runtime
+    steps = []
+    for rt, state in ((runtime, games[0]), (runtime, games[0]), (reference, games[1])):
+        before = state.ctx.steps
+        rt.fn(rt.program.defs["band"].body)(state.ctx, {"b": 2})
+        steps.append(state.ctx.steps - before)
+    assert steps[0] == steps[1] == steps[2] == 6  # (a step per site)
