@@ -490,8 +490,9 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
         def loop(c: Ctx, env: dict[str, Any], i: int, out: list[Any]) -> None:
             var, domain = gens[i]
             items = domain_items(c, domain(c, env), span)
-            sized = isinstance(items, Sized)
-            if isinstance(items, Sized):  # all its steps at once: a billion are refused at once
+            sized = False
+            if type(items) is tuple or isinstance(items, Sized):  # (tuples first: an ABC's
+                sized = True  # test is slow); all its steps at once: a billion are refused
                 c.tick(span, count_of(items))
             for v in items:
                 if not sized:
