@@ -454,7 +454,8 @@ class Executor(EffectStatements, Menus):
 
     def choice_fn(self, s: ast.Choose) -> Any:
         """choices(s, …) as one closure, made once per choose."""
-        query, domain_fn, cond, var = self._choice_plan(s)
+        domain_fn, var = self.rt.fn(s.domain), s.var
+        cond: Any = self.rt.fn(s.cond) if s.cond is not None else None
         optional, span = s.optional, s.domain.span
         pred, other = self._site_condition(s) if cond is not None else (None, None)
         if pred is not None:
@@ -500,11 +501,15 @@ class Executor(EffectStatements, Menus):
                 return (NOTHING, *found)
             return found
         listed = site_values if pred is not None else values
+        if s.cond is None:
+            return listed
         static = getattr(self.rt.evaluator, "static_site_query", None)
-        if static is not None and s.cond is not None:  # a where that reads no position
+        if static is not None:  # a where that reads no position: its values for the game
             kept = static(s.domain, var, s.cond, listed, restores=False)
             if kept is not None:
                 return kept
+        make = getattr(self.rt.evaluator, "site_filter", None)
+        query = make(s, s.domain, var, s.cond) if make is not None else None
         if query is None:
             return listed
         if getattr(query, "declines", False):  # kept for some values of its other locals
@@ -539,14 +544,6 @@ class Executor(EffectStatements, Menus):
             cond = self.rt.fn(s.cond)
             pred = incremental.checked((s.var, *others), lambda c, e: not not cond(c, e), pred)
         return pred, other
-
-    def _choice_plan(self, s: ast.Choose) -> tuple[Any, Any, Any, str]:
-        query = None
-        make = getattr(self.rt.evaluator, "site_filter", None)
-        if s.cond is not None and make is not None:
-            query = make(s, s.domain, s.var, s.cond)
-        cond = self.rt.fn(s.cond) if s.cond is not None else None
-        return (query, self.rt.fn(s.domain), cond, s.var)
 
     def gen_Do(self, s: ast.Do, c: Ctx, e: dict[str, Any]) -> Run:
         if c.replay:  # a clone replaying its segment (Ctx.log): the menu as it was
