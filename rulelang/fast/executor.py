@@ -486,6 +486,32 @@ class Executor(EffectStatements, Menus):
                     return (NOTHING, *out)
                 return out
 
+            if other is not None and not optional:
+                def site_pairs(c: Ctx, e: dict[str, Any], firsts: Any, name: str,
+                               out: list[Any]) -> None:
+                    """The options (name, (a, b)) of `choose a …; choose b … (a)` for each
+                    first value a, bound to `other`: site_values for each, in one loop."""
+                    for a in firsts:
+                        e[other] = bound(a)
+                        if type(a) is not Site:  # (not a site: the closure's loop)
+                            out.extend([(name, (a, b)) for b in values(c, e)])
+                            continue
+                        found = domain_fn(c, e)
+                        if type(found) is not tuple:
+                            found = tuple(domain_items(c, found, span))
+                        for v in found:
+                            if type(v) is Site:
+                                if pred(c, v, a):
+                                    out.append((name, (a, v)))
+                            else:
+                                e[var_] = v
+                                if cond(c, e):
+                                    out.append((name, (a, v)))
+                        if found:
+                            e[var_] = found[-1]
+                site_values.pairs = site_pairs  # type: ignore[attr-defined]
+                site_values.pairs_var = other  # type: ignore[attr-defined]
+
         def values(c: Ctx, e: dict[str, Any]) -> Any:
             found = domain_fn(c, e)
             if type(found) is not tuple:

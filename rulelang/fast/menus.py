@@ -310,6 +310,9 @@ class Menus:
             e[var] = bound_value(firsts[0])
             bs = seconds(c, e)
             return [(name, (a, b)) for a in firsts for b in bs]
+        if getattr(seconds, "pairs_var", None) == var:  # a where of sites: in one loop
+            seconds.pairs(c, e, self.choices(first, c, e), name, out)
+            return out
         for a in self.choices(first, c, e):
             e[var] = bound_value(a)
             out.extend([(name, (a, b)) for b in seconds(c, e)])

@@ -319,3 +319,72 @@ def test_a_condition_of_a_choose_plays_as_the_reference(
     assert pushes >= 4
     made = {s for s in sources if s.startswith("def f(c, s0, s1):")}
     assert any("c.data.moved" in m and ".coords[" in m for m in made)
+
+
+HOP = '''use square
+game "Hop"
+players A, B
+board square.grid(5, 5, 0)
+piece stone
+zone supply each player: 20 stone
+
+setup
+  for each s in sites where s.r == 0
+    put stone of A at s
+  for each s in sites where s.r == 4
+    put stone of B at s
+
+# a stone steps to an empty neighbour, not straight back up (a where of two sites)
+action hop
+  choose site src in sites where owner(src) == mover
+  choose site dest in square.orthogonal(src) where empty(dest) \\
+      and (dest.r >= src.r or dest.c != src.c)
+  move top(src) to dest
+
+# a new stone, naming one of yours or none (a where of a site and a site or none)
+action drop
+  optionally choose site n in sites where owner(n) == mover
+  choose site d in sites where empty(d) and not moved(d) and d != n
+  put stone of mover at d
+
+turn
+  do hop or drop
+
+end
+  when turn > 16
+    draw
+'''
+
+
+def test_the_options_of_two_chooses_of_sites_are_listed_in_one_loop(tmp_path: Path) -> None:
+    """`choose src …; choose dest in D(src) where C(dest, src)`: the second's values for
+    each first value in one loop (the second's closure, fast/executor.py site_pairs), the
+    same options at the same steps as the choose asked for each first value, and the game
+    the reference's; a first value that is no site (none: optionally) takes the closure's
+    loop."""
+    (tmp_path / "hop.rule").write_text(HOP, encoding="utf-8")
+    game = rulelang.load_game(tmp_path / "hop.rule", mode="compiled")
+    reference = rulelang.load_game(tmp_path / "hop.rule", mode="interpreted")
+    executor = game.flow.executor
+    checked = 0
+    for seed in range(3):
+        for state, _ in _alike(game, reference, seed):
+            if state.is_terminal():
+                break
+            do = game.flow._only_do
+            executor.menu(do, state.ctx)  # (the menu's plans made)
+            fused = {plan: plan.pairs_var for plan in executor._choice_plans.values()
+                     if getattr(plan, "pairs_var", None) is not None}
+            assert sorted(fused.values()) == ["n", "src"]
+            found = []
+            for loop in (True, False):  # the one loop, then the choose asked per value
+                for plan, var in fused.items():
+                    plan.pairs_var = var if loop else None
+                c = state.ctx
+                before = c.steps
+                found.append((list(executor.menu(do, c)), c.steps - before))
+            for plan, var in fused.items():
+                plan.pairs_var = var
+            assert found[0] == found[1]
+            checked += 1
+    assert checked >= 20
