@@ -492,10 +492,11 @@ class Executor(EffectStatements, Menus):
                     """The options (name, (a, b)) of `choose a …; choose b … (a)` for each
                     first value a, bound to `other`: site_values for each, in one loop."""
                     for a in firsts:
-                        e[other] = bound(a)
                         if type(a) is not Site:  # (not a site: the closure's loop)
+                            e[other] = bound(a)
                             out.extend([(name, (a, b)) for b in values(c, e)])
                             continue
+                        e[other] = a
                         found = domain_fn(c, e)
                         if type(found) is not tuple:
                             found = tuple(domain_items(c, found, span))
