@@ -12,19 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from rulelang.errors import Refusal
+from rulelang.fast.walks import Walks, bound_names, free_names
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
-from rulelang.library.decision import Option, Options, ThenMark
+from rulelang.library.decision import Option, Options
 from rulelang.library.decision import bound as bound_value
 from rulelang.library.semantics import Ctx, iterate
-from rulelang.model.values import Site, ZoneRef
 
 if TYPE_CHECKING:
     from rulelang.language.program import Program
 
 
-class Menus:
+class Menus(Walks):
     """Mixed into Executor, whose parts it uses (declared here for the type checker)."""
 
     program: Program
@@ -53,17 +51,6 @@ class Menus:
         def stmt_fn(self, s: ast.Stmt) -> Any: ...
         def block_fns(self, stmts: tuple[ast.Stmt, ...]) -> tuple[Any, ...]: ...
         def branch(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> ast.Block | None: ...
-
-    def needs_walk(self, body: ast.Block) -> tuple[bool, ...]:
-        """For each statement index: does a choose or require follow (at top level)?"""
-        key = body
-        if key not in self._tail:
-            flags, later = [], False
-            for s in reversed(body.stmts):
-                later = later or isinstance(s, (ast.Choose, ast.Require, ast.Then))
-                flags.append(later)
-            self._tail[key] = tuple(reversed(flags))
-        return self._tail[key]
 
     def single_decision_turns(self) -> bool:
         """Does every turn ask exactly one `do` (only requires before it) and nothing else,
@@ -379,201 +366,8 @@ class Menus:
             bound.update(bound_names(s))
         return ()
 
-    def walk(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any], values: tuple[Any, ...],
-             out: list[tuple[Any, ...]]) -> None:
-        stmts = body.stmts
-        if i == len(stmts) or not self.needs_walk(body)[i]:
-            if i < len(stmts) and isinstance(put := stmts[i], ast.Put) and \
-                    put not in self._hoisted_puts and not self.put_possible(put, c, e):
-                return
-            if self.tail_may_refuse(stmts, i) and not self.tail_runs(stmts, i, c, e):
-                return
-            out.append(values)
-            return
-        s = stmts[i]
-        if isinstance(s, ast.Choose) and s.mode == "mover":
-            if self._last_choice(stmts, i + 1):
-                out.extend([values + (v,) for v in self.choices(s, c, e)])
-                return
-            if self._put_alone_after(stmts, i):  # the put's piece is the same for each value
-                chosen = self.choices(s, c, e)
-                if chosen and self.put_possible(stmts[i + 1], c, e):  # type: ignore[arg-type]
-                    out.extend([values + (v,) for v in chosen])
-                return
-            for v in self.choices(s, c, e):
-                e[s.var] = bound_value(v)
-                self.walk(body, i + 1, c, e, values + (v,), out)
-        elif isinstance(s, ast.Then):  # the action goes on as another: its ways follow
-            then = self.program.actions[s.action].body
-            self.walk(then, 0, c, {}, values + (ThenMark(s.action),), out)
-        elif isinstance(s, ast.Require):
-            if self.value(s.cond, c, e):
-                self.walk(body, i + 1, c, e, values, out)
-        elif isinstance(s, ast.Let):
-            self.exec_Let(s, c, e)
-            self.walk(body, i + 1, c, e, values, out)
-        elif self.decides(s) or isinstance(s, ast.Choose):
-            out.append(values)  # another player or chance decides next: the option ends here
-        else:
-            self.try_effect(body, i, c, e, values, out)
-
-    def _last_choice(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        """Nothing after position j can refuse a value (the common `choose; put` shape)."""
-        key = (id(stmts), j)
-        found = self._last_choices.get(key)
-        if found is None:
-            nxt = stmts[j] if j < len(stmts) else None
-            found = self._last_choices[key] = j == len(stmts) or (
-                not self.needs_walk_at(stmts, j)
-                and not (isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts)
-                and not self.tail_may_refuse(stmts, j))
-        return found
-
-    def _put_alone_after(self, stmts: tuple[ast.Stmt, ...], i: int) -> bool:
-        """The choose at i is followed by the action's last refusable statement, a `put`
-        whose piece does not depend on the chosen value (`choose dest …` / `put b at dest`):
-        the put is possible for every value or for none, as it only needs its piece (the
-        target is checked when the put runs), so it is checked once."""
-        key = (id(stmts), i, "put after")
-        found = self._last_choices.get(key)
-        if found is None:
-            nxt = stmts[i + 1] if i + 1 < len(stmts) else None
-            var = stmts[i].var  # type: ignore[attr-defined]
-            found = self._last_choices[key] = (
-                isinstance(nxt, ast.Put) and nxt not in self._hoisted_puts
-                and not self.needs_walk_at(stmts, i + 1)
-                and not self.tail_may_refuse(stmts, i + 1)
-                and var not in free_names(nxt.piece) | free_names(nxt.source))
-        return found
-
-    def tail_may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        """After the last choice, may a later statement still refuse: a `require` or a `put`
-        inside an `if`, a loop or an effect, or a second `put`? (The first statement, when
-        it is a `put`, is checked on its own.)"""
-        key = (id(stmts), j, "tail")
-        found = self._last_choices.get(key)
-        if found is None:
-            first = stmts[j] if j < len(stmts) else None
-            nested = [first] if first is not None and not isinstance(first, ast.Put) else []
-            found = any(self._refuses(s) for s in [*nested, *stmts[j + 1:]])
-            self._last_choices[key] = found
-        return bool(found)
-
-    def _refuses(self, node: ast.Node) -> bool:
-        for n in walk(node):
-            if isinstance(n, (ast.Require, ast.Put)):
-                return True
-            if isinstance(n, ast.CallStmt) and any(
-                    isinstance(m, (ast.Require, ast.Put)) for m in walk(self._effect(n).body)):
-                return True
-        return False
-
-    def tail_runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
-        """Run the rest of an action on a scratch copy, up to the first decision: does it
-        get through without a failed requirement or an impossible effect?"""
-        key = (id(stmts), j, "guarded")
-        guarded = self._last_choices.get(key)
-        if guarded is None:
-            guarded = self._last_choices[key] = j == len(stmts) - 1 and _guarded_put(stmts[j])
-        if guarded:
-            verdict = self.guarded_put_runs(stmts[j], c, e)  # type: ignore[arg-type]
-            if verdict is not None:
-                return verdict
-        saved, scratch = c.data, dict(e)
-        c.data = saved.scratch()
-        try:
-            for s in stmts[j:]:
-                if self.decides(s):
-                    break
-                self.execute(s, c, scratch)
-            return True
-        except Refusal:
-            return False
-        finally:
-            c.data = saved
-
-    def guarded_put_runs(self, s: ast.If, c: Ctx, e: dict[str, Any]) -> bool | None:
-        """A last `if` each of whose branches is one `put` (`if t != none` / `put … at t`,
-        after an `optionally choose`): it gets through when the branch taken, if any, has its
-        piece and a site or zone to put it. Conditions and values have no effects, so this is
-        what running it on a scratch copy finds, without the copy (None: a target neither
-        a site, a zone nor none, which that run reports)."""
-        try:
-            block = self.branch(s, c, dict(e))
-            if block is None:
-                return True
-            put = block.stmts[0]
-            if not self.put_possible(put, c, dict(e)):  # type: ignore[arg-type]
-                return False
-            target = self.value(put.target, c, dict(e))  # type: ignore[attr-defined]
-        except Refusal:
-            return False
-        if type(target) is Site or isinstance(target, ZoneRef):
-            return True
-        return False if target is None else None
-
-    def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        return any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[j:])
-
-    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
-                   values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
-        key = (id(body.stmts), i, "run")
-        run = self._effect_runs.get(key)
-        if run is None:  # the effects in a row from i, each tried on the same scratch copy
-            stmts, flags = body.stmts, self.needs_walk(body)
-            j = i + 1
-            while j < len(stmts) and flags[j] and self._effect_at(stmts, j):
-                j += 1
-            run = self._effect_runs[key] = (self.block_fns(stmts[i:j]), j)
-        saved = c.data
-        c.data = saved.scratch()
-        try:
-            fns, j = run
-            for f in fns:
-                f(c, e)
-            self.walk(body, j, c, e, values, out)
-        except Refusal:
-            pass  # an effect that cannot happen makes this way of acting illegal
-        finally:
-            c.data = saved
-
-
-    def _effect_at(self, stmts: tuple[ast.Stmt, ...], i: int) -> bool:
-        """Statement i is one that walk tries as an effect (try_effect)."""
-        key = (id(stmts), i, "effect")
-        found = self._last_choices.get(key)
-        if found is None:
-            st = stmts[i]
-            found = self._last_choices[key] = not isinstance(
-                st, (ast.Choose, ast.Then, ast.Require, ast.Let)) and not self.decides(st)
-        return found
-
-
 class _Unbounded(Exception):
     """A value of a lazily drawn choose has more options than its bound (Menus.sample)."""
-
-
-def free_names(node: Any) -> set[str]:
-    """Every name an expression mentions (a superset of the locals it reads)."""
-    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
-
-
-def bound_names(s: ast.Stmt) -> set[str]:
-    if isinstance(s, ast.Let):
-        return {name for name, _ in s.bindings}
-    if isinstance(s, ast.Choose):
-        return {s.var}
-    if isinstance(s, ast.Put) and s.name is not None:
-        return {s.name}
-    return set()
-
-
-def _guarded_put(s: ast.Stmt) -> bool:
-    """An `if` (with or without `else`) each of whose branches is a single `put`."""
-    if type(s) is not ast.If:
-        return False
-    blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
-    return all(len(b.stmts) == 1 and type(b.stmts[0]) is ast.Put for b in blocks)
 
 
 def _mover_choose(stmts: tuple[ast.Stmt, ...], i: int) -> bool:

@@ -358,7 +358,7 @@ end
 
 def test_the_options_of_two_chooses_of_sites_are_listed_in_one_loop(tmp_path: Path) -> None:
     """`choose src …; choose dest in D(src) where C(dest, src)`: the second's values for
-    each first value in one loop (the second's closure, fast/executor.py site_pairs), the
+    each first value in one loop (the second's closure, fast/choice_fns.py site_pairs), the
     same options at the same steps as the choose asked for each first value, and the game
     the reference's; a first value that is no site (none: optionally) takes the closure's
     loop."""
