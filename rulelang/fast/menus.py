@@ -97,38 +97,46 @@ class Menus(Walks):
             entries = self._menu_entries[actions] = self.menu_entries(actions)
         segments: list[tuple[Any, ...]] = []
         for name, puts, requires, shape in entries:
-            if requires and not self.requires_hold(requires, c):
-                continue
-            before = len(segments)
-            if shape is None:  # no choice: the action itself is the option
-                segments.append((None, [(name, ())]))
-            elif type(shape) is tuple:
-                options = self.pairs(name, shape, c)
-                if options:
-                    segments.append((None, options))
-            elif shape is not True:  # one choose then effects: one option per value
-                values = shape(c, {})
-                if type(values) is not tuple:
-                    values = tuple(iterate(c, values))
-                if values:
-                    segments.append((name, values))
-            else:
-                paths: list[tuple[Any, ...]] = []
-                kept, c.values = c.values, None  # (the ways' trials: not the segment's values)
-                try:
-                    self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
-                finally:
-                    c.values = kept
-                if paths:
-                    segments.append((None, [(name, p) for p in paths]))
-            # the put is tried after the ways, where the reference meets it: a rule error
-            # while they are enumerated is reported even when the put refuses
-            if puts and len(segments) > before:
-                for possible in puts:  # (closures: put_possible_fn)
-                    if not possible(c, {}):
-                        del segments[before:]
-                        break
+            segment = self.entry_segment(name, puts, requires, shape, c)
+            if segment is not None:
+                segments.append(segment)
         return Options(segments)
+
+    def entry_segment(self, name: str, puts: tuple[Any, ...], requires: tuple[Any, ...],
+                      shape: Any, c: Ctx) -> tuple[Any, Any] | None:
+        """The segment of a menu (Options) that an action's entry (menu_entries) lists
+        now: (name, values) or (None, options); None when it has no way."""
+        if requires and not self.requires_hold(requires, c):
+            return None
+        segment: tuple[Any, Any] | None = None
+        if shape is None:  # no choice: the action itself is the option
+            segment = (None, [(name, ())])
+        elif type(shape) is tuple:
+            options = self.pairs(name, shape, c)
+            if options:
+                segment = (None, options)
+        elif shape is not True:  # one choose then effects: one option per value
+            values = shape(c, {})
+            if type(values) is not tuple:
+                values = tuple(iterate(c, values))
+            if values:
+                segment = (name, values)
+        else:
+            paths: list[tuple[Any, ...]] = []
+            kept, c.values = c.values, None  # (the ways' trials: not the segment's values)
+            try:
+                self.walk(self.program.actions[name].body, 0, c, {}, (), paths)
+            finally:
+                c.values = kept
+            if paths:
+                segment = (None, [(name, p) for p in paths])
+        # the put is tried after the ways, where the reference meets it: a rule error
+        # while they are enumerated is reported even when the put refuses
+        if segment is not None and puts:
+            for possible in puts:  # (closures: put_possible_fn)
+                if not possible(c, {}):
+                    return None
+        return segment
 
     # ---- one option drawn at random, for playouts
     def sample(self, s: ast.Do, c: Ctx, rng: Any) -> Option | None:
@@ -167,11 +175,11 @@ class Menus(Walks):
         # (action, (v,)) when the action is given) or the untried values of an action's
         # first choose (`bound` places each)
         pools: list[list[Any]] = []
-        for name, puts, _, shape in entries:
+        for name, puts, requires, shape in entries:
             if shape is not True or self.lazy_choose(name) is None:  # listed as menu() does
-                segments = self.menu(s, c, (name,)).segments
-                if segments:
-                    action, values = segments[0]
+                segment = self.entry_segment(name, puts, requires, shape, c)
+                if segment is not None:
+                    action, values = segment
                     pools.append([values, None, 1, action])
             elif not puts or all(possible(c, {}) for possible in puts):
                 # (menu() checks the puts after the ways: the same verdict)
