@@ -2,9 +2,12 @@
 (each site's stack as (kind, owner) pairs), the zones' sizes, the counters and who moves."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang.model.state import GameData
+
+if TYPE_CHECKING:
+    from rulelang.language.program import Program
 
 _BOARD_KEY = ("the board of the position keys",)  # data.cache key (board_of)
 
@@ -13,6 +16,7 @@ class RepetitionKeys:
     """Runtime's part that makes and counts position keys."""
 
     players: Any
+    program: Program
 
     def board_of(self, data: GameData) -> tuple[Any, ...]:
         """The board part of the position keys: each site's stack as (kind, owner) pairs.
@@ -34,7 +38,7 @@ class RepetitionKeys:
 
     def position_key(self, data: GameData, to_move: int) -> tuple[Any, ...]:
         board = self.board_of(data)
-        zones = tuple(len(v) for v in data.zones.values())
+        zones = tuple(map(len, data.zones.values()))
         return (board, zones, tuple(data.counters.values()), to_move)
 
     def position_count(self, data: GameData) -> int:
@@ -49,9 +53,14 @@ class RepetitionKeys:
         return ("board", self.board_of(data))
 
     def count_position(self, data: GameData, to_move: int) -> None:
-        """Count the position (for `repeated`) and its board (for `repeated_board`)."""
-        positions = data.positions
-        for key in (self.position_key(data, to_move), self.board_key(data)):
+        """Count the position (for `repeated`) and its board (for `repeated_board`), each
+        where the rulebook asks for it."""
+        positions, used = data.positions, self.program.repetition
+        if "repeated" in used:
+            key = self.position_key(data, to_move)
+            positions[key] = positions.get(key, 0) + 1
+        if "repeated_board" in used:
+            key = self.board_key(data)
             positions[key] = positions.get(key, 0) + 1
 
 

@@ -46,6 +46,7 @@ def check(loaded: Loaded, library: bool = False) -> Program:
     _check_kept(ck, program)
     program.refs = ck.refs
     program.uses_repetition = ck.uses_repetition
+    program.repetition = frozenset(ck.repetition)
     if ck.diags:
         raise RulebookError(ck.diags, loaded.sources)
     return program

@@ -112,6 +112,7 @@ class Program:
     views: list[ast.View] = field(default_factory=list)  # the game's `view` sections
     refs: dict[ast.Node, Ref] = field(default_factory=dict)  # by node (identity)
     uses_repetition: bool = False
+    repetition: frozenset[str] = frozenset()  # of `repeated` and `repeated_board`, those used
     round: ast.Round | None = None
     max_plies: int | None = None  # `end at most N plies`: a longer game is capped
     enums: dict[str, ast.Enum] = field(default_factory=dict)  # key: "module.name" or "name"

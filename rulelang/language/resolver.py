@@ -40,6 +40,7 @@ class Checker:
         self.used_actions: set[str] = set()
         self.meant_actions: set[str] = set()  # suggested for a misspelt name in a `do`
         self.uses_repetition = False
+        self.repetition: set[str] = set()  # which of `repeated`, `repeated_board` it uses
         self.program: Any = None  # the program being checked, once its names are collected
 
     def error(self, code: str, msg: str, span: Span | None, help: str | None = None) -> None:
@@ -186,6 +187,7 @@ class Walker:
             return ref
         if ref in (("builtin", "repeated"), ("builtin", "repeated_board")):
             self.ck.uses_repetition = True
+            self.ck.repetition.add(ref[1])
         self._check_arity(e, ref, call_arity)
         return ref
 

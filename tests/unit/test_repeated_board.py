@@ -106,3 +106,31 @@ def test_superko_refuses_an_action_that_remakes_an_earlier_board(tmp_path: Path,
 def test_without_superko_the_earlier_board_is_offered(tmp_path: Path, mode: str) -> None:
     state = play(game(tmp_path, mode).new_initial_state(), "put a1", "put b1", "take a1")
     assert strings(state) == ["discard", "pass", "put a1", "take b1"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("asks", [("repeated",), ("repeated_board",),
+                                  ("repeated", "repeated_board")])
+def test_only_what_the_rulebook_asks_for_is_counted(
+        tmp_path: Path, mode: str, asks: tuple[str, ...]) -> None:
+    """A rulebook that asks only `repeated` counts positions, not boards, and one that asks
+    only `repeated_board` boards; each still ends the game as it says, the third time the
+    empty board with A to move comes back (`put`, `take` by both, twice): a draw, or B, who
+    moved last, wins (`repeated` is asked first)."""
+    ends = {"repeated": "  when repeated(3)\n    draw\n",
+            "repeated_board": "  when repeated_board(3)\n    winner mover\n"}
+    text = BOOK.replace("{guard}", "").replace("{cols}", "2")
+    head, _ = text.split("end\n")
+    path = tmp_path / "asks.rule"
+    path.write_text(head + "end\n" + "".join(ends[a] for a in asks), encoding="utf-8")
+    g = rulelang.load_game(path, mode=mode)
+    state = g.new_initial_state()
+    kinds = {"board" if key[0] == "board" else "position"
+             for key in state.ctx.data.positions}
+    assert kinds == {"board" if a == "repeated_board" else "position" for a in asks}
+    plies = 0
+    while not state.is_terminal():
+        play(state, "put a1", "put b1", "take a1", "take b1")
+        plies += 4
+    assert plies == 8
+    assert state.returns() == ([0.0, 0.0] if "repeated" in asks else [-1.0, 1.0])
