@@ -17,6 +17,7 @@ each figure next to its target, met or MISSED. Prints a table and exits 0; this 
 
     python bench/targets.py --base ../base-run
     python bench/targets.py --no-mcts --seconds 1
+    python bench/targets.py --mcts-only spyramid tatara
 """
 from __future__ import annotations
 
@@ -174,9 +175,11 @@ def clones() -> None:
               f"[{min(ratios):.2f}, {max(ratios):.2f}]  {verdict(ratio, 2, False)}")
 
 
-def mcts() -> None:
+def mcts(only: set[str] | None = None) -> None:
     print("\none decision of the default MCTS agent (400 playouts), CPU seconds")
     for path in bundled():
+        if only is not None and path.stem not in only:
+            continue
         game = rulelang.load_game(path, mode="compiled")
         rng, state = random.Random(0), game.new_initial_state(seed=0)
         starts = [state.clone()]
@@ -212,7 +215,12 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=20,
                     help="paired batches per game against the base")
     ap.add_argument("--no-mcts", action="store_true")
+    ap.add_argument("--mcts-only", nargs="+", metavar="GAME",
+                    help="only the MCTS decisions, of these bundled games")
     args = ap.parse_args()
+    if args.mcts_only:
+        mcts(set(args.mcts_only))
+        return 0
     classic(args.seconds)
     spline(args.seconds)
     if args.base is not None:

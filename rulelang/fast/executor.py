@@ -41,7 +41,6 @@ class Executor(EffectStatements, Menus, ChoiceFns):
         self._tail: dict[ast.Block, tuple[bool, ...]] = {}
         self._plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]] = {}
         self._hoisted_puts: set[ast.Put] = set()
-        self._effect_runs: dict[tuple[int, int, str], tuple[tuple[Any, ...], int]] = {}
         self._walks: dict[ast.Block, list[Walk | None]] = {}
         self._then_targets = {a.body.stmts[-1].action for a in self.program.actions.values()
                               if a.body.stmts and isinstance(a.body.stmts[-1], ast.Then)}
@@ -52,6 +51,7 @@ class Executor(EffectStatements, Menus, ChoiceFns):
         self._plain_steps: dict[str, tuple[Any, ...]] = {}
         self._choice_plans: dict[ast.Choose, Any] = {}  # choose -> choice_fn(choose)
         self._menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]] = {}
+        self._sample_plans: dict[tuple[str, ...], tuple[tuple[tuple[Any, ...], bool], ...]] = {}
         self._last_choices: dict[tuple[int, int] | tuple[int, int, str], bool] = {}
         self._lazy_at: dict[str, tuple[int, int] | None] = {}  # Menus.lazy_choose
         self._fns = runtime._fns  # the runtime's closure cache, read directly on hot paths

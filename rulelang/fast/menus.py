@@ -30,11 +30,11 @@ class Menus(Walks):
     _tail: dict[ast.Block, tuple[bool, ...]]
     _plans: dict[str, tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]]
     _hoisted_puts: set[ast.Put]
-    _effect_runs: dict[tuple[int, int, str], tuple[tuple[Any, ...], int]]
     _then_targets: set[str]  # the actions some action goes on as (`then NAME`)
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     _choice_plans: dict[ast.Choose, Any]
     _menu_entries: dict[tuple[str, ...], tuple[tuple[Any, ...], ...]]
+    _sample_plans: dict[tuple[str, ...], tuple[tuple[tuple[Any, ...], bool], ...]]  # sample's
     _lazy_at: dict[str, tuple[int, int] | None]  # lazy_choose's verdicts
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
     chance: Callable[[ast.Node], bool]
@@ -168,25 +168,32 @@ class Menus(Walks):
 
     def _sample_group(self, s: ast.Do, actions: tuple[str, ...], c: Ctx,
                       rng: Any) -> Option | None:
-        entries = self._menu_entries.get(actions)
-        if entries is None:
-            entries = self._menu_entries[actions] = self.menu_entries(actions)
+        plan = self._sample_plans.get(actions)
+        if plan is None:  # each action's menu entry, and whether its first choose is lazy
+            entries = self._menu_entries.get(actions)
+            if entries is None:
+                entries = self._menu_entries[actions] = self.menu_entries(actions)
+            plan = self._sample_plans[actions] = tuple(
+                (entry, entry[3] is True and self.lazy_choose(entry[0]) is not None)
+                for entry in entries)
         # pools: [values, trial, bound, action]: options listed (trial None, bound 1; each
         # (action, (v,)) when the action is given) or the untried values of an action's
         # first choose (`bound` places each)
         pools: list[list[Any]] = []
-        for name, puts, requires, shape in entries:
-            if shape is not True or self.lazy_choose(name) is None:  # listed as menu() does
+        total = 0
+        for (name, puts, requires, shape), lazy in plan:
+            if not lazy:  # listed as menu() does
                 segment = self.entry_segment(name, puts, requires, shape, c)
                 if segment is not None:
                     action, values = segment
                     pools.append([values, None, 1, action])
+                    total += len(values)
             elif not puts or all(possible(c, {}) for possible in puts):
                 # (menu() checks the puts after the ways: the same verdict)
                 pool = self._lazy_pool(name, c)
                 if pool is not None:
                     pools.append(pool)
-        total = sum(len(pool[0]) * pool[2] for pool in pools)
+                    total += len(pool[0]) * pool[2]
         while total:
             k = rng.randrange(total)
             at = 0
@@ -258,7 +265,7 @@ class Menus(Walks):
             values = list(self.choices(choose, c, e))  # type: ignore[arg-type]
         finally:
             c.values = kept
-        var = choose.var  # type: ignore[attr-defined]
+        var, walk = choose.var, self.walk_fn(body, i + 1)  # type: ignore[attr-defined]
 
         def trial(v: Any) -> list[Option]:
             paths: list[tuple[Any, ...]] = []
@@ -266,7 +273,7 @@ class Menus(Walks):
             scratch[var] = bound_value(v)
             kept, c.values = c.values, None
             try:
-                self.walk(body, i + 1, c, scratch, (v,), paths)
+                walk(c, scratch, (v,), paths)
             finally:
                 c.values = kept
             return [(name, p) for p in paths]

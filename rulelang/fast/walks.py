@@ -32,7 +32,6 @@ class Walks:
     rt: Any
     _tail: dict[ast.Block, tuple[bool, ...]]
     _hoisted_puts: set[ast.Put]
-    _effect_runs: dict[tuple[int, int, str], tuple[tuple[Any, ...], int]]
     _walks: dict[ast.Block, list[Walk | None]]  # per body: walk_fn's closure of each statement
     _last_choices: dict[tuple[int, int] | tuple[int, int, str], bool]
     decides: Callable[[ast.Node], bool]  # the analysis's (language/decisions.py)
@@ -112,7 +111,7 @@ class Walks:
         if self.decides(s) or isinstance(s, ast.Choose):
             # another player or chance decides next: the option ends here
             return lambda c, e, values, out: out.append(values)
-        return lambda c, e, values, out: self.try_effect(body, i, c, e, values, out)
+        return self._walk_effects(body, i)
 
     def _walk_end(self, stmts: tuple[ast.Stmt, ...], i: int) -> Walk:
         """The walk from i, after which nothing chooses or requires: the way is one when a
@@ -262,31 +261,35 @@ class Walks:
     def needs_walk_at(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
         return any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[j:])
 
-    def try_effect(self, body: ast.Block, i: int, c: Ctx, e: dict[str, Any],
-                   values: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
-        key = (id(body.stmts), i, "run")
-        run = self._effect_runs.get(key)
-        if run is None:  # the effects in a row from i, each tried on the same scratch copy
-            stmts, flags = body.stmts, self.needs_walk(body)
-            j = i + 1
-            while j < len(stmts) and flags[j] and self._effect_at(stmts, j):
-                j += 1
-            run = self._effect_runs[key] = (self.block_fns(stmts[i:j]), j)
-        saved = c.data
-        c.data = saved.scratch()
-        try:
-            fns, j = run
-            for f in fns:
-                f(c, e)
-            self.walk(body, j, c, e, values, out)
-        except Refusal:
-            pass  # an effect that cannot happen makes this way of acting illegal
-        finally:
-            c.data = saved
+    def _walk_effects(self, body: ast.Block, i: int) -> Walk:
+        """The walk at an effect: it and the effects in a row after it are tried on one
+        scratch copy of the data, then the walk goes on from there on that copy; an effect
+        that cannot happen makes the way illegal."""
+        run: list[Any] = []  # (the effects' closures, the walk after them), made at the first
 
+        def effects(c: Ctx, e: dict[str, Any], values: tuple[Any, ...],
+                    out: list[tuple[Any, ...]]) -> None:
+            if not run:
+                stmts, flags = body.stmts, self.needs_walk(body)
+                j = i + 1
+                while j < len(stmts) and flags[j] and self._effect_at(stmts, j):
+                    j += 1
+                run.extend((self.block_fns(stmts[i:j]), self.walk_fn(body, j)))
+            fns, after = run
+            saved = c.data
+            c.data = saved.scratch()
+            try:
+                for f in fns:
+                    f(c, e)
+                after(c, e, values, out)
+            except Refusal:
+                pass  # an effect that cannot happen makes this way of acting illegal
+            finally:
+                c.data = saved
+        return effects
 
     def _effect_at(self, stmts: tuple[ast.Stmt, ...], i: int) -> bool:
-        """Statement i is one that walk tries as an effect (try_effect)."""
+        """Statement i is one that walk tries as an effect (_walk_effects)."""
         key = (id(stmts), i, "effect")
         found = self._last_choices.get(key)
         if found is None:
