@@ -21,7 +21,7 @@ from rulelang.library.semantics import (
     domain_items,
     quant_error,
 )
-from rulelang.model.values import Player, Site, SiteSet
+from rulelang.model.values import Piece, Player, Site, SiteSet, ZoneRef
 
 Fn = Callable[[Ctx, dict[str, Any]], Any]
 _INDEX = attrgetter("board_index")  # (Site.board_index: only sites have it)
@@ -261,14 +261,49 @@ def _top_local(name: str, slow: Fn) -> Fn:
     return top
 
 
+def _kind(a: Fn, rt: Any, general: General) -> Fn:
+    def kind(c: Ctx, e: dict[str, Any]) -> Any:
+        x = a(c, e)
+        return x.kind if type(x) is Piece else general(c, x)
+    return kind
+
+
+def _kind_local(name: str, slow: Fn) -> Fn:
+    def kind(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        return x.kind if type(x) is Piece else slow(c, e)
+    return kind
+
+
+def _pieces(a: Fn, rt: Any, general: General) -> Fn:
+    def pieces(c: Ctx, e: dict[str, Any]) -> Any:
+        x = a(c, e)
+        if type(x) is Site:
+            return c.data.at[x.index]
+        if type(x) is ZoneRef:
+            return tuple(c.data.zones[x])
+        return general(c, x)
+    return pieces
+
+
+def _pieces_local(name: str, slow: Fn) -> Fn:
+    def pieces(c: Ctx, e: dict[str, Any]) -> Any:
+        x = e.get(name)
+        return c.data.at[x.index] if type(x) is Site else slow(c, e)
+    return pieces
+
+
 INLINE_LOCAL: dict[str, Callable[[str, Fn], Fn]] = {
     "empty": _empty_local, "occupied": _occupied_local, "owner": _owner_local,
-    "top": _top_local,
+    "top": _top_local, "kind": _kind_local, "pieces": _pieces_local,
 }
 
 
+# the builtins of one argument written in place: the common values without a call (the
+# builtin's own for any other, through `general`, which says what is wrong)
 INLINE: dict[str, Callable[[Fn, Any, General], Fn]] = {
-    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top,
+    "occupied": _occupied, "empty": _empty, "owner": _owner, "top": _top, "kind": _kind,
+    "pieces": _pieces,
 }
 
 

@@ -136,6 +136,8 @@ def topmost(x) = top(x)
 def free(x) = empty(x)
 def taken(x) = occupied(x)
 def row_of(x) = x.r
+def kind_of(x) = kind(x)
+def on(x) = pieces(x)
 """
 
 
@@ -162,6 +164,8 @@ def local_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     ("[s for s in sites where topmost(s) != none]", "top", ("a1", "b1", "c1", "b2")),
     ("count s in hidden(sites) where free(s)", "empty", 5),
     ("count s in hidden(sites) where taken(s)", "occupied", 4),
+    ("count s in hidden(sites) where size(on(s)) > 0", "pieces", 4),
+    ("[kind_of(x) for s in sites, x in pieces(s)]", "kind", ("stone",) * 4),
 ])
 def test_a_builtin_of_an_inlined_parameter_reads_the_local(
         tmp_path: Path, local_reads: list[str], expr: str, builtin: str, expected: Any) -> None:
@@ -171,11 +175,24 @@ def test_a_builtin_of_an_inlined_parameter_reads_the_local(
 
 @pytest.mark.parametrize("expr", [
     "mine(hidden(3))", "topmost(hidden(3))", "free(hidden([1]))", "row_of(hidden(3))",
-    "first x in hidden([A]): x.r",
+    "first x in hidden([A]): x.r", "kind_of(hidden(3))", "kind_of(hidden(at(0, 0)))",
+    "on(hidden(3))", "kind(hidden(A))", "pieces(hidden(3))",
 ])
 def test_a_builtin_of_a_parameter_that_is_no_site_fails_as_in_the_reference(
         tmp_path: Path, expr: str) -> None:
     assert rules_outcome(tmp_path, expr)[0] == "error"
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("kind(top(at(0, 0)))", "stone"),
+    ("size(pieces(supply of A)) + size(pieces(at(1, 1)))", 7),
+    ("[kind(x) for x in pieces(supply of B)]", ("stone",) * 8),
+])
+def test_kind_and_pieces_written_in_place_give_the_reference_values(
+        tmp_path: Path, expr: str, expected: Any) -> None:
+    """kind(x) of a piece and pieces(s) of a site or a zone without the builtin's call
+    (loops.INLINE): the same values and steps as the reference."""
+    assert rules_outcome(tmp_path, expr)[0] == expected
 
 
 def test_a_coordinate_of_a_local_site_reads_it_directly(tmp_path: Path) -> None:
