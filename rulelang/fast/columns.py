@@ -4,6 +4,7 @@ attribute's column (GameData.attrs[name], indexed by piece id):
     each x in D: x.name            sum x in D: x.points         (the values)
     each|count|first x in D where x.name == V                   (a filter)
     any|all x in D: x.name == V        any|all x in D: x.flag   (a test)
+    any|all x in D: kind(x) == V                                (a test of the kind)
 
 with V a constant or a value that does not read x (computed once). Each loop counts its
 domain's steps as loops._items does (Source); for each item that is a
@@ -149,12 +150,14 @@ def filter_over(var: str, cond: Fn, src: Source, first: bool = False) -> Fn | No
 
 
 def test_over(want_all: bool, var: str, body: Fn, src: Source) -> Fn | None:
-    """`any|all x in D: x.attr == V` (or `x.attr` itself): stops at the first item that
-    decides."""
+    """`any|all x in D: x.attr == V` (or `x.attr` itself, or `kind(x) == V`): stops at the
+    first item that decides."""
     found = compare_of(body, var)
     if found is None:
         name = column_of(body, var)
-        return None if name is None else _truth_over(want_all, var, body, name, src)
+        if name is None:
+            return _kind_over(want_all, var, body, src)
+        return _truth_over(want_all, var, body, name, src)
     name, eq, right, const = found
 
     domain, span, extra, items = src
@@ -219,6 +222,50 @@ def _truth_over(want_all: bool, var: str, body: Fn, name: str, src: Source) -> F
         for x in xs:
             if type(x) is Piece and col is not None:
                 hit = col[x.id]
+            else:
+                e[var] = x
+                hit = body(c, e)
+            if (not hit) is want_all:
+                result = not want_all
+                break
+        if old is not _MISSING:  # the variable as the general loop leaves it
+            e[var] = old
+        elif x is not _MISSING:
+            e[var] = x
+        return result
+    return test
+
+
+def _kind_over(want_all: bool, var: str, body: Fn, src: Source) -> Fn | None:
+    """`any|all x in D: kind(x) == V` (or `!=`), V not reading x (computed once): each
+    piece's kind read directly; any other item through the closures (loops.INLINE's kind,
+    compiler.visit_Compare). None for another body."""
+    found = getattr(body, "compare", None)
+    if found is None:
+        return None
+    op, left, right, value = found
+    if getattr(left, "kind_of", None) != var or (
+            right != "const" and not fixed_operand(right, var)):
+        return None
+    eq = op == "=="
+    domain, span, extra, items = src
+
+    def test(c: Ctx, e: dict[str, Any]) -> Any:
+        xs = domain(c, e)
+        if type(xs) is tuple:  # loops._items, inlined
+            steps = c.steps = c.steps + len(xs) + extra
+            if steps > STEP_BUDGET:
+                c.tick(span)
+        else:
+            xs = items(c, xs)
+        old, x = e.get(var, _MISSING), _MISSING
+        v: Any = value if right == "const" else _MISSING
+        result = want_all
+        for x in xs:
+            if type(x) is Piece:
+                if v is _MISSING:
+                    v = right(c, e)
+                hit = (x.kind == v) is eq
             else:
                 e[var] = x
                 hit = body(c, e)

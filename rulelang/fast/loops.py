@@ -272,7 +272,7 @@ def _kind_local(name: str, slow: Fn) -> Fn:
     def kind(c: Ctx, e: dict[str, Any]) -> Any:
         x = e.get(name)
         return x.kind if type(x) is Piece else slow(c, e)
-    return kind
+    return tag(kind, kind_of=name)  # (for columns._kind_over)
 
 
 def _pieces(a: Fn, rt: Any, general: General) -> Fn:

@@ -554,3 +554,30 @@ def test_all_over_a_kept_group_against_a_region_is_the_reference_answer(
         values.append(rulelang.load_game(path, mode=mode).new_initial_state().ctx.data.vars[
             ("out", None)])
     assert values[1] == values[0] == expected
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ('any x in pieces(supply of A): kind(x) == "stone"', True),
+    ("any x in pieces(supply of B): kind(x) == stone", True),
+    ('all x in pieces(supply of A): kind(x) != "stone"', False),
+    ('any x in pieces(at(0, 0)) + pieces(supply of B): kind(x) == "ball"', False),
+    ('[any x in hidden(pieces(supply of A)): kind(x) == k for k in ["ball", "stone"]]',
+     (False, True)),
+])
+def test_a_kind_test_over_pieces_reads_each_kind_as_the_reference(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expr: str, expected: Any) -> None:
+    """`any|all x in D: kind(x) == V`: each piece's kind read in one loop (columns._kind_over),
+    the same value and steps as the reference."""
+    from rulelang.fast import columns
+    made = spied(monkeypatch, columns, "_kind_over")
+    assert both(tmp_path, expr, a=ROW)[0] == expected
+    assert made
+
+
+@pytest.mark.parametrize("expr", [
+    'any x in hidden([1, 2]): kind(x) == "stone"',
+    'all x in hidden([at(0, 0)]): kind(x) != "stone"',
+])
+def test_a_kind_test_over_other_values_fails_as_in_the_reference(tmp_path: Path,
+                                                                 expr: str) -> None:
+    assert both(tmp_path, expr)[0] == "error"
