@@ -91,6 +91,19 @@ def kept_site_rule(rt: Any, key: str, node: ast.Node, param: str, run: Callable[
                 return v
             return rt.ref_value(ref, self.c, {}, node)(*args)
 
+        def at_site(self, x: Any) -> Any:
+            """The rule's value at one argument: __call__(x), without its checks when x is
+            a site (a builtin that calls a rule of one site, `reach`, asks so)."""
+            if type(x) is Site:
+                values = self.values
+                v = values[x.index]
+                if v is _MISSING:
+                    c = self.c
+                    c.tick(node.span)
+                    v = values[x.index] = run(c, x)
+                return v
+            return self(x)
+
         def __repr__(self) -> str:
             return f"rule {key}"
 

@@ -199,26 +199,32 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     `cost(s)` is what entering s costs (none: it cannot be entered); `stop(s)`, if given,
     says whether a move may end on s (it may still pass through). The start is excluded."""
     sites, table, origin = c.game.board.sites, rel.indices, start.board_index
-    best = {origin: 0}  # site index -> the least it costs to get there
+    over = budget + 1
+    best = [over] * len(sites)  # site index -> the least it costs to get there
+    best[origin] = 0
     frontier = [(0, origin)]
-    costs: dict[int, Any] = {}  # what entering each site costs, asked once (cost is pure)
-    pop, push, over = heapq.heappop, heapq.heappush, budget + 1
+    costs: list[Any] = [_UNASKED] * len(sites)  # entering each site costs, asked once
+    ask = getattr(cost, "at_site", cost)  # (a rule kept per site: its values read directly)
+    pop, push = heapq.heappop, heapq.heappush
     while frontier:
         spent, i = pop(frontier)
         if spent > best[i]:  # (reached more cheaply since)
             continue
         for j in table[i]:
-            step = costs.get(j, _UNASKED)
+            step = costs[j]
             if step is _UNASKED:
-                step = costs[j] = cost(sites[j])
+                step = costs[j] = ask(sites[j])
             if step is None:
                 continue
             total = spent + step
-            if total <= budget and total < best.get(j, over):
+            if total <= budget and total < best[j]:
                 best[j] = total
                 push(frontier, (total, j))
-    ends = [sites[i] for i in sorted(best) if i != origin]
-    return tuple(ends) if stop is None else tuple([s for s in ends if stop(s)])
+    ends = [sites[i] for i, b in enumerate(best) if b <= budget and i != origin]
+    if stop is None:
+        return tuple(ends)
+    keep = getattr(stop, "at_site", stop)
+    return tuple([s for s in ends if keep(s)])
 
 
 _UNASKED = object()
