@@ -254,6 +254,17 @@ def incremental_filter(qid: Any, sites: tuple[Any, ...], deps: tuple[Any, ...], 
         n = len(changes)
         if entry is not None and entry[1] == n:
             return entry[2]
+        parent = data.parent
+        if parent is not None and (entry is None or entry[1] < len(parent.changes)) \
+                and parent.mover == data.mover:
+            # a scratch copy (a way of acting tried) of data whose value is older or not
+            # kept: that is brought up to date first, for the other ways tried from it too
+            c.data = parent
+            try:
+                query(c, e)
+            finally:
+                c.data = data
+            entry = parent.cache.get(key)
         todo: Any
         if entry is None:  # (site i of the board has index i)
             member, todo = [False] * len(sites), sites

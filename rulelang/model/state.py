@@ -26,7 +26,7 @@ class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
                  "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
-                 "moved", "era", "version", "fixed")
+                 "moved", "era", "version", "fixed", "parent")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -62,18 +62,23 @@ class GameData:
         self.version = 0
         # the piece attributes no rule sets: their columns are shared by every copy
         self.fixed: frozenset[str] = frozenset()
+        # a scratch copy's data (scratch()), unchanged while the copy lives: kept values
+        # may be brought up to date there, for its other scratch copies (incremental.py)
+        self.parent: GameData | None = None
 
     def copy(self) -> GameData:
-        return self._copy(self.history.copy(), self.positions.copy())
+        return self._copy(self.history.copy(), self.positions.copy(), None)
 
     def scratch(self) -> GameData:
         """A copy for trying an action's effects (the menu walk): it shares the history and
         the counts of positions, which only the flow writes, between turns, never an
         effect; everything else is its own, as in copy()."""
-        return self._copy(self.history, self.positions)
+        return self._copy(self.history, self.positions, self)
 
-    def _copy(self, history: list[tuple[Any, int]], positions: dict[Any, int]) -> GameData:
+    def _copy(self, history: list[tuple[Any, int]], positions: dict[Any, int],
+              parent: GameData | None) -> GameData:
         new = GameData.__new__(GameData)
+        new.parent = parent
         new.at = self.at.copy()
         new.loc = self.loc.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}

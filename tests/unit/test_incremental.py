@@ -151,3 +151,66 @@ def test_a_query_that_reads_no_position_is_kept_for_the_game(tmp_path: Path) -> 
         rt.fn(rt.program.defs["band"].body)(state.ctx, {"b": 2})
         steps.append(state.ctx.steps - before)
     assert steps[0] == steps[1] == steps[2] == 6  # (a step per site)
+
+
+SLIDE = """
+geometry row(n)
+  sites (i) for i in 0..n-1
+  name "s" + str(i)
+  relation right (i) -> (i + 1)
+
+game "Slide"
+players A, B
+board row(7)
+piece stone
+zone supply each player: 9 stone
+
+def open = each s in sites where empty(s)
+
+action place
+  choose site s in sites where empty(s) and s.i >= 0
+  put stone of mover at s
+
+# a stone lifted and put on an empty site: `open` is asked only in the ways tried
+action slide
+  choose site src in sites where owner(src) == mover
+  let b = top(src)
+  remove b
+  choose site dest in open where dest != src
+  put b at dest
+
+turn
+  do place or slide
+
+end
+  when turn > 12
+    draw
+"""
+
+
+def test_a_way_tried_brings_the_kept_query_of_its_state_up_to_date(tmp_path: Path) -> None:
+    """A kept query asked only on scratch copies (the ways of `slide` tried, each after its
+    `remove`) is brought up to date on the state the copies are made from, the first way
+    tried doing it for the others (GameData.parent); the menus are the reference's."""
+    book = tmp_path / "slide.rule"
+    book.write_text(SLIDE)
+    compiled = rulelang.load_game(book, mode="compiled")
+    games = [compiled.new_initial_state(0),
+             rulelang.load_game(book, mode="interpreted").new_initial_state(0)]
+    query = compiled.runtime.program.defs["open"].body
+    rng, caught_up = random.Random(3), 0
+    while not games[0].is_terminal():
+        menus = [[g.action_to_string(a) for a in g.legal_actions()] for g in games]
+        assert menus[0] == menus[1]
+        data = games[0].ctx.data
+        entry = data.cache.get(query)
+        if any(m.startswith("slide") for m in menus[0]) and entry is not None:
+            assert entry[1] == len(data.changes)  # (up to date here, not only in the copies)
+            assert entry[2] == tuple(s for s in compiled.runtime.board.sites
+                                     if not data.at[s.index])
+            caught_up += 1
+        pick = rng.choice(menus[0])
+        for g in games:
+            g.apply_action(pick)
+    assert caught_up >= 4
+    assert games[0].history() == games[1].history()
