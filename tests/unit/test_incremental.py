@@ -66,12 +66,13 @@ def test_maintained_set_equals_recomputation(seed: int) -> None:
     assert a.history() == b.history()
 
 
-BANDS = """
+ROW = """
 geometry row(n)
   sites (i) for i in 0..n-1
   name "s" + str(i)
   relation right (i) -> (i + 1)
-
+"""
+BANDS = ROW + """
 game "Bands"
 players A, B
 board row(6)
@@ -153,12 +154,7 @@ def test_a_query_that_reads_no_position_is_kept_for_the_game(tmp_path: Path) -> 
     assert steps[0] == steps[1] == steps[2] == 6  # (a step per site)
 
 
-SLIDE = """
-geometry row(n)
-  sites (i) for i in 0..n-1
-  name "s" + str(i)
-  relation right (i) -> (i + 1)
-
+SLIDE = ROW + """
 game "Slide"
 players A, B
 board row(7)
