@@ -327,12 +327,6 @@ class Menus(Walks):
                 return False
         return True
 
-    def puts_possible(self, puts: tuple[ast.Put, ...], c: Ctx) -> bool:
-        for p in puts:
-            if not self.put_possible(p, c, {}):
-                return False
-        return True
-
     def plan(self, name: str) -> tuple[tuple[ast.Put, ...], tuple[Any, ...], Any]:
         """Per action, once: the puts and leading requires checked before enumerating, and
         the shape: None (no choice), the lone Choose (one choice, then effects), a pair of
