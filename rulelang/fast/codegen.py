@@ -54,6 +54,7 @@ from rulelang.library.semantics import (
     get_attr,
     iterate,
     negate,
+    ordered,
     quant_error,
 )
 from rulelang.model.values import Piece, Record
@@ -350,7 +351,12 @@ class _Writer(PredicateWriter):
             self.line(f"{self.const(charge)}(c, len({b}), {span})", depth + 1, n)
             test = f"{a} {n.op} {self.const(iterate)}(c, {b})"
         elif n.op in _ORDER:
-            test = f"{a} {_ORDER[n.op]} {b}"
+            self.line("try:", depth, n)
+            self.line(f"{v} = {a} {_ORDER[n.op]} {b}", depth + 1, n)
+            self.line("except TypeError:", depth, n)  # sites …: ordered by the rules
+            self.line(f"{v} = {self.const(ordered)}({a}, {self.const(n.op)}, {b}, {span})",
+                      depth + 1, n)
+            return v
         else:
             return self.fallback(n, depth)
         self.line("try:", depth, n)

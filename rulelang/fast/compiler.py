@@ -41,6 +41,7 @@ from rulelang.library.semantics import (
     negate,
     no_clause,
     of_value,
+    ordered,
     runtime_error,
 )
 from rulelang.model.values import Player, Record, show
@@ -318,9 +319,8 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
             a, b = left(c, e), right(c, e)
             try:
                 return op(a, b)
-            except TypeError:
-                raise RuleRuntimeError(f"cannot compare {show(a)} {n.op} {show(b)}",
-                                       n.span) from None
+            except TypeError:  # (sites, players, pieces: ordered by the rules)
+                return ordered(a, n.op, b, n.span)
         return compare
 
     def _relation_rows(self, n: ast.Expr) -> tuple[str, dict[Any, Any]] | None:

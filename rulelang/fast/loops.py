@@ -19,7 +19,9 @@ from rulelang.library.semantics import (
     Ctx,
     count_of,
     domain_items,
+    largest,
     quant_error,
+    smallest,
 )
 from rulelang.model.values import Piece, Player, Site, SiteSet, ZoneRef
 
@@ -514,8 +516,8 @@ def _q_ranked(kind: str, rank: Callable[[list[tuple[Any, Any]]], Any]) -> Callab
 QUANTS: dict[str, Callable[..., Fn]] = {
     "all": _q_all, "any": _q_any, "each": _q_each, "first": _q_first,
     "count": _q_count,
-    "max": _q_fold("max", lambda vs: max(vs, default=0)),
-    "min": _q_fold("min", lambda vs: min(vs, default=0)),
+    "max": _q_fold("max", largest),
+    "min": _q_fold("min", smallest),
     "sum": _q_fold("sum", sum),
     **{kind: _q_ranked(kind, rank) for kind, rank in RANKED.items()},
 }

@@ -9,7 +9,15 @@ from rulelang.errors import RulelangError
 from rulelang.library.registry import PURE, Facts, builtin, constant
 from rulelang.library.registry import BuiltinContext as _Ctx
 from rulelang.library.registry import Reads as R
-from rulelang.library.semantics import charge, charge_items, size_error, too_large, weight
+from rulelang.library.semantics import (
+    charge,
+    charge_items,
+    largest,
+    size_error,
+    smallest,
+    too_large,
+    weight,
+)
 from rulelang.model.values import LineSet, Piece, Player, Relation, Site, ZoneRef, show
 
 
@@ -290,7 +298,7 @@ def max_(c: _Ctx, *args: Any) -> Any:
     """The largest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     charge_items(c, items)
-    return max(items) if items else 0
+    return largest(items)
 
 
 @builtin(1, 99, example="min(a, b)", facts=PURE)
@@ -298,7 +306,7 @@ def min_(c: _Ctx, *args: Any) -> Any:
     """The smallest of the arguments (or of one collection); 0 for none."""
     items = _items(args)
     charge_items(c, items)
-    return min(items) if items else 0
+    return smallest(items)
 
 
 @builtin(1, example="sum(points)", facts=PURE, sig="coll -> number")

@@ -16,12 +16,15 @@ from typing import Any
 from rulelang.errors import Refusal, RulelangError, RuleRuntimeError
 from rulelang.model.values import (
     MapValue,
+    Ordered,
     Piece,
     Player,
     Record,
     Site,
     TableValue,
     ZoneRef,
+    less,
+    order,
     piece_source,
     show,
     zone_ref,
@@ -364,24 +367,70 @@ def _first(values: Iterable[Any]) -> Any:
 
 
 def _best(pairs: list[tuple[Any, Any]]) -> Any:
-    """The item with the largest key, the first of them on a tie; none for no items."""
+    """The item with the largest key, the first of them on a tie; none for no items. (Keys
+    Python cannot order, sites say, are ordered by values.less.)"""
     best, top = None, None
-    for item, key in pairs:
-        if best is None or key > top:
-            best, top = item, key
+    try:
+        for item, key in pairs:
+            if best is None or key > top:
+                best, top = item, key
+    except TypeError:
+        best, top = None, None
+        for item, key in pairs:
+            if best is None or less(top, key):
+                best, top = item, key
     return best if pairs else None
 
 
 def _sorted(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
     """The items by ascending key; equal keys keep the domain's order."""
-    return tuple(item for item, _ in sorted(pairs, key=lambda pair: pair[1]))
+    try:
+        ranked = sorted(pairs, key=_second)
+    except TypeError:  # (keys Python cannot order: values.less orders them)
+        ranked = sorted(pairs, key=lambda pair: Ordered(pair[1]))
+    return tuple(item for item, _ in ranked)
+
+
+def _second(pair: tuple[Any, Any]) -> Any:
+    return pair[1]
+
+
+def largest(values: Iterable[Any]) -> Any:
+    """The largest value (0 for none), the first of them on a tie, ordered as the rules order
+    values (values.less, where Python cannot)."""
+    vs = values if type(values) is list or type(values) is tuple else list(values)
+    try:
+        return max(vs, default=0)
+    except TypeError:
+        return max(vs, key=Ordered, default=0)
+
+
+def smallest(values: Iterable[Any]) -> Any:
+    """The smallest value (0 for none), the first of them on a tie (as largest)."""
+    vs = values if type(values) is list or type(values) is tuple else list(values)
+    try:
+        return min(vs, default=0)
+    except TypeError:
+        return min(vs, key=Ordered, default=0)
+
+
+ORDERS = frozenset({"<", "<=", ">", ">="})
+
+
+def ordered(a: Any, op: str, b: Any, span: Any) -> bool:
+    """`a op b` (< <= > >=) where Python's operator raised a TypeError: sites, players and
+    pieces in the rules' order (values.order); else the positioned error."""
+    try:
+        return order(a, op, b)
+    except TypeError:
+        raise cannot_compare(a, op, b, span) from None
 
 
 RANKED: dict[str, Callable[[list[tuple[Any, Any]]], Any]] = {"best": _best, "sorted": _sorted}
 
 _FOLD: dict[str, Callable[[Iterable[Any]], Any]] = {
     "all": all, "any": any, "count": lambda vs: sum(1 for v in vs if v),
-    "first": _first, "max": lambda vs: max(vs, default=0), "min": lambda vs: min(vs, default=0),
+    "first": _first, "max": largest, "min": smallest,
     "sum": sum, "each": tuple,
 }
 

@@ -1,6 +1,11 @@
 """Runtime values shared by every state of a game: sites, players, pieces, relations, lines.
 
 They are immutable and interned per game, so identity comparison and hashing are cheap.
+Sites, players and pieces define no comparison method: a class with one written in Python
+makes Python call it (and object's `__eq__` through it) for every `==`, `!=` and `in`, some
+ten times the cost of the identity test it then is (a `site in row` of 20 sites: 2.1 against
+0.2 us). The rules still order them (a site by its index in board order, a player by its
+seat, a piece by its id): `less` and `order` below do it, where Python's `<` cannot.
 """
 from __future__ import annotations
 
@@ -23,11 +28,6 @@ class Site:
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not Site:  # (another kind of value: not comparable, a rule error)
-            return NotImplemented
-        return self.index < other.index
-
 
 class Player:
     __slots__ = ("index", "name")
@@ -37,11 +37,6 @@ class Player:
 
     def __repr__(self) -> str:
         return self.name
-
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not Player:  # (another kind of value: not comparable, a rule error)
-            return NotImplemented
-        return self.index < other.index
 
 
 class Piece:
@@ -57,10 +52,53 @@ class Piece:
     def __repr__(self) -> str:
         return f"{self.kind}#{self.id}"
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not Piece:  # (another kind of value: not comparable, a rule error)
-            return NotImplemented
-        return self.id < other.id
+
+def less(a: Any, b: Any) -> bool:
+    """a < b as the rules order values: two sites by board order, two players by seat, two
+    pieces by id, lists and tuples item by item (the first items that differ decide, else the
+    shorter comes first), anything else as Python does; a TypeError where the two cannot be
+    ordered (a site and a number, a site and a player). For where Python's `<` raised one."""
+    ta = type(a)
+    if ta is type(b):
+        if ta is Site or ta is Player:
+            return a.index < b.index  # type: ignore[no-any-return]
+        if ta is Piece:
+            return a.id < b.id  # type: ignore[no-any-return]
+    if (isinstance(a, tuple) and isinstance(b, tuple)) or (ta is list and type(b) is list):
+        for x, y in zip(a, b, strict=False):
+            if not (x is y or x == y):
+                return less(x, y)
+        return len(a) < len(b)
+    return a < b  # type: ignore[no-any-return]
+
+
+def order(a: Any, op: str, b: Any) -> bool:
+    """`a op b` for op one of < <= > >= (less); a TypeError where they cannot be ordered."""
+    if op == "<":
+        return less(a, b)
+    if op == ">":
+        return less(b, a)
+    if op == "<=":
+        return not less(b, a)
+    if op == ">=":
+        return not less(a, b)
+    raise ValueError(op)
+
+
+class Ordered:
+    """A sort key that orders values as the rules do (less): for sorted, min and max where
+    Python cannot order the values themselves."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: Ordered) -> bool:
+        return less(self.value, other.value)
+
+    def __gt__(self, other: Ordered) -> bool:
+        return less(other.value, self.value)
 
 
 class SiteSet(tuple):  # type: ignore[type-arg]

@@ -11,6 +11,7 @@ from rulelang.language import ast
 from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
+    ORDERS,
     Ctx,
     Fn,
     charge,
@@ -24,6 +25,7 @@ from rulelang.library.semantics import (
     negate,
     no_clause,
     of_value,
+    ordered,
     quant,
     quant_error,
     runtime_error,
@@ -108,6 +110,8 @@ class Interpreter:
         try:
             return COMPARES[n.op](left, right)
         except TypeError:
+            if n.op in ORDERS:  # (sites, players, pieces: ordered by the rules, not Python)
+                return ordered(left, n.op, right, n.span)
             raise RuleRuntimeError(f"cannot compare {show(left)} {n.op} {show(right)}",
                                    n.span) from None
 
