@@ -306,8 +306,11 @@ class Compiler(CallCompiler, FieldCompiler, SiteQueries):
 
             def member(c: Ctx, e: dict[str, Any]) -> Any:  # (within's body: one call less)
                 a, b = left(c, e), right(c, e)
-                if type(b) is tuple:
-                    charge(c, len(b), span)
+                if type(b) is tuple:  # (charge and iterate, inlined: a tuple is its items)
+                    steps = c.steps = c.steps + len(b)
+                    if steps > STEP_BUDGET:
+                        c.tick(span)
+                    return (a in b) != negated  # (no TypeError: a tuple compares by ==)
                 try:
                     return (a in iterate(c, b)) != negated
                 except TypeError:
