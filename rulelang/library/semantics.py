@@ -398,20 +398,20 @@ def _second(pair: tuple[Any, Any]) -> Any:
 def largest(values: Iterable[Any]) -> Any:
     """The largest value (0 for none), the first of them on a tie, ordered as the rules order
     values (values.less, where Python cannot)."""
-    vs = values if type(values) is list or type(values) is tuple else list(values)
-    try:
-        return max(vs, default=0)
-    except TypeError:
-        return max(vs, key=Ordered, default=0)
+    return _extreme(max, values)
 
 
 def smallest(values: Iterable[Any]) -> Any:
     """The smallest value (0 for none), the first of them on a tie (as largest)."""
+    return _extreme(min, values)
+
+
+def _extreme(pick: Any, values: Iterable[Any]) -> Any:
     vs = values if type(values) is list or type(values) is tuple else list(values)
     try:
-        return min(vs, default=0)
+        return pick(vs, default=0)
     except TypeError:
-        return min(vs, key=Ordered, default=0)
+        return pick(vs, key=Ordered, default=0)
 
 
 ORDERS = frozenset({"<", "<=", ">", ">="})
