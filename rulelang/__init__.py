@@ -28,6 +28,7 @@ from rulelang.fast.compiler import Compiler
 from rulelang.fast.flow import FastFlow
 from rulelang.game.engine import TERMINAL, Game, State
 from rulelang.game.runtime import Runtime
+from rulelang.gen import GenGame, Unsupported, generate
 from rulelang.language import ast
 from rulelang.language.checker import check
 from rulelang.language.loader import load
@@ -49,6 +50,9 @@ EVALUATORS: dict[str, tuple[Any, Any]] = {
     "compiled": (Compiler, FastFlow),
     "interpreted": (Reference, ReferenceFlow),
 }
+# and "generated": one Python module per game over a flat state (rulelang/gen), on the
+# reference's runtime; a game the generator does not take runs "compiled"
+_GENERATED: dict[Runtime, Any] = {}
 
 __all__ = ["load_game", "check_file", "is_library", "parse", "check", "compile_rulebook", "Game",
            "State", "TERMINAL", "RulelangError", "RulebookError", "RuleRuntimeError",
@@ -69,12 +73,33 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
               mode: str = "compiled") -> Game:
     """Read, check and compile a rulebook (a path, or a bundled rulebook's name); RulebookError
     lists every mistake."""
-    if mode not in EVALUATORS:
-        raise RulelangError(f"unknown mode '{mode}' (use 'compiled' or 'interpreted')")
+    if mode not in EVALUATORS and mode != "generated":
+        raise RulelangError(f"unknown mode '{mode}' (use 'compiled', 'interpreted' or "
+                            "'generated')")
     path, program, digest = _checked(path)
     chosen = resolve_options(program, options or {})
+    if mode not in EVALUATORS:  # "generated" (tests may register other evaluators by name)
+        runtime = compile_rulebook(program, chosen, "interpreted", digest)
+        made = generated_state(runtime)
+        if made is not None:
+            return GenGame(runtime, str(path), digest, made)
+        mode = "compiled"  # the generator does not take it: the closures run it, whole
     runtime = compile_rulebook(program, chosen, mode, digest)
     return Game(runtime, str(path), digest)
+
+
+def generated_state(runtime: Runtime) -> Any:
+    """The generated State class of a game (made once per runtime), or None when the
+    generator does not take the game (gen.explain says why)."""
+    if runtime not in _GENERATED:
+        try:
+            _GENERATED[runtime] = generate(runtime)
+        except Unsupported:
+            _GENERATED[runtime] = None
+        except RulelangError as err:
+            err.sources = runtime.program.loaded.sources
+            raise
+    return _GENERATED[runtime]
 
 
 def _checked(given: str | Path) -> tuple[str | Path, Program, str]:

@@ -28,7 +28,6 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import CodeType
 from typing import Any
 
 from rulelang.errors import LINE_MAP, RulelangError, RuleRuntimeError
@@ -41,6 +40,7 @@ from rulelang.fast.site_code import (
     Unsupported,
 )
 from rulelang.language import ast
+from rulelang.library.pycode import run_source
 from rulelang.library.semantics import _FOLD as FOLDS
 from rulelang.library.semantics import (
     INT_BITS,
@@ -74,7 +74,6 @@ _ARITH = {"+": "+", "-": "-", "*": "*", "//": "//", "%": "%"}  # rulelang op -> 
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _LOOPS = frozenset({"all", "any", "each", "first", "count", "sum", "max", "min"})
 _MISSING = object()  # a quantifier's variable not bound before it
-_CODE: dict[str, CodeType] = {}  # generated source -> its code (the same shape, compiled once)
 _WATCHERS: list[list[str]] = []
 
 
@@ -193,14 +192,8 @@ class Generator:
         g.inlined = not plain
         for seen in _WATCHERS:
             seen.append(g.source)
-        code = _CODE.get(g.source)
-        if code is None:
-            if len(_CODE) >= 20_000:
-                _CODE.clear()
-            text = g.source
-            code = _CODE[text] = compile(text, FILENAME, "exec")
-        space: dict[str, Any] = {"__builtins__": {}, **ALLOWED, **g.constants, LINE_MAP: g}
-        exec(code, space)
+        space = run_source(g.source, FILENAME,
+                           {"__builtins__": {}, **ALLOWED, **g.constants, LINE_MAP: g})
         fn: Fn = space["f"]
         fn.generated = g  # type: ignore[attr-defined]
         g.fn = fn

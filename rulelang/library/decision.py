@@ -64,7 +64,7 @@ class Decision:
 
     def labels(self) -> list[str]:
         if self._labels is None:
-            self._labels = _unique([label(o) for o in self.options])
+            self._labels = unique_labels([label(o) for o in self.options])
         return self._labels
 
 
@@ -185,7 +185,7 @@ class Flow:
         raise NotImplementedError
 
 
-def _unique(labels: list[str]) -> list[str]:
+def unique_labels(labels: list[str]) -> list[str]:
     """Labels must be unique among the options: number repeated ones."""
     seen: dict[str, int] = {}
     out = []

@@ -1,5 +1,8 @@
 """`rulelang compile --show PATH [--option K=V]`: the Python functions the code generator
-(rulelang/fast/codegen.py) makes for a rulebook's rules and score terms.
+(rulelang/fast/codegen.py) makes for a rulebook's rules and score terms; with
+`--generated`, the whole module the game generator (rulelang/gen) writes for the game.
+`rulelang compile --explain PATH`: whether the game generator takes the rulebook, and if
+not, which construct stands in the way, at its file:line:col.
 
 Each function is printed under a header naming where it comes from — the rulebook's
 file:line:col and that line — and followed by its line map (each `# node N` of its source:
@@ -19,9 +22,15 @@ from rulelang.tools.common import _rulebook, load, parse_options
 def add_parser(sub: Any) -> None:
     cp = sub.add_parser("compile", help="show the Python generated for a rulebook's rules")
     cp.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
-    cp.add_argument("--show", action="store_true", required=True,
-                    help="print the generated functions, each under the rulebook line it "
-                    "comes from")
+    what = cp.add_mutually_exclusive_group(required=True)
+    what.add_argument("--show", action="store_true",
+                      help="print the generated functions, each under the rulebook line it "
+                      "comes from")
+    what.add_argument("--explain", action="store_true",
+                      help="say whether the game runs generated (mode 'generated') and, if "
+                      "not, what stands in the way")
+    cp.add_argument("--generated", action="store_true",
+                    help="with --show: the whole module of the game generator")
     cp.add_argument("--players", type=int, metavar="N")
     cp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     cp.set_defaults(run=cmd_compile)
@@ -31,6 +40,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     options = parse_options(args.option, args.players)
     path = _rulebook(args.path)
     game = load(path, options)  # the usual errors: no such file, a module, a bad option
+    if args.explain or args.generated:
+        return _game_module(game, path, explain_only=args.explain)
     functions = rulelang.generated_code(path, options)
     if not functions:
         print(printable(f"# {Path(path).name}: no rule or score term has an expression the "
@@ -71,3 +82,34 @@ def _where(node: Any, sources: dict[str, Any], text: bool = True) -> str:
     if not text or src is None:
         return printable(place)
     return printable(f"{place}  {src.line(span.line).strip()}")
+
+
+def _game_module(game: Any, path: str, explain_only: bool) -> int:
+    """--explain, or --show --generated: the game generator's verdict or its module."""
+    from rulelang.gen import explain, write
+    runtime = rulelang.load_game(path, game.options, mode="interpreted").runtime
+    sources = runtime.program.loaded.sources
+    why = explain(runtime)
+    name = Path(path).name
+    if why is not None:
+        where = f"{why.span.path}:{why.span.line}:{why.span.column}" if why.span else name
+        line = sources[why.span.path].line(why.span.line).strip() \
+            if why.span and why.span.path in sources else ""
+        print(printable(f"{name}: runs compiled (closures), not generated: {why.what}"))
+        print(printable(f"  at {where}  {line}".rstrip()))
+        return 0
+    generated, _ = write(runtime)
+    if explain_only:
+        print(printable(f"{name}: generated (mode 'generated'): one module of "
+                        f"{len(generated.origins)} functions, at most {generated.steps:,} "
+                        "steps per action (uncounted)"))
+        return 0
+    for fn, span, text in generated.origins:
+        if span is not None:
+            src = sources.get(span.path)
+            line = src.line(span.line).strip() if src is not None else ""
+            print(printable(f"# {fn}: {span.path}:{span.line}:{span.column}  {line}"))
+        print(text)
+        print()
+    print(f"# constants: {len(generated.constants)} (values, never source)")
+    return 0

@@ -18,12 +18,15 @@ LAYERS = [
     ["rulelang.language"],                           # read, parse, build, load, check, analyse
     ["rulelang.reference", "rulelang.fast"],         # the two evaluators (siblings)
     ["rulelang.game"],                               # the static game, turns, the engine
+    ["rulelang.gen"],                                # the generated games (compiled mode)
     ["rulelang.agents"],                             # players that see only State methods
     ["rulelang"],                                    # the public API (__init__.py)
     ["rulelang.tools"],                              # CLI, records, terminal pictures
     ["rulelang.__main__"],                           # python -m rulelang
 ]
-CODEGEN = PACKAGE / "fast" / "codegen.py"  # the one module that compiles Python (its own)
+PYCODE = PACKAGE / "library" / "pycode.py"  # the one module that compiles Python
+# the code generators: each hands pycode the source its own writer made
+WRITERS = {PACKAGE / "fast" / "codegen.py": "g.source", PACKAGE / "gen" / "__init__.py": "g.source"}
 FRONT_END = {"rulelang.language.parser", "rulelang.language.builder",
              "rulelang.language.loader", "rulelang.language.checker", "lark"}
 RUNTIME_PACKAGES = ("rulelang.model", "rulelang.library", "rulelang.reference",
@@ -141,7 +144,7 @@ def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
             bare = func.id if isinstance(func, ast.Name) else ""  # a builtin of Python
             method = func.attr if isinstance(func, ast.Attribute) else ""
             assert (bare not in ("eval", "exec", "compile", "__import__") or (
-                path == CODEGEN and bare in ("exec", "compile"))) \
+                path == PYCODE and bare in ("exec", "compile"))) \
                 and method != "import_module", f"{where} makes code"
             if bare == "open" or method in ("open", "read_text", "read_bytes", "safe_load",
                                             "fdopen", "load"):
@@ -163,41 +166,32 @@ def test_only_the_public_api_knows_the_modes() -> None:
 
 
 def test_only_the_code_generator_compiles_and_only_what_it_wrote() -> None:
-    """fast/codegen.py is the one module whose code calls compile, exec or eval; it calls
-    compile once, on `text`, which is only ever the source its writer made (`g.source`, the
-    lines `_Writer.line` joined), and exec once, on the code compiled from it, with globals
-    whose builtins are emptied (the constants table and the line map)."""
+    """library/pycode.py is the one module whose code calls compile, exec or eval: compile
+    once, on the `text` it is given, and exec once, on the code compiled from it, in the
+    `space` it is given, whose builtins it asserts are empty. Its callers are the code
+    generators alone, each handing it the source its own writer made (`g.source`) and a
+    space whose `__builtins__` is empty."""
     makers = ("eval", "exec", "compile", "__import__")
     calls: dict[str, list[ast.Call]] = {}
+    callers: dict[Path, list[ast.Call]] = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in makers:
-                assert path == CODEGEN, f"{path.relative_to(PACKAGE.parent)} calls " \
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(node.func, ast.Name) and node.func.id in makers:
+                assert path == PYCODE, f"{path.relative_to(PACKAGE.parent)} calls " \
                     f"{node.func.id}"
                 calls.setdefault(node.func.id, []).append(node)
+            if isinstance(node.func, ast.Name) and node.func.id == "run_source":
+                callers.setdefault(path, []).append(node)
     assert sorted(calls) == ["compile", "exec"] and all(len(v) == 1 for v in calls.values())
-    tree = ast.parse(CODEGEN.read_text())
-    assigned: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:  # (names bound, not subscripts)
-                names = target.elts if isinstance(target, ast.Tuple) else [target]
-                for t in names:
-                    if isinstance(t, ast.Name):
-                        assigned.setdefault(t.id, []).append(ast.unparse(node.value))
-    compiled = calls["compile"][0]
-    assert isinstance(compiled.args[0], ast.Name) and compiled.args[0].id == "text"
-    assert assigned["text"] == ["g.source"]
-    assert assigned["g"] == ["_Writer(self, node).write()"]
-    sources = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Assign)
-               and any(ast.unparse(t).endswith(".source") for t in n.targets)]
-    assert sources == ["self.g.source = '\\n'.join(self.lines) + '\\n'"], sources
-    ran = calls["exec"][0]
+    compiled, ran = calls["compile"][0], calls["exec"][0]
+    assert ast.unparse(compiled.args[0]) == "text"
     assert ast.unparse(ran.args[0]) == "code" and ast.unparse(ran.args[1]) == "space"
-    assert assigned["code"] == ["_CODE.get(g.source)", "compile(text, FILENAME, 'exec')"], \
-        assigned["code"]
-    # (besides the constants, the globals hold the function's line map, for error notes)
-    assert assigned["space"] == [
-        "{'__builtins__': {}, **ALLOWED, **g.constants, LINE_MAP: g}"], assigned["space"]
+    assert "assert space.get('__builtins__') == {}" in ast.unparse(ast.parse(PYCODE.read_text()))
+    assert set(callers) == set(WRITERS), sorted(map(str, callers))
+    for path, made in callers.items():
+        assert len(made) == 1 and ast.unparse(made[0].args[0]) == WRITERS[path], path
+        space = ast.unparse(made[0].args[2])
+        assert space.startswith("{'__builtins__': {}, **ALLOWED, **g.constants"), space
+

@@ -61,7 +61,7 @@ def test_compile_show_prints_each_function_under_its_rulebook_line(
     (["compile", "--show", "shown.rule", "--option", "bonus=9"], 1,
      "error[R205]: impossible option: bonus=9 (from 0 to 3)"),
     (["compile", "--show", "shown.rule", "--option", "bonus"], 1, "error[R411]: bad option"),
-    (["compile", "shown.rule"], 2, "the following arguments are required: --show"),
+    (["compile", "shown.rule"], 2, "one of the arguments --show --explain is required"),
 ])
 def test_compile_mistakes_are_clean_messages(capsys: pytest.CaptureFixture[str], book: str,
                                              argv: list[str], code: int, message: str) -> None:
@@ -75,3 +75,16 @@ def test_compile_a_module_is_refused(capsys: pytest.CaptureFixture[str], book: s
     Path("mod.rule").write_text("def twice(x) = x * 2\n", encoding="utf-8")
     assert cli.main(["compile", "--show", "mod.rule"]) == 1
     assert "error[R416]" in capsys.readouterr().err
+
+
+def test_compile_explain_says_which_mode_a_rulebook_gets(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    main = cli.main
+    assert main(["compile", "--explain", "hex"]) == 0
+    assert "hex.rule: generated (mode 'generated')" in capsys.readouterr().out
+    assert main(["compile", "--explain", "tatara"]) == 0
+    out = capsys.readouterr().out
+    assert "runs compiled (closures), not generated: rounds" in out and "tatara.rule:" in out
+    assert main(["compile", "--show", "--generated", "tic_tac_toe"]) == 0
+    out = capsys.readouterr().out
+    assert "def menu(S):" in out and "# menu: " in out and "do place" in out

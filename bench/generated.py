@@ -1,0 +1,75 @@
+"""The generated mode (rulelang/gen) against the closures and OpenSpiel's C++ games: random
+playouts per second of CPU time, the modes alternated in one run, for every rulebook the
+generator takes (and a line for each it does not, with what stands in the way).
+
+    python bench/generated.py [--seconds S] [GAME ...]
+
+OpenSpiel's games (tic_tac_toe, connect_four, hex, breakthrough) are driven from a Python
+loop as `state.apply_action(rng.choice(state.legal_actions()))`; without open_spiel installed
+(`pip install -e '.[test]'`) their column is left out."""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import rulelang
+from rulelang.gen import GenGame, explain
+
+OPENSPIEL = {"tic_tac_toe": "tic_tac_toe", "connect_four": "connect_four",
+             "hex": "hex(board_size=11)", "breakthrough": "breakthrough"}
+
+
+def _rate(new: Any, seconds: float) -> float:
+    rng, games = random.Random(1), 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = new(games)
+        state.play_out(rng, 100_000) if hasattr(state, "play_out") else _spiel(state, rng)
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def _spiel(state: Any, rng: random.Random) -> None:
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("games", nargs="*")
+    ap.add_argument("--seconds", type=float, default=2.0)
+    args = ap.parse_args()
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    names = args.games or sorted(p.stem for p in rulelang.BUNDLED.glob("*.rule")
+                                 if not rulelang.is_library(p))
+    print(f"random playouts/s of CPU time, {args.seconds:g} s per measure "
+          "(python bench/generated.py)")
+    for name in names:
+        gen = rulelang.load_game(name, mode="generated")
+        if not isinstance(gen, GenGame):
+            why = explain(rulelang.load_game(name, mode="interpreted").runtime)
+            where = f"{why.span.path.rsplit('/', 1)[-1]}:{why.span.line}" if why and why.span \
+                else ""
+            print(f"{name:14} not generated: {why.what if why else '?'} ({where})")
+            continue
+        closures = rulelang.load_game(name, mode="compiled")
+        g1 = _rate(gen.new_initial_state, args.seconds / 2)
+        c1 = _rate(closures.new_initial_state, args.seconds / 2)
+        g2 = _rate(gen.new_initial_state, args.seconds / 2)
+        c2 = _rate(closures.new_initial_state, args.seconds / 2)
+        g, c = (g1 + g2) / 2, (c1 + c2) / 2
+        line = f"{name:14} generated {g:9,.0f}  closures {c:9,.0f}  ratio {g / c:5.2f}x"
+        if pyspiel is not None and name in OPENSPIEL:
+            spiel = pyspiel.load_game(OPENSPIEL[name])
+            o = _rate(lambda _, g=spiel: g.new_initial_state(), args.seconds)
+            line += f"  OpenSpiel C++ {o:9,.0f}  generated/OpenSpiel {g / o:5.2f}x"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

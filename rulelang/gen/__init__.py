@@ -1,0 +1,123 @@
+"""The compiled mode's generator: a checked program and its runtime -> one generated
+Python module for the game, over a flat state, whose functions become the methods of the
+game's State class (a subclass of rt.GenState).
+
+Stages, one module each: facts.py (whether the generator takes the game, the bound on its
+steps), forms.py (what is known of a value before the game runs), emit.py and actions.py
+(the writer: expressions, then menus, effects and the end), library/pycode.py (the one
+compile and exec), rt.py (the state and the helpers its code calls), bridge.py (to and
+from the reference's GameData). A game the generator does not take runs on the closures,
+whole; `explain` says which construct is in the way, at its file:line:col.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import rulelang.gen.bridge as bridge
+import rulelang.gen.facts as facts
+from rulelang.errors import RulelangError
+from rulelang.game.engine import Game, observe
+from rulelang.gen.actions import GameWriter
+from rulelang.gen.emit import ALLOWED, FILENAME, Generated, Unsupported, Writer
+from rulelang.gen.rt import GenState
+from rulelang.library.pycode import run_source
+from rulelang.library.semantics import Ctx
+from rulelang.model.rng import Rng
+
+GENERATOR_VERSION = 1
+__all__ = ["generate", "GenGame", "Unsupported", "explain", "GENERATOR_VERSION"]
+
+
+def write(runtime: Any) -> tuple[Generated, Any]:
+    """The game's module (raises Unsupported) and the turn's `do`."""
+    do = facts.scope(runtime.program)
+    g = GameWriter(Writer(runtime), do).write()
+    facts.check_steps(g.steps, do.span)
+    return g, do
+
+
+def generate(runtime: Any) -> type[GenState]:
+    """The game's State class (raises Unsupported)."""
+    g, do = write(runtime)
+    space = run_source(g.source, FILENAME, {"__builtins__": {}, **ALLOWED, **g.constants})
+    owners = runtime.template.owner
+    body = {"__slots__": (), "_menu": space["menu"], "_act": space["act"],
+            "_end": space["end"], "rt": runtime, "players": runtime.players, "do_node": do,
+            "piece_owner": [None if o is None else runtime.players[o] for o in owners],
+            "generated": g}
+    return type("GeneratedState", (State,), body)
+
+
+def explain(runtime: Any) -> Unsupported | None:
+    """Why the generator does not take this game (None: it does)."""
+    try:
+        write(runtime)
+    except Unsupported as why:
+        return why
+    return None
+
+
+class State(GenState):
+    """The public State of a generated game: the engine's contract (game/engine.py State),
+    the rest of it over the reference's data, off the hot path."""
+
+    __slots__ = ()
+    generated: Generated
+
+    @property
+    def data(self) -> Any:
+        return bridge.to_data(self)
+
+    @property
+    def ctx(self) -> Ctx:
+        return Ctx(self.rt, bridge.to_data(self))
+
+    def _explain(self, text: str) -> str:
+        return bridge.explain(self, text)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        try:
+            return observe(self, player)  # type: ignore[arg-type]
+        except RulelangError as err:
+            err.sources = self.rt.program.loaded.sources
+            raise
+
+    def scores(self) -> list[float]:
+        if not self.rt.program.scores:
+            return self.returns()
+        return [float(t) for t in self.rt.totals(self.ctx)]
+
+    def score_breakdown(self, player: int, terms: Any = None) -> dict[str, float]:
+        out: dict[str, float] = self.rt.breakdown(self.ctx, player, terms)
+        return out
+
+    def resample(self, player: int, seed: int) -> GenState:
+        """Nothing is hidden in a generated game: a copy with the chance generator seeded
+        anew, as game/resample.py seeds it."""
+        import random
+        new = self.clone()
+        new.rng = Rng(random.Random(seed).getrandbits(63))
+        return new
+
+
+class GenGame(Game):
+    """A game whose states are its generated State class."""
+
+    def __init__(self, runtime: Any, path: str, source_hash: str, cls: type[GenState]) -> None:
+        super().__init__(runtime, path, source_hash)
+        self.state_class = cls
+        self._start: GenState | None = None
+
+    def new_initial_state(self, seed: int = 0) -> Any:
+        if self._start is None:  # the setup (no choice, no chance) run once by the reference
+            ref = Game(self.runtime, self.path, self.source_hash)
+            ref.max_plies = None
+            begun = ref.new_initial_state(seed)
+            start = bridge.from_data(self.state_class, self, begun.data)
+            start.hist = []
+            self._start = start
+        state = self._start.clone()
+        state.rng = Rng(0)
+        state.rng.seed(seed)
+        state._guarded(lambda _: state._start(), None)
+        return state

@@ -1,0 +1,96 @@
+"""Between a generated state and the reference's `GameData`, off the hot path: `to_data`
+(observations, pictures, explanations and the proofs read the reference's data),
+`from_data` (a generated state made from the data the reference's setup left), and
+`canonical` (what two datas must agree on to be the same game state)."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.gen.rt import GenState
+from rulelang.language.decisions import explain as explain_refusal
+from rulelang.library.decision import Decision
+from rulelang.library.semantics import Ctx
+from rulelang.model.state import GameData
+from rulelang.model.values import Site
+
+
+def to_data(s: GenState) -> GameData:
+    """The reference's data of this state (a copy: changing it changes nothing here)."""
+    data = GameData(0, 0)
+    data.at, data.loc, data.owner = s.at.copy(), s.loc.copy(), list(s.owner)
+    data.zones = {k: v.copy() for k, v in s.zones.items()}
+    data.attrs = {k: v.copy() for k, v in s.attrs.items()}
+    data.counters, data.vars, data.last = s.counters.copy(), s.vars.copy(), s.last.copy()
+    data.mover, data.turn, data.result, data.idle = s.mover, s.turn, s.result, s.idle
+    data.history = [(Decision(who, menu, menu=s.do_node), k) for who, menu, k in s.hist]
+    data.rng, data.capped = s.rng.copy(), s.was_capped
+    data.came = [None] * len(s.loc)  # (read only by resample: no generated game hides)
+    data.fixed = s.rt.template.fixed
+    return data
+
+
+def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
+    """A generated state holding what `data` holds."""
+    s = cls.__new__(cls)
+    s.game = game
+    s.at, s.loc, s.owner = data.at.copy(), data.loc.copy(), data.owner.copy()
+    s.zones = {k: v.copy() for k, v in data.zones.items()}
+    s.attrs = data.attrs
+    s.counters, s.vars, s.last = data.counters.copy(), data.vars.copy(), data.last.copy()
+    s.mover, s.turn, s.result, s.idle = data.mover, data.turn, data.result, data.idle
+    s.hist = [(d.player, list(d.options), k) for d, k in data.history]
+    s.rng, s.was_capped = data.rng.copy(), data.capped
+    owners = cls.piece_owner
+    s.top = [owners[st[-1].id] if st else None for st in s.at]
+    s.menu, s._labels, s.ended_by = None, None, None
+    return s
+
+
+def canonical(data: GameData) -> tuple[Any, ...]:
+    """The game state a data holds, as plain values: pieces by id, sites and zones by
+    name, the history as its strings; not what only the evaluators' bookkeeping keeps
+    (versions, change logs, caches, the pieces moved in the current action) nor, for games
+    without hidden zones, where each piece came from (read only by resample)."""
+    def place(x: Any) -> Any:
+        if x is None:
+            return None
+        if type(x) is Site:
+            return ("site", x.name)
+        return ("zone", x.name, x.owner)
+
+    def value(v: Any) -> Any:
+        if isinstance(v, (tuple, list)):
+            return tuple(value(x) for x in v)
+        if hasattr(v, "id") and hasattr(v, "kind"):
+            return ("piece", v.id)
+        if hasattr(v, "coords"):
+            return ("site", v.name)
+        if hasattr(v, "index") and hasattr(v, "name"):
+            return ("player", v.index)
+        return v
+
+    return (
+        tuple(tuple(p.id for p in st) for st in data.at),
+        tuple(place(x) for x in data.loc),
+        tuple(sorted(((z.name, z.owner), tuple(p.id for p in ps))
+                     for z, ps in data.zones.items())),
+        tuple(data.owner),
+        tuple(sorted((k, tuple(value(x) for x in v)) for k, v in data.attrs.items())),
+        tuple(sorted(data.counters.items(), key=repr)),
+        tuple(sorted(((k, value(v)) for k, v in data.vars.items()), key=repr)),
+        tuple(sorted((k, value(v)) for k, v in data.last.items())),
+        data.mover, data.turn, data.result, data.idle, data.capped,
+        data.round, data.starter, data.round_turns,
+        tuple((d.player, d.labels()[k]) for d, k in data.history),
+        data.rng.state,
+    )
+
+
+def explain(s: GenState, text: str) -> str:
+    """Why `text` is not among the options of the state's decision (the reference's
+    words)."""
+    flow = s.game.flow
+    data = to_data(s)
+    d = Decision(s.mover, list(s.menu or ()), menu=s.do_node)
+    return explain_refusal(s.rt.program, d, text, Ctx(s.rt, data), flow.statements.value,
+                           flow.statements.run_through)

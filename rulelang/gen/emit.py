@@ -1,0 +1,398 @@
+"""The writer: a checked program and its runtime -> the Python source of one module for
+the game, with its constants table and line map.
+
+Every identifier in the source is the writer's own (`S` the state, `a3` a parameter, `v7`
+a local, `k12` a constant, `r4` a rule's function); every literal, name and span is a value
+of the constants table (the module's globals, with empty `__builtins__`); comments carry
+only the writer's numbers. No text of a rulebook reaches the source.
+
+Values are the reference's values (sites, players, pieces are the runtime's objects), so an
+operator means what it means to the reference; where the writer knows a value's form
+(gen/forms.py) it reads the flat state directly (`S.at[s.index]`), and elsewhere it calls
+the reference's own helpers. A construct it does not cover raises Unsupported at its span:
+the game then runs on the closures, whole (gen/__init__.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import rulelang.gen.forms as F
+import rulelang.gen.helpers as H
+from rulelang.gen.forms import Form
+from rulelang.language import ast
+from rulelang.library import BUILTINS
+from rulelang.library.registry import Reads
+from rulelang.source import Span
+
+FILENAME = "<rulelang generated game>"
+# builtins whose values the flat state can give through the builtin itself
+_FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
+    | Reads.ZONES
+# Python's own functions the generated source may name (its globals hold them)
+ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
+                           "bool": bool, "next": next, "iter": iter, "isinstance": isinstance}
+
+
+class Unsupported(Exception):
+    """A construct the writer does not cover, at its span."""
+
+    def __init__(self, what: str, span: Span | None) -> None:
+        super().__init__(what)
+        self.what, self.span = what, span
+
+
+class Code(NamedTuple):
+    src: str
+    form: Form
+    cost: int  # at most this many steps of the reference's budget
+
+
+@dataclass
+class Generated:
+    """A game's module: its source, constants and, per function, the rulebook span it was
+    written from (`compile --show`)."""
+    source: str
+    constants: dict[str, Any]
+    origins: list[tuple[str, Span | None, str]] = field(default_factory=list)
+    steps: int = 0  # the most steps one action (menu, effects, end) can take
+
+
+class Func:
+    """The lines of one generated function."""
+
+    def __init__(self, header: str) -> None:
+        self.lines = [header]
+        self.depth = 1
+
+    def add(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+
+class Writer:
+    def __init__(self, runtime: Any) -> None:
+        self.rt = runtime
+        self.program = runtime.program
+        self.refs = runtime.program.refs
+        self.board = runtime.board
+        self.n_sites = len(runtime.board.sites)
+        self.constants: dict[str, Any] = {}
+        self._by_value: dict[Any, str] = {}
+        self.funcs: list[tuple[str, Span | None, str, Func]] = []
+        self._rules: dict[Any, tuple[str, Form, int]] = {}
+        self._calling: set[str] = set()
+        self._n = 0
+
+    # ---- names and constants
+    def fresh(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def const(self, value: Any) -> str:
+        try:
+            key: Any = (type(value), value)
+            hash(key)
+        except TypeError:
+            key = ("id", id(value))
+        name = self._by_value.get(key)
+        if name is None:
+            name = self._by_value[key] = f"k{len(self.constants)}"
+            self.constants[name] = value
+        return name
+
+    def static(self, value: Any) -> Code:
+        return Code(self.const(value), F.of_constant(value, self.board, len(self.rt.players)),
+                    0)
+
+    # ---- expressions
+    def ex(self, node: ast.Expr, env: dict[str, Code]) -> Code:
+        method: Callable[[Any, dict[str, Code]], Code] | None = \
+            getattr(self, f"x_{type(node).__name__}", None)
+        if method is None:
+            raise Unsupported(f"the expression '{type(node).__name__}'", node.span)
+        return method(node, env)
+
+    def x_Const(self, n: ast.Const, env: dict[str, Code]) -> Code:
+        return self.static(n.value)
+
+    def x_Name(self, n: ast.Name, env: dict[str, Code]) -> Code:
+        cat, key = self.refs.get(n, ("local", n.id))
+        return self.ref(str(cat), key, n, env)
+
+    def ref(self, cat: str, key: str, n: ast.Node, env: dict[str, Code]) -> Code:
+        if cat == "local":
+            if key not in env:
+                raise Unsupported(f"'{key}' without a value", n.span)
+            return env[key]
+        if cat == "builtin":
+            return self.builtin_constant(key, n)
+        if cat == "def":
+            return self.call_rule(key, [], n)
+        if cat in ("relation", "region", "lines"):
+            member = self.board.member(key)
+            if member is None:
+                raise Unsupported(f"the board has no '{key}'", n.span)
+            return self.static(member)
+        if cat in ("player", "option", "kind", "symbol", "enum"):
+            return self.static(self.rt._component_value(cat, key, None, n))
+        raise Unsupported(f"a {cat} as a value", n.span)
+
+    def builtin_constant(self, key: str, n: ast.Node) -> Code:
+        players = self.const(self.rt.players)
+        if key == "mover":
+            return Code(f"{players}[S.mover]", F.PLAYER, 0)
+        if key == "opponent":
+            return Code(f"{players}[(S.mover + 1) % {self.const(len(self.rt.players))}]",
+                        F.PLAYER, 0)
+        if key in ("sites", "players"):
+            return self.static(self.board.sites if key == "sites" else self.rt.players)
+        if key == "last":
+            return Code("S.last", F.LAST, 0)
+        if key == "turn":
+            return Code("S.turn", F.NUM, 0)
+        raise Unsupported(f"the builtin '{key}'", n.span)
+
+    def x_Attr(self, n: ast.Attr, env: dict[str, Code]) -> Code:
+        ref = self.refs.get(n)
+        if ref is not None:
+            return self.ref(str(ref[0]), ref[1], n, env)
+        obj = self.ex(n.obj, env)
+        if obj.form.kind == "last" and n.name in ("site", "piece", "action", "player"):
+            return Code(f"S.last[{self.const(n.name)}]", F.ANY, obj.cost)
+        if obj.form.kind == "site" and n.name in self.rt.coord_index:
+            return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
+                        F.NUM, obj.cost)
+        return Code(f"{self.const(H.attr)}(S, {obj.src}, {self.const(n.name)}, "
+                    f"{self.const(n.span)})", F.ANY, obj.cost)
+
+    def x_Call(self, n: ast.Call, env: dict[str, Code]) -> Code:
+        if n.kwargs:
+            raise Unsupported("named arguments", n.span)
+        ref = self.refs.get(n.func)
+        if ref is None:
+            raise Unsupported("a call of a value", n.span)
+        cat, key = str(ref[0]), ref[1]
+        if cat == "def":
+            return self.call_rule(key, [self.ex(a, env) for a in n.args], n)
+        if cat == "builtin":
+            return self.call_builtin(key, [self.ex(a, env) for a in n.args], n)
+        if cat == "relation":
+            [arg] = [self.ex(a, env) for a in n.args] if len(n.args) == 1 else [None]
+            rel = self.board.relations.get(key)
+            if arg is None or rel is None:
+                raise Unsupported("this relation call", n.span)
+            longest = max((len(r) for r in rel.table), default=0)
+            if arg.form.kind == "site":
+                return Code(f"{self.const(rel.table)}[{arg.src}.index]",
+                            F.items(longest, F.SITE), arg.cost)
+            return Code(f"{self.const(H.relation)}({self.const(rel)}, {arg.src}, "
+                        f"{self.const(n.span)})", F.items(longest, F.SITE), arg.cost)
+        raise Unsupported(f"a call of a {cat}", n.span)
+
+    def call_builtin(self, key: str, args: list[Code], n: ast.Call) -> Code:
+        b = BUILTINS[key]
+        cost = sum(a.cost for a in args) + self.n_sites
+        site = len(args) == 1 and args[0].form.kind == "site"
+        if site and key in ("empty", "occupied"):
+            op = "not " if key == "empty" else "() != "
+            return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
+        if site and key == "owner":
+            return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
+        if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
+            return Code(f"len({args[0].src})", F.NUM, cost)
+        if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
+                and args[0].form.known and args[1].form.kind == "site":
+            lines = args[0].form.static
+            most = max((len(t) for t in lines.through), default=0)
+            return Code(f"{self.const(lines.through)}[{args[1].src}.index]",
+                        F.items(most, args[0].form.item or F.ANY), cost)
+        if b.facts.reads & ~_FLAT_READS or len(args) > min(b.facts.calls, default=99):
+            raise Unsupported(f"'{key}' in generated code", n.span)
+        form = F.items(self.n_sites, F.SITE) if key == "group" else F.ANY
+        if key in ("str", "letter"):
+            form = F.TEXT
+        if key in ("count", "size"):
+            form = F.NUM
+        call = ", ".join([self.const(b.impl), self.const(key), self.const(n.span), "S.view()",
+                          *(a.src for a in args)])
+        return Code(f"{self.const(H.call_builtin)}({call})", form, cost)
+
+    def x_BinOp(self, n: ast.BinOp, env: dict[str, Code]) -> Code:
+        a, b = self.ex(n.left, env), self.ex(n.right, env)
+        cost = a.cost + b.cost + a.form.size + b.form.size
+        if n.op in ("+", "-") and a.form.kind == b.form.kind == "num":
+            return Code(f"({a.src} {n.op} {b.src})", F.NUM, cost)
+        form = F.NUM if a.form.kind == b.form.kind == "num" else F.ANY
+        if n.op == "+" and a.form.kind == "text" or b.form.kind == "text":
+            form = F.ANY
+        return Code(f"{self.const(H.binop)}({self.const(n.op)}, {a.src}, {b.src}, "
+                    f"{self.const(n.span)})", form, cost)
+
+    def x_Compare(self, n: ast.Compare, env: dict[str, Code]) -> Code:
+        a, b = self.ex(n.left, env), self.ex(n.right, env)
+        cost = a.cost + b.cost + max(a.form.size, b.form.size, 1 if n.op in ("in", "not in")
+                                     and b.form.kind != "items" else 0)
+        if n.op in ("==", "!="):
+            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
+        if n.op in ("in", "not in") and b.form.kind == "items":
+            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost + self.n_sites)
+        if n.op in ("<", "<=", ">", ">=") and a.form.kind == b.form.kind == "num":
+            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
+        return Code(f"{self.const(H.compare)}({self.const(n.op)}, {a.src}, {b.src}, "
+                    f"{self.const(n.span)}, S)", F.BOOL, cost + self.n_sites)
+
+    def x_BoolOp(self, n: ast.BoolOp, env: dict[str, Code]) -> Code:
+        a, b = self.ex(n.left, env), self.ex(n.right, env)
+        left = a.src if a.form.kind == "bool" else f"bool({a.src})"
+        right = b.src if b.form.kind == "bool" else f"bool({b.src})"
+        return Code(f"({left} {n.op} {right})", F.BOOL, a.cost + b.cost)
+
+    def x_Not(self, n: ast.Not, env: dict[str, Code]) -> Code:
+        a = self.ex(n.operand, env)
+        return Code(f"(not {a.src})", F.BOOL, a.cost)
+
+    def x_Neg(self, n: ast.Neg, env: dict[str, Code]) -> Code:
+        a = self.ex(n.operand, env)
+        return Code(f"{self.const(H.negate)}({a.src}, {self.const(n.span)})", a.form, a.cost)
+
+    def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
+        c, a, b = self.ex(n.cond, env), self.ex(n.then, env), self.ex(n.orelse, env)
+        form = a.form if a.form == b.form else F.ANY
+        if a.form.kind == b.form.kind and not a.form.known and not b.form.known:
+            form = Form(a.form.kind, max(a.form.size, b.form.size), a.form.item)
+        elif a.form.kind == b.form.kind:
+            form = Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
+        return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
+
+    def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
+        parts = [self.ex(x, env) for x in n.items]
+        src = "(" + "".join(p.src + ", " for p in parts) + ")"
+        kinds = {p.form.kind for p in parts}
+        item = parts[0].form if len(kinds) == 1 and parts else F.ANY
+        return Code(src, F.items(len(parts), Form(item.kind, item.size, item.item)),
+                    sum(p.cost for p in parts))
+
+    x_ListExpr = x_TupleExpr
+
+    def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
+        dom = self.ex(n.domain, env)
+        if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
+            src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
+            if dom.form.kind == "lines":
+                src = f"{src}.lines"
+        else:
+            src, size, item = (f"{self.const(H.items)}(S, {dom.src}, {self.const(n.span)})",
+                               self.n_sites, F.ANY)
+        var = self.fresh("v")
+        inner = {**env, n.var: Code(var, Form(item.kind, item.size, item.item), 0)}
+        cond = self.ex(n.cond, inner) if n.cond is not None else None
+        body = self.ex(n.body, inner) if n.body is not None else None
+        cost = dom.cost + size * (1 + (cond.cost if cond else 0) + (body.cost if body else 0))
+        where = f" if {cond.src}" if cond is not None else ""
+        value = body.src if body is not None else var
+        gen = f"{value} for {var} in {src}{where}"
+        kind = n.kind
+        if kind == "each":
+            form = F.items(size, body.form if body is not None else item)
+            return Code(f"tuple([{gen}])", form, cost)
+        if kind in ("any", "all"):
+            return Code(f"{kind}({gen})", F.BOOL, cost)
+        if kind == "count":
+            test = f" if {body.src}" if body is not None else ""
+            return Code(f"sum([1 for {var} in {src}{where}{test}])", F.NUM, cost)
+        if kind == "first":
+            return Code(f"next(iter([{gen}]), None)", body.form if body else item, cost)
+        if kind in ("max", "min", "sum"):
+            return Code(f"{self.const(H.fold)}({self.const(kind)}, [{gen}], "
+                        f"{self.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
+        raise Unsupported(f"the quantifier '{kind}'", n.span)
+
+    # ---- rules: one function per rule and per form of its arguments
+    def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
+        d = self.program.defs[key]
+        params = tuple(d.params or ())
+        if len(params) != len(args):
+            raise Unsupported("a rule called with other arguments", n.span)
+        if key in self._calling:
+            raise Unsupported("a rule that calls itself", n.span)
+        shape = tuple(a.src if a.form.known else a.form for a in args)
+        made = self._rules.get((key, shape))
+        if made is None:
+            made = self._rules[(key, shape)] = self._write_rule(key, d, params, args)
+        name, form, cost = made
+        passed = [a.src for a in args if not a.form.known]
+        return Code(f"{name}({', '.join(['S', *passed])})", form, 1 + cost
+                    + sum(a.cost for a in args))
+
+    def _write_rule(self, key: str, d: ast.Def, params: tuple[str, ...],
+                    args: list[Code]) -> tuple[str, Form, int]:
+        name = self.fresh("r")
+        env: dict[str, Code] = {}
+        formal = ["S"]
+        for p, a in zip(params, args, strict=True):
+            if a.form.known:
+                env[p] = Code(a.src, a.form, 0)
+            else:
+                local = self.fresh("a")
+                formal.append(local)
+                env[p] = Code(local, a.form, 0)
+        fn = Func(f"def {name}({', '.join(formal)}):  # rule {self._n}")
+        self._calling.add(key)
+        try:
+            if isinstance(d.body, ast.Block):
+                form, cost = self._pure_block(d.body, env, fn)
+                fn.add("return None")
+            else:
+                body = self.ex(d.body, env)
+                fn.add(f"return {body.src}")
+                form, cost = body.form, body.cost
+        finally:
+            self._calling.discard(key)
+        self.funcs.append((name, d.span, "rule", fn))
+        return name, form, cost
+
+    def _pure_block(self, block: ast.Block, env: dict[str, Code], fn: Func) -> tuple[Form, int]:
+        """let / if / return: the returned value's form (ANY unless every return agrees)."""
+        returned: list[Form] = []
+        cost = 0
+        for s in block.stmts:
+            if isinstance(s, ast.Let):
+                for var, value in s.bindings:
+                    v = self.ex(value, env)
+                    local = self.fresh("v")
+                    fn.add(f"{local} = {v.src}")
+                    env[var] = Code(local, v.form, 0)
+                    cost += v.cost
+            elif isinstance(s, ast.Return):
+                v = self.ex(s.value, env)
+                fn.add(f"return {v.src}")
+                returned.append(v.form)
+                cost += v.cost
+            elif isinstance(s, ast.If):
+                cost += self._pure_if(s, env, fn, returned)
+            else:
+                raise Unsupported("this statement in a rule", s.span)
+        form = returned[0] if returned and all(r == returned[0] for r in returned) else F.ANY
+        return form, cost
+
+    def _pure_if(self, s: ast.If, env: dict[str, Code], fn: Func, returned: list[Form]) -> int:
+        cost = 0
+        for i, (cond, body) in enumerate(s.branches):
+            c = self.ex(cond, env)
+            fn.add(f"{'if' if i == 0 else 'elif'} {c.src}:")
+            fn.depth += 1
+            form, inner = self._pure_block(body, dict(env), fn)
+            fn.add("pass")
+            fn.depth -= 1
+            returned.append(form)
+            cost += c.cost + inner
+        if s.orelse is not None:
+            fn.add("else:")
+            fn.depth += 1
+            form, inner = self._pure_block(s.orelse, dict(env), fn)
+            fn.add("pass")
+            fn.depth -= 1
+            returned.append(form)
+            cost += inner
+        return cost

@@ -1,0 +1,46 @@
+"""What must hold of a whole game for the generator to take it (step 1 of the compiled
+mode: one decision per turn, everything visible, no chance after the setup), and the bound
+on the steps one action can take, which must lie far below the budget for generated code
+to run without counting them. `scope` raises Unsupported at the construct in the way."""
+from __future__ import annotations
+
+from rulelang.gen.emit import Unsupported
+from rulelang.language import ast
+from rulelang.language.decisions import DecisionAnalysis
+from rulelang.language.program import Program
+from rulelang.library.semantics import STEP_BUDGET
+
+# generated code counts no steps where one action can take at most this many
+UNCOUNTED = STEP_BUDGET // 10
+
+
+def scope(program: Program) -> ast.Do:
+    """The turn's one `do`, when the game is one the generator takes."""
+    for name in program.sections:
+        if name not in ("setup", "turn", "end"):
+            raise Unsupported(f"a '{name}' section", program.sections[name].span)
+    if program.round is not None:
+        raise Unsupported("rounds", program.round.span)
+    if program.uses_repetition:
+        raise Unsupported("repeated positions", program.game.span)
+    for zone in program.zones.values():
+        if zone.visible != "everyone":
+            raise Unsupported("a zone hidden from some player", zone.span)
+    for var in program.vars.values():
+        raise Unsupported("a var", var.span)
+    for counter in program.counters.values():
+        raise Unsupported("a counter", counter.span)
+    setup = program.sections.get("setup")
+    analysis = DecisionAnalysis(program)
+    if setup is not None and (analysis.chance(setup) or analysis.decides(setup)):
+        raise Unsupported("a setup with a choice or chance", setup.span)
+    turn = program.sections.get("turn")
+    if turn is None or len(turn.stmts) != 1 or not isinstance(turn.stmts[0], ast.Do):
+        raise Unsupported("a turn that is not one 'do'", turn.span if turn else None)
+    return turn.stmts[0]
+
+
+def check_steps(steps: int, span: object) -> None:
+    if steps > UNCOUNTED:
+        raise Unsupported(f"an action that may take {steps:,} steps (generated code runs "
+                          f"uncounted only below {UNCOUNTED:,})", span)  # type: ignore[arg-type]

@@ -1,0 +1,69 @@
+"""What the writer knows of a value before the game runs: its form (a site, a player, a
+tuple of sites …) and how many items it can hold at most, which bounds the steps of the
+loops over it (gen/facts.py). A value whose form is not known is ANY: the writer then
+calls the reference's own helper for it, never guesses."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+_NO_VALUE = object()
+
+
+@dataclass(frozen=True)
+class Form:
+    kind: str  # site player piece num bool text none items lines last any
+    size: int = 0  # items: at most this many
+    item: Form | None = None  # items: the form of each
+    static: Any = _NO_VALUE  # the value itself, when known when the game is made
+
+    @property
+    def known(self) -> bool:
+        return self.static is not _NO_VALUE
+
+    @property
+    def iterable(self) -> bool:
+        """A tuple whose items can be looped over as they are (no zone, no none)."""
+        return self.kind == "items"
+
+
+ANY = Form("any")
+NUM = Form("num")
+BOOL = Form("bool")
+TEXT = Form("text")
+NONE = Form("none")
+SITE = Form("site")
+PLAYER = Form("player")
+PIECE = Form("piece")
+LAST = Form("last")
+
+
+def items(size: int, item: Form) -> Form:
+    return Form("items", size, item)
+
+
+def of_constant(value: Any, board: Any, players: int) -> Form:
+    """The form of a value known when the game is made."""
+    from rulelang.model.values import LineSet, Player, Relation, Site
+    if type(value) is bool:
+        return Form("bool", static=value)
+    if type(value) is int:
+        return Form("num", static=value)
+    if type(value) is str:
+        return Form("text", static=value)
+    if value is None:
+        return Form("none", static=None)
+    if type(value) is Site:
+        return Form("site", static=value)
+    if type(value) is Player:
+        return Form("player", static=value)
+    if isinstance(value, LineSet):
+        longest = max((len(ln) for ln in value.lines), default=0)
+        return Form("lines", len(value.lines), items(longest, SITE), static=value)
+    if isinstance(value, Relation):
+        return Form("relation", static=value)
+    if isinstance(value, tuple) and all(type(x) is Site for x in value):
+        return Form("items", len(value), SITE, static=value)
+    if isinstance(value, tuple) and all(type(x) is Player for x in value):
+        return Form("items", len(value), PLAYER, static=value)
+    return Form("any", static=value)

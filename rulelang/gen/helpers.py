@@ -1,0 +1,84 @@
+"""The reference's meaning, for the values whose form the writer does not know: each helper
+does what reference/interpreter.py does for its node (errors at the node's span), reading
+the flat state where the reference reads GameData. Generated code calls them through its
+constants table."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.library.semantics import (
+    _FOLD,
+    BINOPS,
+    COMPARES,
+    ORDERS,
+    domain_items,
+    get_attr,
+    iterate,
+    negate,
+    ordered,
+    positioned,
+    quant_error,
+)
+from rulelang.model.values import Site, show
+
+__all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
+
+
+def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
+    try:
+        return get_attr(s.view(), obj, name, s.rt.coord_index)
+    except RulelangError as exc:
+        raise RuleRuntimeError(str(exc), span) from None
+
+
+def relation(rel: Any, arg: Any, span: Any) -> Any:
+    if not isinstance(arg, Site):
+        raise RuleRuntimeError(f"relation '{rel.name}' takes one site, not {show(arg)}", span)
+    return rel.table[arg.index]
+
+
+def call_builtin(impl: Any, key: str, span: Any, c: Any, *args: Any) -> Any:
+    """A builtin called as Runtime.call calls it: its errors positioned at the call."""
+    try:
+        return impl(c, *args)
+    except RuleRuntimeError as err:
+        raise positioned(err, span) from None
+    except RulelangError as exc:
+        raise RuleRuntimeError(str(exc), span) from None
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
+        raise RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}",
+                               span) from exc
+
+
+def binop(op: str, left: Any, right: Any, span: Any) -> Any:
+    try:
+        return BINOPS[op](left, right)
+    except (TypeError, ZeroDivisionError) as exc:
+        raise RuleRuntimeError(f"cannot compute {show(left)} {op} {show(right)}: {exc}",
+                               span) from None
+    except OverflowError as exc:
+        raise RuleRuntimeError(f"cannot compute {op}: {exc}", span) from None
+
+
+def compare(op: str, left: Any, right: Any, span: Any, s: Any) -> bool:
+    if op in ("in", "not in"):
+        right = iterate(s.view(), right)
+    try:
+        return bool(COMPARES[op](left, right))
+    except TypeError:
+        if op in ORDERS:
+            return ordered(left, op, right, span)
+        raise RuleRuntimeError(f"cannot compare {show(left)} {op} {show(right)}",
+                               span) from None
+
+
+def items(s: Any, x: Any, span: Any) -> Any:
+    return domain_items(s.view(), x, span)
+
+
+def fold(kind: str, values: list[Any], span: Any) -> Any:
+    try:
+        return _FOLD[kind](values)
+    except TypeError as exc:
+        raise quant_error(kind, exc, span) from None

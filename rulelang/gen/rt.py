@@ -1,0 +1,330 @@
+"""What every generated game shares: `GenState`, the public State of a generated game (the
+contract of game/engine.py's State), and the few general helpers its generated functions
+call over the flat state.
+
+The flat state keeps the reference's values (sites, players and pieces are the runtime's
+own objects, so a value means in generated code what it means to the reference) in plain
+lists and dicts named as `GameData` names them where the builtins read them (`at`, `loc`,
+`owner`, `zones`, `last`, `mover`): a builtin the writer does not inline is called on the
+state itself. Nothing else: no change log, no versions, no cache. One kept list, `top`,
+holds the owner (a Player, or None) of each site's top piece.
+
+A generated subclass (gen/__init__.py) adds the game's functions as methods: `_menu()` the
+options of the turn's decision (a list of (action, values) in the reference's order),
+`_act(option)` the action's effects, `_end()` the winners when the game ends (else None).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
+from rulelang.library.decision import label, unique_labels
+from rulelang.library.semantics import domain_items
+from rulelang.model.rng import Rng
+from rulelang.model.values import Piece, Player, Site, ZoneRef, show
+
+TERMINAL = -4
+
+
+class GenState:
+    __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
+                 "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
+                 "menu", "_labels", "ended_by")
+    game: Any
+    at: list[tuple[Piece, ...]]
+    loc: list[Any]
+    owner: list[int | None]
+    zones: dict[ZoneRef, list[Piece]]
+    attrs: dict[str, list[Any]]
+    counters: dict[tuple[str, int | None], int]
+    vars: dict[tuple[str, int | None], Any]
+    last: dict[str, Any]
+    mover: int
+    turn: int
+    result: list[int] | None
+    hist: list[tuple[int, list[Any], int]]
+    rng: Rng
+    idle: int
+    was_capped: bool
+    top: list[Any]
+    menu: list[Any] | None
+    _labels: list[str] | None
+    ended_by: Any
+    # set on each generated subclass: the runtime, the players, per piece its owner (a
+    # Player or None), the `do` statement of the turn
+    rt: Any = None
+    players: tuple[Any, ...] = ()
+    piece_owner: list[Any] = []
+    do_node: Any = None
+
+    # ---- the game's own functions (the generated subclass gives them)
+    def _menu(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _act(self, option: Any) -> None:
+        raise NotImplementedError
+
+    def _end(self) -> list[int] | None:
+        raise NotImplementedError
+
+    # ---- flow: one decision per turn
+    def _advance(self, decided: bool) -> None:
+        """After a turn's action (decided) or a turn nobody could decide in: the end
+        section, the next player, and that player's menu (skipping turns without one)."""
+        players = len(self.players)
+        while True:
+            winners = self._end()
+            if winners is not None:
+                self._over(winners)
+                return
+            self.idle = 0 if decided else self.idle + 1
+            if self.idle >= players:  # nobody could do anything for a whole round
+                self._over([])
+                return
+            self.turn += 1
+            self.mover = (self.mover + 1) % players
+            menu = self._menu()
+            if menu:
+                self.menu = menu
+                return
+            decided = False
+
+    def _over(self, winners: list[int]) -> None:
+        self.result = winners
+        self.menu = None
+
+    def _start(self) -> None:
+        """The first turn's menu (the setup has run)."""
+        menu = self._menu()
+        self.menu = menu if menu else None
+        if not menu:
+            self._guarded(self._advance, False)
+
+    def _guarded(self, step: Any, arg: Any) -> None:
+        self._labels = None
+        try:
+            step(arg)
+        except RulelangError as err:
+            err.sources = self.rt.program.loaded.sources
+            raise
+
+    def _play(self, option: Any) -> None:
+        self._act(option)
+        self._advance(True)
+
+    # ---- OpenSpiel-shaped API
+    def current_player(self) -> int:
+        return TERMINAL if self.menu is None else self.mover
+
+    def is_terminal(self) -> bool:
+        return self.menu is None
+
+    def legal_actions(self) -> list[int]:
+        menu = self.menu
+        return [] if menu is None else list(range(len(menu)))
+
+    def _menu_labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = unique_labels([label(o) for o in self.menu or ()])
+        return self._labels
+
+    def action_to_string(self, action: int) -> str:
+        menu = self.menu
+        if menu is None or type(action) is not int or not 0 <= action < len(menu):
+            raise IllegalActionError(f"{action} is not a legal action now")
+        return self._menu_labels()[action]
+
+    def string_to_action(self, text: str) -> int:
+        if self.menu is None:
+            raise IllegalActionError("the game is over")
+        key = " ".join(str(text).split())
+        labels = self._menu_labels()
+        if key in labels:
+            return labels.index(key)
+        raise IllegalActionError(self._explain(key))
+
+    def _explain(self, text: str) -> str:
+        """Why `text` is not an option now (the generated State says it in the reference's
+        words)."""
+        raise NotImplementedError
+
+    def apply_action(self, action: int | str) -> None:
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        menu = self.menu
+        if menu is None:
+            raise IllegalActionError("the game is over: no action can be applied")
+        if type(action) is not int or not 0 <= action < len(menu):
+            raise IllegalActionError(f"{action} is not a legal action now "
+                                     f"(legal: 0..{len(menu) - 1})")
+        self.hist.append((self.mover, menu, action))
+        self._guarded(self._play, menu[action])
+        cap = self.game.max_plies
+        if cap is not None and len(self.hist) >= cap and self.menu is not None:
+            self.was_capped, self.result, self.menu = True, None, None
+
+    def play_out(self, rng: Any, limit: int) -> None:
+        """Uniformly random legal actions until the game ends or `limit` are applied, drawn
+        as `apply_action(rng.choice(legal_actions()))` draws them."""
+        cap, history, randrange = self.game.max_plies, self.hist, rng.randrange
+        self._labels = None
+        try:
+            for _ in range(limit):
+                menu = self.menu
+                if menu is None:
+                    return
+                k = randrange(len(menu))
+                history.append((self.mover, menu, k))
+                self._act(menu[k])
+                self._advance(True)
+                if cap is not None and len(history) >= cap and self.menu is not None:
+                    self.was_capped, self.result, self.menu = True, None, None
+                    return
+        except RulelangError as err:
+            self.menu = None  # (its data is partly played: it cannot go on)
+            err.sources = self.rt.program.loaded.sources
+            raise
+
+    def capped(self) -> bool:
+        return bool(self.was_capped)
+
+    def returns(self) -> list[float]:
+        n, winners = len(self.players), self.result
+        if not winners:
+            return [0.0] * n
+        if len(winners) == 1:
+            return [1.0 if i in winners else -1.0 for i in range(n)]
+        return [0.0 if i in winners else -1.0 for i in range(n)]
+
+    def winners(self) -> list[int]:
+        return list(self.result or [])
+
+    def history(self) -> list[str]:
+        return [unique_labels([label(o) for o in menu])[k] for _, menu, k in self.hist]
+
+    def clone(self) -> GenState:
+        new = self.__class__.__new__(self.__class__)
+        new.game, new.owner, new.attrs = self.game, self.owner, self.attrs  # (never set)
+        new.at, new.loc, new.top = self.at.copy(), self.loc.copy(), self.top.copy()
+        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        new.counters, new.vars = self.counters.copy(), self.vars.copy()
+        new.last, new.hist = self.last.copy(), self.hist.copy()
+        new.mover, new.turn, new.result, new.idle = self.mover, self.turn, self.result, \
+            self.idle
+        new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
+            self.menu, self._labels
+        new.ended_by = None
+        return new
+
+    def view(self) -> View:
+        """The state as a builtin's context (its data) and the runtime as its game."""
+        return View(self, self.rt)
+
+    def __str__(self) -> str:
+        return f"turn {self.turn}, to move: {self.current_player()}"
+
+
+# ---- helpers the generated code calls (through its constants table) ----------------------
+
+def lift(s: GenState, piece: Piece) -> None:
+    """Take a piece from wherever it is (GameData.lift over the flat state)."""
+    where = s.loc[piece.id]
+    if where is None:
+        return
+    if type(where) is Site:
+        i = where.index
+        stack = s.at[i] = tuple(p for p in s.at[i] if p is not piece)
+        s.top[i] = s.piece_owner[stack[-1].id] if stack else None
+    else:
+        pile = s.zones[where]
+        if pile and pile[-1] is piece:
+            pile.pop()
+        else:
+            pile.remove(piece)
+    s.loc[piece.id] = None
+
+
+def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
+    """A piece put or moved (`verb`) to a site or a zone (effects.place and the checks of
+    `move` and `put` before it)."""
+    if not isinstance(piece, Piece):
+        error = Refusal if piece is None else RuleRuntimeError
+        raise error(f"'{verb}' needs a piece, not {show(piece)}", span)
+    if type(target) is Site:
+        lift(s, piece)
+        i = target.index
+        s.at[i] = s.at[i] + (piece,)
+        s.top[i] = s.piece_owner[piece.id]
+        s.loc[piece.id] = target
+        s.last["site"] = target
+    elif isinstance(target, ZoneRef):
+        lift(s, piece)
+        s.zones[target].append(piece)
+        s.loc[piece.id] = target
+    else:
+        error = Refusal if target is None else RuleRuntimeError
+        raise error(f"a piece can go to a site or a zone, not {show(target)}", span)
+    s.last["piece"] = piece
+
+
+def remove(s: GenState, piece: Any, span: Any) -> None:
+    if not isinstance(piece, Piece):
+        error = Refusal if piece is None else RuleRuntimeError
+        raise error(f"'remove' needs a piece, not {show(piece)}", span)
+    lift(s, piece)
+
+
+def take(s: GenState, zone: ZoneRef, kind: str, span: Any, where: str) -> Piece:
+    """The last piece of a kind in a zone (effects.take_piece; `place` takes it out), or
+    the Refusal of a put that has no piece."""
+    pile = s.zones.get(zone)
+    if pile is None:
+        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
+    for piece in reversed(pile):
+        if piece.kind == kind:
+            return piece
+    raise Refusal(f"no {kind} left in {where}", span)
+
+
+class View:
+    """What a builtin called from generated code sees as its context: the state as its data
+    and the runtime as its game. Generated games are proven to stay far below the step
+    budget (gen/facts.py), so the steps a builtin charges are not counted."""
+
+    __slots__ = ("data", "game")
+
+    def __init__(self, state: GenState, runtime: Any) -> None:
+        self.data, self.game = state, runtime
+
+    @property
+    def steps(self) -> int:
+        return 0
+
+    @steps.setter
+    def steps(self, n: int) -> None:
+        pass
+
+    def tick(self, span: Any, n: int = 1) -> None:
+        pass
+
+
+
+def has_piece(s: GenState, zone: ZoneRef, kind: str, span: Any) -> bool:
+    """Has a `put` of a kind from a zone a piece to put (the menu's check)?"""
+    pile = s.zones.get(zone)
+    if pile is None:
+        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
+    return bool(pile) and pile[-1].kind == kind or any(p.kind == kind for p in pile)
+
+
+def domain(s: GenState, x: Any, span: Any) -> Any:
+    """The items of a choose's or a loop's domain (semantics.domain_items)."""
+    return domain_items(s.view(), x, span)  # type: ignore[arg-type]
+
+
+def winners(s: GenState, value: Any, span: Any, kind: str) -> list[int]:
+    """The winners a result statement names (reference/statements.py run_Result)."""
+    players = [value] if kind == "winner" else list(domain(s, value, span))
+    if not all(isinstance(p, Player) for p in players):
+        raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", span)
+    return sorted({p.index for p in players})
