@@ -226,12 +226,30 @@ class GameWriter:
         target = w.ex(s.target, env)
         where = w.const(tuple(zone_text(w.rt.players, zone_ref("supply", p.index))
                               for p in w.rt.players))
-        z, pc = w.fresh("v"), w.fresh("v")
+        z, pc, pile = w.fresh("v"), w.fresh("v"), w.fresh("v")
         fn.add(f"{z} = {zones}[{who}]")
+        if target.form.kind == "site":  # the top piece of its pile, to a site: in place
+            t, i = w.fresh("v"), w.fresh("v")
+            owners = w.const(tuple(None if o is None else w.rt.players[o]
+                                   for o in w.rt.template.owner))
+            fn.add(f"{pile} = S.zones[{z}]")
+            fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
+            fn.add(f"    {pc} = {pile}.pop()")
+            fn.add(f"    {t} = {target.src}")
+            fn.add(f"    {i} = {t}.index")
+            fn.add(f"    S.at[{i}] = S.at[{i}] + ({pc}, )")
+            fn.add(f"    S.top[{i}] = {owners}[{pc}.id]")
+            fn.add(f"    S.loc[{pc}.id] = {t}")
+            fn.add(f"    S.last[{w.const('site')}] = {t}")
+            fn.add(f"    S.last[{w.const('piece')}] = {pc}")
+            fn.add("else:")
+            fn.depth += 1
         fn.add(f"{pc} = {w.const(rt.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, "
                f"{where}[{who}])")
         fn.add(f"{w.const(rt.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
                f"{w.const('put')})")
+        if target.form.kind == "site":
+            fn.depth -= 1
         if s.name is not None:
             env[s.name] = Code(pc, F.PIECE, 0)
         return target.cost + 2

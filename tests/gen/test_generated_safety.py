@@ -46,7 +46,7 @@ end
     draw
 '''
 _OWN = re.compile(r"^(S|[akvr]\d+|out|append|name|vals|o|menu|act|end|index|at|top|last|"
-                  r"mover|turn|coords|lines|view)$")
+                  r"mover|turn|coords|lines|view|pop|kind|id|zones|loc)$")
 
 
 def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
