@@ -258,11 +258,8 @@ class Writer:
 
     def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
         c, a, b = self.ex(n.cond, env), self.ex(n.then, env), self.ex(n.orelse, env)
-        form = a.form if a.form == b.form else F.ANY
-        if a.form.kind == b.form.kind and not a.form.known and not b.form.known:
-            form = Form(a.form.kind, max(a.form.size, b.form.size), a.form.item)
-        elif a.form.kind == b.form.kind:
-            form = Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
+        form = F.ANY if a.form.kind != b.form.kind else \
+            Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
 
     def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
