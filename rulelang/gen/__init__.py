@@ -18,6 +18,7 @@ import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
+from rulelang.gen.layout import Layout
 from rulelang.gen.emit import ALLOWED, FILENAME, Generated, Unsupported, Writer
 from rulelang.gen.rt import GenState
 from rulelang.library.pycode import run_source
@@ -31,7 +32,10 @@ __all__ = ["generate", "GenGame", "Unsupported", "explain", "GENERATOR_VERSION"]
 def write(runtime: Any) -> tuple[Generated, Any]:
     """The game's module (raises Unsupported) and the turn's `do`."""
     do = facts.scope(runtime.program)
-    g = GameWriter(Writer(runtime), do).write()
+    layout = Layout(runtime.program, runtime.board)
+    GameWriter(Writer(runtime, layout), do).write()  # (finds the kept structures it reads)
+    g = GameWriter(Writer(runtime, layout), do).write()
+    g.slots = layout.slots
     facts.check_steps(g.steps, do.span)
     return g, do
 
@@ -41,8 +45,9 @@ def generate(runtime: Any) -> type[GenState]:
     g, do = write(runtime)
     space = run_source(g.source, FILENAME, {"__builtins__": {}, **ALLOWED, **g.constants})
     owners = runtime.template.owner
-    body = {"__slots__": (), "_menu": space["menu"], "_act": space["act"],
-            "_end": space["end"], "rt": runtime, "players": runtime.players, "do_node": do,
+    body = {"__slots__": g.slots, "_menu": space["menu"], "_act": space["act"],
+            "_end": space["end"], "_touch": space["touch"], "_init_kept": space["init_kept"],
+            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime, "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)

@@ -21,7 +21,10 @@ from typing import Any, NamedTuple
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.gen.forms import Form
+from rulelang.gen.layout import Layout
+from rulelang.gen.rt import bit_sites, site_mask
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
 from rulelang.source import Span
@@ -32,7 +35,8 @@ _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Read
     | Reads.ZONES
 # Python's own functions the generated source may name (its globals hold them)
 ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
-                           "bool": bool, "next": next, "iter": iter, "isinstance": isinstance}
+                           "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
+                           "map": map, "range": range}
 
 
 class Unsupported(Exception):
@@ -57,6 +61,7 @@ class Generated:
     constants: dict[str, Any]
     origins: list[tuple[str, Span | None, str]] = field(default_factory=list)
     steps: int = 0  # the most steps one action (menu, effects, end) can take
+    slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
 
 
 class Func:
@@ -71,8 +76,11 @@ class Func:
 
 
 class Writer:
-    def __init__(self, runtime: Any) -> None:
+    def __init__(self, runtime: Any, layout: Layout | None = None) -> None:
         self.rt = runtime
+        self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
+        # kept query -> the local naming its site, and its condition over that local
+        self.tests: dict[str, tuple[str, Code]] = {}
         self.program = runtime.program
         self.refs = runtime.program.refs
         self.board = runtime.board
@@ -107,6 +115,25 @@ class Writer:
 
     # ---- expressions
     def ex(self, node: ast.Expr, env: dict[str, Code]) -> Code:
+        """The expression as a value of the reference (a tuple of sites, not a kept list)."""
+        return self.plain(self.raw(node, env))
+
+    def plain(self, code: Code) -> Code:
+        """A value of a kept form as the reference's value: a kept query's list or a
+        group's bits as the tuple of sites, a site-or-none as a value of unknown form."""
+        kind = code.form.kind
+        if kind == "sitelist":
+            return Code(f"tuple(map({self.const(self.board.sites.__getitem__)}, {code.src}))",
+                        F.items(self.n_sites, F.SITE), code.cost)
+        if kind == "bits":
+            return Code(f"{self.const(bit_sites)}({self.const(self.board.sites)}, "
+                        f"{code.src})", F.items(self.n_sites, F.SITE), code.cost)
+        if kind == "maybe":
+            return Code(code.src, F.ANY, code.cost)
+        return code
+
+    def raw(self, node: ast.Expr, env: dict[str, Code]) -> Code:
+        """The expression, possibly of a kept form (sitelist, bits, maybe: gen/forms.py)."""
         method: Callable[[Any, dict[str, Code]], Code] | None = \
             getattr(self, f"x_{type(node).__name__}", None)
         if method is None:
@@ -158,7 +185,9 @@ class Writer:
         if ref is not None:
             return self.ref(str(ref[0]), ref[1], n, env)
         obj = self.ex(n.obj, env)
-        if obj.form.kind == "last" and n.name in ("site", "piece", "action", "player"):
+        if obj.form.kind == "last" and n.name == "site":  # set by placing on sites only
+            return Code(f"S.last[{self.const(n.name)}]", F.MAYBE_SITE, obj.cost)
+        if obj.form.kind == "last" and n.name in ("piece", "action", "player"):
             return Code(f"S.last[{self.const(n.name)}]", F.ANY, obj.cost)
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
             return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
@@ -174,9 +203,9 @@ class Writer:
             raise Unsupported("a call of a value", n.span)
         cat, key = str(ref[0]), ref[1]
         if cat == "def":
-            return self.call_rule(key, [self.ex(a, env) for a in n.args], n)
+            return self.call_rule(key, [self.raw(a, env) for a in n.args], n)
         if cat == "builtin":
-            return self.call_builtin(key, [self.ex(a, env) for a in n.args], n)
+            return self.call_builtin(key, [self.raw(a, env) for a in n.args], n)
         if cat == "relation":
             [arg] = [self.ex(a, env) for a in n.args] if len(n.args) == 1 else [None]
             rel = self.board.relations.get(key)
@@ -193,6 +222,18 @@ class Writer:
     def call_builtin(self, key: str, args: list[Code], n: ast.Call) -> Code:
         b = BUILTINS[key]
         cost = sum(a.cost for a in args) + self.n_sites
+        kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
+        if kept and key in ("size", "count"):
+            src = args[0].src
+            return Code(f"len({src})" if args[0].form.kind == "sitelist"
+                        else f"{src}.bit_count()", F.NUM, cost)
+        if key == "group" and len(args) == 2 and args[0].form.kind == "site" \
+                and args[1].form.kind == "relation" and args[1].form.known:
+            groups = self.layout.group(args[1].form.static)
+            if groups is not None:
+                return Code(f"{self.group_function(groups)}(S, {args[0].src}.index)",
+                            F.bits(self.n_sites), cost)
+        args = [self.plain(a) for a in args]
         site = len(args) == 1 and args[0].form.kind == "site"
         if site and key in ("empty", "occupied"):
             op = "not " if key == "empty" else "() != "
@@ -230,7 +271,14 @@ class Writer:
                     f"{self.const(n.span)})", form, cost)
 
     def x_Compare(self, n: ast.Compare, env: dict[str, Code]) -> Code:
-        a, b = self.ex(n.left, env), self.ex(n.right, env)
+        a, b = self.ex(n.left, env), self.raw(n.right, env)
+        if n.op in ("in", "not in") and a.form.kind == "site" \
+                and b.form.kind in ("sitelist", "bits"):
+            test = f"({a.src}.index in {b.src})" if b.form.kind == "sitelist" \
+                else f"({b.src} >> {a.src}.index & 1 == 1)"
+            return Code(test if n.op == "in" else f"(not {test})", F.BOOL,
+                        a.cost + b.cost + b.form.size)
+        b = self.plain(b)
         cost = a.cost + b.cost + max(a.form.size, b.form.size, 1 if n.op in ("in", "not in")
                                      and b.form.kind != "items" else 0)
         if n.op in ("==", "!="):
@@ -257,7 +305,9 @@ class Writer:
         return Code(f"{self.const(H.negate)}({a.src}, {self.const(n.span)})", a.form, a.cost)
 
     def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
-        c, a, b = self.ex(n.cond, env), self.ex(n.then, env), self.ex(n.orelse, env)
+        c, a, b = self.ex(n.cond, env), self.raw(n.then, env), self.raw(n.orelse, env)
+        if a.form.kind != b.form.kind or a.form.kind == "maybe":
+            a, b = self.plain(a), self.plain(b)
         form = F.ANY if a.form.kind != b.form.kind else \
             Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
@@ -273,14 +323,22 @@ class Writer:
     x_ListExpr = x_TupleExpr
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
-        dom = self.ex(n.domain, env)
-        if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
-            src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
-            if dom.form.kind == "lines":
-                src = f"{src}.lines"
+        dom = self.raw(n.domain, env)
+        masked = self._masked(n, dom, env) if dom.form.kind == "bits" else None
+        if masked is not None:
+            return masked
+        if dom.form.kind == "sitelist":  # the sites of a kept query's indices, in order
+            src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
+                               dom.form.size, F.SITE)
         else:
-            src, size, item = (f"{self.const(H.items)}(S, {dom.src}, {self.const(n.span)})",
-                               self.n_sites, F.ANY)
+            dom = self.plain(dom)
+            if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
+                src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
+                if dom.form.kind == "lines":
+                    src = f"{src}.lines"
+            else:
+                src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
+                                   f"{self.const(n.span)})", self.n_sites, F.ANY)
         var = self.fresh("v")
         inner = {**env, n.var: Code(var, Form(item.kind, item.size, item.item), 0)}
         cond = self.ex(n.cond, inner) if n.cond is not None else None
@@ -305,12 +363,42 @@ class Writer:
                         f"{self.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
         raise Unsupported(f"the quantifier '{kind}'", n.span)
 
+    def _masked(self, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
+        """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
+        when the game is made: one mask test."""
+        body = n.body
+        if n.kind not in ("any", "all") or n.cond is not None \
+                or not isinstance(body, ast.Compare) or body.op != "in" \
+                or not isinstance(body.left, ast.Name) or body.left.id != n.var \
+                or any(isinstance(x, ast.Name) and x.id == n.var for x in walk(body.right)):
+            return None
+        right = self.ex(body.right, env)
+        if right.form.kind != "items" or right.form.item != F.SITE:
+            return None
+        if right.form.known:
+            mask = self.const(site_mask(right.form.static))
+        else:
+            mask = f"{self.const(site_mask)}({right.src})"
+        if n.kind == "any":
+            return Code(f"({dom.src} & {mask} != 0)", F.BOOL, dom.cost + dom.form.size)
+        return Code(f"({dom.src} & ~{mask} == 0)", F.BOOL, dom.cost + dom.form.size)
+
     # ---- rules: one function per rule and per form of its arguments
     def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
         d = self.program.defs[key]
         params = tuple(d.params or ())
         if len(params) != len(args):
             raise Unsupported("a rule called with other arguments", n.span)
+        if not args and self.layout.query(key) is not None:
+            return self.kept_query(key)
+        for i, a in enumerate(args):  # a site or none: one call for each
+            if a.form.kind == "maybe":
+                site = self.call_rule(key, [*args[:i], Code(a.src, F.SITE, 0), *args[i + 1:]], n)
+                none = self.call_rule(key, [*args[:i], self.static(None), *args[i + 1:]], n)
+                form = site.form if site.form == none.form else F.ANY
+                return Code(f"({site.src} if {a.src} is not None else {none.src})", form,
+                            a.cost + max(site.cost, none.cost))
+        args = [a if a.form.kind in ("sitelist", "bits") else self.plain(a) for a in args]
         if key in self._calling:
             raise Unsupported("a rule that calls itself", n.span)
         shape = tuple(a.src if a.form.known else a.form for a in args)
@@ -321,6 +409,19 @@ class Writer:
         passed = [a.src for a in args if not a.form.known]
         return Code(f"{name}({', '.join(['S', *passed])})", form, 1 + cost
                     + sum(a.cost for a in args))
+
+    def kept_query(self, key: str) -> Code:
+        """A kept query's list; its condition written once for the structure's upkeep."""
+        q = self.layout.queries[key]
+        if key not in self.tests:
+            site = self.fresh("v")
+            self.tests[key] = (site, self.ex(q.cond, {q.var: Code(site, F.SITE, 0)}))
+        test = self.tests[key][1]
+        return Code(f"S.{q.slots[0]}", F.sitelist(self.n_sites), self.n_sites * (1 + test.cost))
+
+    def group_function(self, groups: Any) -> str:
+        """The name of the function giving a site's kept group as bits (gen/kept.py)."""
+        return f"group{groups.number}"
 
     def _write_rule(self, key: str, d: ast.Def, params: tuple[str, ...],
                     args: list[Code]) -> tuple[str, Form, int]:
@@ -341,7 +442,9 @@ class Writer:
                 form, cost = self._pure_block(d.body, env, fn)
                 fn.add("return None")
             else:
-                body = self.ex(d.body, env)
+                body = self.raw(d.body, env)  # (a kept query's list, a group's bits stay)
+                if body.form.kind == "maybe":
+                    body = self.plain(body)
                 fn.add(f"return {body.src}")
                 form, cost = body.form, body.cost
         finally:
@@ -354,9 +457,9 @@ class Writer:
         returned: list[Form] = []
         cost = 0
         for s in block.stmts:
-            if isinstance(s, ast.Let):
+            if isinstance(s, ast.Let):  # (a rule changes nothing: kept forms stay)
                 for var, value in s.bindings:
-                    v = self.ex(value, env)
+                    v = self.raw(value, env)
                     local = self.fresh("v")
                     fn.add(f"{local} = {v.src}")
                     env[var] = Code(local, v.form, 0)

@@ -12,7 +12,11 @@ _NO_VALUE = object()
 
 @dataclass(frozen=True)
 class Form:
-    kind: str  # site player piece num bool text none items lines last any
+    # site player piece num bool text none items lines last any, and the kept forms that
+    # only some readers take (the others ask Writer.plain for the reference's value):
+    # sitelist (a kept query's sorted site indices), bits (sites as an int bitset), maybe
+    # (a site or none)
+    kind: str
     size: int = 0  # items: at most this many
     item: Form | None = None  # items: the form of each
     static: Any = _NO_VALUE  # the value itself, when known when the game is made
@@ -36,6 +40,15 @@ SITE = Form("site")
 PLAYER = Form("player")
 PIECE = Form("piece")
 LAST = Form("last")
+MAYBE_SITE = Form("maybe", 0, SITE)
+
+
+def sitelist(size: int) -> Form:
+    return Form("sitelist", size, SITE)
+
+
+def bits(size: int) -> Form:
+    return Form("bits", size, SITE)
 
 
 def items(size: int, item: Form) -> Form:

@@ -67,6 +67,19 @@ class GenState:
     def _end(self) -> list[int] | None:
         raise NotImplementedError
 
+    # kept structures (gen/kept.py): none unless the game's layout keeps some
+    def _touch(self, i: int, was: tuple[Piece, ...]) -> None:
+        pass
+
+    def _init_kept(self) -> None:
+        pass
+
+    def _copy_kept(self, new: GenState) -> None:
+        pass
+
+    def _kept_now(self) -> list[Any]:
+        return []
+
     # ---- flow: one decision per turn
     def _advance(self, decided: bool) -> None:
         """After a turn's action (decided) or a turn nobody could decide in: the end
@@ -214,6 +227,7 @@ class GenState:
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
             self.menu, self._labels
         new.ended_by = None
+        self._copy_kept(new)
         return new
 
     def view(self) -> View:
@@ -233,8 +247,10 @@ def lift(s: GenState, piece: Piece) -> None:
         return
     if type(where) is Site:
         i = where.index
-        stack = s.at[i] = tuple(p for p in s.at[i] if p is not piece)
+        was = s.at[i]
+        stack = s.at[i] = tuple(p for p in was if p is not piece)
         s.top[i] = s.piece_owner[stack[-1].id] if stack else None
+        s._touch(i, was)
     else:
         pile = s.zones[where]
         if pile and pile[-1] is piece:
@@ -253,8 +269,10 @@ def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
     if type(target) is Site:
         lift(s, piece)
         i = target.index
-        s.at[i] = s.at[i] + (piece,)
+        was = s.at[i]
+        s.at[i] = was + (piece,)
         s.top[i] = s.piece_owner[piece.id]
+        s._touch(i, was)
         s.loc[piece.id] = target
         s.last["site"] = target
     elif isinstance(target, ZoneRef):
@@ -328,3 +346,48 @@ def winners(s: GenState, value: Any, span: Any, kind: str) -> list[int]:
     if not all(isinstance(p, Player) for p in players):
         raise RuleRuntimeError(f"a winner must be a player, not {show(value)}", span)
     return sorted({p.index for p in players})
+
+
+# ---- kept structures (gen/layout.py, gen/kept.py) -----------------------------------------
+
+def bit_sites(sites: Any, bits: int) -> tuple[Site, ...]:
+    """The sites of a bitset, in board order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(sites[low.bit_length() - 1])
+        bits ^= low
+    return tuple(out)
+
+
+def uf_find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = i = parent[parent[i]]
+    return i
+
+
+def uf_union(parent: list[int], bits: list[int], i: int, j: int) -> None:
+    a, b = uf_find(parent, i), uf_find(parent, j)
+    if a != b:
+        parent[b] = a
+        bits[a] |= bits[b]
+
+
+def uf_build(at: list[Any], top: list[Any], table: Any) -> tuple[list[int], list[int]]:
+    """A union-find of the sites whose top pieces share an owner and touch through
+    `table` (a symmetric relation), each root holding its group's sites as bits."""
+    n = len(at)
+    parent, bits = list(range(n)), [1 << i for i in range(n)]
+    for i in range(n):
+        if at[i]:
+            who = top[i]
+            for j in table[i]:
+                if j < i and at[j] and top[j] is who:
+                    uf_union(parent, bits, i, j)
+    return parent, bits
+
+
+def site_mask(sites: Any) -> int:
+    """A collection of sites as bits (a region keeps its own)."""
+    mask = getattr(sites, "mask", None)
+    return mask if type(mask) is int else sum([1 << s.index for s in set(sites)])

@@ -45,8 +45,10 @@ end
   when size(__builtins__) == 0
     draw
 '''
-_OWN = re.compile(r"^(S|[akvr]\d+|out|append|name|vals|o|menu|act|end|index|at|top|last|"
-                  r"mover|turn|coords|lines|view|pop|kind|id|zones|loc)$")
+_OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu|act|end|index|at|top|last|"
+                  r"mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
+                  r"init_kept|copy_kept|kept_now|i|j|m|was|pile|who|parent|new|insert|"
+                  r"bit_count|copy)$")
 
 
 def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:

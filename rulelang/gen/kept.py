@@ -1,0 +1,92 @@
+"""The upkeep of the kept structures gen/layout.py decided on, as generated functions:
+
+* `touch(S, i, was)` — site i's pile changed (it held the tuple `was`): each kept query
+  tests again the sites that change can affect, and kept groups take an arriving piece
+  in (or are dropped, to be built anew, on any other change of the site's top owner);
+* `group<n>(S, i)` — the sites of the kept group through site i, as bits (0: i is empty);
+* `init_kept(S)` — every structure made from the board (a state made from data);
+* `copy_kept(S, new)` — a clone's own copies;
+* `kept_now(S)` — the structures' meaning (the queries' lists, every site's group) as
+  plain values, for the debug check that compares them with ones made anew.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import rulelang.gen.rt as rt
+from rulelang.gen.emit import Func, Writer
+
+
+def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
+    layout = w.layout
+    sites, n = w.const(w.board.sites), w.n_sites
+    owner_of = w.const(tuple(None if o is None else w.rt.players[o]
+                             for o in w.rt.template.owner))
+    one, zero = w.const(1), w.const(0)
+    funcs = []
+
+    touch = Func("def touch(S, i, was):")
+    init = Func("def init_kept(S):")
+    copy = Func("def copy_kept(S, new):")
+    now = Func("def kept_now(S):")
+    now.add("out = []")
+    for key, q in layout.queries.items():
+        lst, bits = q.slots
+        site, test = w.tests[key]
+        touch.add(f"for j in {w.const(q.affected)}[i]:")
+        touch.add(f"    {site} = {sites}[j]")
+        touch.add(f"    m = {one} << j")
+        touch.add(f"    if {test.src}:")
+        touch.add(f"        if not S.{bits} & m:")
+        touch.add(f"            S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
+        touch.add(f"            S.{bits} |= m")
+        touch.add(f"    elif S.{bits} & m:")
+        touch.add(f"        del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
+        touch.add(f"        S.{bits} ^= m")
+        init.add(f"S.{lst}, S.{bits} = [], {zero}")
+        init.add(f"for j in range({w.const(n)}):")
+        init.add(f"    {site} = {sites}[j]")
+        init.add(f"    if {test.src}:")
+        init.add(f"        S.{lst}.append(j)")
+        init.add(f"        S.{bits} |= {one} << j")
+        copy.add(f"new.{lst} = S.{lst}.copy()")
+        copy.add(f"new.{bits} = S.{bits}")
+        now.add(f"out.append((tuple(S.{lst}), S.{bits}))")
+    for g in layout.groups.values():
+        parent, bits = g.slots
+        table = w.const(g.relation.indices)
+        union = w.const(rt.uf_union)
+        touch.add(f"if S.{parent} is not None:")
+        touch.add("    pile = S.at[i]")
+        touch.add("    if not was and pile:  # a piece arrives: it joins its neighbours")
+        touch.add("        who = S.top[i]")
+        touch.add(f"        for j in {table}[i]:")
+        touch.add("            if S.top[j] is who and S.at[j]:")
+        touch.add(f"                {union}(S.{parent}, S.{bits}, j, i)")
+        touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[-1].id]:")
+        touch.add(f"        S.{parent} = S.{bits} = None")
+        name = w.group_function(g)
+        fn = Func(f"def {name}(S, i):")
+        fn.add("if not S.at[i]:")
+        fn.add(f"    return {zero}")
+        fn.add(f"parent = S.{parent}")
+        fn.add("if parent is None:")
+        fn.add(f"    parent, S.{bits} = {w.const(rt.uf_build)}(S.at, S.top, {table})")
+        fn.add(f"    S.{parent} = parent")
+        fn.add("while parent[i] != i:")
+        fn.add("    parent[i] = i = parent[parent[i]]")
+        fn.add(f"return S.{bits}[i]")
+        funcs.append((name, None, "kept", fn))
+        init.add(f"S.{parent} = S.{bits} = None")
+        copy.add(f"if S.{parent} is None:")
+        copy.add(f"    new.{parent} = new.{bits} = None")
+        copy.add("else:")
+        copy.add(f"    new.{parent}, new.{bits} = S.{parent}.copy(), S.{bits}.copy()")
+        now.add(f"out.append(tuple([{name}(S, j) for j in range({w.const(n)})]))")
+    for fn in (touch, init, copy):
+        fn.add("pass")
+    now.add("return out")
+    funcs += [(name, None, "kept", fn) for name, fn in
+              (("touch", touch), ("init_kept", init), ("copy_kept", copy),
+               ("kept_now", now))]
+    return funcs

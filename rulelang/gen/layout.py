@@ -1,0 +1,249 @@
+"""The kept structures of one game's flat state, decided from the program before the writer
+runs (the writer asks; it never decides a representation by matching shapes):
+
+* a **kept site query** for a constant rule `def q = each s in sites where P(s)` whose
+  condition reads the position only at s and at the sites a static relation gives for s
+  (`empty(s) and (all b in down(s): occupied(b))`): a sorted list of the site indices
+  where P holds and the same as a bitset, brought up to date at the sites a change can
+  affect (per changed site, a table made once);
+* **kept groups** for `group(s, rel)` over a symmetric relation: a union-find whose roots
+  hold their group's sites as a bitset; a piece arriving on an empty site joins its
+  neighbours' groups, any other change of a site's top owner drops the structure, and the
+  next question builds it anew from the board.
+
+Each structure is a few slots of the generated State class (`q0`/`b0`, `u1`/`g1`),
+written by gen/kept.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulelang.language import ast
+from rulelang.library import BUILTINS
+from rulelang.library.registry import Reads
+
+# builtins that read a site's pile, and only that site's (their one argument)
+_PILE = frozenset({"empty", "occupied", "owner"})
+_STATIC_CATS = frozenset({"player", "option", "kind", "symbol", "enum", "relation", "region",
+                          "lines"})
+SELF = "self"  # the role of the query's own site
+
+
+@dataclass
+class Query:
+    """A kept site query: slots `q<n>` (sorted site indices) and `b<n>` (the same as bits)."""
+    key: str
+    number: int
+    var: str
+    cond: ast.Expr
+    affected: tuple[tuple[int, ...], ...]  # changed site index -> sites to test again
+    test: str = ""  # the condition as written for local `site` (gen/kept.py fills it)
+    site: str = ""
+    cost: int = 0
+
+    @property
+    def slots(self) -> tuple[str, str]:
+        return f"q{self.number}", f"b{self.number}"
+
+
+@dataclass
+class Groups:
+    """Kept groups over a symmetric relation: slots `u<n>` (the union-find's parents, or
+    None when it must be built anew) and `g<n>` (per root, its group's sites as bits)."""
+    relation: Any
+    number: int
+
+    @property
+    def slots(self) -> tuple[str, str]:
+        return f"u{self.number}", f"g{self.number}"
+
+
+@dataclass
+class Layout:
+    program: Any
+    board: Any
+    queries: dict[str, Query] = field(default_factory=dict)  # used ones, by def key
+    groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
+    _refused: set[str] = field(default_factory=set)
+    _count: int = 0
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for q in self.queries.values():
+            out.extend(q.slots)
+        for g in self.groups.values():
+            out.extend(g.slots)
+        return tuple(out)
+
+    @property
+    def kept(self) -> bool:
+        return bool(self.queries or self.groups)
+
+    def query(self, key: str) -> Query | None:
+        """The kept query for the constant rule `key`, if it can be kept."""
+        if key in self.queries:
+            return self.queries[key]
+        if key in self._refused:
+            return None
+        made = self._query(key)
+        if made is None:
+            self._refused.add(key)
+        else:
+            self.queries[key] = made
+        return made
+
+    def group(self, relation: Any) -> Groups | None:
+        """Kept groups over `relation` (a symmetric one: a group is then a component)."""
+        made = self.groups.get(relation.name)
+        if made is None:
+            table = relation.indices
+            if any(i not in table[j] for i, row in enumerate(table) for j in row):
+                return None
+            made = self.groups[relation.name] = Groups(relation, self._next())
+        return made
+
+    def _next(self) -> int:
+        self._count += 1
+        return self._count - 1
+
+    def _query(self, key: str) -> Query | None:
+        d = self.program.defs.get(key)
+        if d is None or d.params is not None or not isinstance(d.body, ast.Quant):
+            return None
+        q = d.body
+        if q.kind != "each" or q.cond is None or q.body is not None \
+                or self.program.refs.get(q.domain) != ("builtin", "sites"):
+            return None
+        roles = _Local(self.program).reads(q.cond, {q.var: SELF}, 0)
+        if roles is None:
+            return None
+        n = len(self.board.sites)
+        affected: list[set[int]] = [set() for _ in range(n)]
+        for role in roles:
+            if role == SELF:
+                for i in range(n):
+                    affected[i].add(i)
+            else:  # read at the sites relation `role` gives for s: s is affected by them
+                table = self.board.relations[role].indices
+                for s in range(n):
+                    for i in table[s]:
+                        affected[i].add(s)
+        return Query(key, self._next(), q.var, q.cond,
+                     tuple(tuple(sorted(a)) for a in affected))
+
+
+class _Local:
+    """Whether a condition reads the position only at its site (role SELF) and at the
+    sites of static relations of it (role: the relation's name): the roles it reads, or
+    None when it reads anything else (the mover, the turn, a zone, another site)."""
+
+    def __init__(self, program: Any) -> None:
+        self.program = program
+        self.refs = program.refs
+
+    def reads(self, e: ast.Expr, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        if depth > 8:
+            return None
+        method = getattr(self, f"r_{type(e).__name__}", None)
+        return None if method is None else method(e, roles, depth)
+
+    def _all(self, es: Any, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        out: set[str] = set()
+        for e in es:
+            if e is None:
+                continue
+            got = self.reads(e, roles, depth)
+            if got is None:
+                return None
+            out |= got
+        return out
+
+    def r_Const(self, e: ast.Const, roles: Any, depth: int) -> set[str]:
+        return set()
+
+    def r_Name(self, e: ast.Name, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        cat, key = self.refs.get(e, ("local", e.id))
+        if cat == "local":
+            return set() if e.id in roles else None
+        if cat in _STATIC_CATS:
+            return set()
+        if cat == "def":
+            d = self.program.defs[key]
+            if d.params is not None or isinstance(d.body, ast.Block):
+                return None
+            got = self.reads(d.body, {}, depth + 1)  # a constant: it may read no site
+            return set() if got == set() else None
+        return None
+
+    def r_Attr(self, e: ast.Attr, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        ref = self.refs.get(e)
+        if ref is not None:
+            return set() if str(ref[0]) in _STATIC_CATS else None
+        if isinstance(e.obj, ast.Name) and roles.get(e.obj.id, "") != "":
+            return set()  # a site's coordinate
+        return None
+
+    def r_Call(self, e: ast.Call, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        if e.kwargs:
+            return None
+        cat, key = self.refs.get(e.func, ("", ""))
+        if cat == "builtin" and key in _PILE and len(e.args) == 1:
+            arg = e.args[0]
+            role = roles.get(arg.id) if isinstance(arg, ast.Name) else None
+            return None if role is None else {role}
+        if cat == "builtin":
+            b = BUILTINS[key]
+            if b.facts.reads & ~(Reads.GAME) or b.facts.calls:
+                return None
+            return self._all(e.args, roles, depth)
+        if cat == "def":
+            d = self.program.defs[key]
+            if d.params is None or len(d.params) != len(e.args) \
+                    or isinstance(d.body, ast.Block):
+                return None
+            inner: dict[str, str | None] = {}
+            for p, a in zip(d.params, e.args, strict=True):
+                if isinstance(a, ast.Name) and a.id in roles:
+                    inner[p] = roles[a.id]
+                elif self.reads(a, roles, depth) == set():
+                    inner[p] = None  # a value that is no site of the query
+                else:
+                    return None
+            return self.reads(d.body, inner, depth + 1)
+        return None
+
+    def r_Quant(self, e: ast.Quant, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        dom = e.domain
+        role: str | None = None
+        if isinstance(dom, ast.Call) and len(dom.args) == 1 and not dom.kwargs \
+                and isinstance(dom.args[0], ast.Name) and roles.get(dom.args[0].id) == SELF \
+                and str(self.refs.get(dom.func, ("", ""))[0]) == "relation":
+            role = str(self.refs[dom.func][1])
+        elif self.reads(dom, roles, depth) != set():
+            return None
+        inner = {**roles, e.var: role}
+        got = self._all((e.cond, e.body), inner, depth)
+        return got
+
+    def _ops(self, parts: Any, roles: dict[str, str | None], depth: int) -> set[str] | None:
+        return self._all(parts, roles, depth)
+
+    def r_BinOp(self, e: ast.BinOp, roles: Any, depth: int) -> set[str] | None:
+        return self._ops((e.left, e.right), roles, depth)
+
+    def r_Compare(self, e: ast.Compare, roles: Any, depth: int) -> set[str] | None:
+        return self._ops((e.left, e.right), roles, depth)
+
+    def r_BoolOp(self, e: ast.BoolOp, roles: Any, depth: int) -> set[str] | None:
+        return self._ops((e.left, e.right), roles, depth)
+
+    def r_Not(self, e: ast.Not, roles: Any, depth: int) -> set[str] | None:
+        return self.reads(e.operand, roles, depth)
+
+    def r_Neg(self, e: ast.Neg, roles: Any, depth: int) -> set[str] | None:
+        return self.reads(e.operand, roles, depth)
+
+    def r_IfExpr(self, e: ast.IfExpr, roles: Any, depth: int) -> set[str] | None:
+        return self._ops((e.cond, e.then, e.orelse), roles, depth)
