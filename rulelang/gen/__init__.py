@@ -47,7 +47,8 @@ def generate(runtime: Any) -> type[GenState]:
     owners = runtime.template.owner
     body = {"__slots__": g.slots, "_menu": space["menu"], "_act": space["act"],
             "_end": space["end"], "_touch": space["touch"], "_init_kept": space["init_kept"],
-            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime, "players": runtime.players, "do_node": do,
+            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
+            "_draw": space.get("draw"), "rt": runtime, "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)

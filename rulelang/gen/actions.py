@@ -23,6 +23,7 @@ class GameWriter:
         self.w = writer
         self.program = writer.program
         self.do = do
+        self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
 
     def write(self) -> Generated:
         steps = self.menu() + self.act() + self.end()
@@ -50,6 +51,12 @@ class GameWriter:
             fn.add("    return out")
         fn.add("return out")
         self.w.funcs.append(("menu", self.do.span, "menu", fn))
+        actions = [a for group in self.do.groups() for a in group]
+        if len(actions) == 1 and len(self.draws) == 1:
+            draw = Func("def draw(S, a0):")  # (a0: the generator's randrange)
+            draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
+            draw.add("return None")
+            self.w.funcs.append(("draw", self.do.span, "menu", draw))
         return cost
 
     def _ways(self, action: ast.Action, fn: Func) -> int:
@@ -69,6 +76,12 @@ class GameWriter:
                 options = tuple((action.name, (site,)) for site in w.board.sites)
                 add = f"out.extend(map({w.const(options.__getitem__)}, {dom.src}))"
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
+                q = w.fresh("v")  # one option drawn as menu()[randrange(len(menu()))]
+                draw = [f"{q} = {dom.src}", f"if {q}:",
+                        f"    return {w.const(options)}[{q}[a0(len({q}))]]"]
+                if check is not None:
+                    draw = [f"if {self._piece_test(stmts[first:])}:", *("    " + d for d in draw)]
+                self.draws.append("\n".join(draw))
                 return dom.cost + dom.form.size
         for s in stmts[:first]:
             if isinstance(s, ast.Let):
@@ -122,11 +135,15 @@ class GameWriter:
             v for s in chooses if isinstance(s, ast.Let) for v, _ in s.bindings}
         if any(isinstance(n, ast.Name) and n.id in names for n in walk(rest[0].piece)):
             raise Unsupported("a put whose piece depends on what was chosen", rest[0].span)
-        zones, who, kind = self._supply(rest[0], {})
         local = self.w.fresh("v")
-        fn.add(f"{local} = {self.w.const(rt.has_piece)}(S, {zones}[{who}], {kind}, "
-               f"{self.w.const(rest[0].piece.span)})")
+        fn.add(f"{local} = {self._piece_test(rest)}")
         return local
+
+    def _piece_test(self, rest: tuple[ast.Stmt, ...]) -> str:
+        assert isinstance(rest[0], ast.Put)
+        zones, who, kind = self._supply(rest[0], {})
+        return (f"{self.w.const(rt.has_piece)}(S, {zones}[{who}], {kind}, "
+                f"{self.w.const(rest[0].piece.span)})")
 
     def _domain(self, dom: Code, span: Any) -> tuple[str, int, F.Form]:
         if dom.form.kind == "sitelist":  # (a menu changes nothing: the list itself)

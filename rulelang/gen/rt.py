@@ -176,27 +176,77 @@ class GenState:
         if cap is not None and len(self.hist) >= cap and self.menu is not None:
             self.was_capped, self.result, self.menu = True, None, None
 
+    _draw: Any = None  # the generated draw(randrange), where a menu can be drawn from unlisted
+
     def play_out(self, rng: Any, limit: int) -> None:
         """Uniformly random legal actions until the game ends or `limit` are applied, drawn
         as `apply_action(rng.choice(legal_actions()))` draws them."""
-        cap, history, randrange = self.game.max_plies, self.hist, rng.randrange
         self._labels = None
         try:
-            for _ in range(limit):
-                menu = self.menu
-                if menu is None:
-                    return
-                k = randrange(len(menu))
-                history.append((self.mover, menu, k))
-                self._act(menu[k])
-                self._advance(True)
-                if cap is not None and len(history) >= cap and self.menu is not None:
-                    self.was_capped, self.result, self.menu = True, None, None
-                    return
+            if self._draw is None:
+                self._play_listed(rng, limit)
+            else:
+                self._play_drawn(rng, limit)
         except RulelangError as err:
             self.menu = None  # (its data is partly played: it cannot go on)
             err.sources = self.rt.program.loaded.sources
             raise
+
+    def _play_drawn(self, rng: Any, limit: int) -> None:
+        """play_out where the generated `draw` gives one option of a menu without listing
+        it (its options' strings are unique: a history entry holds only the one taken)."""
+        cap, history, randrange, draw = self.game.max_plies, self.hist, rng.randrange, \
+            self._draw
+        menu = self.menu
+        if menu is None or limit <= 0:
+            return
+        k = randrange(len(menu))
+        history.append((self.mover, menu, k))
+        option, players = menu[k], len(self.players)
+        for n in range(1, limit + 1):
+            self._act(option)
+            last = n == limit or (cap is not None and len(history) >= cap)
+            decided = True
+            while True:  # _advance, drawing the next option where it would list the menu
+                winners = self._end()
+                if winners is not None:
+                    self._over(winners)
+                    return
+                self.idle = 0 if decided else self.idle + 1
+                if self.idle >= players:
+                    self._over([])
+                    return
+                self.turn += 1
+                self.mover = (self.mover + 1) % players
+                if last:
+                    menu = self._menu()
+                    if menu:
+                        self.menu = menu
+                        break
+                else:
+                    option = draw(randrange)
+                    if option is not None:
+                        break
+                decided = False
+            if last:
+                if cap is not None and len(history) >= cap:
+                    self.was_capped, self.result, self.menu = True, None, None
+                return
+            history.append((self.mover, [option], 0))
+
+    def _play_listed(self, rng: Any, limit: int) -> None:
+        cap, history, randrange = self.game.max_plies, self.hist, rng.randrange
+        for _ in range(limit):
+            menu = self.menu
+            if menu is None:
+                return
+            k = randrange(len(menu))
+            history.append((self.mover, menu, k))
+            self._act(menu[k])
+            self._advance(True)
+            if cap is not None and len(history) >= cap and self.menu is not None:
+                self.was_capped, self.result, self.menu = True, None, None
+                return
 
     def capped(self) -> bool:
         return bool(self.was_capped)

@@ -98,7 +98,7 @@ def test_kept_groups_dropped_and_built_anew_equal_to_the_reference(tmp_path: obj
     assert takes > 3
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "breakthrough", "spline"])
+@pytest.mark.parametrize("name", ["tic_tac_toe", "breakthrough", "spline", "hex"])
 def test_play_out_draws_as_apply_action(name: str) -> None:
     gen = rulelang.load_game(name, mode="generated")
     ref = rulelang.load_game(name, mode="interpreted")
@@ -109,6 +109,19 @@ def test_play_out_draws_as_apply_action(name: str) -> None:
         while not r.is_terminal():
             r.apply_action(rng.choice(r.legal_actions()))
         assert canonical(g.data) == canonical(r.data)
+    # a play_out stopped part-way leaves the menu listed, and the game goes on equally
+    for seed in range(3):
+        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+        g.play_out(random.Random(seed), 3 + seed)
+        rng = random.Random(seed)
+        for _ in range(3 + seed):
+            r.apply_action(rng.choice(r.legal_actions()))
+        while True:
+            _same(g, r, f"{name} seed {seed} after a play_out of {3 + seed}")
+            if r.is_terminal():
+                break
+            g.apply_action(0)
+            r.apply_action(0)
 
 
 def test_strings_errors_and_cap_as_the_reference() -> None:

@@ -47,7 +47,7 @@ end
 '''
 _OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu|act|end|index|at|top|last|"
                   r"mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
-                  r"init_kept|copy_kept|kept_now|i|j|m|was|pile|who|parent|new|insert|"
+                  r"init_kept|copy_kept|kept_now|draw|i|j|m|was|pile|who|parent|new|insert|"
                   r"bit_count|copy)$")
 
 
