@@ -45,10 +45,14 @@ def generate(runtime: Any) -> type[GenState]:
     g, do = write(runtime)
     space = run_source(g.source, FILENAME, {"__builtins__": {}, **ALLOWED, **g.constants})
     owners = runtime.template.owner
-    body = {"__slots__": g.slots, "_menu": space["menu"], "_act": space["act"],
-            "_end": space["end"], "_touch": space["touch"], "_init_kept": space["init_kept"],
-            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
-            "_draw": space.get("draw"), "rt": runtime, "players": runtime.players, "do_node": do,
+    movers = range(len(runtime.players))
+    draws = tuple(space.get(f"draw{m}") for m in movers)
+    body = {"__slots__": g.slots, "menus": tuple(space[f"menu{m}"] for m in movers),
+            "acts": tuple(space[f"act{m}"] for m in movers),
+            "ends": tuple(space[f"end{m}"] for m in movers),
+            "draws": draws if all(draws) else None,
+            "_touch": space["touch"], "_init_kept": space["init_kept"],
+            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime, "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)

@@ -14,6 +14,7 @@ the game then runs on the closures, whole (gen/__init__.py).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -37,6 +38,16 @@ _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Read
 ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
                            "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
                            "map": map, "range": range}
+
+
+def _foldable(c: Code) -> bool:
+    """A value known when written whose equality is identity (or an int's)."""
+    return c.form.known and c.form.kind in ("player", "site", "num", "none") \
+        and type(c.form.static) is not bool
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
+_INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
 
 class Unsupported(Exception):
@@ -81,6 +92,7 @@ class Writer:
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}
+        self.mover: int | None = None  # the mover the function being written is for
         self.program = runtime.program
         self.refs = runtime.program.refs
         self.board = runtime.board
@@ -167,6 +179,9 @@ class Writer:
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
         players = self.const(self.rt.players)
+        n = len(self.rt.players)
+        if key in ("mover", "opponent") and self.mover is not None:
+            return self.static(self.rt.players[(self.mover + (key == "opponent")) % n])
         if key == "mover":
             return Code(f"{players}[S.mover]", F.PLAYER, 0)
         if key == "opponent":
@@ -240,6 +255,9 @@ class Writer:
             return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
         if site and key == "owner":
             return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
+        if site and key == "top":  # the top piece, or none
+            return Code(f"(S.at[{args[0].src}.index] or {self.const((None,))})[{self.const(-1)}]",
+                        F.ANY, cost)
         if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
             return Code(f"len({args[0].src})", F.NUM, cost)
         if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
@@ -279,6 +297,10 @@ class Writer:
             return Code(test if n.op == "in" else f"(not {test})", F.BOOL,
                         a.cost + b.cost + b.form.size)
         b = self.plain(b)
+        if n.op in ("==", "!=") and _foldable(a) and _foldable(b):  # known when written
+            same = a.form.static is b.form.static if type(a.form.static) is not int \
+                or type(b.form.static) is not int else a.form.static == b.form.static
+            return self.static(same == (n.op == "=="))
         cost = a.cost + b.cost + max(a.form.size, b.form.size, 1 if n.op in ("in", "not in")
                                      and b.form.kind != "items" else 0)
         if n.op in ("==", "!="):
@@ -305,7 +327,10 @@ class Writer:
         return Code(f"{self.const(H.negate)}({a.src}, {self.const(n.span)})", a.form, a.cost)
 
     def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
-        c, a, b = self.ex(n.cond, env), self.raw(n.then, env), self.raw(n.orelse, env)
+        c = self.ex(n.cond, env)
+        if c.form.known and type(c.form.static) is bool:  # known when written: one branch
+            return self.raw(n.then if c.form.static else n.orelse, env)
+        a, b = self.raw(n.then, env), self.raw(n.orelse, env)
         if a.form.kind != b.form.kind or a.form.kind == "maybe":
             a, b = self.plain(a), self.plain(b)
         form = F.ANY if a.form.kind != b.form.kind else \
@@ -399,9 +424,12 @@ class Writer:
                 return Code(f"({site.src} if {a.src} is not None else {none.src})", form,
                             a.cost + max(site.cost, none.cost))
         args = [a if a.form.kind in ("sitelist", "bits") else self.plain(a) for a in args]
+        inline = self._inline(key, d, params, args)
+        if inline is not None:
+            return inline
         if key in self._calling:
             raise Unsupported("a rule that calls itself", n.span)
-        shape = tuple(a.src if a.form.known else a.form for a in args)
+        shape = (self.mover, *(a.src if a.form.known else a.form for a in args))
         made = self._rules.get((key, shape))
         if made is None:
             made = self._rules[(key, shape)] = self._write_rule(key, d, params, args)
@@ -409,6 +437,25 @@ class Writer:
         passed = [a.src for a in args if not a.form.known]
         return Code(f"{name}({', '.join(['S', *passed])})", form, 1 + cost
                     + sum(a.cost for a in args))
+
+    def _inline(self, key: str, d: ast.Def, params: tuple[str, ...],
+                args: list[Code]) -> Code | None:
+        """A rule whose body is one expression, called with names or constants: its body in
+        place of the call (each name stands for a value computed once), if short."""
+        if isinstance(d.body, ast.Block) or key in self._calling \
+                or not all(a.form.known or _NAME.fullmatch(a.src) for a in args):
+            return None
+        env = {p: Code(a.src, a.form, 0) for p, a in zip(params, args, strict=True)}
+        self._calling.add(key)
+        try:
+            body = self.raw(d.body, env)
+        finally:
+            self._calling.discard(key)
+        if len(body.src) > _INLINE_CHARS:
+            return None
+        if body.form.kind == "maybe":
+            body = self.plain(body)
+        return Code(body.src, body.form, 1 + body.cost + sum(a.cost for a in args))
 
     def kept_query(self, key: str) -> Code:
         """A kept query's list; its condition written once for the structure's upkeep."""

@@ -9,9 +9,8 @@ lists and dicts named as `GameData` names them where the builtins read them (`at
 state itself. Nothing else: no change log, no versions, no cache. One kept list, `top`,
 holds the owner (a Player, or None) of each site's top piece.
 
-A generated subclass (gen/__init__.py) adds the game's functions as methods: `_menu()` the
-options of the turn's decision (a list of (action, values) in the reference's order),
-`_act(option)` the action's effects, `_end()` the winners when the game ends (else None).
+A generated subclass (gen/__init__.py) adds the game's functions, each written for one
+mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures' upkeep.
 """
 from __future__ import annotations
 
@@ -57,15 +56,15 @@ class GenState:
     piece_owner: list[Any] = []
     do_node: Any = None
 
-    # ---- the game's own functions (the generated subclass gives them)
-    def _menu(self) -> list[Any]:
-        raise NotImplementedError
-
-    def _act(self, option: Any) -> None:
-        raise NotImplementedError
-
-    def _end(self) -> list[int] | None:
-        raise NotImplementedError
+    # ---- the game's own functions (the generated subclass gives them), one per mover:
+    # menus[m](S) the options of the turn's decision (a list of (action, values) in the
+    # reference's order), acts[m](S, option) the action's effects, ends[m](S) the winners
+    # when the game ends (else None), draws[m](S, randrange) one option of the menu drawn
+    # without listing it (or None: no draws for this game)
+    menus: tuple[Any, ...] = ()
+    acts: tuple[Any, ...] = ()
+    ends: tuple[Any, ...] = ()
+    draws: tuple[Any, ...] | None = None
 
     # kept structures (gen/kept.py): none unless the game's layout keeps some
     def _touch(self, i: int, was: tuple[Piece, ...]) -> None:
@@ -86,7 +85,7 @@ class GenState:
         section, the next player, and that player's menu (skipping turns without one)."""
         players = len(self.players)
         while True:
-            winners = self._end()
+            winners = self.ends[self.mover](self)
             if winners is not None:
                 self._over(winners)
                 return
@@ -96,7 +95,7 @@ class GenState:
                 return
             self.turn += 1
             self.mover = (self.mover + 1) % players
-            menu = self._menu()
+            menu = self.menus[self.mover](self)
             if menu:
                 self.menu = menu
                 return
@@ -108,7 +107,7 @@ class GenState:
 
     def _start(self) -> None:
         """The first turn's menu (the setup has run)."""
-        menu = self._menu()
+        menu = self.menus[self.mover](self)
         self.menu = menu if menu else None
         if not menu:
             self._guarded(self._advance, False)
@@ -122,7 +121,7 @@ class GenState:
             raise
 
     def _play(self, option: Any) -> None:
-        self._act(option)
+        self.acts[self.mover](self, option)
         self._advance(True)
 
     # ---- OpenSpiel-shaped API
@@ -176,14 +175,12 @@ class GenState:
         if cap is not None and len(self.hist) >= cap and self.menu is not None:
             self.was_capped, self.result, self.menu = True, None, None
 
-    _draw: Any = None  # the generated draw(randrange), where a menu can be drawn from unlisted
-
     def play_out(self, rng: Any, limit: int) -> None:
         """Uniformly random legal actions until the game ends or `limit` are applied, drawn
         as `apply_action(rng.choice(legal_actions()))` draws them."""
         self._labels = None
         try:
-            if self._draw is None:
+            if self.draws is None:
                 self._play_listed(rng, limit)
             else:
                 self._play_drawn(rng, limit)
@@ -195,8 +192,8 @@ class GenState:
     def _play_drawn(self, rng: Any, limit: int) -> None:
         """play_out where the generated `draw` gives one option of a menu without listing
         it (its options' strings are unique: a history entry holds only the one taken)."""
-        cap, history, randrange, draw = self.game.max_plies, self.hist, rng.randrange, \
-            self._draw
+        cap, history, randrange, draws = self.game.max_plies, self.hist, rng.randrange, \
+            self.draws
         menu = self.menu
         if menu is None or limit <= 0:
             return
@@ -204,11 +201,11 @@ class GenState:
         history.append((self.mover, menu, k))
         option, players = menu[k], len(self.players)
         for n in range(1, limit + 1):
-            self._act(option)
+            self.acts[self.mover](self, option)
             last = n == limit or (cap is not None and len(history) >= cap)
             decided = True
             while True:  # _advance, drawing the next option where it would list the menu
-                winners = self._end()
+                winners = self.ends[self.mover](self)
                 if winners is not None:
                     self._over(winners)
                     return
@@ -219,12 +216,12 @@ class GenState:
                 self.turn += 1
                 self.mover = (self.mover + 1) % players
                 if last:
-                    menu = self._menu()
+                    menu = self.menus[self.mover](self)
                     if menu:
                         self.menu = menu
                         break
                 else:
-                    option = draw(randrange)
+                    option = draws[self.mover](self, randrange)
                     if option is not None:
                         break
                 decided = False
@@ -242,7 +239,7 @@ class GenState:
                 return
             k = randrange(len(menu))
             history.append((self.mover, menu, k))
-            self._act(menu[k])
+            self.acts[self.mover](self, menu[k])
             self._advance(True)
             if cap is not None and len(history) >= cap and self.menu is not None:
                 self.was_capped, self.result, self.menu = True, None, None
