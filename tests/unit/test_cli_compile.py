@@ -87,4 +87,4 @@ def test_compile_explain_says_which_mode_a_rulebook_gets(
     assert "runs compiled (closures), not generated: rounds" in out and "tatara.rule:" in out
     assert main(["compile", "--show", "--generated", "tic_tac_toe"]) == 0
     out = capsys.readouterr().out
-    assert "def menu0(S):" in out and "# menu: " in out and "do place" in out
+    assert "def menu0(S):" in out and "# menu0: " in out and "do place" in out
