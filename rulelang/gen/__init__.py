@@ -18,8 +18,8 @@ import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
-from rulelang.gen.layout import Layout
 from rulelang.gen.emit import ALLOWED, FILENAME, Generated, Unsupported, Writer
+from rulelang.gen.layout import Layout
 from rulelang.gen.rt import GenState
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx
@@ -52,7 +52,8 @@ def generate(runtime: Any) -> type[GenState]:
             "ends": tuple(space[f"end{m}"] for m in movers),
             "draws": draws if all(draws) else None,
             "_touch": space["touch"], "_init_kept": space["init_kept"],
-            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime, "players": runtime.players, "do_node": do,
+            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime,
+            "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)

@@ -179,9 +179,9 @@ class Writer:
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
         players = self.const(self.rt.players)
-        n = len(self.rt.players)
+        count = len(self.rt.players)
         if key in ("mover", "opponent") and self.mover is not None:
-            return self.static(self.rt.players[(self.mover + (key == "opponent")) % n])
+            return self.static(self.rt.players[(self.mover + (key == "opponent")) % count])
         if key == "mover":
             return Code(f"{players}[S.mover]", F.PLAYER, 0)
         if key == "opponent":

@@ -195,7 +195,7 @@ class GenState:
         cap, history, randrange, draws = self.game.max_plies, self.hist, rng.randrange, \
             self.draws
         menu = self.menu
-        if menu is None or limit <= 0:
+        if menu is None or limit <= 0 or draws is None:
             return
         k = randrange(len(menu))
         history.append((self.mover, menu, k))

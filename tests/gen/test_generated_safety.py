@@ -45,8 +45,8 @@ end
   when size(__builtins__) == 0
     draw
 '''
-_OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu\d*|act\d*|end\d*|index|at|top|last|"
-                  r"mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
+_OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu\d*|act\d*|end\d*|index|at|"
+                  r"top|last|mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
                   r"init_kept|copy_kept|kept_now|draw\d*|i|j|m|was|pile|who|parent|new|insert|"
                   r"bit_count|copy)$")
 
