@@ -30,6 +30,11 @@ def restate(state: State, edit: Callable[[State, GameData], None]) -> State:
     if state.is_terminal():
         raise PositionError("the game is over: a position can be stated only while it goes on")
     game = state.game
+    restart = getattr(state, "restarted", None)
+    if restart is not None:  # a generated game's state (one decision per turn): its data
+        data = state.data
+        edit(state, data)
+        return restart(data)  # type: ignore[no-any-return]
     if state._gen is not None:
         if state._segment != game.flow.turn or state._trail:
             raise PositionError("a position can be stated only at the start of a turn, "

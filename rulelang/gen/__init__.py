@@ -83,6 +83,13 @@ class State(GenState):
     def ctx(self) -> Ctx:
         return Ctx(self.rt, bridge.to_data(self))
 
+    def restarted(self, data: Any) -> GenState:
+        """A state of this game holding `data` (a stated position, game/position.py), its
+        turn started anew."""
+        new = bridge.from_data(type(self), self.game, data)
+        new._guarded(lambda _: new._start(), None)
+        return new
+
     def _explain(self, text: str) -> str:
         return bridge.explain(self, text)
 
