@@ -196,6 +196,23 @@ def test_playthrough(path: Path, mode: str, update_golden: bool) -> None:
     expect_golden(path, actual, update_golden and mode == "interpreted")
 
 
+def _generated(path: Path) -> bool:
+    from rulelang.gen import GenGame
+
+    header = read_header(path)
+    game = rulelang.load_game(ROOT / header["rulebook"], header["options"], mode="generated")
+    return isinstance(game, GenGame)
+
+
+@pytest.mark.parametrize("path", [p for p in PLAYTHROUGHS if _generated(p)],
+                         ids=lambda p: p.stem)
+def test_playthrough_generated(path: Path) -> None:
+    """The games the generator takes play their golden playthroughs in generated mode."""
+    header = read_header(path)
+    actual = playthrough(header["rulebook"], header["seed"], header["options"], "generated")
+    expect_golden(path, actual, False)
+
+
 def test_every_rulebook_has_a_playthrough(update_golden: bool) -> None:
     covered = {read_header(p)["rulebook"] for p in PLAYTHROUGHS}
     missing = [rel(b) for b in sorted((ROOT / "rulebooks").glob("*.rule"))
