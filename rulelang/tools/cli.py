@@ -426,7 +426,7 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    modes = _MODES if args.mode == "both" else (args.mode,)
+    modes = ("compiled", "interpreted") if args.mode == "both" else (args.mode,)
     from rulelang.tools.scenarios import test_command  # (the scenario runner when asked)
 
     return test_command(args.paths, modes, print)
