@@ -50,6 +50,11 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
 
+class NotMasked(Exception):
+    """A line read as bits is read otherwise: the loop over the lines is written again
+    over the lines themselves."""
+
+
 class Unsupported(Exception):
     """A construct the writer does not cover, at its span."""
 
@@ -142,6 +147,8 @@ class Writer:
                         f"{code.src})", F.items(self.n_sites, F.SITE), code.cost)
         if kind == "maybe":
             return Code(code.src, F.ANY, code.cost)
+        if kind == "linemask":
+            raise NotMasked
         return code
 
     def raw(self, node: ast.Expr, env: dict[str, Code]) -> Code:
@@ -264,8 +271,10 @@ class Writer:
                 and args[0].form.known and args[1].form.kind == "site":
             lines = args[0].form.static
             most = max((len(t) for t in lines.through), default=0)
+            masks = tuple(tuple(site_mask(line) for line in row) for row in lines.through)
             return Code(f"{self.const(lines.through)}[{args[1].src}.index]",
-                        F.items(most, args[0].form.item or F.ANY), cost)
+                        Form("items", most, args[0].form.item or F.ANY,
+                             masks=f"{self.const(masks)}[{args[1].src}.index]"), cost)
         if b.facts.reads & ~_FLAT_READS or len(args) > min(b.facts.calls, default=99):
             raise Unsupported(f"'{key}' in generated code", n.span)
         form = F.items(self.n_sites, F.SITE) if key == "group" else F.ANY
@@ -349,9 +358,19 @@ class Writer:
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
         dom = self.raw(n.domain, env)
-        masked = self._masked(n, dom, env) if dom.form.kind == "bits" else None
+        masked = self._masked(n, dom, env) if dom.form.kind in ("bits", "linemask") else None
         if masked is not None:
             return masked
+        if dom.form.kind == "linemask":
+            raise NotMasked
+        if dom.form.masks is not None and dom.form.item is not None \
+                and dom.form.item.kind == "items" and dom.form.item.item == F.SITE:
+            try:  # each line read only as bits: the loop goes over the lines' masks
+                return self._quant(n, env, dom, dom.form.masks, dom.form.size,
+                                   F.linemask(dom.form.item.size))
+            except NotMasked:
+                pass
+
         if dom.form.kind == "sitelist":  # the sites of a kept query's indices, in order
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
                                dom.form.size, F.SITE)
@@ -364,8 +383,12 @@ class Writer:
             else:
                 src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
                                    f"{self.const(n.span)})", self.n_sites, F.ANY)
+        return self._quant(n, env, dom, src, size, Form(item.kind, item.size, item.item))
+
+    def _quant(self, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size: int,
+               item: Form) -> Code:
         var = self.fresh("v")
-        inner = {**env, n.var: Code(var, Form(item.kind, item.size, item.item), 0)}
+        inner = {**env, n.var: Code(var, item, 0)}
         cond = self.ex(n.cond, inner) if n.cond is not None else None
         body = self.ex(n.body, inner) if n.body is not None else None
         cost = dom.cost + size * (1 + (cond.cost if cond else 0) + (body.cost if body else 0))
@@ -393,8 +416,12 @@ class Writer:
         when the game is made: one mask test."""
         body = n.body
         if n.kind not in ("any", "all") or n.cond is not None \
-                or not isinstance(body, ast.Compare) or body.op != "in" \
-                or not isinstance(body.left, ast.Name) or body.left.id != n.var \
+                or not isinstance(body, ast.Compare):
+            return None
+        owned = self._owned_by(n.var, body, env)
+        if owned is not None:  # any/all x in g: owner(x) == p
+            return self._mask_test(n.kind, dom, owned)
+        if body.op != "in" or not isinstance(body.left, ast.Name) or body.left.id != n.var \
                 or any(isinstance(x, ast.Name) and x.id == n.var for x in walk(body.right)):
             return None
         right = self.ex(body.right, env)
@@ -404,9 +431,30 @@ class Writer:
             mask = self.const(site_mask(right.form.static))
         else:
             mask = f"{self.const(site_mask)}({right.src})"
-        if n.kind == "any":
-            return Code(f"({dom.src} & {mask} != 0)", F.BOOL, dom.cost + dom.form.size)
-        return Code(f"({dom.src} & ~{mask} == 0)", F.BOOL, dom.cost + dom.form.size)
+        return self._mask_test(n.kind, dom, mask)
+
+    def _mask_test(self, kind: str, dom: Code, mask: str) -> Code:
+        """any: some site of dom's bits is in mask; all: every one is."""
+        zero, cost = self.const(0), dom.cost + dom.form.size
+        if kind == "any":
+            return Code(f"({dom.src} & {mask} != {zero})", F.BOOL, cost)
+        return Code(f"({dom.src} & ~{mask} == {zero})", F.BOOL, cost)
+
+    def _owned_by(self, var: str, body: ast.Compare, env: dict[str, Code]) -> str | None:
+        """`owner(var) == P` (either way round) with P a player known when written: the
+        source of that player's owner bits."""
+        if body.op != "==":
+            return None
+        for call, other in ((body.left, body.right), (body.right, body.left)):
+            if isinstance(call, ast.Call) and len(call.args) == 1 and not call.kwargs \
+                    and self.refs.get(call.func) == ("builtin", "owner") \
+                    and isinstance(call.args[0], ast.Name) and call.args[0].id == var \
+                    and not any(isinstance(x, ast.Name) and x.id == var for x in walk(other)):
+                who = self.ex(other, env)
+                if who.form.kind == "player" and who.form.known:
+                    slot = self.layout.owner_bits()
+                    return f"S.{slot}[{self.const(who.form.static.index)}]"
+        return None
 
     # ---- rules: one function per rule and per form of its arguments
     def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
@@ -423,7 +471,8 @@ class Writer:
                 form = site.form if site.form == none.form else F.ANY
                 return Code(f"({site.src} if {a.src} is not None else {none.src})", form,
                             a.cost + max(site.cost, none.cost))
-        args = [a if a.form.kind in ("sitelist", "bits") else self.plain(a) for a in args]
+        args = [a if a.form.kind in ("sitelist", "bits", "linemask") else self.plain(a)
+                for a in args]
         inline = self._inline(key, d, params, args)
         if inline is not None:
             return inline

@@ -20,6 +20,9 @@ class Form:
     size: int = 0  # items: at most this many
     item: Form | None = None  # items: the form of each
     static: Any = _NO_VALUE  # the value itself, when known when the game is made
+    # items that are lines of sites: the source of their masks, item by item (a tuple of
+    # ints: each line's sites as bits), for loops that read each line only as bits
+    masks: str | None = None
 
     @property
     def known(self) -> bool:
@@ -49,6 +52,12 @@ def sitelist(size: int) -> Form:
 
 def bits(size: int) -> Form:
     return Form("bits", size, SITE)
+
+
+def linemask(size: int) -> Form:
+    """A line of sites as bits, read only by mask tests (never as the line itself, whose
+    order is not the board's)."""
+    return Form("linemask", size, SITE)
 
 
 def items(size: int, item: Form) -> Form:

@@ -22,7 +22,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     sites, n = w.const(w.board.sites), w.n_sites
     owner_of = w.const(tuple(None if o is None else w.rt.players[o]
                              for o in w.rt.template.owner))
-    one, zero = w.const(1), w.const(0)
+    one, zero, last = w.const(1), w.const(0), w.const(-1)
     funcs = []
 
     touch = Func("def touch(S, i, was):")
@@ -58,12 +58,12 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         union = w.const(rt.uf_union)
         touch.add(f"if S.{parent} is not None:")
         touch.add("    pile = S.at[i]")
-        touch.add("    if not was and pile:  # a piece arrives: it joins its neighbours")
+        touch.add("    if not was and pile:")  # a piece arrives: it joins its neighbours
         touch.add("        who = S.top[i]")
         touch.add(f"        for j in {table}[i]:")
         touch.add("            if S.top[j] is who and S.at[j]:")
         touch.add(f"                {union}(S.{parent}, S.{bits}, j, i)")
-        touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[-1].id]:")
+        touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[{last}].id]:")
         touch.add(f"        S.{parent} = S.{bits} = None")
         name = w.group_function(g)
         fn = Func(f"def {name}(S, i):")
@@ -83,6 +83,20 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         copy.add("else:")
         copy.add(f"    new.{parent}, new.{bits} = S.{parent}.copy(), S.{bits}.copy()")
         now.add(f"out.append(tuple([{name}(S, j) for j in range({w.const(n)})]))")
+    if layout.owners:  # per player, the sites whose top piece is theirs
+        touch.add("now = S.top[i]")
+        touch.add(f"before = {owner_of}[was[{last}].id] if was else None")
+        touch.add("if now is not before:")
+        touch.add("    if before is not None:")
+        touch.add(f"        S.own[before.index] &= ~({one} << i)")
+        touch.add("    if now is not None:")
+        touch.add(f"        S.own[now.index] |= {one} << i")
+        init.add(f"S.own = [{zero}] * {w.const(len(w.rt.players))}")
+        init.add(f"for j in range({w.const(n)}):")
+        init.add("    if S.at[j] and S.top[j] is not None:")
+        init.add(f"        S.own[S.top[j].index] |= {one} << j")
+        copy.add("new.own = S.own.copy()")
+        now.add("out.append(tuple(S.own))")
     for fn in (touch, init, copy):
         fn.add("pass")
     now.add("return out")

@@ -6,12 +6,14 @@ runs (the writer asks; it never decides a representation by matching shapes):
   (`empty(s) and (all b in down(s): occupied(b))`): a sorted list of the site indices
   where P holds and the same as a bitset, brought up to date at the sites a change can
   affect (per changed site, a table made once);
+* **owner bits**: per player, the sites whose top piece is theirs as a bitset, for tests
+  of a set of sites as bits (`all x in line: owner(x) == p` is one mask test);
 * **kept groups** for `group(s, rel)` over a symmetric relation: a union-find whose roots
   hold their group's sites as a bitset; a piece arriving on an empty site joins its
   neighbours' groups, any other change of a site's top owner drops the structure, and the
   next question builds it anew from the board.
 
-Each structure is a few slots of the generated State class (`q0`/`b0`, `u1`/`g1`),
+Each structure is a few slots of the generated State class (`q0`/`b0`, `u1`/`g1`, `own`),
 written by gen/kept.py.
 """
 from __future__ import annotations
@@ -65,6 +67,7 @@ class Layout:
     board: Any
     queries: dict[str, Query] = field(default_factory=dict)  # used ones, by def key
     groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
+    owners: bool = False  # owner bits kept (slot `own`: a list by player index)
     _refused: set[str] = field(default_factory=set)
     _count: int = 0
 
@@ -75,11 +78,18 @@ class Layout:
             out.extend(q.slots)
         for g in self.groups.values():
             out.extend(g.slots)
+        if self.owners:
+            out.append("own")
         return tuple(out)
 
     @property
     def kept(self) -> bool:
-        return bool(self.queries or self.groups)
+        return bool(self.queries or self.groups or self.owners)
+
+    def owner_bits(self) -> str:
+        """The slot of the owner bits (kept from now on)."""
+        self.owners = True
+        return "own"
 
     def query(self, key: str) -> Query | None:
         """The kept query for the constant rule `key`, if it can be kept."""

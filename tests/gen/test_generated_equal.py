@@ -41,6 +41,30 @@ end
     draw
 """
 
+# the same on a square board with lines: the owner bits lose sites too
+LINES_CAPTURES = """use square
+use lines
+game "Line captures"
+players A, B
+board square.grid(5, 5, 4)
+piece stone
+zone supply each player: 40 stone
+def free = each s in sites where empty(s)
+action place
+  choose site s in free
+  put stone of mover at s
+action take
+  choose site s in sites where occupied(s) and owner(s) != mover and turn % 3 == 0
+  remove top(s)
+turn
+  do take or place
+end
+  when lines.full_line_through(square.in_a_row, last.site, mover)
+    winner mover
+  when turn > 40
+    draw
+"""
+
 TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex", {}),
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {})]
 
@@ -78,9 +102,11 @@ def test_random_games_equal_to_the_reference(name: str, options: dict[str, int])
         assert g.history() == r.history() and g.winners() == r.winners()
 
 
-def test_kept_groups_dropped_and_built_anew_equal_to_the_reference(tmp_path: object) -> None:
+@pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])
+def test_kept_structures_losing_sites_equal_to_the_reference(tmp_path: object,
+                                                             text: str) -> None:
     path = tmp_path / "captures.rule"  # type: ignore[operator]
-    path.write_text(CAPTURES)
+    path.write_text(text)
     gen = rulelang.load_game(path, mode="generated")
     ref = rulelang.load_game(path, mode="interpreted")
     assert isinstance(gen, GenGame) and gen.state_class.generated.slots  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from rulelang.gen.emit import ALLOWED
 RULEBOOK = r'''# names and texts that try to become Python
 use square
 use lines
+use connection
 
 game "Inject'); __import__('os').system('echo PWNED') #"
 players __import__, exec
@@ -42,13 +43,15 @@ turn
 end
   when __getattribute__(last.site, mover)
     winner mover
+  when connection.joins(last.site, square.orthogonal, square.bottom_row, square.top_row)
+    winner mover
   when size(__builtins__) == 0
     draw
 '''
 _OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu\d*|act\d*|end\d*|index|at|"
                   r"top|last|mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
                   r"init_kept|copy_kept|kept_now|draw\d*|i|j|m|was|pile|who|parent|new|insert|"
-                  r"bit_count|copy)$")
+                  r"bit_count|copy|own|now|before)$")
 
 
 def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
@@ -56,7 +59,9 @@ def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
     path.write_text(RULEBOOK)
     game = rulelang.load_game(path, mode="generated")
     assert isinstance(game, GenGame), explain(game.runtime)
-    source = game.state_class.generated.source  # type: ignore[attr-defined]
+    generated = game.state_class.generated  # type: ignore[attr-defined]
+    assert {"q0", "own"} <= set(generated.slots) and any(x[0] == "u" for x in generated.slots)
+    source = generated.source
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type == tokenize.NAME:
             assert keyword.iskeyword(tok.string) or tok.string in ALLOWED \
