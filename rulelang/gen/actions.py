@@ -98,6 +98,11 @@ class GameWriter:
                     env[var] = Code(local, v.form, 0)
                     cost += size * v.cost
                 continue
+            if isinstance(s, ast.Require):  # (an option it refuses is not on the menu)
+                cond = self.w.ex(s.cond, env)
+                clauses.append(f"if {cond.src}")
+                cost += size * cond.cost
+                continue
             assert isinstance(s, ast.Choose)
             if s.mode != "mover" or s.optional or s.chooser is not None:
                 raise Unsupported("this kind of choose", s.span)
@@ -114,8 +119,16 @@ class GameWriter:
             size *= max(n, 1)
             chosen.append(var)
         values = "(" + "".join(v + ", " for v in chosen) + ")"
-        add = f"out.extend([({self.w.const(action.name)}, {values}) {' '.join(clauses)}])"
-        fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
+        first_for = next((i for i, c in enumerate(clauses) if c.startswith("for ")),
+                         len(clauses))
+        guards = [c[3:] for c in clauses[:first_for]]  # requires before any choose
+        option = f"({self.w.const(action.name)}, {values})"
+        add = f"out.extend([{option} {' '.join(clauses[first_for:])}])" \
+            if first_for < len(clauses) else f"out.append({option})"
+        guards = ([check] if check is not None else []) + guards
+        if guards:
+            add = f"if {' and '.join(guards)}:\n{'    ' * (fn.depth + 1)}{add}"
+        fn.add(add)
         return cost + size
 
     def _refusals(self, action: ast.Action, rest: tuple[ast.Stmt, ...]) -> None:
@@ -146,8 +159,8 @@ class GameWriter:
 
     def _piece_test(self, rest: tuple[ast.Stmt, ...]) -> str:
         assert isinstance(rest[0], ast.Put)
-        zones, who, kind = self._supply(rest[0], {})
-        return (f"{self.w.const(rt.has_piece)}(S, {zones}[{who}], {kind}, "
+        zone, kind, _ = self._supply(rest[0], {})
+        return (f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, "
                 f"{self.w.const(rest[0].piece.span)})")
 
     def _domain(self, dom: Code, span: Any) -> tuple[str, int, F.Form]:
@@ -174,22 +187,50 @@ class GameWriter:
         return cost
 
     def _supply(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, str, str]:
-        """The zone (per player) and kind a `put K of P` takes its piece from."""
-        piece = s.piece
-        if s.source is not None or not isinstance(piece, ast.Of) \
-                or self.w.refs.get(piece.left, ("", ""))[0] != "kind":
-            raise Unsupported("a put of anything but 'KIND of PLAYER'", s.span)
-        who = self.w.ex(piece.right, env)
-        if who.form.kind != "player":
-            raise Unsupported("a put from the supply of a value not known as a player",
-                              piece.right.span)
-        kind = self.w.refs[piece.left][1]
-        zones = tuple(zone_ref("supply", p.index) for p in self.w.rt.players)
-        if any(z not in self.w.rt.template.zones for z in zones):
-            raise Unsupported("a put from a supply some player does not have", s.span)
-        index = "S.mover" if who.src == f"{self.w.const(self.w.rt.players)}[S.mover]" \
-            else f"{who.src}.index"
-        return self.w.const(zones), index, self.w.const(kind)
+        """The zone a `put KIND of PLAYER` (from the player's supply) or a `put KIND from
+        ZONE` takes its piece from, the kind, and the zone's words for a refusal (each a
+        source)."""
+        piece, w = s.piece, self.w
+        if s.source is None and isinstance(piece, ast.Of) \
+                and w.refs.get(piece.left, ("", ""))[0] == "kind":
+            kind = w.refs[piece.left][1]
+            who = w.ex(piece.right, env)
+            if who.form.kind != "player":
+                raise Unsupported("a put from the supply of a value not known as a player",
+                                  piece.right.span)
+            zones = tuple(zone_ref("supply", p.index) for p in w.rt.players)
+            if any(z not in w.rt.template.zones for z in zones):
+                raise Unsupported("a put from a supply some player does not have", s.span)
+            if who.form.known:
+                zone = zones[who.form.static.index]
+                return (w.const(zone), w.const(kind),
+                        w.const(zone_text(w.rt.players, zone)))
+            index = f"{who.src}.index"
+            words = tuple(zone_text(w.rt.players, z) for z in zones)
+            return f"{w.const(zones)}[{index}]", w.const(kind), f"{w.const(words)}[{index}]"
+        if s.source is not None and isinstance(piece, ast.Name) \
+                and w.refs.get(piece, ("", ""))[0] == "kind":
+            zone = self._zone(s.source, env)
+            return (w.const(zone), w.const(w.refs[piece][1]),
+                    w.const(zone_text(w.rt.players, zone)))
+        raise Unsupported("a put of anything but 'KIND of PLAYER' or 'KIND from ZONE'", s.span)
+
+    def _zone(self, e: ast.Expr, env: dict[str, Code]) -> Any:
+        """A zone known when written: a shared one, or one of a known player's."""
+        w = self.w
+        name, who = e, None
+        if isinstance(e, ast.Of):
+            name, who = e.left, w.ex(e.right, env)
+        cat, key = w.refs.get(name, ("", ""))
+        zone = None
+        if cat == "zone" and who is None:
+            zone = zone_ref(str(key), None)
+        elif cat == "zone" and who is not None and who.form.kind == "player" \
+                and who.form.known:
+            zone = zone_ref(str(key), who.form.static.index)
+        if zone is None or zone not in w.rt.template.zones:
+            raise Unsupported("a zone not known when the game is made", e.span)
+        return zone
 
     # ---- the actions' effects
     def act(self, mover: int) -> int:
@@ -263,12 +304,10 @@ class GameWriter:
 
     def _put(self, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
         w = self.w
-        zones, who, kind = self._supply(s, env)
+        zone, kind, where = self._supply(s, env)
         target = w.ex(s.target, env)
-        where = w.const(tuple(zone_text(w.rt.players, zone_ref("supply", p.index))
-                              for p in w.rt.players))
         z, pc, pile = w.fresh("v"), w.fresh("v"), w.fresh("v")
-        fn.add(f"{z} = {zones}[{who}]")
+        fn.add(f"{z} = {zone}")
         if target.form.kind == "site":  # the top piece of its pile, to a site: in place
             t, i, was = w.fresh("v"), w.fresh("v"), w.fresh("v")
             owners = w.const(tuple(None if o is None else w.rt.players[o]
@@ -288,8 +327,7 @@ class GameWriter:
             fn.add(f"    S.last[{w.const('piece')}] = {pc}")
             fn.add("else:")
             fn.depth += 1
-        fn.add(f"{pc} = {w.const(rt.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, "
-               f"{where}[{who}])")
+        fn.add(f"{pc} = {w.const(rt.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, {where})")
         fn.add(f"{w.const(rt.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
                f"{w.const('put')})")
         if target.form.kind == "site":
@@ -352,12 +390,13 @@ class GameWriter:
 
 
 def _first_effect(stmts: tuple[ast.Stmt, ...]) -> int:
-    """The index of the first statement after the action's chooses (and lets among them)."""
+    """The index of the first statement after the action's chooses and requires (and lets
+    among them): the menu's part of the action."""
     last = -1
     for i, s in enumerate(stmts):
-        if isinstance(s, ast.Choose):
+        if isinstance(s, (ast.Choose, ast.Require)):
             last = i
     for i in range(last + 1):
-        if not isinstance(stmts[i], (ast.Choose, ast.Let)):
-            raise Unsupported("effects before a choose", stmts[i].span)
+        if not isinstance(stmts[i], (ast.Choose, ast.Let, ast.Require)):
+            raise Unsupported("effects before a choose or require", stmts[i].span)
     return last + 1

@@ -46,6 +46,7 @@ def _foldable(c: Code) -> bool:
         and type(c.form.static) is not bool
 
 
+_SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
@@ -243,7 +244,10 @@ class Writer:
 
     def call_builtin(self, key: str, args: list[Code], n: ast.Call) -> Code:
         b = BUILTINS[key]
-        cost = sum(a.cost for a in args) + self.n_sites
+        # a step for the call, and at most the items of each argument a builtin may go
+        # through (library/semantics.charge_items); an argument of unknown form as a board
+        cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
+                                 self.n_sites if a.form.kind == "any" else 0) for a in args)
         kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
         if kept and key in ("size", "count"):
             src = args[0].src
@@ -282,6 +286,10 @@ class Writer:
             form = F.TEXT
         if key in ("count", "size"):
             form = F.NUM
+        if key == "through" and args and args[0].form.kind == "lines" and args[0].form.known:
+            lines = args[0].form.static  # (whatever the site: lines of the set, or an error)
+            form = F.items(max((len(t) for t in lines.through), default=0),
+                           args[0].form.item or F.ANY)
         call = ", ".join([self.const(b.impl), self.const(key), self.const(n.span), "S.view()",
                           *(a.src for a in args)])
         return Code(f"{self.const(H.call_builtin)}({call})", form, cost)

@@ -66,7 +66,8 @@ end
 """
 
 TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex", {}),
-         ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {})]
+         ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
+         ("sponnect", {}), ("splice", {}), ("splade", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
