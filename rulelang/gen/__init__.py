@@ -18,7 +18,8 @@ import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
-from rulelang.gen.emit import ALLOWED, FILENAME, Generated, Unsupported, Writer
+from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
+from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import GenState
 from rulelang.library.pycode import run_source

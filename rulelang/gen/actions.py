@@ -9,7 +9,8 @@ from typing import Any
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.rt as rt
-from rulelang.gen.emit import Code, Func, Generated, Unsupported, Writer
+from rulelang.gen.code import Code, Func, Generated, Unsupported
+from rulelang.gen.emit import Writer
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.effects import zone_text

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.gen.code import Code, Func, NotMasked, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import bit_sites, site_mask
@@ -30,14 +30,9 @@ from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
 from rulelang.source import Span
 
-FILENAME = "<rulelang generated game>"
 # builtins whose values the flat state can give through the builtin itself
 _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
     | Reads.ZONES
-# Python's own functions the generated source may name (its globals hold them)
-ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
-                           "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
-                           "map": map, "range": range}
 
 
 def _foldable(c: Code) -> bool:
@@ -49,47 +44,6 @@ def _foldable(c: Code) -> bool:
 _SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
-
-
-class NotMasked(Exception):
-    """A line read as bits is read otherwise: the loop over the lines is written again
-    over the lines themselves."""
-
-
-class Unsupported(Exception):
-    """A construct the writer does not cover, at its span."""
-
-    def __init__(self, what: str, span: Span | None) -> None:
-        super().__init__(what)
-        self.what, self.span = what, span
-
-
-class Code(NamedTuple):
-    src: str
-    form: Form
-    cost: int  # at most this many steps of the reference's budget
-
-
-@dataclass
-class Generated:
-    """A game's module: its source, constants and, per function, the rulebook span it was
-    written from (`compile --show`)."""
-    source: str
-    constants: dict[str, Any]
-    origins: list[tuple[str, Span | None, str]] = field(default_factory=list)
-    steps: int = 0  # the most steps one action (menu, effects, end) can take
-    slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
-
-
-class Func:
-    """The lines of one generated function."""
-
-    def __init__(self, header: str) -> None:
-        self.lines = [header]
-        self.depth = 1
-
-    def add(self, text: str) -> None:
-        self.lines.append("    " * self.depth + text)
 
 
 class Writer:

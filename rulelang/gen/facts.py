@@ -4,7 +4,7 @@ on the steps one action can take, which must lie far below the budget for genera
 to run without counting them. `scope` raises Unsupported at the construct in the way."""
 from __future__ import annotations
 
-from rulelang.gen.emit import Unsupported
+from rulelang.gen.code import Unsupported
 from rulelang.language import ast
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Program

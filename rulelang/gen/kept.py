@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import rulelang.gen.rt as rt
-from rulelang.gen.emit import Func, Writer
+from rulelang.gen.code import Func
+from rulelang.gen.emit import Writer
 
 
 def write(w: Writer) -> list[tuple[str, Any, str, Func]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import rulelang
 from rulelang.gen import GenGame, explain
-from rulelang.gen.emit import ALLOWED
+from rulelang.gen.code import ALLOWED
 
 RULEBOOK = r'''# names and texts that try to become Python
 use square

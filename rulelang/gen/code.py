@@ -1,0 +1,57 @@
+"""What the writer's stages pass each other: a written expression (`Code`: its source, its
+form, a bound on its steps), the lines of a generated function (`Func`), a game's module
+(`Generated`), and why a game is not generated (`Unsupported`, at the construct's span)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from rulelang.gen.forms import Form
+from rulelang.source import Span
+
+FILENAME = "<rulelang generated game>"
+# Python's own functions the generated source may name (its globals hold them)
+ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
+                           "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
+                           "map": map, "range": range}
+
+
+class NotMasked(Exception):
+    """A line read as bits is read otherwise: the loop over the lines is written again
+    over the lines themselves."""
+
+
+class Unsupported(Exception):
+    """A construct the writer does not cover, at its span."""
+
+    def __init__(self, what: str, span: Span | None) -> None:
+        super().__init__(what)
+        self.what, self.span = what, span
+
+
+class Code(NamedTuple):
+    src: str
+    form: Form
+    cost: int  # at most this many steps of the reference's budget
+
+
+@dataclass
+class Generated:
+    """A game's module: its source, constants and, per function, the rulebook span it was
+    written from (`compile --show`)."""
+    source: str
+    constants: dict[str, Any]
+    origins: list[tuple[str, Span | None, str]] = field(default_factory=list)
+    steps: int = 0  # the most steps one action (menu, effects, end) can take
+    slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
+
+
+class Func:
+    """The lines of one generated function."""
+
+    def __init__(self, header: str) -> None:
+        self.lines = [header]
+        self.depth = 1
+
+    def add(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
