@@ -53,7 +53,8 @@ def generate(runtime: Any) -> type[GenState]:
             "ends": tuple(space[f"end{m}"] for m in movers),
             "draws": draws if all(draws) else None,
             "_touch": space["touch"], "_init_kept": space["init_kept"],
-            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"], "rt": runtime,
+            "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
+            "totals": space["totals"], "rt": runtime,
             "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
@@ -104,7 +105,11 @@ class State(GenState):
     def scores(self) -> list[float]:
         if not self.rt.program.scores:
             return self.returns()
-        return [float(t) for t in self.rt.totals(self.ctx)]
+        try:
+            return [float(t) for t in self.totals()]
+        except RulelangError as err:
+            err.sources = self.rt.program.loaded.sources
+            raise
 
     def score_breakdown(self, player: int, terms: Any = None) -> dict[str, float]:
         out: dict[str, float] = self.rt.breakdown(self.ctx, player, terms)

@@ -13,7 +13,7 @@ FILENAME = "<rulelang generated game>"
 # Python's own functions the generated source may name (its globals hold them)
 ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
                            "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
-                           "map": map, "range": range}
+                           "map": map, "range": range, "max": max}
 
 
 class NotMasked(Exception):

@@ -82,3 +82,14 @@ def fold(kind: str, values: list[Any], span: Any) -> Any:
         return _FOLD[kind](values)
     except TypeError as exc:
         raise quant_error(kind, exc, span) from None
+
+
+def add_points(total: Any, value: Any, term: Any) -> Any:
+    """A score term's value added to a player's total as the reference's totals add it (an
+    itemised term's points one by one, in order)."""
+    from rulelang.game.runtime import _points, _score_points
+    if not isinstance(value, (tuple, list)):
+        return total + _points(value, term)
+    for item in value:
+        total += _score_points(item, term)
+    return total

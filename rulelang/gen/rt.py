@@ -66,6 +66,10 @@ class GenState:
     ends: tuple[Any, ...] = ()
     draws: tuple[Any, ...] | None = None
 
+    def totals(self) -> list[Any]:
+        """Each player's points (the generated subclass gives its score terms)."""
+        raise NotImplementedError
+
     # kept structures (gen/kept.py): none unless the game's layout keeps some
     def _touch(self, i: int, was: tuple[Piece, ...]) -> None:
         pass
