@@ -26,6 +26,7 @@ class GameWriter:
         self.program = writer.program
         self.do = do
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
+        self._puts = 0  # the leading puts of the action being written
 
     def write(self) -> Generated:
         w = self.w
@@ -139,32 +140,42 @@ class GameWriter:
         if any(isinstance(n, (ast.Choose, ast.Require, ast.Then)) for r in rest
                for n in walk(r)):
             raise Unsupported("a choose or require after an action's effects", action.span)
-        if any(isinstance(n, (ast.Put, ast.Require)) for r in rest[1:] for n in walk(r)) \
-                or (rest and not isinstance(rest[0], ast.Put)
-                    and any(isinstance(n, ast.Put) for n in walk(rest[0]))):
+        if not _puts_first(rest):
             raise Unsupported("effects that may refuse an action", action.span)
         if any(isinstance(n, ast.CallStmt) for r in rest for n in walk(r)):
             raise Unsupported("an effect called by an action", action.span)
 
     def _piece_check(self, rest: tuple[ast.Stmt, ...], chooses: tuple[ast.Stmt, ...],
                      fn: Func) -> str | None:
-        """The menu's check that the `put` after the last choose has a piece, made once
-        before the chooses' loops (it reads none of their values): a local holding it."""
-        if not rest or not isinstance(rest[0], ast.Put):
+        """The menu's check that the `put`s that begin the effects have their pieces, made
+        once before the chooses' loops (they read none of their values): a local holding
+        it."""
+        puts = [s for s in rest if isinstance(s, ast.Put)][:len(_leading_puts(rest))]
+        if not puts:
             return None
         names = {s.var for s in chooses if isinstance(s, ast.Choose)} | {
             v for s in chooses if isinstance(s, ast.Let) for v, _ in s.bindings}
-        if any(isinstance(n, ast.Name) and n.id in names for n in walk(rest[0].piece)):
-            raise Unsupported("a put whose piece depends on what was chosen", rest[0].span)
+        for put in puts:
+            if any(isinstance(n, ast.Name) and n.id in names
+                   for x in (put.piece, put.source) if x is not None for n in walk(x)):
+                raise Unsupported("a put whose piece depends on what was chosen", put.span)
         local = self.w.fresh("v")
         fn.add(f"{local} = {self._piece_test(rest)}")
         return local
 
     def _piece_test(self, rest: tuple[ast.Stmt, ...]) -> str:
-        assert isinstance(rest[0], ast.Put)
-        zone, kind, _ = self._supply(rest[0], {})
-        return (f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, "
-                f"{self.w.const(rest[0].piece.span)})")
+        """Each zone the leading puts take from holds as many pieces of each kind as they
+        take (their targets are sites: gen checks it where it writes them)."""
+        needed: dict[tuple[str, str], tuple[int, Any]] = {}
+        for put in _leading_puts(rest):
+            zone, kind, _ = self._supply(put, {})
+            n, span = needed.get((zone, kind), (0, put.piece.span))
+            needed[(zone, kind)] = (n + 1, span)
+        tests = [f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, {self.w.const(span)})"
+                 if n == 1 else
+                 f"{self.w.const(rt.has_pieces)}(S, {zone}, {kind}, {self.w.const(n)}, "
+                 f"{self.w.const(span)})" for (zone, kind), (n, span) in needed.items()]
+        return " and ".join(tests)
 
     def _domain(self, dom: Code, span: Any) -> tuple[str, int, F.Form]:
         if dom.form.kind == "sitelist":  # (a menu changes nothing: the list itself)
@@ -256,6 +267,7 @@ class GameWriter:
     def _perform(self, action: ast.Action, fn: Func) -> int:
         stmts = action.body.stmts
         first = _first_effect(stmts)
+        self._puts = len(_leading_puts(stmts[first:]))
         env: dict[str, Code] = {}
         vars_ = []
         cost = 0
@@ -309,6 +321,8 @@ class GameWriter:
         w = self.w
         zone, kind, where = self._supply(s, env)
         target = w.ex(s.target, env)
+        if target.form.kind != "site" and self._puts > 1:  # (it could feed another's zone)
+            raise Unsupported("a put not known to go to a site, among several", s.target.span)
         z, pc, pile = w.fresh("v"), w.fresh("v"), w.fresh("v")
         fn.add(f"{z} = {zone}")
         if target.form.kind == "site":  # the top piece of its pile, to a site: in place
@@ -417,6 +431,31 @@ class GameWriter:
                 return w.n_sites
             raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
         raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)
+
+
+def _leading_puts(rest: tuple[ast.Stmt, ...]) -> list[ast.Put]:
+    """The puts that begin an action's effects (lets among them)."""
+    out = []
+    for s in rest:
+        if isinstance(s, ast.Put):
+            out.append(s)
+        elif not isinstance(s, ast.Let):
+            break
+    return out
+
+
+def _puts_first(rest: tuple[ast.Stmt, ...]) -> bool:
+    """The only effects that may refuse the action are the puts that begin it (a put
+    refuses when its zone has no piece to put, which the menu checks beforehand)."""
+    leading = len(_leading_puts(rest))
+    seen = 0
+    for s in rest:
+        if seen < leading or isinstance(s, ast.Let):
+            seen += isinstance(s, ast.Put)
+            continue
+        if any(isinstance(n, (ast.Put, ast.Require)) for n in walk(s)):
+            return False
+    return True
 
 
 def _first_effect(stmts: tuple[ast.Stmt, ...]) -> int:

@@ -137,6 +137,11 @@ class Writer:
             return self.static(member)
         if cat in ("player", "option", "kind", "symbol", "enum"):
             return self.static(self.rt._component_value(cat, key, None, n))
+        if cat == "function":  # a rule passed as a value: a function of the state S
+            params = self.program.defs[key].params or ()
+            names = [self.fresh("a") for _ in params]
+            call = self.call_rule(key, [Code(a, F.ANY, 0) for a in names], n)
+            return Code(f"(lambda {', '.join(names)}: {call.src})", F.ANY, call.cost)
         raise Unsupported(f"a {cat} as a value", n.span)
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
@@ -307,6 +312,13 @@ class Writer:
         form = F.ANY if a.form.kind != b.form.kind else \
             Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
+
+    def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
+        lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)
+        if lo.form.known and hi.form.known and type(lo.form.static) is int \
+                and type(hi.form.static) is int:
+            return self.static(range(lo.form.static, hi.form.static + 1))
+        raise Unsupported("a range whose ends are not known when the game is made", n.span)
 
     def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
         parts = [self.ex(x, env) for x in n.items]

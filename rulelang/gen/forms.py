@@ -84,6 +84,8 @@ def of_constant(value: Any, board: Any, players: int) -> Form:
         return Form("lines", len(value.lines), items(longest, SITE), static=value)
     if isinstance(value, Relation):
         return Form("relation", static=value)
+    if type(value) is range:
+        return Form("items", len(value), NUM, static=value)
     if isinstance(value, tuple) and all(type(x) is Site for x in value):
         return Form("items", len(value), SITE, static=value)
     if isinstance(value, tuple) and all(type(x) is Player for x in value):

@@ -442,3 +442,11 @@ def site_mask(sites: Any) -> int:
     """A collection of sites as bits (a region keeps its own)."""
     mask = getattr(sites, "mask", None)
     return mask if type(mask) is int else sum([1 << s.index for s in set(sites)])
+
+
+def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool:
+    """Have n puts of a kind from a zone their pieces (the menu's check)?"""
+    pile = s.zones.get(zone)
+    if pile is None:
+        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
+    return sum(1 for p in pile if p.kind == kind) >= n

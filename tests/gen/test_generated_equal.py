@@ -67,7 +67,7 @@ end
 
 TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex", {}),
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
-         ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {})]
+         ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
