@@ -104,6 +104,44 @@ def test_random_games_equal_to_the_reference(name: str, options: dict[str, int])
         assert g.history() == r.history() and g.winners() == r.winners()
 
 
+# two puts from one zone: the menu needs two pieces there (three each: one turn, then none)
+PAIRS = """use square
+game "Pairs"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 3 stone
+def free = each s in sites where empty(s)
+action place
+  choose site a in free
+  choose site b in free where b != a
+  put stone of mover at a
+  put stone of mover at b
+turn
+  do place
+end
+  when turn > 20
+    draw
+"""
+
+
+def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
+    path = tmp_path / "pairs.rule"  # type: ignore[operator]
+    path.write_text(PAIRS)
+    gen = rulelang.load_game(path, mode="generated")
+    ref = rulelang.load_game(path, mode="interpreted")
+    assert isinstance(gen, GenGame)
+    g, r = gen.new_initial_state(0), ref.new_initial_state(0)
+    rng = random.Random(0)
+    while not r.is_terminal():
+        _same(g, r, "pairs")
+        action = rng.randrange(len(r.legal_actions()))
+        g.apply_action(action)
+        r.apply_action(action)
+    _same(g, r, "pairs end")
+    assert len(r.history()) == 2  # (each player once: one stone left each, no pair)
+
+
 @pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])
 def test_kept_structures_losing_sites_equal_to_the_reference(tmp_path: object,
                                                              text: str) -> None:
