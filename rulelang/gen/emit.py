@@ -238,8 +238,14 @@ class Writer:
             return Code(f"{self.const(lines.through)}[{args[1].src}.index]",
                         Form("items", most, args[0].form.item or F.ANY,
                              masks=f"{self.const(masks)}[{args[1].src}.index]"), cost)
-        if b.facts.reads & ~_FLAT_READS or len(args) > min(b.facts.calls, default=99):
+        if b.facts.reads & ~_FLAT_READS:
             raise Unsupported(f"'{key}' in generated code", n.span)
+        called = [i for i in b.facts.calls if i < len(args)]
+        if called:  # rules passed to it: their steps as often as it may call them
+            times = self._calls(key, args)
+            if times is None:
+                raise Unsupported(f"'{key}' with a rule, in generated code", n.span)
+            cost += times * sum(1 + args[i].cost for i in called)
         form = F.items(self.n_sites, F.SITE) if key == "group" else F.ANY
         if key in ("str", "letter"):
             form = F.TEXT
@@ -252,6 +258,16 @@ class Writer:
         call = ", ".join([self.const(b.impl), self.const(key), self.const(n.span), "S.view()",
                           *(a.src for a in args)])
         return Code(f"{self.const(H.call_builtin)}({call})", form, cost)
+
+    def _calls(self, key: str, args: list[Code]) -> int | None:
+        """How often a builtin may call the rules passed to it, at most: group's link once
+        per step between two sites, reach's cost and stop once per site."""
+        if key == "group" and len(args) > 1 and args[1].form.kind == "relation" \
+                and args[1].form.known:
+            return sum(len(row) for row in args[1].form.static.indices)
+        if key == "reach":
+            return self.n_sites
+        return None
 
     def x_BinOp(self, n: ast.BinOp, env: dict[str, Code]) -> Code:
         a, b = self.ex(n.left, env), self.ex(n.right, env)

@@ -125,6 +125,45 @@ end
 """
 
 
+# a rule passed to a builtin (group's link): a function of the state in generated code
+LINKED = """use square
+game "Linked"
+players A, B
+board square.grid(4, 4, 0)
+piece stone
+zone supply each player: 9 stone
+def free = each s in sites where empty(s)
+def same_row(a, b) = a.r == b.r and occupied(b)
+action place
+  choose site s in free
+  put stone of mover at s
+turn
+  do place
+end
+  when size(group(last.site, square.orthogonal, same_row)) >= 3
+    winner mover
+  when size(free) == 0
+    draw
+"""
+
+
+def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
+    path = tmp_path / "linked.rule"  # type: ignore[operator]
+    path.write_text(LINKED)
+    gen = rulelang.load_game(path, mode="generated")
+    ref = rulelang.load_game(path, mode="interpreted")
+    assert isinstance(gen, GenGame) and "lambda" in gen.state_class.generated.source  # type: ignore[attr-defined]
+    for seed in range(4):
+        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not r.is_terminal():
+            _same(g, r, f"linked seed {seed}")
+            action = rng.randrange(len(r.legal_actions()))
+            g.apply_action(action)
+            r.apply_action(action)
+        _same(g, r, f"linked seed {seed} end")
+
+
 def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
     path = tmp_path / "pairs.rule"  # type: ignore[operator]
     path.write_text(PAIRS)
