@@ -54,7 +54,8 @@ def generate(runtime: Any) -> type[GenState]:
             "draws": draws if all(draws) else None,
             "_touch": space["touch"], "_init_kept": space["init_kept"],
             "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
-            "totals": space["totals"], "rt": runtime,
+            "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
+            "rt": runtime,
             "players": runtime.players, "do_node": do,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}

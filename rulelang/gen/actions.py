@@ -10,14 +10,17 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.kept as kept
 import rulelang.gen.rt as rt
+from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
+from rulelang.gen.walk import Walk, leading_puts, puts_first, simple
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.library.effects import zone_text
 from rulelang.model.values import zone_ref
 
-_ORDER = ("r", "menu", "act", "end", "kept")  # the functions in the module, rules first
+_ORDER = ("r", "menu", "walk", "act", "end", "kept")  # the functions in the module, rules first
 
 
 class GameWriter:
@@ -25,8 +28,18 @@ class GameWriter:
         self.w = writer
         self.program = writer.program
         self.do = do
+        self.analysis = DecisionAnalysis(writer.program)
+        program = writer.program
+        # does the game read `moved`, or have loops without a bound (charged as they run)?
+        self.tracks_moved = any(str(r[0]) == "builtin" and r[1] == "moved"
+                                for r in program.refs.values())
+        self.counts_steps = any(isinstance(n, ast.While) for body in
+                                [*(a.body for a in program.actions.values()),
+                                 *(e.body for e in program.effects.values())]
+                                for n in walk(body))
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
         self._puts = 0  # the leading puts of the action being written
+        self._effects: set[str] = set()  # the effects being written in place
 
     def write(self) -> Generated:
         w = self.w
@@ -52,6 +65,7 @@ class GameWriter:
         self.draws = []
         fn = Func(f"def menu{mover}(S):")
         fn.add("out = []")
+        self._begin(fn)
         cost = 0
         for group in self.do.groups():
             for name in group:
@@ -68,8 +82,18 @@ class GameWriter:
             self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
         return cost
 
+    def _begin(self, fn: Func) -> None:
+        """An action begins (its menu is listed, or it is taken): `moved` forgets, the
+        loops' charges start anew."""
+        if self.tracks_moved:
+            fn.add("S.moved.clear()")
+        if self.counts_steps:
+            fn.add(f"S.steps = {self.w.const(0)}")
+
     def _ways(self, action: ast.Action, fn: Func) -> int:
         stmts = action.body.stmts
+        if not simple(stmts):  # effects between chooses, or that may refuse: walked
+            return Walk(self, action).write(fn)
         first = _first_effect(stmts)
         env: dict[str, Code] = {}
         chosen: list[str] = []
@@ -140,7 +164,7 @@ class GameWriter:
         if any(isinstance(n, (ast.Choose, ast.Require, ast.Then)) for r in rest
                for n in walk(r)):
             raise Unsupported("a choose or require after an action's effects", action.span)
-        if not _puts_first(rest):
+        if not puts_first(rest):
             raise Unsupported("effects that may refuse an action", action.span)
         if any(isinstance(n, ast.CallStmt) for r in rest for n in walk(r)):
             raise Unsupported("an effect called by an action", action.span)
@@ -150,7 +174,7 @@ class GameWriter:
         """The menu's check that the `put`s that begin the effects have their pieces, made
         once before the chooses' loops (they read none of their values): a local holding
         it."""
-        puts = [s for s in rest if isinstance(s, ast.Put)][:len(_leading_puts(rest))]
+        puts = [s for s in rest if isinstance(s, ast.Put)][:len(leading_puts(rest))]
         if not puts:
             return None
         names = {s.var for s in chooses if isinstance(s, ast.Choose)} | {
@@ -167,7 +191,7 @@ class GameWriter:
         """Each zone the leading puts take from holds as many pieces of each kind as they
         take (their targets are sites: gen checks it where it writes them)."""
         needed: dict[tuple[str, str], tuple[int, Any]] = {}
-        for put in _leading_puts(rest):
+        for put in leading_puts(rest):
             zone, kind, _ = self._supply(put, {})
             n, span = needed.get((zone, kind), (0, put.piece.span))
             needed[(zone, kind)] = (n + 1, span)
@@ -250,6 +274,7 @@ class GameWriter:
     def act(self, mover: int) -> int:
         fn = Func(f"def act{mover}(S, o):")
         fn.add("name, vals = o")
+        self._begin(fn)
         cost = 0
         actions = [a for group in self.do.groups() for a in group]
         for i, name in enumerate(actions):
@@ -265,25 +290,22 @@ class GameWriter:
         return cost
 
     def _perform(self, action: ast.Action, fn: Func) -> int:
+        """The action's statements in order, its chooses taking the option's values (its
+        requires held when the menu listed it)."""
         stmts = action.body.stmts
-        first = _first_effect(stmts)
-        self._puts = len(_leading_puts(stmts[first:]))
+        self._puts = len(leading_puts(stmts[_first_effect(stmts):])) if simple(stmts) else 0
+        chooses = [s for s in stmts if isinstance(s, ast.Choose)]
+        names = [self.w.fresh("v") for _ in chooses]
+        fn.add("(" + "".join(v + ", " for v in names) + ") = vals")
         env: dict[str, Code] = {}
-        vars_ = []
         cost = 0
-        for s in stmts[:first]:
+        for s in stmts:
             if isinstance(s, ast.Choose):
                 dom = self.w.ex(s.domain, dict(env))
                 _, _, item = self._domain(dom, s.domain.span)
-                var = self.w.fresh("v")
-                vars_.append(var)
-                env[s.var] = Code(var, item, 0)
-        fn.add("(" + "".join(v + ", " for v in vars_) + ") = vals")
-        for s in stmts[:first]:
-            if isinstance(s, ast.Let):
-                cost += self._let(s, env, fn)
-        for s in stmts[first:]:
-            cost += self.effect(s, env, fn)
+                env[s.var] = Code(names[chooses.index(s)], item, 0)
+            elif not isinstance(s, ast.Require):
+                cost += self.effect(s, env, fn)
         fn.add("pass")
         return cost
 
@@ -304,6 +326,18 @@ class GameWriter:
             return piece.cost + 1
         if isinstance(s, ast.If):
             return self._if(s, env, fn, self.effect)
+        if isinstance(s, ast.Require):  # (in effects: the action is refused)
+            c = w.ex(s.cond, env)
+            fn.add(f"if not {c.src}:")
+            fn.add(f"    raise {w.const(Refusal)}({w.const(requirement_failed(self.program, s))}, "
+                   f"{w.const(s.span)})")
+            return c.cost
+        if isinstance(s, ast.CallStmt):
+            return self._call_effect(s, env, fn)
+        if isinstance(s, (ast.Set, ast.Increase)):
+            return self._set(s, env, fn)
+        if isinstance(s, ast.While):
+            return self._while(s, env, fn)
         if isinstance(s, ast.ForEach):
             dom = w.ex(s.domain, env)
             src, n, item = self._domain(dom, s.domain.span)
@@ -317,8 +351,84 @@ class GameWriter:
             return dom.cost + n * (1 + cost)
         raise Unsupported(f"the statement '{type(s).__name__}' in generated code", s.span)
 
+    def _call_effect(self, s: ast.CallStmt, env: dict[str, Code], fn: Func) -> int:
+        """An effect's statements in place, its parameters locals holding the arguments."""
+        effect = self.analysis.effect(s)
+        if effect.name in self._effects:
+            raise Unsupported("an effect that calls itself", s.span)
+        inner: dict[str, Code] = {}
+        cost = 1
+        for param, arg in zip(effect.params, s.call.args, strict=True):
+            a = self.w.ex(arg, env)
+            local = self.w.fresh("v")
+            fn.add(f"{local} = {a.src}")
+            inner[param] = Code(local, a.form, 0)
+            cost += a.cost
+        self._effects.add(effect.name)
+        try:
+            cost += sum(self.effect(b, inner, fn) for b in effect.body.stmts)
+        finally:
+            self._effects.discard(effect.name)
+        return cost
+
+    def _set(self, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func) -> int:
+        """`set` or `increase` a shared var or counter, or a known player's."""
+        w, t = self.w, s.target
+        name = t.left if isinstance(t, ast.Of) else t
+        cat, key = w.refs.get(name, ("", ""))
+        if str(cat) not in ("var", "counter"):
+            raise Unsupported("a set of anything but a var or a counter", s.span)
+        slot = w.owned(str(cat), str(key), w.ex(t.right, env) if isinstance(t, ast.Of)
+                       else None, t)
+        if isinstance(s, ast.Set):
+            value = w.ex(s.value, env)
+            fn.add(f"{slot.src} = {w.const(H.store)}(S, {w.const(str(cat))}, "
+                   f"{w.const(key)}, {value.src}, {w.const(s.value.span)})")
+        else:
+            value = w.ex(s.amount, env)
+            fn.add(f"{slot.src} = {w.const(H.increase)}(S, {w.const(str(cat))}, "
+                   f"{w.const(key)}, {slot.src}, {w.const(s.sign)}, {value.src}, "
+                   f"{w.const(s.span)})")
+        return value.cost + 1
+
+    def _while(self, s: ast.While, env: dict[str, Code], fn: Func) -> int:
+        """A loop whose turns no bound is known for: each charged (its condition and body
+        at most) to a counter of the state, the budget's error past it."""
+        w = self.w
+        c = w.ex(s.cond, env)
+        fn.add(f"while {c.src}:")
+        fn.depth += 1
+        mark = len(fn.lines)
+        fn.add("")  # (the charge, once the body's cost is known)
+        inner = dict(env)
+        body = sum(self.effect(b, inner, fn) for b in s.body.stmts)
+        fn.lines[mark] = "    " * fn.depth + \
+            f"{w.const(rt.charge)}(S, {w.const(1 + c.cost + body)}, {w.const(s.span)})"
+        fn.add("pass")
+        fn.depth -= 1
+        return c.cost  # (the loop's turns are charged as they run)
+
+    def piece_ok(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:
+        """Has this put its piece now (the menu's check of an option's first put)?"""
+        try:
+            zone, kind, _ = self._supply(s, env)
+        except Unsupported:
+            piece = self.w.ex(s.piece, env)
+            return (f"{self.w.const(rt.put_ok)}({piece.src}, {self.w.const(s.piece.span)})",
+                    piece.cost)
+        return (f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, "
+                f"{self.w.const(s.piece.span)})", 1)
+
     def _put(self, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
         w = self.w
+        if s.source is None and not isinstance(s.piece, ast.Of) \
+                and w.refs.get(s.piece, ("", ""))[0] != "kind":  # a piece itself
+            piece, target = w.ex(s.piece, env), w.ex(s.target, env)
+            fn.add(f"{w.const(rt.put_piece)}(S, {piece.src}, {target.src}, "
+                   f"{w.const(s.piece.span)}, {w.const(s.span)})")
+            if s.name is not None:
+                env[s.name] = Code(piece.src, F.PIECE, 0)
+            return piece.cost + target.cost + 1
         zone, kind, where = self._supply(s, env)
         target = w.ex(s.target, env)
         if target.form.kind != "site" and self._puts > 1:  # (it could feed another's zone)
@@ -340,6 +450,8 @@ class GameWriter:
             if w.layout.kept:
                 fn.add(f"    touch(S, {i}, {was})")
             fn.add(f"    S.loc[{pc}.id] = {t}")
+            if self.tracks_moved:
+                fn.add(f"    S.moved.add({pc}.id)")
             fn.add(f"    S.last[{w.const('site')}] = {t}")
             fn.add(f"    S.last[{w.const('piece')}] = {pc}")
             fn.add("else:")
@@ -431,31 +543,6 @@ class GameWriter:
                 return w.n_sites
             raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
         raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)
-
-
-def _leading_puts(rest: tuple[ast.Stmt, ...]) -> list[ast.Put]:
-    """The puts that begin an action's effects (lets among them)."""
-    out = []
-    for s in rest:
-        if isinstance(s, ast.Put):
-            out.append(s)
-        elif not isinstance(s, ast.Let):
-            break
-    return out
-
-
-def _puts_first(rest: tuple[ast.Stmt, ...]) -> bool:
-    """The only effects that may refuse the action are the puts that begin it (a put
-    refuses when its zone has no piece to put, which the menu checks beforehand)."""
-    leading = len(_leading_puts(rest))
-    seen = 0
-    for s in rest:
-        if seen < leading or isinstance(s, ast.Let):
-            seen += isinstance(s, ast.Put)
-            continue
-        if any(isinstance(n, (ast.Put, ast.Require)) for n in walk(s)):
-            return False
-    return True
 
 
 def _first_effect(stmts: tuple[ast.Stmt, ...]) -> int:

@@ -24,6 +24,7 @@ def to_data(s: GenState) -> GameData:
     data.mover, data.turn, data.result, data.idle = s.mover, s.turn, s.result, s.idle
     data.history = [(Decision(who, menu, menu=s.do_node), k) for who, menu, k in s.hist]
     data.rng, data.capped = s.rng.copy(), s.was_capped
+    data.moved, data.positions = set(s.moved), dict(s.positions)
     data.came = [None] * len(s.loc)  # (read only by resample: no generated game hides)
     data.fixed = s.rt.template.fixed
     return data
@@ -43,6 +44,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     owners = cls.piece_owner
     s.top = [owners[st[-1].id] if st else None for st in s.at]
     s.menu, s._labels, s.ended_by = None, None, None
+    s.moved, s.steps, s.positions = set(data.moved), 0, dict(data.positions)
     s._init_kept()
     return s
 
@@ -83,6 +85,7 @@ def canonical(data: GameData) -> tuple[Any, ...]:
         data.mover, data.turn, data.result, data.idle, data.capped,
         data.round, data.starter, data.round_turns,
         tuple((d.player, d.labels()[k]) for d, k in data.history),
+        tuple(sorted(data.positions.items(), key=repr)),
         data.rng.state,
     )
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported
@@ -26,13 +27,8 @@ from rulelang.gen.layout import Layout
 from rulelang.gen.rt import bit_sites, site_mask
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library import BUILTINS
-from rulelang.library.registry import Reads
+from rulelang.model.values import zone_ref
 from rulelang.source import Span
-
-# builtins whose values the flat state can give through the builtin itself
-_FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
-    | Reads.ZONES
 
 
 def _foldable(c: Code) -> bool:
@@ -41,7 +37,6 @@ def _foldable(c: Code) -> bool:
         and type(c.form.static) is not bool
 
 
-_SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
@@ -142,7 +137,30 @@ class Writer:
             names = [self.fresh("a") for _ in params]
             call = self.call_rule(key, [Code(a, F.ANY, 0) for a in names], n)
             return Code(f"(lambda {', '.join(names)}: {call.src})", F.ANY, call.cost)
+        if cat in ("var", "counter", "zone"):
+            return self.owned(cat, key, None, n)
         raise Unsupported(f"a {cat} as a value", n.span)
+
+    def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
+        """A shared zone, var or counter, or a known player's (`points of p`)."""
+        owner = None if who is None else who.form.static.index
+        if who is not None and not (who.form.kind == "player" and who.form.known):
+            raise Unsupported(f"a {cat} of a player not known when written", n.span)
+        if cat == "zone":
+            zone = zone_ref(key, owner)
+            if zone not in self.rt.template.zones:
+                raise Unsupported("a zone the game does not have", n.span)
+            return self.static(zone)
+        table = "counters" if cat == "counter" else "vars"
+        if (key, owner) not in getattr(self.rt.template, table):
+            raise Unsupported(f"a {cat} the game does not have", n.span)
+        return Code(f"S.{table}[{self.const((key, owner))}]", F.ANY, 0)
+
+    def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
+        cat, key = self.refs.get(n.left, ("", ""))
+        if str(cat) not in ("var", "counter", "zone"):
+            raise Unsupported("this 'of'", n.span)
+        return self.owned(str(cat), str(key), self.ex(n.right, env), n)
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
         players = self.const(self.rt.players)
@@ -202,72 +220,7 @@ class Writer:
         raise Unsupported(f"a call of a {cat}", n.span)
 
     def call_builtin(self, key: str, args: list[Code], n: ast.Call) -> Code:
-        b = BUILTINS[key]
-        # a step for the call, and at most the items of each argument a builtin may go
-        # through (library/semantics.charge_items); an argument of unknown form as a board
-        cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
-                                 self.n_sites if a.form.kind == "any" else 0) for a in args)
-        kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
-        if kept and key in ("size", "count"):
-            src = args[0].src
-            return Code(f"len({src})" if args[0].form.kind == "sitelist"
-                        else f"{src}.bit_count()", F.NUM, cost)
-        if key == "group" and len(args) == 2 and args[0].form.kind == "site" \
-                and args[1].form.kind == "relation" and args[1].form.known:
-            groups = self.layout.group(args[1].form.static)
-            if groups is not None:
-                return Code(f"{self.group_function(groups)}(S, {args[0].src}.index)",
-                            F.bits(self.n_sites), cost)
-        args = [self.plain(a) for a in args]
-        site = len(args) == 1 and args[0].form.kind == "site"
-        if site and key in ("empty", "occupied"):
-            op = "not " if key == "empty" else "() != "
-            return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
-        if site and key == "owner":
-            return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
-        if site and key == "top":  # the top piece, or none
-            return Code(f"(S.at[{args[0].src}.index] or {self.const((None,))})[{self.const(-1)}]",
-                        F.ANY, cost)
-        if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
-            return Code(f"len({args[0].src})", F.NUM, cost)
-        if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
-                and args[0].form.known and args[1].form.kind == "site":
-            lines = args[0].form.static
-            most = max((len(t) for t in lines.through), default=0)
-            masks = tuple(tuple(site_mask(line) for line in row) for row in lines.through)
-            return Code(f"{self.const(lines.through)}[{args[1].src}.index]",
-                        Form("items", most, args[0].form.item or F.ANY,
-                             masks=f"{self.const(masks)}[{args[1].src}.index]"), cost)
-        if b.facts.reads & ~_FLAT_READS:
-            raise Unsupported(f"'{key}' in generated code", n.span)
-        called = [i for i in b.facts.calls if i < len(args)]
-        if called:  # rules passed to it: their steps as often as it may call them
-            times = self._calls(key, args)
-            if times is None:
-                raise Unsupported(f"'{key}' with a rule, in generated code", n.span)
-            cost += times * sum(1 + args[i].cost for i in called)
-        form = F.items(self.n_sites, F.SITE) if key == "group" else F.ANY
-        if key in ("str", "letter"):
-            form = F.TEXT
-        if key in ("count", "size"):
-            form = F.NUM
-        if key == "through" and args and args[0].form.kind == "lines" and args[0].form.known:
-            lines = args[0].form.static  # (whatever the site: lines of the set, or an error)
-            form = F.items(max((len(t) for t in lines.through), default=0),
-                           args[0].form.item or F.ANY)
-        call = ", ".join([self.const(b.impl), self.const(key), self.const(n.span), "S.view()",
-                          *(a.src for a in args)])
-        return Code(f"{self.const(H.call_builtin)}({call})", form, cost)
-
-    def _calls(self, key: str, args: list[Code]) -> int | None:
-        """How often a builtin may call the rules passed to it, at most: group's link once
-        per step between two sites, reach's cost and stop once per site."""
-        if key == "group" and len(args) > 1 and args[1].form.kind == "relation" \
-                and args[1].form.known:
-            return sum(len(row) for row in args[1].form.static.indices)
-        if key == "reach":
-            return self.n_sites
-        return None
+        return calls.builtin(self, key, args, n)
 
     def x_BinOp(self, n: ast.BinOp, env: dict[str, Code]) -> Code:
         a, b = self.ex(n.left, env), self.ex(n.right, env)

@@ -21,15 +21,9 @@ def scope(program: Program) -> ast.Do:
             raise Unsupported(f"a '{name}' section", program.sections[name].span)
     if program.round is not None:
         raise Unsupported("rounds", program.round.span)
-    if program.uses_repetition:
-        raise Unsupported("repeated positions", program.game.span)
     for zone in program.zones.values():
         if zone.visible != "everyone":
             raise Unsupported("a zone hidden from some player", zone.span)
-    for var in program.vars.values():
-        raise Unsupported("a var", var.span)
-    for counter in program.counters.values():
-        raise Unsupported("a counter", counter.span)
     setup = program.sections.get("setup")
     analysis = DecisionAnalysis(program)
     if setup is not None and (analysis.chance(setup) or analysis.decides(setup)):

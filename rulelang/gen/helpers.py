@@ -93,3 +93,31 @@ def add_points(total: Any, value: Any, term: Any) -> Any:
     for item in value:
         total += _score_points(item, term)
     return total
+
+
+def store(s: Any, cat: str, name: str, value: Any, span: Any) -> Any:
+    """The value a `set` stores in a var or counter (EffectStatements.effect_Set)."""
+    from rulelang.library.semantics import stored
+    value = stored(s.view(), value, span)
+    if cat == "counter":
+        if type(value) is not int:
+            raise RuleRuntimeError(f"counter '{name}' holds a whole number, not "
+                                   f"{show(value)}", span)
+        value = _clamped(s, name, value)
+    return value
+
+
+def increase(s: Any, cat: str, name: str, old: Any, sign: int, amount: Any, span: Any) -> Any:
+    """A var or counter increased (or decreased) by an amount (effect_Increase)."""
+    from rulelang.library.semantics import increased
+    new = increased(old, sign, amount, span)
+    return _clamped(s, name, new) if cat == "counter" else new
+
+
+def _clamped(s: Any, name: str, value: int) -> int:
+    """A counter's value within its bounds (their rules read through the reference)."""
+    from rulelang.library.effects import clamp
+    d = s.rt.program.counters[name]
+    if d.lo is None and d.hi is None:
+        return value
+    return clamp(s.rt.counter_bounds(name, s.ctx), value)

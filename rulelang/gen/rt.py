@@ -18,7 +18,7 @@ from typing import Any
 
 from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
 from rulelang.library.decision import label, unique_labels
-from rulelang.library.semantics import domain_items
+from rulelang.library.semantics import STEP_BUDGET, domain_items
 from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Player, Site, ZoneRef, show
 
@@ -28,7 +28,7 @@ TERMINAL = -4
 class GenState:
     __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
-                 "menu", "_labels", "ended_by")
+                 "menu", "_labels", "ended_by", "moved", "steps", "positions")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -49,6 +49,9 @@ class GenState:
     menu: list[Any] | None
     _labels: list[str] | None
     ended_by: Any
+    moved: set[int]  # the pieces moved since the action began (builtin `moved`)
+    steps: int  # the steps charged by loops without a known bound, this action
+    positions: dict[Any, int]  # how often each position was counted (repetition)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
     rt: Any = None
@@ -65,6 +68,7 @@ class GenState:
     acts: tuple[Any, ...] = ()
     ends: tuple[Any, ...] = ()
     draws: tuple[Any, ...] | None = None
+    repetition: frozenset[str] = frozenset()  # the repetition rules the game reads
 
     def totals(self) -> list[Any]:
         """Each player's points (the generated subclass gives its score terms)."""
@@ -89,6 +93,8 @@ class GenState:
         section, the next player, and that player's menu (skipping turns without one)."""
         players = len(self.players)
         while True:
+            if self.repetition:
+                count_position(self, (self.mover + 1) % players)
             winners = self.ends[self.mover](self)
             if winners is not None:
                 self._over(winners)
@@ -209,6 +215,8 @@ class GenState:
             last = n == limit or (cap is not None and len(history) >= cap)
             decided = True
             while True:  # _advance, drawing the next option where it would list the menu
+                if self.repetition:
+                    count_position(self, (self.mover + 1) % players)
                 winners = self.ends[self.mover](self)
                 if winners is not None:
                     self._over(winners)
@@ -267,12 +275,21 @@ class GenState:
         return [unique_labels([label(o) for o in menu])[k] for _, menu, k in self.hist]
 
     def clone(self) -> GenState:
+        return self._copy(self.hist.copy())
+
+    def scratch(self) -> GenState:
+        """A copy to try effects on (a menu's walk): its history is this state's own."""
+        return self._copy(self.hist)
+
+    def _copy(self, hist: list[Any]) -> GenState:
         new = self.__class__.__new__(self.__class__)
         new.game, new.owner, new.attrs = self.game, self.owner, self.attrs  # (never set)
         new.at, new.loc, new.top = self.at.copy(), self.loc.copy(), self.top.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.counters, new.vars = self.counters.copy(), self.vars.copy()
-        new.last, new.hist = self.last.copy(), self.hist.copy()
+        new.last, new.hist = self.last.copy(), hist
+        new.moved, new.steps, new.positions = self.moved.copy(), self.steps, \
+            self.positions.copy()
         new.mover, new.turn, new.result, new.idle = self.mover, self.turn, self.result, \
             self.idle
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
@@ -294,6 +311,7 @@ class GenState:
 def lift(s: GenState, piece: Piece) -> None:
     """Take a piece from wherever it is (GameData.lift over the flat state)."""
     where = s.loc[piece.id]
+    s.moved.add(piece.id)
     if where is None:
         return
     if type(where) is Site:
@@ -450,3 +468,63 @@ def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool
     if pile is None:
         raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
     return sum(1 for p in pile if p.kind == kind) >= n
+
+
+def charge(s: GenState, n: int, span: Any) -> None:
+    """n steps of a loop's turn (its bound at most), the budget's error past it."""
+    s.steps += n
+    if s.steps > STEP_BUDGET:
+        raise RuleRuntimeError(f"step budget of {STEP_BUDGET} exceeded: does a rule loop "
+                               "forever?", span, "R302")
+
+
+def put_ok(value: Any, span: Any) -> bool:
+    """Can a `put` of this value put it (a piece; none: the way is refused)?"""
+    if isinstance(value, Piece):
+        return True
+    if value is None:
+        return False
+    raise RuleRuntimeError(f"'put' needs a piece, not {show(value)}", span)
+
+
+def put_piece(s: GenState, value: Any, target: Any, piece_span: Any, span: Any) -> None:
+    """`put p at t` of a piece itself (effects.take_piece, then place)."""
+    if not isinstance(value, Piece):
+        error = Refusal if value is None else RuleRuntimeError
+        raise error(f"'put' needs a piece, not {show(value)}", piece_span)
+    place(s, value, target, span, "put")
+
+
+# ---- repetition (game/repetition.py over the flat state) ----------------------------------
+
+def board_key(s: GenState) -> tuple[Any, ...]:
+    owner = s.owner
+    return tuple([tuple([(p.kind, owner[p.id]) for p in st]) for st in s.at])
+
+
+def position_key(s: GenState, to_move: int) -> tuple[Any, ...]:
+    return (board_key(s), tuple(map(len, s.zones.values())), tuple(s.counters.values()),
+            to_move)
+
+
+def count_position(s: GenState, to_move: int) -> None:
+    """Count the position (for `repeated`) and its board (for `repeated_board`), each
+    where the rulebook asks for it (RepetitionKeys.count_position)."""
+    positions = s.positions
+    if "repeated" in s.repetition:
+        key = position_key(s, to_move)
+        positions[key] = positions.get(key, 0) + 1
+    if "repeated_board" in s.repetition:
+        key = ("board", board_key(s))
+        positions[key] = positions.get(key, 0) + 1
+
+
+def repeated(s: GenState, n: int) -> bool:
+    """The current position occurred n times (builtin `repeated`)."""
+    key = position_key(s, (s.mover + 1) % len(s.players))
+    return s.positions.get(key, 0) >= n
+
+
+def repeated_board(s: GenState, n: int) -> bool:
+    """The current board occurred n times (builtin `repeated_board`)."""
+    return s.positions.get(("board", board_key(s)), 0) >= n

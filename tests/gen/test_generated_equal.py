@@ -67,7 +67,8 @@ end
 
 TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex", {}),
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
-         ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {})]
+         ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
+         ("spline_plus", {}), ("spought", {}), ("spyramid", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:

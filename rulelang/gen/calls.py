@@ -1,0 +1,97 @@
+"""The writer's calls of builtins: in place where the flat state holds the answer (a site's
+pile, its top owner, a kept query's size, a kept group, the lines through a site, the
+position counts), else the builtin itself over the state (`S.view()`), its steps bounded
+by the items of its arguments and the rules it may call."""
+from __future__ import annotations
+
+from typing import Any
+
+import rulelang.gen.forms as F
+import rulelang.gen.helpers as H
+from rulelang.gen.code import Code, Unsupported
+from rulelang.gen.forms import Form
+from rulelang.gen.rt import repeated, repeated_board, site_mask
+from rulelang.language import ast
+from rulelang.library import BUILTINS
+from rulelang.library.registry import Reads
+
+# builtins whose values the flat state can give through the builtin itself
+_FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
+    | Reads.ZONES
+_SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
+_REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
+
+
+def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
+    """A builtin called: read in place where the flat state holds its answer, else the
+    builtin itself over the state (`S.view()`)."""
+    b = BUILTINS[key]
+    # a step for the call, and at most the items of each argument a builtin may go
+    # through (library/semantics.charge_items); an argument of unknown form as a board
+    cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
+                             w.n_sites if a.form.kind == "any" else 0) for a in args)
+    kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
+    if kept and key in ("size", "count"):
+        src = args[0].src
+        return Code(f"len({src})" if args[0].form.kind == "sitelist"
+                    else f"{src}.bit_count()", F.NUM, cost)
+    if key == "group" and len(args) == 2 and args[0].form.kind == "site" \
+            and args[1].form.kind == "relation" and args[1].form.known:
+        groups = w.layout.group(args[1].form.static)
+        if groups is not None:
+            return Code(f"{w.group_function(groups)}(S, {args[0].src}.index)",
+                        F.bits(w.n_sites), cost)
+    args = [w.plain(a) for a in args]
+    site = len(args) == 1 and args[0].form.kind == "site"
+    if site and key in ("empty", "occupied"):
+        op = "not " if key == "empty" else "() != "
+        return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
+    if site and key == "owner":
+        return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
+    if site and key == "top":  # the top piece, or none
+        return Code(f"(S.at[{args[0].src}.index] or {w.const((None,))})[{w.const(-1)}]",
+                    F.ANY, cost)
+    if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
+        return Code(f"len({args[0].src})", F.NUM, cost)
+    if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
+            and args[0].form.known and args[1].form.kind == "site":
+        lines = args[0].form.static
+        most = max((len(t) for t in lines.through), default=0)
+        masks = tuple(tuple(site_mask(line) for line in row) for row in lines.through)
+        return Code(f"{w.const(lines.through)}[{args[1].src}.index]",
+                    Form("items", most, args[0].form.item or F.ANY,
+                         masks=f"{w.const(masks)}[{args[1].src}.index]"), cost)
+    if key in ("repeated", "repeated_board") and len(args) == 1:
+        return Code(f"{w.const(_REPEATS[key])}(S, {w.plain(args[0]).src})", F.BOOL,
+                    cost)
+    if b.facts.reads & ~_FLAT_READS and key != "moved":  # (the flat state keeps `moved`)
+        raise Unsupported(f"'{key}' in generated code", n.span)
+    called = [i for i in b.facts.calls if i < len(args)]
+    if called:  # rules passed to it: their steps as often as it may call them
+        times = _calls(w, key, args)
+        if times is None:
+            raise Unsupported(f"'{key}' with a rule, in generated code", n.span)
+        cost += times * sum(1 + args[i].cost for i in called)
+    form = F.items(w.n_sites, F.SITE) if key == "group" else F.ANY
+    if key in ("str", "letter"):
+        form = F.TEXT
+    if key in ("count", "size"):
+        form = F.NUM
+    if key == "through" and args and args[0].form.kind == "lines" and args[0].form.known:
+        lines = args[0].form.static  # (whatever the site: lines of the set, or an error)
+        form = F.items(max((len(t) for t in lines.through), default=0),
+                       args[0].form.item or F.ANY)
+    call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
+                      *(a.src for a in args)])
+    return Code(f"{w.const(H.call_builtin)}({call})", form, cost)
+
+def _calls(w: Any, key: str, args: list[Code]) -> int | None:
+    """How often a builtin may call the rules passed to it, at most: group's link once
+    per step between two sites, reach's cost and stop once per site."""
+    if key == "group" and len(args) > 1 and args[1].form.kind == "relation" \
+            and args[1].form.known:
+        return sum(len(row) for row in args[1].form.static.indices)
+    if key == "reach":
+        return int(w.n_sites)
+    return None
+

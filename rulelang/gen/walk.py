@@ -1,0 +1,182 @@
+"""The menu of an action whose effects come between its chooses, or may refuse it after the
+last one (reference/menus.py `walk`, written out): its chooses are loops, its requires
+conditions, and each effect runs on a scratch copy of the state (`S.scratch()`) in a
+function of its own whose `S` is that copy; the walk goes on there, and a refusal drops
+the ways through it. After the last choose, the first `put` must have its piece, and
+effects that may still refuse run on a scratch copy first."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rulelang.errors import Refusal
+from rulelang.gen.code import Code, Func, Unsupported
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+
+_LOCAL = re.compile(r"[va]\d+")
+
+
+class Walk:
+    """The ways of one action, written into the menu function `fn` (which holds `out`)."""
+
+    def __init__(self, game_writer: Any, action: ast.Action) -> None:
+        self.gw, self.w = game_writer, game_writer.w
+        self.action = action
+        self.analysis = game_writer.analysis
+
+    def write(self, fn: Func) -> int:
+        return self.walk(self.action.body.stmts, 0, {}, [], fn)
+
+    def walk(self, stmts: tuple[ast.Stmt, ...], i: int, env: dict[str, Code],
+             chosen: list[str], fn: Func) -> int:
+        if not any(isinstance(s, (ast.Choose, ast.Require, ast.Then)) for s in stmts[i:]):
+            return self.final(stmts, i, env, chosen, fn)
+        s, w, depth = stmts[i], self.w, fn.depth
+        if isinstance(s, ast.Choose):
+            if s.mode != "mover" or s.optional or s.chooser is not None:
+                raise Unsupported("this kind of choose", s.span)
+            dom = w.raw(s.domain, env)
+            src, n, item = self.gw._domain(dom, s.domain.span)
+            var = w.fresh("v")
+            fn.add(f"for {var} in {src}:")
+            fn.depth += 1
+            inner = {**env, s.var: Code(var, item, 0)}
+            cond = 0
+            if s.cond is not None:
+                c = w.ex(s.cond, inner)
+                fn.add(f"if {c.src}:")
+                fn.depth += 1
+                cond = c.cost
+            cost: int = dom.cost + n * (1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var],
+                                                             fn))
+            fn.depth = depth
+            return cost
+        if isinstance(s, ast.Require):
+            c = w.ex(s.cond, env)
+            fn.add(f"if {c.src}:")
+            fn.depth += 1
+            cost = int(c.cost) + self.walk(stmts, i + 1, env, chosen, fn)
+            fn.depth = depth
+            return cost
+        if isinstance(s, ast.Then):
+            raise Unsupported("an action that goes on as another ('then')", s.span)
+        if isinstance(s, ast.Let):
+            inner = dict(env)
+            return int(self.gw._let(s, inner, fn)) + self.walk(stmts, i + 1, inner, chosen, fn)
+        return self.segment(stmts, i, env, chosen, fn)
+
+    def segment(self, stmts: tuple[ast.Stmt, ...], i: int, env: dict[str, Code],
+                chosen: list[str], fn: Func) -> int:
+        """An effect before more chooses or requires: on a scratch copy, in a function of
+        its own (the locals so far its parameters), the walk going on there."""
+        w = self.w
+        name, params = w.fresh("w"), _params(env, chosen)
+        fn.add(f"{name}(S.scratch(), out{''.join(', ' + p for p in params)})")
+        sub = Func(f"def {name}(S, out{''.join(', ' + p for p in params)}):")
+        inner = dict(env)
+        sub.add("try:")
+        sub.depth += 1
+        cost = int(self.gw.effect(stmts[i], inner, sub))
+        sub.add("pass")
+        sub.depth -= 1
+        sub.add(f"except {w.const(Refusal)}:")  # (this way cannot be taken)
+        sub.add("    return")
+        cost += self.walk(stmts, i + 1, inner, chosen, sub)
+        w.funcs.append((name, stmts[i].span, "walk", sub))
+        return cost
+
+    def final(self, stmts: tuple[ast.Stmt, ...], i: int, env: dict[str, Code],
+              chosen: list[str], fn: Func) -> int:
+        """The way is an option when its first put has a piece and the effects that may
+        still refuse get through on a scratch copy."""
+        w, rest, cost, checks = self.w, stmts[i:], 0, []
+        if rest and isinstance(rest[0], ast.Put):
+            test, more = self.gw.piece_ok(rest[0], env)
+            checks.append(test)
+            cost += more
+        if self.may_refuse(rest):
+            name, params = w.fresh("w"), _params(env, chosen)
+            sub = Func(f"def {name}(S{''.join(', ' + p for p in params)}):")
+            sub.add("try:")
+            sub.depth += 1
+            inner = dict(env)
+            for s in rest:
+                cost += self.gw.effect(s, inner, sub)
+            sub.add("pass")
+            sub.depth -= 1
+            sub.add(f"except {w.const(Refusal)}:")
+            sub.add(f"    return {w.const(False)}")
+            sub.add(f"return {w.const(True)}")
+            w.funcs.append((name, rest[0].span, "walk", sub))
+            checks.append(f"{name}(S.scratch(){''.join(', ' + p for p in params)})")
+        option = f"({w.const(self.action.name)}, ({''.join(v + ', ' for v in chosen)}))"
+        if checks:
+            fn.add(f"if {' and '.join(checks)}:")
+            fn.add(f"    out.append({option})")
+        else:
+            fn.add(f"out.append({option})")
+        return cost + 1
+
+    def may_refuse(self, rest: tuple[ast.Stmt, ...]) -> bool:
+        """A `require` or a `put` in the rest, the first put excepted (menus.may_refuse)."""
+        first = rest[0] if rest else None
+        nested = [first] if first is not None and not isinstance(first, ast.Put) else []
+        return any(self.refuses(s) for s in [*nested, *rest[1:]])
+
+    def refuses(self, node: ast.Node) -> bool:
+        for n in walk(node):
+            if isinstance(n, (ast.Require, ast.Put)):
+                return True
+            if isinstance(n, ast.CallStmt) and any(
+                    isinstance(m, (ast.Require, ast.Put))
+                    for m in walk(self.analysis.effect(n).body)):
+                return True
+        return False
+
+
+def simple(stmts: tuple[ast.Stmt, ...]) -> bool:
+    """Are an action's chooses and requires all before its effects (lets among them),
+    and can only the puts that begin the effects refuse it (the menu's comprehension)?"""
+    last = max((i for i, s in enumerate(stmts)
+                if isinstance(s, (ast.Choose, ast.Require, ast.Then))), default=-1)
+    if any(not isinstance(s, (ast.Choose, ast.Let, ast.Require)) for s in stmts[:last + 1]):
+        return False
+    rest = stmts[last + 1:]
+    return puts_first(rest) and not any(isinstance(n, (ast.CallStmt, ast.Choose, ast.Require,
+                                                       ast.Then)) for r in rest
+                                        for n in walk(r))
+
+
+def leading_puts(rest: tuple[ast.Stmt, ...]) -> list[ast.Put]:
+    """The puts that begin an action's effects (lets among them)."""
+    out = []
+    for s in rest:
+        if isinstance(s, ast.Put):
+            out.append(s)
+        elif not isinstance(s, ast.Let):
+            break
+    return out
+
+
+def puts_first(rest: tuple[ast.Stmt, ...]) -> bool:
+    """The only effects that may refuse the action are the puts that begin it (a put
+    refuses when its zone has no piece to put, which the menu checks beforehand)."""
+    leading = len(leading_puts(rest))
+    seen = 0
+    for s in rest:
+        if seen < leading or isinstance(s, ast.Let):
+            seen += isinstance(s, ast.Put)
+            continue
+        if any(isinstance(n, (ast.Put, ast.Require)) for n in walk(s)):
+            return False
+    return True
+
+
+def _params(env: dict[str, Code], chosen: list[str]) -> list[str]:
+    """The locals a walk's function needs from the one that calls it."""
+    out: list[str] = []
+    for code in [*env.values(), *(Code(c, None, 0) for c in chosen)]:  # type: ignore[arg-type]
+        if _LOCAL.fullmatch(code.src) and code.src not in out:
+            out.append(code.src)
+    return out
