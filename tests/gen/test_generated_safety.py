@@ -12,6 +12,8 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
+
 import rulelang
 from rulelang.gen import GenGame, explain
 from rulelang.gen.code import ALLOWED
@@ -104,3 +106,36 @@ def test_a_rule_error_in_generated_code_is_the_reference_error(tmp_path: Path) -
         except rulelang.RuleRuntimeError as err:
             errors.append(err.render())
     assert len(errors) == 2 and errors[0] == errors[1] and "winner must be a player" in errors[0]
+
+
+LOOP = """use square
+game "Loop"
+players A, B
+board square.grid(12, 12, 0)
+piece stone
+zone supply each player: 9 stone
+var spins = 0
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  while size(distinct(sites)) > 0       # (many steps a turn: the budget is met soon)
+    increase spins by 1
+turn
+  do place
+"""
+
+
+def test_a_loop_without_end_is_the_budget_error_at_the_loop(tmp_path: Path) -> None:
+    path = tmp_path / "loop.rule"
+    path.write_text(LOOP)
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame), explain(game.runtime)
+    errors = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            state.apply_action(0)
+        errors.append(err.value.render())
+    # the same error at the same rule (the reference names the part of it whose step went
+    # past the budget; generated code charges a loop's turn at the loop)
+    assert all("error[R302]" in e and "loop.rule:11:" in e for e in errors), errors
