@@ -275,21 +275,21 @@ class GenState:
         return [unique_labels([label(o) for o in menu])[k] for _, menu, k in self.hist]
 
     def clone(self) -> GenState:
-        return self._copy(self.hist.copy())
+        return self._copy(self.hist.copy(), self.positions.copy())
 
     def scratch(self) -> GenState:
-        """A copy to try effects on (a menu's walk): its history is this state's own."""
-        return self._copy(self.hist)
+        """A copy to try effects on (a menu's walk): its history and position counts are
+        this state's own (effects write neither)."""
+        return self._copy(self.hist, self.positions)
 
-    def _copy(self, hist: list[Any]) -> GenState:
+    def _copy(self, hist: list[Any], positions: dict[Any, int]) -> GenState:
         new = self.__class__.__new__(self.__class__)
         new.game, new.owner, new.attrs = self.game, self.owner, self.attrs  # (never set)
         new.at, new.loc, new.top = self.at.copy(), self.loc.copy(), self.top.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.counters, new.vars = self.counters.copy(), self.vars.copy()
         new.last, new.hist = self.last.copy(), hist
-        new.moved, new.steps, new.positions = self.moved.copy(), self.steps, \
-            self.positions.copy()
+        new.moved, new.steps, new.positions = self.moved.copy(), self.steps, positions
         new.mover, new.turn, new.result, new.idle = self.mover, self.turn, self.result, \
             self.idle
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
