@@ -65,7 +65,8 @@ class GameWriter:
         self.draws = []
         fn = Func(f"def menu{mover}(S):")
         fn.add("out = []")
-        self._begin(fn)
+        if self.tracks_moved:  # an action begins: `moved` forgets
+            fn.add("S.moved.clear()")
         cost = 0
         for group in self.do.groups():
             for name in group:
@@ -83,12 +84,13 @@ class GameWriter:
         return cost
 
     def _begin(self, fn: Func) -> None:
-        """An action begins (its menu is listed, or it is taken): `moved` forgets, the
-        loops' charges start anew."""
+        """An action is taken: `moved` forgets, and the steps counted start anew (as the
+        reference's budget does with each apply_action: the action, the end, the next
+        menu)."""
         if self.tracks_moved:
             fn.add("S.moved.clear()")
-        if self.counts_steps:
-            fn.add(f"S.steps = {self.w.const(0)}")
+        if self.counts_steps or self.w.counting:
+            fn.add(f"S.steps[{self.w.const(0)}] = {self.w.const(0)}")
 
     def _ways(self, action: ast.Action, fn: Func) -> int:
         stmts = action.body.stmts
@@ -107,14 +109,16 @@ class GameWriter:
             if dom.form.kind == "sitelist":  # the options made once, one per site
                 w = self.w
                 options = tuple((action.name, (site,)) for site in w.board.sites)
-                add = f"out.extend(map({w.const(options.__getitem__)}, {dom.src}))"
+                listed = w.charged(dom.src, 1, one.domain.span) if w.counting else dom.src
+                add = f"out.extend(map({w.const(options.__getitem__)}, {listed}))"
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
                 q = w.fresh("v")  # one option drawn as menu()[randrange(len(menu()))]
                 draw = [f"{q} = {dom.src}", f"if {q}:",
                         f"    return {w.const(options)}[{q}[a0(len({q}))]]"]
                 if check is not None:
                     draw = [f"if {self._piece_test(stmts[first:])}:", *("    " + d for d in draw)]
-                self.draws.append("\n".join(draw))
+                if not w.counting:  # (counted: every menu listed, its steps charged)
+                    self.draws.append("\n".join(draw))
                 return dom.cost + dom.form.size
         clauses: list[str] = []  # the options as one comprehension: its for and if clauses
         for s in stmts[:first]:
@@ -123,7 +127,7 @@ class GameWriter:
                     v = self.w.ex(value, env)
                     local = self.w.fresh("v")
                     clauses.append(f"for {local} in [{v.src}]")
-                    env[var] = Code(local, v.form, 0)
+                    env[var] = v if v.form.known else Code(local, v.form, 0)
                     cost += size * v.cost
                 continue
             if isinstance(s, ast.Require):  # (an option it refuses is not on the menu)
@@ -138,11 +142,13 @@ class GameWriter:
             src, n, item = self._domain(dom, s.domain.span)
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
+            test = self.w.ex(s.cond, env) if s.cond is not None else None
+            if self.w.counting:
+                src = self.w.charged(src, 1 + (test.cost if test else 0), s.domain.span)
             clauses.append(f"for {var} in {src}")
-            if s.cond is not None:
-                cond = self.w.ex(s.cond, env)
-                clauses.append(f"if {cond.src}")
-                cost += size * n * cond.cost
+            if test is not None:
+                clauses.append(f"if {test.src}")
+                cost += size * n * test.cost
             cost += size * (dom.cost + n)
             size *= max(n, 1)
             chosen.append(var)
@@ -220,7 +226,7 @@ class GameWriter:
             v = self.w.ex(value, env)
             local = self.w.fresh("v")
             fn.add(f"{local} = {v.src}")
-            env[var] = Code(local, v.form, 0)
+            env[var] = v if v.form.known else Code(local, v.form, 0)
             cost += v.cost
         return cost
 
@@ -342,13 +348,18 @@ class GameWriter:
             dom = w.ex(s.domain, env)
             src, n, item = self._domain(dom, s.domain.span)
             var = w.fresh("v")
+            line = len(fn.lines)
             fn.add(f"for {var} in {src}:")
             fn.depth += 1
             inner = {**env, s.var: Code(var, item, 0)}
             cost = sum(self.effect(b, inner, fn) for b in s.body.stmts)
+            counted = w.counting  # its items charged as it starts (their bodies' bound apiece)
+            if counted:
+                fn.lines[line] = fn.lines[line].replace(
+                    f" in {src}:", f" in {w.charged(src, 1 + cost, s.span)}:")
             fn.add("pass")
             fn.depth -= 1
-            return dom.cost + n * (1 + cost)
+            return dom.cost if counted else dom.cost + n * (1 + cost)
         raise Unsupported(f"the statement '{type(s).__name__}' in generated code", s.span)
 
     def _call_effect(self, s: ast.CallStmt, env: dict[str, Code], fn: Func) -> int:
@@ -362,7 +373,7 @@ class GameWriter:
             a = self.w.ex(arg, env)
             local = self.w.fresh("v")
             fn.add(f"{local} = {a.src}")
-            inner[param] = Code(local, a.form, 0)
+            inner[param] = a if a.form.known else Code(local, a.form, 0)
             cost += a.cost
         self._effects.add(effect.name)
         try:
@@ -523,25 +534,28 @@ class GameWriter:
             return self._let(s, env, fn)
         if isinstance(s, ast.If):
             return self._if(s, env, fn, self._end_stmt)
-        if isinstance(s, ast.Result):
+        if isinstance(s, ast.Result):  # the winners, and the statement that ended the game
+            result, cost = w.fresh("v"), 0
             if s.kind == "draw":
-                fn.add("return []")
-                return 0
-            if s.kind == "winner" and s.value is not None:
+                fn.add(f"{result} = []")
+            elif s.kind == "winner" and s.value is not None:
                 v = w.ex(s.value, env)
+                cost = v.cost
                 if v.form.kind == "player":
-                    fn.add(f"return [{v.src}.index]")
+                    fn.add(f"{result} = [{v.src}.index]")
                 else:
-                    fn.add(f"return {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
+                    fn.add(f"{result} = {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
                            f"{w.const(s.kind)})")
-                return v.cost
-            if s.kind == "highest score":  # (the score terms through the reference's data)
-                totals = w.fresh("v")
+            elif s.kind == "highest score":
+                totals, cost = w.fresh("v"), w.n_sites
                 fn.add(f"{totals} = totals(S)")
-                fn.add(f"return [i for i in range(len({totals})) "
+                fn.add(f"{result} = [i for i in range(len({totals})) "
                        f"if {totals}[i] == max({totals})]")
-                return w.n_sites
-            raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
+            else:
+                raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
+            fn.add(f"S.ended_by = {w.const(s.span)}")
+            fn.add(f"return {result}")
+            return cost
         raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)
 
 

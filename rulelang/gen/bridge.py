@@ -44,7 +44,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     owners = cls.piece_owner
     s.top = [owners[st[-1].id] if st else None for st in s.at]
     s.menu, s._labels, s.ended_by = None, None, None
-    s.moved, s.steps, s.positions = set(data.moved), 0, dict(data.positions)
+    s.moved, s.steps, s.positions = set(data.moved), [0], dict(data.positions)
     s._init_kept()
     return s
 

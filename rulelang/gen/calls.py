@@ -30,6 +30,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     # through (library/semantics.charge_items); an argument of unknown form as a board
     cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
                              w.n_sites if a.form.kind == "any" else 0) for a in args)
+    if w.counting:  # (the builtin charges its items itself, through S.view())
+        cost = 1 + sum(a.cost for a in args)
     kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
     if kept and key in ("size", "count"):
         src = args[0].src
@@ -71,7 +73,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         times = _calls(w, key, args)
         if times is None:
             raise Unsupported(f"'{key}' with a rule, in generated code", n.span)
-        cost += times * sum(1 + args[i].cost for i in called)
+        if not w.counting:  # (counted: each call of the rule charges itself)
+            cost += times * sum(1 + args[i].cost for i in called)
     form = F.items(w.n_sites, F.SITE) if key == "group" else F.ANY
     if key in ("str", "letter"):
         form = F.TEXT

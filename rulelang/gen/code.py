@@ -44,6 +44,7 @@ class Generated:
     origins: list[tuple[str, Span | None, str]] = field(default_factory=list)
     steps: int = 0  # the most steps one action (menu, effects, end) can take
     slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
+    counting: bool = False  # are its steps counted as they run (its bound too high)?
 
 
 class Func:

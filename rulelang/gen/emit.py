@@ -24,7 +24,8 @@ import rulelang.gen.helpers as H
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
-from rulelang.gen.rt import bit_sites, site_mask
+from rulelang.gen.rt import bit_sites, site_mask, ticked
+from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.model.values import zone_ref
@@ -42,8 +43,12 @@ _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its ow
 
 
 class Writer:
-    def __init__(self, runtime: Any, layout: Layout | None = None) -> None:
+    def __init__(self, runtime: Any, layout: Layout | None = None,
+                 counting: bool = False) -> None:
         self.rt = runtime
+        # steps counted as they run (loops charged at their heads): a Code's cost is then
+        # what it takes besides its own loops
+        self.counting = counting
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}
@@ -136,7 +141,11 @@ class Writer:
             params = self.program.defs[key].params or ()
             names = [self.fresh("a") for _ in params]
             call = self.call_rule(key, [Code(a, F.ANY, 0) for a in names], n)
-            return Code(f"(lambda {', '.join(names)}: {call.src})", F.ANY, call.cost)
+            body = call.src
+            if self.counting:  # each call charged as it is made
+                body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
+                       f"{self.const(n.span)}) or {call.src}"
+            return Code(f"(lambda {', '.join(names)}: {body})", F.ANY, call.cost)
         if cat in ("var", "counter", "zone"):
             return self.owned(cat, key, None, n)
         raise Unsupported(f"a {cat} as a value", n.span)
@@ -334,7 +343,10 @@ class Writer:
         inner = {**env, n.var: Code(var, item, 0)}
         cond = self.ex(n.cond, inner) if n.cond is not None else None
         body = self.ex(n.body, inner) if n.body is not None else None
-        cost = dom.cost + size * (1 + (cond.cost if cond else 0) + (body.cost if body else 0))
+        each = 1 + (cond.cost if cond else 0) + (body.cost if body else 0)
+        cost = dom.cost + size * each
+        if self.counting:  # the loop charges its items as it starts
+            src, cost = self.charged(src, each, n.span), dom.cost
         where = f" if {cond.src}" if cond is not None else ""
         value = body.src if body is not None else var
         gen = f"{value} for {var} in {src}{where}"
@@ -353,6 +365,10 @@ class Writer:
             return Code(f"{self.const(H.fold)}({self.const(kind)}, [{gen}], "
                         f"{self.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
         raise Unsupported(f"the quantifier '{kind}'", n.span)
+
+    def charged(self, src: str, each: int, span: Any) -> str:
+        """A loop's items, charged `each` steps apiece as the loop starts."""
+        return f"{self.const(rt_charged)}(S, {src}, {self.const(each)}, {self.const(span)})"
 
     def _masked(self, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
         """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
@@ -501,7 +517,7 @@ class Writer:
                     v = self.raw(value, env)
                     local = self.fresh("v")
                     fn.add(f"{local} = {v.src}")
-                    env[var] = Code(local, v.form, 0)
+                    env[var] = v if v.form.known else Code(local, v.form, 0)
                     cost += v.cost
             elif isinstance(s, ast.Return):
                 v = self.ex(s.value, env)

@@ -50,7 +50,7 @@ class GenState:
     _labels: list[str] | None
     ended_by: Any
     moved: set[int]  # the pieces moved since the action began (builtin `moved`)
-    steps: int  # the steps charged by loops without a known bound, this action
+    steps: list[int]  # the steps charged this action (one cell its scratch copies share)
     positions: dict[Any, int]  # how often each position was counted (repetition)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
@@ -69,6 +69,7 @@ class GenState:
     ends: tuple[Any, ...] = ()
     draws: tuple[Any, ...] | None = None
     repetition: frozenset[str] = frozenset()  # the repetition rules the game reads
+    counting = False  # are steps counted (gen/facts: a bound too near the budget)?
 
     def totals(self) -> list[Any]:
         """Each player's points (the generated subclass gives its score terms)."""
@@ -275,7 +276,9 @@ class GenState:
         return [unique_labels([label(o) for o in menu])[k] for _, menu, k in self.hist]
 
     def clone(self) -> GenState:
-        return self._copy(self.hist.copy(), self.positions.copy())
+        new = self._copy(self.hist.copy(), self.positions.copy())
+        new.steps = self.steps.copy()
+        return new
 
     def scratch(self) -> GenState:
         """A copy to try effects on (a menu's walk): its history and position counts are
@@ -294,7 +297,7 @@ class GenState:
             self.idle
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
             self.menu, self._labels
-        new.ended_by = None
+        new.ended_by = self.ended_by
         self._copy_kept(new)
         return new
 
@@ -375,8 +378,8 @@ def take(s: GenState, zone: ZoneRef, kind: str, span: Any, where: str) -> Piece:
 
 class View:
     """What a builtin called from generated code sees as its context: the state as its data
-    and the runtime as its game. Generated games are proven to stay far below the step
-    budget (gen/facts.py), so the steps a builtin charges are not counted."""
+    and the runtime as its game. The steps a builtin charges are counted where the game
+    counts them (GenState.counting), else not (proven to stay far below the budget)."""
 
     __slots__ = ("data", "game")
 
@@ -385,15 +388,18 @@ class View:
 
     @property
     def steps(self) -> int:
-        return 0
+        state = self.data
+        return state.steps[0] if state.counting else 0
 
     @steps.setter
     def steps(self, n: int) -> None:
-        pass
+        state = self.data
+        if state.counting:
+            state.steps[0] = n
 
     def tick(self, span: Any, n: int = 1) -> None:
-        pass
-
+        if self.data.counting:
+            charge(self.data, n, span)
 
 
 def has_piece(s: GenState, zone: ZoneRef, kind: str, span: Any) -> bool:
@@ -472,8 +478,9 @@ def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool
 
 def charge(s: GenState, n: int, span: Any) -> None:
     """n steps of a loop's turn (its bound at most), the budget's error past it."""
-    s.steps += n
-    if s.steps > STEP_BUDGET:
+    steps = s.steps
+    steps[0] += n
+    if steps[0] > STEP_BUDGET:
         raise RuleRuntimeError(f"step budget of {STEP_BUDGET} exceeded: does a rule loop "
                                "forever?", span, "R302")
 
@@ -528,3 +535,17 @@ def repeated(s: GenState, n: int) -> bool:
 def repeated_board(s: GenState, n: int) -> bool:
     """The current board occurred n times (builtin `repeated_board`)."""
     return s.positions.get(("board", board_key(s)), 0) >= n
+
+
+def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
+    """A loop's items, its steps charged first: `each` per item (the reference's step per
+    item and, at most, what one item's test and value take besides their own loops)."""
+    if not hasattr(items, "__len__"):
+        items = tuple(items)
+    charge(s, len(items) * each, span)
+    return items
+
+
+def ticked(s: GenState, n: int, span: Any) -> None:
+    """n steps (a rule passed to a builtin, called): None, for `or` in expressions."""
+    charge(s, n, span)

@@ -39,15 +39,16 @@ class Walk:
             dom = w.raw(s.domain, env)
             src, n, item = self.gw._domain(dom, s.domain.span)
             var = w.fresh("v")
+            inner = {**env, s.var: Code(var, item, 0)}
+            c = w.ex(s.cond, inner) if s.cond is not None else None
+            cond = c.cost if c is not None else 0
+            if w.counting:
+                src = w.charged(src, 1 + cond, s.domain.span)
             fn.add(f"for {var} in {src}:")
             fn.depth += 1
-            inner = {**env, s.var: Code(var, item, 0)}
-            cond = 0
-            if s.cond is not None:
-                c = w.ex(s.cond, inner)
+            if c is not None:
                 fn.add(f"if {c.src}:")
                 fn.depth += 1
-                cond = c.cost
             cost: int = dom.cost + n * (1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var],
                                                              fn))
             fn.depth = depth

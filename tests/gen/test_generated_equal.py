@@ -68,7 +68,8 @@ end
 TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex", {}),
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
          ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
-         ("spline_plus", {}), ("spought", {}), ("spyramid", {})]
+         ("spline_plus", {}), ("spought", {}), ("spyramid", {}), ("spaiji", {}),
+         ("spargo", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
@@ -78,6 +79,7 @@ def _same(gen: object, ref: object, where: str) -> None:
     assert canonical(gen.data) == canonical(ref.data), where  # type: ignore[attr-defined]
     assert gen.returns() == ref.returns(), where  # type: ignore[attr-defined]
     assert gen.scores() == ref.scores(), where  # type: ignore[attr-defined]
+    assert gen.ended_by == getattr(ref, "ended_by", None), where  # type: ignore[attr-defined]
     # the kept structures mean what ones made anew from the board mean
     fresh = from_data(type(gen), gen.game, gen.data)  # type: ignore[attr-defined]
     assert gen._kept_now() == fresh._kept_now(), where  # type: ignore[attr-defined]

@@ -53,7 +53,7 @@ end
 _OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu\d*|act\d*|end\d*|index|at|"
                   r"top|last|mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|group\d+|touch|"
                   r"init_kept|copy_kept|kept_now|draw\d*|i|j|m|was|pile|who|parent|new|insert|"
-                  r"bit_count|copy|own|now|before|totals|moved|clear|add|steps|scratch|w\d+)$")
+                  r"bit_count|copy|own|now|before|totals|moved|clear|add|steps|scratch|w\d+|ended_by)$")
 
 
 def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
@@ -139,3 +139,15 @@ def test_a_loop_without_end_is_the_budget_error_at_the_loop(tmp_path: Path) -> N
     # the same error at the same rule (the reference names the part of it whose step went
     # past the budget; generated code charges a loop's turn at the loop)
     assert all("error[R302]" in e and "loop.rule:11:" in e for e in errors), errors
+
+
+def test_a_game_whose_bound_is_near_the_budget_counts_its_steps() -> None:
+    """Spargo's actions may take more steps than generated code runs uncounted: its loops
+    charge their items as they start (and it plays as the reference: test_generated_equal)."""
+    game = rulelang.load_game("spargo", mode="generated")
+    assert isinstance(game, GenGame)
+    generated = game.state_class.generated  # type: ignore[attr-defined]
+    assert generated.counting  # (its steps: the bound of what its loops leave uncharged)
+    state = game.new_initial_state(0)
+    state.play_out(random.Random(0), 20)
+    assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
