@@ -99,6 +99,8 @@ def generated_state(runtime: Runtime) -> Any:
         except RulelangError as err:
             err.sources = runtime.program.loaded.sources
             raise
+        except Exception:  # noqa: BLE001 - a fault of the generator (gen.explain says it):
+            _GENERATED[runtime] = None  # the game runs on the closures
     return _GENERATED[runtime]
 
 

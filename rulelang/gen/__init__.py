@@ -71,7 +71,17 @@ def explain(runtime: Any) -> Unsupported | None:
         write(runtime)
     except Unsupported as why:
         return why
+    except RulelangError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a fault of the generator: said, not raised
+        return failed(exc)
     return None
+
+
+def failed(exc: Exception) -> Unsupported:
+    """A fault of the generator itself, as why it does not take the game: the game then runs
+    on the closures (a player never meets the traceback; the tests look for this text)."""
+    return Unsupported(f"the generator failed ({type(exc).__name__}: {exc})", None)
 
 
 class State(GenState):

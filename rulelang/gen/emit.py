@@ -28,6 +28,7 @@ from rulelang.gen.rt import bit_sites, site_mask, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.library.semantics import STEP_BUDGET
 from rulelang.model.values import zone_ref
 from rulelang.source import Span
 
@@ -152,9 +153,9 @@ class Writer:
 
     def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
         """A shared zone, var or counter, or a known player's (`points of p`)."""
-        owner = None if who is None else who.form.static.index
         if who is not None and not (who.form.kind == "player" and who.form.known):
             raise Unsupported(f"a {cat} of a player not known when written", n.span)
+        owner = None if who is None else who.form.static.index
         if cat == "zone":
             zone = zone_ref(key, owner)
             if zone not in self.rt.template.zones:
@@ -293,10 +294,12 @@ class Writer:
 
     def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
         lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)
-        if lo.form.known and hi.form.known and type(lo.form.static) is int \
-                and type(hi.form.static) is int:
-            return self.static(range(lo.form.static, hi.form.static + 1))
-        raise Unsupported("a range whose ends are not known when the game is made", n.span)
+        if not (lo.form.known and hi.form.known and type(lo.form.static) is int
+                and type(hi.form.static) is int):
+            raise Unsupported("a range whose ends are not known when the game is made", n.span)
+        if hi.form.static - lo.form.static >= STEP_BUDGET:  # (the reference's R302 at once)
+            raise Unsupported("a range longer than the step budget", n.span)
+        return self.static(range(lo.form.static, hi.form.static + 1))
 
     def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
         parts = [self.ex(x, env) for x in n.items]

@@ -151,3 +151,23 @@ def test_a_game_whose_bound_is_near_the_budget_counts_its_steps() -> None:
     state = game.new_initial_state(0)
     state.play_out(random.Random(0), 20)
     assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
+
+
+def test_the_generator_fails_on_no_bundled_game() -> None:
+    """A fault of the generator would only send a game to the closures (a player meets no
+    traceback): none of the bundled games meets one."""
+    for path in sorted(rulelang.BUNDLED.glob("*.rule")):
+        if rulelang.is_library(path):
+            continue
+        why = explain(rulelang.load_game(path, mode="interpreted").runtime)
+        assert why is None or not why.what.startswith("the generator failed"), (path, why.what)
+
+
+def test_a_range_too_long_is_the_budget_error_not_a_fault(tmp_path: Path) -> None:
+    path = tmp_path / "range.rule"
+    path.write_text(RULEBOOK.replace("when size(__builtins__) == 0",
+                                     "when count x in 0..1000000000000000000000000: x > 0"))
+    game = rulelang.load_game(path, mode="generated")
+    why = explain(rulelang.load_game(path, mode="interpreted").runtime)
+    assert why is None or not why.what.startswith("the generator failed"), why.what
+    assert game is not None

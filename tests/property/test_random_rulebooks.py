@@ -143,8 +143,12 @@ GEN = "rulelang.gen"  # the compiled mode to come (registered "generated" is fas
 
 
 def _taken(path: Path) -> bool:
-    return rulelang.generated_state(rulelang.load_game(path, mode="interpreted").runtime) \
-        is not None
+    """Does rulelang.gen take the game (and if not, for a reason, not a fault of its own)?"""
+    from rulelang.gen import explain
+    runtime = rulelang.load_game(path, mode="interpreted").runtime
+    why = explain(runtime)
+    assert why is None or not why.what.startswith("the generator failed"), why.what
+    return rulelang.generated_state(runtime) is not None
 
 
 def _generated(path: Path) -> Any:
