@@ -22,6 +22,8 @@ from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import GenState
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx
 from rulelang.model.rng import Rng
@@ -50,7 +52,11 @@ def generate(runtime: Any) -> type[GenState]:
     owners = runtime.template.owner
     movers = range(len(runtime.players))
     draws = tuple(space.get(f"draw{m}") for m in movers)
-    body = {"__slots__": g.slots, "menus": tuple(space[f"menu{m}"] for m in movers),
+    machine = "turn0" in space  # a turn of several decisions (gen/turns.py)
+    body = {"__slots__": g.slots,
+            "menus": () if machine else tuple(space[f"menu{m}"] for m in movers),
+            "steppers": tuple(space[f"turn{m}"] for m in movers) if machine else None,
+            "do_nodes": tuple(n for n in walk(do) if isinstance(n, ast.Do)),
             "acts": tuple(space[f"act{m}"] for m in movers),
             "ends": tuple(space[f"end{m}"] for m in movers),
             "draws": draws if all(draws) else None,
@@ -59,7 +65,8 @@ def generate(runtime: Any) -> type[GenState]:
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
             "counting": g.counting,
             "rt": runtime,
-            "players": runtime.players, "do_node": do,
+            "players": runtime.players,
+            "do_node": next(n for n in walk(do) if isinstance(n, ast.Do)),
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)

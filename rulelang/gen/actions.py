@@ -10,6 +10,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.kept as kept
 import rulelang.gen.rt as rt
+import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
@@ -20,14 +21,18 @@ from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.library.effects import zone_text
 from rulelang.model.values import zone_ref
 
-_ORDER = ("r", "menu", "walk", "act", "end", "kept")  # the functions in the module, rules first
+# the functions in the module, rules first
+_ORDER = ("r", "menu", "walk", "turn", "act", "end", "kept")
 
 
 class GameWriter:
-    def __init__(self, writer: Writer, do: ast.Do) -> None:
+    def __init__(self, writer: Writer, turn: ast.Block) -> None:
         self.w = writer
         self.program = writer.program
-        self.do = do
+        self.turn = turn
+        self.dos = [n for n in walk(turn) if isinstance(n, ast.Do)]
+        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do))
+        self.do = self.dos[0]
         self.analysis = DecisionAnalysis(writer.program)
         program = writer.program
         # does the game read `moved`, or have loops without a bound (charged as they run)?
@@ -46,7 +51,12 @@ class GameWriter:
         steps = 0
         for mover in range(len(w.rt.players)):  # each written for one mover: rules of the
             w.mover = mover                     # mover are values known when written
-            steps = max(steps, self.menu(mover) + self.act(mover) + self.end(mover))
+            if self.machine:  # several decisions a turn: a stepper and a menu per `do`
+                menus = max(self.menu(mover, do, k) for k, do in enumerate(self.dos))
+                steps = max(steps, menus + turns.write(self, mover) + self.act(mover)
+                            + self.end(mover))
+            else:
+                steps = max(steps, self.menu(mover) + self.act(mover) + self.end(mover))
         w.mover = None
         steps = max(steps, self.totals())
         w.funcs.extend(kept.write(w))
@@ -61,22 +71,26 @@ class GameWriter:
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps)
 
     # ---- the menu of the turn's `do`
-    def menu(self, mover: int) -> int:
+    def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
+        """The menu of the turn's `do` (or of its k-th, `menu<m>_<k>`, in a turn of several
+        decisions)."""
         self.draws = []
-        fn = Func(f"def menu{mover}(S):")
+        do = self.do if do is None else do
+        name = f"menu{mover}" if k is None else f"menu{mover}_{k}"
+        fn = Func(f"def {name}(S):")
         fn.add("out = []")
         if self.tracks_moved:  # an action begins: `moved` forgets
             fn.add("S.moved.clear()")
         cost = 0
-        for group in self.do.groups():
-            for name in group:
-                cost += self._ways(self.program.actions[name], fn)
+        for group in do.groups():
+            for action in group:
+                cost += self._ways(self.program.actions[action], fn)
             fn.add("if out:")
             fn.add("    return out")
         fn.add("return out")
-        self.w.funcs.append((f"menu{mover}", self.do.span, "menu", fn))
-        actions = [a for group in self.do.groups() for a in group]
-        if len(actions) == 1 and len(self.draws) == 1:
+        self.w.funcs.append((name, do.span, "menu", fn))
+        actions = [a for group in do.groups() for a in group]
+        if len(actions) == 1 and len(self.draws) == 1 and k is None:
             draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's randrange)
             draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
             draw.add("return None")
@@ -257,6 +271,11 @@ class GameWriter:
             zone = self._zone(s.source, env)
             return (w.const(zone), w.const(w.refs[piece][1]),
                     w.const(zone_text(w.rt.players, zone)))
+        if s.source is not None:  # `put X from Z`, X a kind found as the game runs
+            zone = self._zone(s.source, env)
+            what = w.ex(piece, env)
+            return (w.const(zone), f"{w.const(rt.kind_of)}({what.src}, {w.const(piece.span)})",
+                    w.const(zone_text(w.rt.players, zone)))
         raise Unsupported("a put of anything but 'KIND of PLAYER' or 'KIND from ZONE'", s.span)
 
     def _zone(self, e: ast.Expr, env: dict[str, Code]) -> Any:
@@ -282,7 +301,8 @@ class GameWriter:
         fn.add("name, vals = o")
         self._begin(fn)
         cost = 0
-        actions = [a for group in self.do.groups() for a in group]
+        actions = list(dict.fromkeys(a for do in self.dos for group in do.groups()
+                                     for a in group))
         for i, name in enumerate(actions):
             action = self.program.actions[name]
             fn.add(f"{'if' if i == 0 else 'elif'} name == {self.w.const(name)}:")
@@ -528,32 +548,38 @@ class GameWriter:
         self.w.funcs.append((f"end{mover}", block.span if block else None, "end", fn))
         return cost
 
-    def _end_stmt(self, s: ast.Stmt, env: dict[str, Code], fn: Func) -> int:
+    def result(self, s: ast.Result, env: dict[str, Code], fn: Func) -> tuple[str, int]:
+        """The winners a result statement names, in a local, and the statement kept as the
+        one that ended the game."""
         w = self.w
+        result, cost = w.fresh("v"), 0
+        if s.kind == "draw":
+            fn.add(f"{result} = []")
+        elif s.kind == "winner" and s.value is not None:
+            v = w.ex(s.value, env)
+            cost = v.cost
+            if v.form.kind == "player":
+                fn.add(f"{result} = [{v.src}.index]")
+            else:
+                fn.add(f"{result} = {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
+                       f"{w.const(s.kind)})")
+        elif s.kind == "highest score":
+            totals, cost = w.fresh("v"), w.n_sites
+            fn.add(f"{totals} = totals(S)")
+            fn.add(f"{result} = [i for i in range(len({totals})) "
+                   f"if {totals}[i] == max({totals})]")
+        else:
+            raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
+        fn.add(f"S.ended_by = {w.const(s.span)}")
+        return result, cost
+
+    def _end_stmt(self, s: ast.Stmt, env: dict[str, Code], fn: Func) -> int:
         if isinstance(s, ast.Let):
             return self._let(s, env, fn)
         if isinstance(s, ast.If):
             return self._if(s, env, fn, self._end_stmt)
-        if isinstance(s, ast.Result):  # the winners, and the statement that ended the game
-            result, cost = w.fresh("v"), 0
-            if s.kind == "draw":
-                fn.add(f"{result} = []")
-            elif s.kind == "winner" and s.value is not None:
-                v = w.ex(s.value, env)
-                cost = v.cost
-                if v.form.kind == "player":
-                    fn.add(f"{result} = [{v.src}.index]")
-                else:
-                    fn.add(f"{result} = {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
-                           f"{w.const(s.kind)})")
-            elif s.kind == "highest score":
-                totals, cost = w.fresh("v"), w.n_sites
-                fn.add(f"{totals} = totals(S)")
-                fn.add(f"{result} = [i for i in range(len({totals})) "
-                       f"if {totals}[i] == max({totals})]")
-            else:
-                raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
-            fn.add(f"S.ended_by = {w.const(s.span)}")
+        if isinstance(s, ast.Result):
+            result, cost = self.result(s, env, fn)
             fn.add(f"return {result}")
             return cost
         raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)

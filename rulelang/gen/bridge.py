@@ -45,6 +45,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.top = [owners[st[-1].id] if st else None for st in s.at]
     s.menu, s._labels, s.ended_by = None, None, None
     s.moved, s.steps, s.positions = set(data.moved), [0], dict(data.positions)
+    s.pc, s.point, s.decided = 1, 0, False  # (a turn's start)
     s._init_kept()
     return s
 
@@ -95,6 +96,7 @@ def explain(s: GenState, text: str) -> str:
     words)."""
     flow = s.game.flow
     data = to_data(s)
-    d = Decision(s.mover, list(s.menu or ()), menu=s.do_node)
+    do = s.do_nodes[s.point] if s.do_nodes else s.do_node
+    d = Decision(s.mover, list(s.menu or ()), menu=do)
     return explain_refusal(s.rt.program, d, text, Ctx(s.rt, data), flow.statements.value,
                            flow.statements.run_through)

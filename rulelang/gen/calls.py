@@ -8,9 +8,9 @@ from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.gen.bits import repeated, repeated_board, site_mask
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
-from rulelang.gen.rt import repeated, repeated_board, site_mask
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
@@ -94,6 +94,9 @@ def _calls(w: Any, key: str, args: list[Code]) -> int | None:
     if key == "group" and len(args) > 1 and args[1].form.kind == "relation" \
             and args[1].form.known:
         return sum(len(row) for row in args[1].form.static.indices)
+    if key == "group":  # a relation found as the game runs: the board's largest
+        return max((sum(len(row) for row in r.indices) for r in w.board.relations.values()),
+                   default=0)
     if key == "reach":
         return int(w.n_sites)
     return None

@@ -21,14 +21,16 @@ from typing import Any
 import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.errors import RulelangError
+from rulelang.gen.bits import bit_sites, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
-from rulelang.gen.rt import bit_sites, site_mask, ticked
 from rulelang.gen.rt import charged as rt_charged
+from rulelang.gen.rt import ticked
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import STEP_BUDGET
+from rulelang.library.semantics import STEP_BUDGET, make_map
 from rulelang.model.values import zone_ref
 from rulelang.source import Span
 
@@ -291,6 +293,25 @@ class Writer:
         form = F.ANY if a.form.kind != b.form.kind else \
             Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
+
+    def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
+        obj, i = self.ex(n.obj, env), self.ex(n.index, env)
+        return Code(f"{self.const(H.index)}({obj.src}, {i.src}, {self.const(n.span)})", F.ANY,
+                    obj.cost + i.cost)
+
+    def x_MapExpr(self, n: ast.MapExpr, env: dict[str, Code]) -> Code:
+        keys = [self.ex(k, env) for k in n.keys]
+        values = [self.ex(v, env) for v in n.values]
+        if all(c.form.known for c in keys + values):  # made once, when written
+            try:
+                value = make_map([c.form.static for c in keys],
+                                 [c.form.static for c in values], n.span)
+                return Code(self.const(value), Form("any", static=value), 0)
+            except RulelangError:
+                pass  # (its error is met where the game runs into it)
+        return Code(f"{self.const(make_map)}([{', '.join(c.src for c in keys)}], "
+                    f"[{', '.join(c.src for c in values)}], {self.const(n.span)})", F.ANY,
+                    sum(c.cost for c in keys + values))
 
     def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
         lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rulelang.gen.code import Unsupported
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Program
 from rulelang.library.semantics import STEP_BUDGET
@@ -15,8 +16,8 @@ from rulelang.library.semantics import STEP_BUDGET
 UNCOUNTED = STEP_BUDGET // 10
 
 
-def scope(program: Program) -> ast.Do:
-    """The turn's one `do`, when the game is one the generator takes."""
+def scope(program: Program) -> ast.Block:
+    """The turn section, when the game is one the generator takes."""
     for name in program.sections:
         if name not in ("setup", "turn", "end"):
             raise Unsupported(f"a '{name}' section", program.sections[name].span)
@@ -30,6 +31,6 @@ def scope(program: Program) -> ast.Do:
     if setup is not None and (analysis.chance(setup) or analysis.decides(setup)):
         raise Unsupported("a setup with a choice or chance", setup.span)
     turn = program.sections.get("turn")
-    if turn is None or len(turn.stmts) != 1 or not isinstance(turn.stmts[0], ast.Do):
-        raise Unsupported("a turn that is not one 'do'", turn.span if turn else None)
-    return turn.stmts[0]
+    if turn is None or not any(isinstance(n, ast.Do) for n in walk(turn)):
+        raise Unsupported("a turn without a 'do'", turn.span if turn else None)
+    return turn

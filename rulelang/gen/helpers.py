@@ -121,3 +121,12 @@ def _clamped(s: Any, name: str, value: int) -> int:
     if d.lo is None and d.hi is None:
         return value
     return clamp(s.rt.counter_bounds(name, s.ctx), value)
+
+
+def index(obj: Any, i: Any, span: Any) -> Any:
+    """`obj[i]` (reference/interpreter.py visit_Index)."""
+    from rulelang.library.semantics import runtime_error
+    try:
+        return obj[i]
+    except (IndexError, KeyError, TypeError, RuleRuntimeError) as exc:  # (a table's)
+        raise runtime_error(exc, span, "indexing") from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import rulelang.gen.rt as rt
+from rulelang.gen.bits import uf_build, uf_union
 from rulelang.gen.code import Func
 from rulelang.gen.emit import Writer
 
@@ -56,7 +56,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     for g in layout.groups.values():
         parent, bits = g.slots
         table = w.const(g.relation.indices)
-        union = w.const(rt.uf_union)
+        union = w.const(uf_union)
         touch.add(f"if S.{parent} is not None:")
         touch.add("    pile = S.at[i]")
         touch.add("    if not was and pile:")  # a piece arrives: it joins its neighbours
@@ -72,7 +72,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         fn.add(f"    return {zero}")
         fn.add(f"parent = S.{parent}")
         fn.add("if parent is None:")
-        fn.add(f"    parent, S.{bits} = {w.const(rt.uf_build)}(S.at, S.top, {table})")
+        fn.add(f"    parent, S.{bits} = {w.const(uf_build)}(S.at, S.top, {table})")
         fn.add(f"    S.{parent} = parent")
         fn.add("while parent[i] != i:")
         fn.add("    parent[i] = i = parent[parent[i]]")

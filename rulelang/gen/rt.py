@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
+from rulelang.gen.bits import count_position
 from rulelang.library.decision import label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, domain_items
 from rulelang.model.rng import Rng
@@ -28,7 +29,8 @@ TERMINAL = -4
 class GenState:
     __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
-                 "menu", "_labels", "ended_by", "moved", "steps", "positions")
+                 "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
+                 "decided")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -52,6 +54,9 @@ class GenState:
     moved: set[int]  # the pieces moved since the action began (builtin `moved`)
     steps: list[int]  # the steps charged this action (one cell its scratch copies share)
     positions: dict[Any, int]  # how often each position was counted (repetition)
+    pc: int  # a turn of several decisions: the block it resumes at (gen/turns.py)
+    point: int  # … and the `do` whose menu is open
+    decided: bool  # … and whether a decision was taken in this turn
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
     rt: Any = None
@@ -69,6 +74,10 @@ class GenState:
     ends: tuple[Any, ...] = ()
     draws: tuple[Any, ...] | None = None
     repetition: frozenset[str] = frozenset()  # the repetition rules the game reads
+    # a turn of several decisions: per mover, turn(S, pc) -> the next menu or None (the
+    # turn is over) (gen/turns.py); the turn's `do`s
+    steppers: tuple[Any, ...] | None = None
+    do_nodes: tuple[Any, ...] = ()
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
 
     def totals(self) -> list[Any]:
@@ -92,6 +101,9 @@ class GenState:
     def _advance(self, decided: bool) -> None:
         """After a turn's action (decided) or a turn nobody could decide in: the end
         section, the next player, and that player's menu (skipping turns without one)."""
+        if self.steppers is not None:
+            self._resume()
+            return
         players = len(self.players)
         while True:
             if self.repetition:
@@ -112,12 +124,43 @@ class GenState:
                 return
             decided = False
 
+    def _resume(self) -> None:
+        """A turn of several decisions goes on after one (or begins, at pc 1): to its next
+        decision, or to its end, the end section, and the next turns'."""
+        players, steppers = len(self.players), self.steppers
+        assert steppers is not None
+        try:
+            while True:
+                menu = steppers[self.mover](self, self.pc)
+                if menu:
+                    self.menu = menu
+                    return
+                if self.repetition:
+                    count_position(self, (self.mover + 1) % players)
+                winners = self.ends[self.mover](self)
+                if winners is not None:
+                    self._over(winners)
+                    return
+                self.idle = 0 if self.decided else self.idle + 1
+                if self.idle >= players:
+                    self._over([])
+                    return
+                self.turn += 1
+                self.mover = (self.mover + 1) % players
+                self.pc, self.point, self.decided = 1, 0, False
+        except TurnOver as over:  # a result statement of the turn
+            self._over(over.winners)
+
     def _over(self, winners: list[int]) -> None:
         self.result = winners
         self.menu = None
 
     def _start(self) -> None:
         """The first turn's menu (the setup has run)."""
+        if self.steppers is not None:
+            self.pc, self.point, self.decided = 1, 0, False
+            self._resume()
+            return
         menu = self.menus[self.mover](self)
         self.menu = menu if menu else None
         if not menu:
@@ -133,6 +176,7 @@ class GenState:
 
     def _play(self, option: Any) -> None:
         self.acts[self.mover](self, option)
+        self.decided = True
         self._advance(True)
 
     # ---- OpenSpiel-shaped API
@@ -253,6 +297,7 @@ class GenState:
             k = randrange(len(menu))
             history.append((self.mover, menu, k))
             self.acts[self.mover](self, menu[k])
+            self.decided = True
             self._advance(True)
             if cap is not None and len(history) >= cap and self.menu is not None:
                 self.was_capped, self.result, self.menu = True, None, None
@@ -293,6 +338,7 @@ class GenState:
         new.counters, new.vars = self.counters.copy(), self.vars.copy()
         new.last, new.hist = self.last.copy(), hist
         new.moved, new.steps, new.positions = self.moved.copy(), self.steps, positions
+        new.pc, new.point, new.decided = self.pc, self.point, self.decided
         new.mover, new.turn, new.result, new.idle = self.mover, self.turn, self.result, \
             self.idle
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
@@ -370,10 +416,12 @@ def take(s: GenState, zone: ZoneRef, kind: str, span: Any, where: str) -> Piece:
     pile = s.zones.get(zone)
     if pile is None:
         raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
+    if isinstance(kind, Piece):  # (a piece itself: put as it is)
+        return kind
     for piece in reversed(pile):
-        if piece.kind == kind:
+        if kind is None or piece.kind == kind:
             return piece
-    raise Refusal(f"no {kind} left in {where}", span)
+    raise Refusal(f"no {kind or 'piece'} left in {where}", span)
 
 
 class View:
@@ -407,6 +455,8 @@ def has_piece(s: GenState, zone: ZoneRef, kind: str, span: Any) -> bool:
     pile = s.zones.get(zone)
     if pile is None:
         raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
+    if kind is None or isinstance(kind, Piece):
+        return kind is not None or bool(pile)
     return bool(pile) and pile[-1].kind == kind or any(p.kind == kind for p in pile)
 
 
@@ -423,57 +473,12 @@ def winners(s: GenState, value: Any, span: Any, kind: str) -> list[int]:
     return sorted({p.index for p in players})
 
 
-# ---- kept structures (gen/layout.py, gen/kept.py) -----------------------------------------
-
-def bit_sites(sites: Any, bits: int) -> tuple[Site, ...]:
-    """The sites of a bitset, in board order."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(sites[low.bit_length() - 1])
-        bits ^= low
-    return tuple(out)
-
-
-def uf_find(parent: list[int], i: int) -> int:
-    while parent[i] != i:
-        parent[i] = i = parent[parent[i]]
-    return i
-
-
-def uf_union(parent: list[int], bits: list[int], i: int, j: int) -> None:
-    a, b = uf_find(parent, i), uf_find(parent, j)
-    if a != b:
-        parent[b] = a
-        bits[a] |= bits[b]
-
-
-def uf_build(at: list[Any], top: list[Any], table: Any) -> tuple[list[int], list[int]]:
-    """A union-find of the sites whose top pieces share an owner and touch through
-    `table` (a symmetric relation), each root holding its group's sites as bits."""
-    n = len(at)
-    parent, bits = list(range(n)), [1 << i for i in range(n)]
-    for i in range(n):
-        if at[i]:
-            who = top[i]
-            for j in table[i]:
-                if j < i and at[j] and top[j] is who:
-                    uf_union(parent, bits, i, j)
-    return parent, bits
-
-
-def site_mask(sites: Any) -> int:
-    """A collection of sites as bits (a region keeps its own)."""
-    mask = getattr(sites, "mask", None)
-    return mask if type(mask) is int else sum([1 << s.index for s in set(sites)])
-
-
 def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool:
     """Have n puts of a kind from a zone their pieces (the menu's check)?"""
     pile = s.zones.get(zone)
     if pile is None:
         raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
-    return sum(1 for p in pile if p.kind == kind) >= n
+    return sum(1 for p in pile if kind is None or p.kind == kind) >= n
 
 
 def charge(s: GenState, n: int, span: Any) -> None:
@@ -502,41 +507,6 @@ def put_piece(s: GenState, value: Any, target: Any, piece_span: Any, span: Any) 
     place(s, value, target, span, "put")
 
 
-# ---- repetition (game/repetition.py over the flat state) ----------------------------------
-
-def board_key(s: GenState) -> tuple[Any, ...]:
-    owner = s.owner
-    return tuple([tuple([(p.kind, owner[p.id]) for p in st]) for st in s.at])
-
-
-def position_key(s: GenState, to_move: int) -> tuple[Any, ...]:
-    return (board_key(s), tuple(map(len, s.zones.values())), tuple(s.counters.values()),
-            to_move)
-
-
-def count_position(s: GenState, to_move: int) -> None:
-    """Count the position (for `repeated`) and its board (for `repeated_board`), each
-    where the rulebook asks for it (RepetitionKeys.count_position)."""
-    positions = s.positions
-    if "repeated" in s.repetition:
-        key = position_key(s, to_move)
-        positions[key] = positions.get(key, 0) + 1
-    if "repeated_board" in s.repetition:
-        key = ("board", board_key(s))
-        positions[key] = positions.get(key, 0) + 1
-
-
-def repeated(s: GenState, n: int) -> bool:
-    """The current position occurred n times (builtin `repeated`)."""
-    key = position_key(s, (s.mover + 1) % len(s.players))
-    return s.positions.get(key, 0) >= n
-
-
-def repeated_board(s: GenState, n: int) -> bool:
-    """The current board occurred n times (builtin `repeated_board`)."""
-    return s.positions.get(("board", board_key(s)), 0) >= n
-
-
 def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     """A loop's items, its steps charged first: `each` per item (the reference's step per
     item and, at most, what one item's test and value take besides their own loops)."""
@@ -549,3 +519,17 @@ def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
 def ticked(s: GenState, n: int, span: Any) -> None:
     """n steps (a rule passed to a builtin, called): None, for `or` in expressions."""
     charge(s, n, span)
+
+
+class TurnOver(Exception):
+    """A result statement in a turn of several decisions: the game ends at once."""
+
+    def __init__(self, winners: list[int]) -> None:
+        super().__init__("the game is over")
+        self.winners = winners
+
+
+def kind_of(what: Any, span: Any) -> Any:
+    """What `put X from Z` takes, X found as the game runs (effects.take_piece): a piece
+    itself, the last of a kind (a text), else the last piece of any kind (None)."""
+    return what if isinstance(what, (Piece, str)) else None

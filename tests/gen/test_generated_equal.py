@@ -69,7 +69,7 @@ TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex"
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
          ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
          ("spline_plus", {}), ("spought", {}), ("spyramid", {}), ("spaiji", {}),
-         ("spargo", {})]
+         ("spargo", {}), ("spaniel", {}), ("spire", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
