@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import rulelang.gen.ends as ends
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.kept as kept
@@ -18,6 +19,7 @@ from rulelang.gen.walk import Walk, leading_puts, puts_first, simple
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
+from rulelang.library.decision import NOTHING
 from rulelang.library.effects import zone_text
 from rulelang.model.values import zone_ref
 
@@ -320,16 +322,24 @@ class GameWriter:
         requires held when the menu listed it)."""
         stmts = action.body.stmts
         self._puts = len(leading_puts(stmts[_first_effect(stmts):])) if simple(stmts) else 0
-        chooses = [s for s in stmts if isinstance(s, ast.Choose)]
-        names = [self.w.fresh("v") for _ in chooses]
+        sequence = _through_thens(self.program, action, set())
+        names = [self.w.fresh("v") for s in sequence if isinstance(s, (ast.Choose, ast.Then))]
         fn.add("(" + "".join(v + ", " for v in names) + ") = vals")
         env: dict[str, Code] = {}
-        cost = 0
-        for s in stmts:
-            if isinstance(s, ast.Choose):
+        cost, at = 0, 0
+        for s in sequence:
+            if isinstance(s, ast.Then):  # (its mark's value: the named action goes on)
+                env, at = {}, at + 1
+            elif isinstance(s, ast.Choose):
                 dom = self.w.ex(s.domain, dict(env))
                 _, _, item = self._domain(dom, s.domain.span)
-                env[s.var] = Code(names[chooses.index(s)], item, 0)
+                raw, at = names[at], at + 1
+                if s.optional:  # (NOTHING: none)
+                    local = self.w.fresh("v")
+                    fn.add(f"{local} = None if {raw} is {self.w.const(NOTHING)} else {raw}")
+                    env[s.var] = Code(local, F.MAYBE_SITE if item == F.SITE else F.ANY, 0)
+                else:
+                    env[s.var] = Code(raw, item, 0)
             elif not isinstance(s, ast.Require):
                 cost += self.effect(s, env, fn)
         fn.add("pass")
@@ -515,74 +525,29 @@ class GameWriter:
             fn.depth -= 1
         return cost
 
-    # ---- the score terms
+    # ---- the score terms and the end section (gen/ends.py)
     def totals(self) -> int:
-        """`totals(S)`: each player's points (game/runtime.py totals), the terms written
-        for each player. The most steps one player's terms can take."""
-        w, scores = self.w, self.program.scores
-        fn = Func("def totals(S):")
-        fn.add("out = []")
-        most = 0
-        for player in w.rt.players:
-            total, cost = w.fresh("v"), 0
-            fn.add(f"{total} = {w.const(0)}")
-            for s in scores:
-                value = w.ex(s.expr, {s.param: w.static(player)})
-                fn.add(f"{total} = {w.const(H.add_points)}({total}, {value.src}, {w.const(s)})")
-                cost += value.cost
-            fn.add(f"out.append({total})")
-            most = max(most, cost)
-        fn.add("return out")
-        w.funcs.append(("totals", scores[0].span if scores else None, "end", fn))
-        return most
+        return ends.totals(self)
 
-    # ---- the end section
     def end(self, mover: int) -> int:
-        fn = Func(f"def end{mover}(S):")
-        block = self.program.sections.get("end")
-        cost = 0
-        env: dict[str, Code] = {}
-        for s in block.stmts if block is not None else ():
-            cost += self._end_stmt(s, env, fn)
-        fn.add("return None")
-        self.w.funcs.append((f"end{mover}", block.span if block else None, "end", fn))
-        return cost
+        return ends.end(self, mover)
 
     def result(self, s: ast.Result, env: dict[str, Code], fn: Func) -> tuple[str, int]:
-        """The winners a result statement names, in a local, and the statement kept as the
-        one that ended the game."""
-        w = self.w
-        result, cost = w.fresh("v"), 0
-        if s.kind == "draw":
-            fn.add(f"{result} = []")
-        elif s.kind == "winner" and s.value is not None:
-            v = w.ex(s.value, env)
-            cost = v.cost
-            if v.form.kind == "player":
-                fn.add(f"{result} = [{v.src}.index]")
-            else:
-                fn.add(f"{result} = {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
-                       f"{w.const(s.kind)})")
-        elif s.kind == "highest score":
-            totals, cost = w.fresh("v"), w.n_sites
-            fn.add(f"{totals} = totals(S)")
-            fn.add(f"{result} = [i for i in range(len({totals})) "
-                   f"if {totals}[i] == max({totals})]")
-        else:
-            raise Unsupported(f"the result '{s.kind}' in generated code", s.span)
-        fn.add(f"S.ended_by = {w.const(s.span)}")
-        return result, cost
+        return ends.result(self, s, env, fn)
 
-    def _end_stmt(self, s: ast.Stmt, env: dict[str, Code], fn: Func) -> int:
-        if isinstance(s, ast.Let):
-            return self._let(s, env, fn)
-        if isinstance(s, ast.If):
-            return self._if(s, env, fn, self._end_stmt)
-        if isinstance(s, ast.Result):
-            result, cost = self.result(s, env, fn)
-            fn.add(f"return {result}")
-            return cost
-        raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)
+
+def _through_thens(program: Any, action: ast.Action, seen: set[str]) -> list[ast.Stmt]:
+    """An action's statements as an option takes them: at a `then`, its mark and the named
+    action's statements (what follows the `then` does not run)."""
+    out: list[ast.Stmt] = []
+    for s in action.body.stmts:
+        if isinstance(s, ast.Then):
+            if s.action in seen | {action.name}:
+                raise Unsupported("an action that goes on as itself", s.span)
+            return [*out, s, *_through_thens(program, program.actions[s.action],
+                                             seen | {action.name})]
+        out.append(s)
+    return out
 
 
 def _first_effect(stmts: tuple[ast.Stmt, ...]) -> int:

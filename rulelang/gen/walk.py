@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import rulelang.gen.forms as F
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.library.decision import NOTHING, ThenMark
 
 _LOCAL = re.compile(r"[va]\d+")
 
@@ -24,6 +26,7 @@ class Walk:
         self.gw, self.w = game_writer, game_writer.w
         self.action = action
         self.analysis = game_writer.analysis
+        self.thens: set[str] = {action.name}  # the actions the walk is in (`then`)
 
     def write(self, fn: Func) -> int:
         return self.walk(self.action.body.stmts, 0, {}, [], fn)
@@ -34,23 +37,31 @@ class Walk:
             return self.final(stmts, i, env, chosen, fn)
         s, w, depth = stmts[i], self.w, fn.depth
         if isinstance(s, ast.Choose):
-            if s.mode != "mover" or s.optional or s.chooser is not None:
+            if s.mode != "mover" or s.chooser is not None:
                 raise Unsupported("this kind of choose", s.span)
             dom = w.raw(s.domain, env)
             src, n, item = self.gw._domain(dom, s.domain.span)
             var = w.fresh("v")
-            inner = {**env, s.var: Code(var, item, 0)}
+            value = w.fresh("v") if s.optional else var  # (the local: none for NOTHING)
+            if s.optional:
+                item = F.MAYBE_SITE if item == F.SITE else F.ANY
+            inner = {**env, s.var: Code(value, item, 0)}
             c = w.ex(s.cond, inner) if s.cond is not None else None
             cond = c.cost if c is not None else 0
             if w.counting:
                 src = w.charged(src, 1 + cond, s.domain.span)
+            nothing = w.const(NOTHING)
+            if s.optional:  # no value first, then the domain's (Statements.choices)
+                src = f"({nothing}, *{src})"
             fn.add(f"for {var} in {src}:")
             fn.depth += 1
+            if s.optional:
+                fn.add(f"{value} = None if {var} is {nothing} else {var}")
             if c is not None:
-                fn.add(f"if {c.src}:")
+                fn.add(f"if {var} is {nothing} or {c.src}:" if s.optional else f"if {c.src}:")
                 fn.depth += 1
-            cost: int = dom.cost + n * (1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var],
-                                                             fn))
+            cost: int = dom.cost + (n + s.optional) * (
+                1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var], fn))
             fn.depth = depth
             return cost
         if isinstance(s, ast.Require):
@@ -60,8 +71,16 @@ class Walk:
             cost = int(c.cost) + self.walk(stmts, i + 1, env, chosen, fn)
             fn.depth = depth
             return cost
-        if isinstance(s, ast.Then):
-            raise Unsupported("an action that goes on as another ('then')", s.span)
+        if isinstance(s, ast.Then):  # the option goes on as the named action's ways
+            if s.action in self.thens:
+                raise Unsupported("an action that goes on as itself", s.span)
+            self.thens.add(s.action)
+            try:
+                mark = w.const(ThenMark(s.action))
+                return self.walk(self.gw.program.actions[s.action].body.stmts, 0, {},
+                                 [*chosen, mark], fn)
+            finally:
+                self.thens.discard(s.action)
         if isinstance(s, ast.Let):
             inner = dict(env)
             return int(self.gw._let(s, inner, fn)) + self.walk(stmts, i + 1, inner, chosen, fn)

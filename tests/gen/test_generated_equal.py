@@ -69,7 +69,7 @@ TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex"
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
          ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
          ("spline_plus", {}), ("spought", {}), ("spyramid", {}), ("spaiji", {}),
-         ("spargo", {}), ("spaniel", {}), ("spire", {})]
+         ("spargo", {}), ("spaniel", {}), ("spire", {}), ("spice", {})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
@@ -206,7 +206,7 @@ def test_kept_structures_losing_sites_equal_to_the_reference(tmp_path: object,
     assert takes > 3
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "breakthrough", "spline", "hex"])
+@pytest.mark.parametrize("name", ["tic_tac_toe", "breakthrough", "spline", "hex", "spire"])
 def test_play_out_draws_as_apply_action(name: str) -> None:
     gen = rulelang.load_game(name, mode="generated")
     ref = rulelang.load_game(name, mode="interpreted")
