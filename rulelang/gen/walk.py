@@ -163,9 +163,13 @@ def simple(stmts: tuple[ast.Stmt, ...]) -> bool:
     if any(not isinstance(s, (ast.Choose, ast.Let, ast.Require)) for s in stmts[:last + 1]):
         return False
     rest = stmts[last + 1:]
-    return puts_first(rest) and not any(isinstance(n, (ast.CallStmt, ast.Choose, ast.Require,
-                                                       ast.Then)) for r in rest
-                                        for n in walk(r))
+    names = {s.var for s in stmts[:last + 1] if isinstance(s, ast.Choose)} | {
+        v for s in stmts[:last + 1] if isinstance(s, ast.Let) for v, _ in s.bindings}
+    chosen_piece = any(isinstance(n, ast.Name) and n.id in names for put in leading_puts(rest)
+                       for x in (put.piece, put.source) if x is not None for n in walk(x))
+    return not chosen_piece and puts_first(rest) and not any(
+        isinstance(n, (ast.CallStmt, ast.Choose, ast.Require, ast.Then)) for r in rest
+        for n in walk(r))
 
 
 def leading_puts(rest: tuple[ast.Stmt, ...]) -> list[ast.Put]:

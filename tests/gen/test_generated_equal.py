@@ -167,6 +167,45 @@ def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
         _same(g, r, f"linked seed {seed} end")
 
 
+# the piece put is chosen: each way's put checked as the walk meets it (two stones, five
+# pebbles each: the stones run out)
+CHOSEN_KIND = """use square
+game "Chosen kind"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+piece pebble
+zone supply each player: 2 stone, 5 pebble
+def free = each s in sites where empty(s)
+action place
+  choose site s in free
+  choose k in ["stone", "pebble"]
+  put k from supply of mover at s
+turn
+  do place
+end
+  when size(free) == 0
+    draw
+"""
+
+
+def test_a_chosen_piece_kind_as_the_reference(tmp_path: object) -> None:
+    path = tmp_path / "kinds.rule"  # type: ignore[operator]
+    path.write_text(CHOSEN_KIND)
+    gen = rulelang.load_game(path, mode="generated")
+    ref = rulelang.load_game(path, mode="interpreted")
+    assert isinstance(gen, GenGame)
+    for seed in range(3):
+        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not r.is_terminal():
+            _same(g, r, f"kinds seed {seed}")
+            action = rng.randrange(len(r.legal_actions()))
+            g.apply_action(action)
+            r.apply_action(action)
+        _same(g, r, f"kinds seed {seed} end")
+
+
 def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
     path = tmp_path / "pairs.rule"  # type: ignore[operator]
     path.write_text(PAIRS)
