@@ -4,6 +4,7 @@ section (`end(S)`: the winners, or None while the game goes on). Expressions are
 by emit.Writer."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import rulelang.gen.ends as ends
@@ -217,10 +218,19 @@ class GameWriter:
             zone, kind, _ = self._supply(put, {})
             n, span = needed.get((zone, kind), (0, put.piece.span))
             needed[(zone, kind)] = (n + 1, span)
-        tests = [f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, {self.w.const(span)})"
-                 if n == 1 else
-                 f"{self.w.const(rt.has_pieces)}(S, {zone}, {kind}, {self.w.const(n)}, "
-                 f"{self.w.const(span)})" for (zone, kind), (n, span) in needed.items()]
+        tests = []
+        for (zone, kind), (n, span) in needed.items():
+            if n > 1:
+                tests.append(f"{self.w.const(rt.has_pieces)}(S, {zone}, {kind}, "
+                             f"{self.w.const(n)}, {self.w.const(span)})")
+                continue
+            test = f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, {self.w.const(span)})"
+            if re.fullmatch(r"k\d+", zone) and re.fullmatch(r"k\d+", kind):
+                # a zone of the game and a kind known when written: its top piece read in
+                # place, the pile searched only when that is not one
+                last = self.w.const(-1)
+                test = f"(S.zones[{zone}] and S.zones[{zone}][{last}].kind == {kind} or {test})"
+            tests.append(test)
         return " and ".join(tests)
 
     def _domain(self, dom: Code, span: Any) -> tuple[str, int, F.Form]:
