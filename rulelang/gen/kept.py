@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.gen.bits import uf_build, uf_union
+from rulelang.gen.bits import uf_build
 from rulelang.gen.code import Func
 from rulelang.gen.emit import Writer
 
@@ -56,14 +56,21 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     for g in layout.groups.values():
         parent, bits = g.slots
         table = w.const(g.relation.indices)
-        union = w.const(uf_union)
         touch.add(f"if S.{parent} is not None:")
         touch.add("    pile = S.at[i]")
-        touch.add("    if not was and pile:")  # a piece arrives: it joins its neighbours
-        touch.add("        who = S.top[i]")
+        # a piece arrives (on an empty site: a group of its own, its root itself): the
+        # groups of its neighbours of the same owner join it, its site their root
+        touch.add("    if not was and pile:")
+        touch.add(f"        who, up, held = S.top[i], S.{parent}, S.{bits}")
+        touch.add("        mine = held[i]")
         touch.add(f"        for j in {table}[i]:")
         touch.add("            if S.top[j] is who and S.at[j]:")
-        touch.add(f"                {union}(S.{parent}, S.{bits}, j, i)")
+        touch.add("                while up[j] != j:")
+        touch.add("                    up[j] = j = up[up[j]]")
+        touch.add("                if j != i:")
+        touch.add("                    up[j] = i")
+        touch.add("                    mine |= held[j]")
+        touch.add("        held[i] = mine")
         touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[{last}].id]:")
         touch.add(f"        S.{parent} = S.{bits} = None")
         name = w.group_function(g)
