@@ -6,7 +6,8 @@ generator takes (and a line for each it does not, with what stands in the way).
 
 OpenSpiel's games (tic_tac_toe, connect_four, hex, breakthrough) are driven from a Python
 loop as `state.apply_action(rng.choice(state.legal_actions()))`; without open_spiel installed
-(`pip install -e '.[test]'`) their column is left out."""
+(`pip install -e '.[test]'`) their column is left out. Spline is also set against the
+pure-Python `shibumi` 0.5.0 (`pip install shibumi==0.5.0`), when installed."""
 from __future__ import annotations
 
 import argparse
@@ -31,6 +32,16 @@ def _rate(new: Any, seconds: float) -> float:
     return games / (time.process_time() - start)
 
 
+class _Played:
+    """A playout already played (shibumi's): play_out does nothing more."""
+
+    def __init__(self, playout: Any, seed: int) -> None:
+        playout(seed)
+
+    def play_out(self, rng: Any, limit: int) -> None:
+        pass
+
+
 def _spiel(state: Any, rng: random.Random) -> None:
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
@@ -45,6 +56,8 @@ def main() -> None:
         import pyspiel
     except ImportError:
         pyspiel = None
+    from playouts import shibumi_playout  # (bench/playouts.py: None without the package)
+    shibumi = shibumi_playout()
     names = args.games or sorted(p.stem for p in rulelang.BUNDLED.glob("*.rule")
                                  if not rulelang.is_library(p))
     print(f"random playouts/s of CPU time, {args.seconds:g} s per measure "
@@ -64,6 +77,9 @@ def main() -> None:
         c2 = _rate(closures.new_initial_state, args.seconds / 2)
         g, c = (g1 + g2) / 2, (c1 + c2) / 2
         line = f"{name:14} generated {g:9,.0f}  closures {c:9,.0f}  ratio {g / c:5.2f}x"
+        if name == "spline" and shibumi is not None:  # the pure-Python Spline of PyPI
+            o = _rate(lambda seed: _Played(shibumi, seed), args.seconds)
+            line += f"  shibumi 0.5.0 {o:9,.0f}  generated/shibumi {g / o:5.0f}x"
         if pyspiel is not None and name in OPENSPIEL:
             spiel = pyspiel.load_game(OPENSPIEL[name])
             o = _rate(lambda _, g=spiel: g.new_initial_state(), args.seconds)
