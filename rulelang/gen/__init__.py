@@ -24,6 +24,7 @@ from rulelang.gen.layout import Layout
 from rulelang.gen.rt import GenState
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.library.decision import Decision
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx
 from rulelang.model.rng import Rng
@@ -112,6 +113,15 @@ class State(GenState):
         new = bridge.from_data(type(self), self.game, data)
         new._guarded(lambda _: new._start(), None)
         return new
+
+    @property
+    def _decision(self) -> Decision | None:
+        """The decision open now, as the engine's State holds it (the terminal's
+        explanations read it)."""
+        if self.menu is None:
+            return None
+        do = self.do_nodes[self.point] if self.do_nodes else self.do_node
+        return Decision(self.mover, list(self.menu), menu=do)
 
     def _explain(self, text: str) -> str:
         return bridge.explain(self, text)

@@ -30,7 +30,7 @@ action pass
 turn
   do put or pass
 """
-MODES = ("interpreted", "compiled")
+MODES = ("interpreted", "compiled", "generated")
 
 
 def refusal(tmp_path: Path, mode: str, text: str) -> tuple[str, str]:

@@ -132,9 +132,10 @@ def test_view_mistakes_are_positioned(tmp_path: Path, view: str, words: str,
     assert words in text and f"shown.rule:{line}:{column}:" in text
 
 
-def test_refused_moves_are_explained_in_the_rules_terms() -> None:
+@pytest.mark.parametrize("mode", ["compiled", "generated"])
+def test_refused_moves_are_explained_in_the_rules_terms(mode: str) -> None:
     def why(book: str, moves: list[str], typed: str) -> str:
-        game = rulelang.load_game(bundled_dir() / f"{book}.rule")
+        game = rulelang.load_game(bundled_dir() / f"{book}.rule", mode=mode)
         state = game.new_initial_state(seed=0)
         for move in moves:
             state.apply_action(move)
