@@ -25,9 +25,13 @@ def both_fast_modes() -> Iterator[tuple[str, str]]:
     added: dict[str, Any] = {
         "generated": (functools.partial(Compiler, generate=True), FastFlow),
         "closures": (functools.partial(Compiler, generate=False), FastFlow)}
+    before = {key: rulelang.EVALUATORS.get(key) for key in added}
     rulelang.EVALUATORS.update(added)
     try:
         yield ("closures", "generated")
     finally:
-        for key in added:
-            del rulelang.EVALUATORS[key]
+        for key, value in before.items():
+            if value is None:
+                del rulelang.EVALUATORS[key]
+            else:
+                rulelang.EVALUATORS[key] = value

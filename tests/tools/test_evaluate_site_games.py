@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _histories(name: str, games: int) -> tuple[Any, list[list[tuple[Decision, int]]]]:
-    game = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 7, 2000).game()
+    game = Setup(str(ROOT / "rulebooks" / f"{name}.rule"), (), ("random",), 7, 2000,
+                 mode="closures").game()
     out = []
     for i in range(games):
         seed = game_seed(7, i)

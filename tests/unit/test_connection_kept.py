@@ -108,7 +108,7 @@ def recorded(state: Any) -> Any:
 def playout_agrees(folder: Path, text: str, seed: int) -> tuple[Any, Any]:
     """A random game played in both modes: the same menus and, after every move, the same
     groups of every site (and the search's on the compiled state)."""
-    fast = load_text(folder, text, "compiled", name="fast.rule")
+    fast = load_text(folder, text, "closures", name="fast.rule")
     ref = load_text(folder, text, "interpreted", name="ref.rule")
     a, b = fast.new_initial_state(seed), ref.new_initial_state(seed)
     rng = random.Random(seed)
@@ -138,7 +138,7 @@ def test_the_analysis_tells_arriving_pieces_from_leaving_ones(tmp_path: Path) ->
 
 
 def test_hex_takes_the_kept_path() -> None:
-    game = rulelang.load_game("hex", {"size": 5})
+    game = rulelang.load_game("hex", {"size": 5}, mode="closures")
     state, rng = game.new_initial_state(3), random.Random(3)
     for _ in range(6):
         state.apply_action(rng.choice(state.legal_actions()))

@@ -58,7 +58,7 @@ end
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = Path(tmp_path_factory.mktemp("fields"))
     return {mode: load_text(folder, RULEBOOK, mode=mode)
-            for mode in ("interpreted", "compiled")}
+            for mode in ("interpreted", "closures")}
 
 
 def body(game: Any, name: str) -> tuple[ast.Expr, tuple[str, ...]]:
@@ -80,14 +80,14 @@ def run(game: Any, name: str, args: tuple[Any, ...]) -> tuple[str, Any, int]:
 
 
 def compiled_name(games: dict[str, Any], rule: str) -> str:
-    node, _ = body(games["compiled"], rule)
-    return str(games["compiled"].runtime.fn(node).__name__)
+    node, _ = body(games["closures"], rule)
+    return str(games["closures"].runtime.fn(node).__name__)
 
 
 def same(games: dict[str, Any], rule: str, *args: Any) -> tuple[str, Any, int]:
     found = {mode: run(g, rule, args) for mode, g in games.items()}
-    assert found["compiled"] == found["interpreted"], found
-    return found["compiled"]
+    assert found["closures"] == found["interpreted"], found
+    return found["closures"]
 
 
 def test_a_rule_written_as_clauses_is_one_switch(games: dict[str, Any]) -> None:
@@ -170,8 +170,8 @@ def test_a_relation_call_finds_the_site_or_says_what_is_wrong(games: dict[str, A
             outcome, value, steps = run(g, rule, (make(g.runtime.board.sites),))
             found[mode] = (outcome, [getattr(x, "name", x) for x in value]
                            if outcome == "value" else value, steps)
-        assert found["compiled"] == found["interpreted"], found
-        return found["compiled"]
+        assert found["closures"] == found["interpreted"], found
+        return found["closures"]
 
     for i in range(4):
         outcome, names, _ = both("near", lambda sites, i=i: sites[i])
@@ -179,7 +179,7 @@ def test_a_relation_call_finds_the_site_or_says_what_is_wrong(games: dict[str, A
         assert both("near_first", lambda sites, i=i: (sites[i],)) == (outcome, names, 0)
     # not the board's own site object: found by the general call
     assert both("near", lambda sites: copy.copy(sites[1])) == both("near", lambda sites: sites[1])
-    for wrong in (games["compiled"].runtime.players[0], 3, "a1", (1, 2)):
+    for wrong in (games["closures"].runtime.players[0], 3, "a1", (1, 2)):
         assert both("near", lambda sites, w=wrong: w)[0] == "error"
         assert both("near_first", lambda sites, w=wrong: (w,))[0] == "error"
     assert both("near", lambda sites: [sites[0]])[0] == "error"  # (unhashable)
@@ -187,11 +187,11 @@ def test_a_relation_call_finds_the_site_or_says_what_is_wrong(games: dict[str, A
 
 def test_a_counter_var_or_zone_of_the_game_is_read_straight(games: dict[str, Any]) -> None:
     for rule, left in (("with_n", "counter_value"), ("with_v", "var_value")):
-        node, _ = body(games["compiled"], rule)
+        node, _ = body(games["closures"], rule)
         assert isinstance(node, ast.BinOp)
-        assert games["compiled"].runtime.fn(node.left).__name__ == left
+        assert games["closures"].runtime.fn(node.left).__name__ == left
         assert same(games, rule, 2)[:2] == ("value", {"with_n": 2, "with_v": 5}[rule])
-    node, _ = body(games["compiled"], "deck_of")
-    zone = games["compiled"].runtime.fn(node)
+    node, _ = body(games["closures"], "deck_of")
+    zone = games["closures"].runtime.fn(node)
     assert getattr(zone, "const", None) is not None  # made once, for the game
     assert str(same(games, "deck_of", 0)[1]) == str(run(games["interpreted"], "deck_of", (0,))[1])

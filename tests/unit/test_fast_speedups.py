@@ -67,7 +67,7 @@ def both(tmp_path: Path, expr: str, book: str = _BOOK, shown: Any = None,
     """The outcome in both modes, which must agree; the steps are those of expr alone (the
     evaluators charge the setup around it differently)."""
     found = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         got = outcome(tmp_path, mode, expr, book, shown, **where)
         if got[0] != "error":
             got = (got[0], got[1] - outcome(tmp_path, mode, "none", book, shown, **where)[1])
@@ -201,7 +201,7 @@ def test_a_coordinate_of_a_local_site_reads_it_directly(tmp_path: Path) -> None:
     path = tmp_path / "probe.rule"
     path.write_text(_BOOK.format(expr="none", a="", b="").replace(
         'def hidden(x) = x', 'def probe(s) = s.r\ndef hidden(x) = x'))
-    runtime = rulelang.load_game(path).runtime
+    runtime = rulelang.load_game(path, mode="closures").runtime
     closure = runtime.fn(runtime.program.defs["probe"].body)
     assert closure.__name__ == "local_coordinate"
 
@@ -236,7 +236,7 @@ def menus(tmp_path: Path, stones: str, target: str = "first s in sites where emp
     """Per mode: the labels of every decision of the first-option playthrough (or the
     error met: message and position, and whether it names its source)."""
     found = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         path = tmp_path / f"menu_{mode}.rule"
         path.write_text(_MENU.format(stones=stones, target=target))
         state = rulelang.load_game(path, mode=mode).new_initial_state()
@@ -397,7 +397,7 @@ def test_kept_site_quantifiers_agree_with_the_reference_move_by_move(tmp_path: P
     path = tmp_path / "kept.rule"
     path.write_text(_KEPT)
     runs = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         state = rulelang.load_game(path, mode=mode).new_initial_state()
         seen = []
         while not state.is_terminal():
@@ -408,7 +408,7 @@ def test_kept_site_quantifiers_agree_with_the_reference_move_by_move(tmp_path: P
         runs.append(seen)
     assert runs[1] == runs[0]
     assert {row[0] for row in runs[0]} == {True, False}  # both answers met
-    runtime = rulelang.load_game(path).runtime
+    runtime = rulelang.load_game(path, mode="closures").runtime
     turn = runtime.program.sections["turn"].stmts[1]
     names = [runtime.fn(item).__qualname__ for item in turn.value.items[:3]]
     assert all("kept_site_quant" in name for name in names)
@@ -417,7 +417,7 @@ def test_kept_site_quantifiers_agree_with_the_reference_move_by_move(tmp_path: P
 def test_the_board_of_the_position_keys_is_kept_until_the_board_changes(tmp_path: Path) -> None:
     path = tmp_path / "kept.rule"
     path.write_text(_KEPT)
-    game = rulelang.load_game(path)
+    game = rulelang.load_game(path, mode="closures")
     state = game.new_initial_state()
     runtime, data = game.runtime, state.ctx.data
 
@@ -457,7 +457,7 @@ def test_a_rule_passed_to_reach_is_run_through_its_kept_body() -> None:
     instead (tests/unit/test_site_rules.py)."""
     walk = Path(__file__).parent / "rules" / "walk.rule"
     found = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         state = rulelang.load_game(walk, mode=mode).new_initial_state(0)
         state.apply_action("run s4")
         state.apply_action("rest")
@@ -522,7 +522,7 @@ def test_a_group_only_tested_against_regions_makes_no_tuple(
     monkeypatch.setattr(calls, "kept_group", spy)
     book = _BOOK.replace("def hidden(x) = x", _GROUPS)
     found = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         path = tmp_path / f"groups_{mode}.rule"
         path.write_text(book.format(expr=expr, a=a, b=""))
         state = rulelang.load_game(path, mode=mode).new_initial_state()
@@ -548,7 +548,7 @@ def test_all_over_a_kept_group_against_a_region_is_the_reference_answer(
     rule = f"def probe(s)\n  let g = group(s, square.orthogonal)\n  return {test}\n"
     book = _BOOK.replace("def hidden(x) = x", rule + "def hidden(x) = x")
     values = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         path = tmp_path / f"probe_{mode}.rule"
         path.write_text(book.format(expr="probe(at(0, 0))", a=a, b=""))
         values.append(rulelang.load_game(path, mode=mode).new_initial_state().ctx.data.vars[

@@ -16,7 +16,7 @@ from rulelang.library.semantics import Ctx
 from rulelang.model.values import zone_ref
 
 RULES = Path(__file__).parent / "rules"
-MODES = ["interpreted", "compiled"]
+MODES = ["interpreted", "closures"]
 
 
 # ---- pure builtins, in Python -----------------------------------------------------------
@@ -185,7 +185,7 @@ def test_largest_rectangle_and_mirrored_rows_through_rules(mode: str) -> None:
 
 # ---- cached --------------------------------------------------------------------------------
 def test_cached_is_kept_until_its_sites_change() -> None:
-    state = _state("compiled", "L A R A A A")
+    state = _state("closures", "L A R A A A")
     data, sites = state.ctx.data, state.game.runtime.board.sites
     row = sites[:3]
     first = _eval(state, "kept_looks", row)
@@ -200,7 +200,7 @@ def test_cached_is_kept_until_its_sites_change() -> None:
 
 
 def test_cached_reuses_the_value_for_the_same_pieces_in_another_state() -> None:
-    one, two = _state("compiled", "L A R A A A"), _state("compiled", "L A R A A A")
+    one, two = _state("closures", "L A R A A A"), _state("closures", "L A R A A A")
     row = one.game.runtime.board.sites[:3]
     assert _eval(two, "kept_looks", row) is _eval(one, "kept_looks", row)
 
@@ -234,11 +234,11 @@ def test_no_reuse_across_states_when_a_rule_sets_attributes(tmp_path: Path) -> N
 
 # ---- memo -----------------------------------------------------------------------------------
 def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
-    one, two = _state("compiled", "L A R A A A"), _state("compiled", "L A R A A A")
+    one, two = _state("closures", "L A R A A A"), _state("closures", "L A R A A A")
     first = _eval(one, "memo_looks")
     assert first == (("L", "A", "R"), ("A", "A", "A"))
     assert _eval(two, "memo_looks") is first        # the same tiles in another state
-    other = _state("compiled", "R A L A A A")
+    other = _state("closures", "R A L A A A")
     assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
 
 

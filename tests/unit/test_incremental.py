@@ -51,7 +51,7 @@ def test_dependents_are_the_site_and_the_sites_that_reach_it() -> None:
 def test_maintained_set_equals_recomputation(seed: int) -> None:
     """Along random games (puts, attribute changes, removals) the compiled, incremental
     `open_sites` equals the interpreter's full evaluation, on the state and on clones."""
-    compiled = rulelang.load_game(RULES / "line.rule", mode="compiled")
+    compiled = rulelang.load_game(RULES / "line.rule", mode="closures")
     interpreted = rulelang.load_game(RULES / "line.rule", mode="interpreted")
     a, b = compiled.new_initial_state(seed), interpreted.new_initial_state(seed)
     rng = random.Random(seed)
@@ -100,7 +100,7 @@ def test_a_choose_kept_per_player_lists_its_sites_for_other_values(tmp_path: Pat
     book = tmp_path / "bands.rule"
     book.write_text(BANDS)
     games = [rulelang.load_game(book, mode=m).new_initial_state(0)
-             for m in ("compiled", "interpreted")]
+             for m in ("closures", "interpreted")]
     while not games[0].is_terminal():
         menus = [[g.action_to_string(a) for a in g.legal_actions()] for g in games]
         assert menus[0] == menus[1] and menus[0]
@@ -130,8 +130,8 @@ def test_a_query_that_reads_no_position_is_kept_for_the_game(tmp_path: Path) -> 
     book = tmp_path / "static.rule"
     book.write_text(STATIC)
     games = [rulelang.load_game(book, mode=m).new_initial_state(0)
-             for m in ("compiled", "interpreted")]
-    runtime = rulelang.load_game(book, mode="compiled").runtime
+             for m in ("closures", "interpreted")]
+    runtime = rulelang.load_game(book, mode="closures").runtime
     query = runtime.fn(runtime.program.defs["band"].body)
     seen = []
     while not games[0].is_terminal():
@@ -190,7 +190,7 @@ def test_a_way_tried_brings_the_kept_query_of_its_state_up_to_date(tmp_path: Pat
     tried doing it for the others (GameData.parent); the menus are the reference's."""
     book = tmp_path / "slide.rule"
     book.write_text(SLIDE)
-    compiled = rulelang.load_game(book, mode="compiled")
+    compiled = rulelang.load_game(book, mode="closures")
     games = [compiled.new_initial_state(0),
              rulelang.load_game(book, mode="interpreted").new_initial_state(0)]
     query = compiled.runtime.program.defs["open"].body

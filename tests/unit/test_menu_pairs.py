@@ -32,7 +32,7 @@ def _second_calls(tmp_path: Path, second: str) -> tuple[list[str], list[int]]:
     """The first menu's options in the compiled mode, and how often the second choice's
     values were computed for each of the first three menus."""
     (tmp_path / "pairs.rule").write_text(GAME.replace("SECOND", second), encoding="utf-8")
-    game = rulelang.load_game(tmp_path / "pairs.rule", mode="compiled")
+    game = rulelang.load_game(tmp_path / "pairs.rule", mode="closures")
     state = game.new_initial_state(seed=0)
     executor = game.flow.executor
     choose = game.runtime.program.actions["place"].body.stmts[1]

@@ -119,7 +119,7 @@ def test_a_rule_used_twice_in_a_position_is_computed_once(tmp_path: Path,
                                                           ) -> None:
     counts = _counting(monkeypatch)
     (tmp_path / "once.rule").write_text(ONCE, encoding="utf-8")
-    game = rulelang.load_game(tmp_path / "once.rule", mode="compiled")
+    game = rulelang.load_game(tmp_path / "once.rule", mode="closures")
     state = game.new_initial_state(seed=0)
     moves = 0
     while not state.is_terminal():
@@ -139,7 +139,7 @@ def test_a_rule_used_twice_in_a_position_is_computed_once(tmp_path: Path,
 def test_rules_that_read_moved_history_or_are_kept_site_queries_are_not_kept(tmp_path: Path
                                                                           ) -> None:
     (tmp_path / "once.rule").write_text(ONCE, encoding="utf-8")
-    state = rulelang.load_game(tmp_path / "once.rule", mode="compiled").new_initial_state(0)
+    state = rulelang.load_game(tmp_path / "once.rule", mode="closures").new_initial_state(0)
     state.apply_action(state.legal_actions()[0])
     # not just_moved (moved), seen_before (history), nor open_sites (a site query the
     # compiled mode keeps up to date from the sites that changed)
@@ -150,7 +150,7 @@ def test_a_change_without_a_new_version_would_be_caught(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The check the game test below relies on: a kept value that no longer holds fails."""
     (tmp_path / "once.rule").write_text(ONCE, encoding="utf-8")
-    game = rulelang.load_game(tmp_path / "once.rule", mode="compiled")
+    game = rulelang.load_game(tmp_path / "once.rule", mode="closures")
     state = game.new_initial_state(seed=0)
     free = game.runtime.fn(next(d for d in game.runtime.program.defs.values()
                                 if d.name == "free").body)
@@ -180,7 +180,7 @@ def test_each_kind_of_change_is_seen_by_the_kept_rules_right_after_it(tmp_path: 
         "  let b10 = look\n", "  let b10 = look\n  choose site t in sites\n")
     (tmp_path / "versions.rule").write_text(text, encoding="utf-8")
     seen = []
-    for mode in ("compiled", "interpreted"):
+    for mode in ("closures", "interpreted"):
         game = rulelang.load_game(tmp_path / "versions.rule", mode=mode)
         state = game.new_initial_state(seed=3)
         while not state.is_terminal():
@@ -217,7 +217,7 @@ def _play(game: Any, seed: int, plies: int) -> None:
 def test_every_kept_value_holds_in_random_games(book: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kept, "CHECK", True)  # every value found is computed again, compared
-    game = rulelang.load_game(book, mode="compiled")
+    game = rulelang.load_game(book, mode="closures")
     for seed in range(2):
         _play(game, seed, 120)
 
@@ -251,7 +251,7 @@ def test_a_resample_keeps_no_value_of_the_true_position(tmp_path: Path,
     cards may be found in it (the AI's search would see them)."""
     monkeypatch.setattr(kept, "CHECK", True)
     (tmp_path / "hands.rule").write_text(HIDDEN, encoding="utf-8")
-    game = rulelang.load_game(tmp_path / "hands.rule", mode="compiled")
+    game = rulelang.load_game(tmp_path / "hands.rule", mode="closures")
     state = game.new_initial_state(seed=0)
     state.legal_actions()
     firsts = next(d for d in game.runtime.program.defs.values() if d.name == "firsts")

@@ -64,7 +64,7 @@ def pairs(tmp_path: Path, second: str = "square.orthogonal(s) where empty(t)",
     return load_text(tmp_path, PAIRS.format(width=width, second=second))
 
 
-def crowding(tmp_path: Path, mode: str = "compiled", width: int = 9, joiner: str = "or",
+def crowding(tmp_path: Path, mode: str = "closures", width: int = 9, joiner: str = "or",
              cap: int = 60, guard: str = "") -> Any:
     text = CROWDING.format(width=width, joiner=joiner, cap=cap, guard=guard)
     return load_text(tmp_path, text, mode)
@@ -180,7 +180,7 @@ def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> 
 
 @pytest.mark.parametrize("stem", ["spargo", "spyramid", "spline_plus"])
 def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
-    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule")
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="closures")
     for seed in range(3):
         state = game.new_initial_state(seed=0)
         state.play_out(random.Random(seed), 5000)
@@ -194,7 +194,7 @@ def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
                                           ("karesansui", {"players": 2}),
                                           ("muso_sakura", {"players": 3})])
 def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) -> None:
-    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", options)
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", options, mode="closures")
     for seed in range(4):
         a, b = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
         looped(a, random.Random(seed), 5000)
@@ -203,7 +203,7 @@ def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) 
         assert a.returns() == b.returns()
 
 
-@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("mode", ["closures", "interpreted"])
 def test_the_limit_leaves_the_next_decision_whole(tmp_path: Path, mode: str) -> None:
     game = crowding(tmp_path, mode)
     for limit in (1, 2, 5):
@@ -218,7 +218,7 @@ def test_the_limit_leaves_the_next_decision_whole(tmp_path: Path, mode: str) -> 
         assert state.observation(0) == again.observation(0)
 
 
-@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("mode", ["closures", "interpreted"])
 def test_the_cap_ends_a_played_out_game(tmp_path: Path, mode: str) -> None:
     game = crowding(tmp_path, mode, width=20, cap=7)
     state = game.new_initial_state(seed=0)

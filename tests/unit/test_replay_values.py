@@ -20,7 +20,7 @@ BOOKS = sorted(p for p in (ROOT / "rulebooks").glob("*.rule") if not rulelang.is
 def test_a_clone_mid_turn_replays_the_logged_values(book: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(executor, "CHECK_REPLAY", True)  # each value taken is computed too
-    game = rulelang.load_game(book, mode="compiled")
+    game = rulelang.load_game(book, mode="closures")
     rng, state = random.Random(7), game.new_initial_state(seed=7)
     for ply in range(150):
         if state.is_terminal():
@@ -64,7 +64,7 @@ end
   when turn > 2
     draw
 """, encoding="utf-8")
-    state = rulelang.load_game(tmp_path / "t.rule", mode="compiled").new_initial_state(0)
+    state = rulelang.load_game(tmp_path / "t.rule", mode="closures").new_initial_state(0)
     state.apply_action("pick 1")
     assert state.ctx.values == [2, 1, 10]  # the let, the if's branch (the else), the set
     assert state.clone().ctx.data.vars[("seen", None)] == 10

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_scratch_shares_the_history_and_positions_and_nothing_else() -> None:
-    game = rulelang.load_game(ROOT / "rulebooks" / "spargo.rule", mode="compiled")
+    game = rulelang.load_game(ROOT / "rulebooks" / "spargo.rule", mode="closures")
     state = game.new_initial_state(seed=0)
     for _ in range(6):
         state.apply_action(0)
@@ -35,7 +35,7 @@ def test_menu_trials_leave_history_and_positions_alone() -> None:
     the menu the game offered; after each action they are the reference evaluator's."""
     for name in ("spargo", "spyramid"):
         path = ROOT / "rulebooks" / f"{name}.rule"
-        game = rulelang.load_game(path, mode="compiled")
+        game = rulelang.load_game(path, mode="closures")
         reference = rulelang.load_game(path, mode="interpreted")
         executor = game.flow.executor
         for seed in range(3):

@@ -45,7 +45,7 @@ def _play(name: str, folder: Path, seeds: int = 2, plies: int = 150,
     for data in (ROOT / "rulebooks").glob(f"{name}_*"):  # its data files and modules
         (folder / data.name).write_bytes(data.read_bytes())
     with codegen.watching() as sources:
-        game = rulelang.load_game(path, mode="compiled")
+        game = rulelang.load_game(path, mode="closures")
         for seed in range(seeds):
             rng, state = random.Random(seed), game.new_initial_state(seed=seed)
             for _ in range(plies):
@@ -149,7 +149,7 @@ end
     draw
 ''', encoding="utf-8")
     with codegen.watching() as sources:
-        game = rulelang.load_game(tmp_path / "rows.rule", mode="compiled")
+        game = rulelang.load_game(tmp_path / "rows.rule", mode="closures")
         reference = rulelang.load_game(tmp_path / "rows.rule", mode="interpreted")
         for _ in _alike(game, reference, 0, rng_seed=1):
             pass
@@ -184,7 +184,8 @@ turn
   do place
 ''', encoding="utf-8")
         with codegen.watching() as sources:
-            state = rulelang.load_game(tmp_path / f"chain{depth}.rule").new_initial_state(seed=0)
+            game = rulelang.load_game(tmp_path / f"chain{depth}.rule", mode="closures")
+            state = game.new_initial_state(seed=0)
             while not state.is_terminal():
                 state.apply_action(state.legal_actions()[0])
         made = [s for s in sources if s.startswith("def f(c, s0):")]
@@ -235,7 +236,7 @@ def test_a_rule_of_two_sites_plays_as_the_reference(
     (tmp_path / "links.rule").write_text(LINKS, encoding="utf-8")
     sizes: set[int] = set()
     with codegen.watching() as sources:
-        game = rulelang.load_game(tmp_path / "links.rule", mode="compiled")
+        game = rulelang.load_game(tmp_path / "links.rule", mode="closures")
         reference = rulelang.load_game(tmp_path / "links.rule", mode="interpreted")
         for seed in range(3):
             for a, b in _alike(game, reference, seed):
@@ -311,7 +312,7 @@ def test_a_condition_of_a_choose_plays_as_the_reference(
     (tmp_path / "push.rule").write_text(PUSH, encoding="utf-8")
     pushes = 0
     with codegen.watching() as sources:
-        game = rulelang.load_game(tmp_path / "push.rule", mode="compiled")
+        game = rulelang.load_game(tmp_path / "push.rule", mode="closures")
         reference = rulelang.load_game(tmp_path / "push.rule", mode="interpreted")
         for seed in range(4):
             *_, (last, _) = _alike(game, reference, seed)  # (played to the end)
@@ -363,7 +364,7 @@ def test_the_options_of_two_chooses_of_sites_are_listed_in_one_loop(tmp_path: Pa
     the reference's; a first value that is no site (none: optionally) takes the closure's
     loop."""
     (tmp_path / "hop.rule").write_text(HOP, encoding="utf-8")
-    game = rulelang.load_game(tmp_path / "hop.rule", mode="compiled")
+    game = rulelang.load_game(tmp_path / "hop.rule", mode="closures")
     reference = rulelang.load_game(tmp_path / "hop.rule", mode="interpreted")
     executor = game.flow.executor
     checked = 0

@@ -68,7 +68,7 @@ def _book(tmp_path: Path) -> Path:
 def test_queries_kept_per_player_give_the_reference_values_move_by_move(tmp_path: Path) -> None:
     path = _book(tmp_path)
     for seed in range(10):
-        assert _play(path, "compiled", seed) == _play(path, "interpreted", seed), seed
+        assert _play(path, "closures", seed) == _play(path, "interpreted", seed), seed
 
 
 def test_the_kept_path_is_taken_per_player(tmp_path: Path,
@@ -86,7 +86,7 @@ def test_the_kept_path_is_taken_per_player(tmp_path: Path,
             return found
         return watched
     monkeypatch.setattr("rulelang.fast.site_queries.incremental_filter", spy)
-    _play(_book(tmp_path), "compiled", 1)
+    _play(_book(tmp_path), "closures", 1)
     players = {given[0].name for _, given in keys}
     assert players == {"A", "B"}  # one kept set per player
 
@@ -101,7 +101,7 @@ def test_a_query_kept_without_its_values_would_be_caught(
         return made(qid, sites, deps, var, cond, per_mover, (), site_fn)
     monkeypatch.setattr("rulelang.fast.site_queries.incremental_filter", blind)
     path = _book(tmp_path)
-    assert any(_play(path, "compiled", seed) != _play(path, "interpreted", seed)
+    assert any(_play(path, "closures", seed) != _play(path, "interpreted", seed)
                for seed in range(10))
 
 
@@ -146,7 +146,7 @@ def test_a_query_of_values_that_are_no_players_runs_as_the_plain_loop(
     """Its value and its steps are the reference's; a query kept for a player counts fewer
     (only what it computes)."""
     found = []
-    for mode in ("interpreted", "compiled"):
+    for mode in ("interpreted", "closures"):
         value, steps = _setup_steps(tmp_path, mode, expr)
         found.append((value, steps - _setup_steps(tmp_path, mode, "none")[1]))
     assert found[1][0] == found[0][0] and found[0][1] > 0

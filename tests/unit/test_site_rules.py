@@ -72,7 +72,7 @@ def _menus(path: Path, mode: str, seed: int) -> list[list[str]]:
 def test_kept_site_rules_give_the_reference_menus_move_by_move(tmp_path: Path) -> None:
     path = _book(tmp_path)
     for seed in range(12):
-        assert _menus(path, "compiled", seed) == _menus(path, "interpreted", seed), seed
+        assert _menus(path, "closures", seed) == _menus(path, "interpreted", seed), seed
 
 
 def test_both_rules_are_kept_and_computed_less_often_than_asked(
@@ -100,7 +100,7 @@ def test_both_rules_are_kept_and_computed_less_often_than_asked(
     monkeypatch.setitem(BUILTINS, "reach", dataclasses.replace(spec, impl=counted_reach))
     path = _book(tmp_path)
     for seed in range(4):
-        _menus(path, "compiled", seed)
+        _menus(path, "closures", seed)
     assert set(computed) == {"cost", "can_stop"}
     for key in computed:
         assert 0 < computed[key] < asked[key] / 2, (key, computed, asked)
@@ -117,7 +117,7 @@ def test_a_value_kept_across_a_change_would_be_caught(
         return made(rt, key, node, param, body, tuple(() for _ in deps), per_mover)
     monkeypatch.setattr(site_rules, "kept_site_rule", forgetful)
     path = _book(tmp_path)
-    assert any(_menus(path, "compiled", seed) != _menus(path, "interpreted", seed)
+    assert any(_menus(path, "closures", seed) != _menus(path, "interpreted", seed)
                for seed in range(12))
 
 
@@ -131,7 +131,7 @@ def test_a_rule_read_per_mover_is_kept_per_mover(
         return made(rt, key, node, param, body, deps, False)
     monkeypatch.setattr(site_rules, "kept_site_rule", shared)
     path = _book(tmp_path)
-    assert any(_menus(path, "compiled", seed) != _menus(path, "interpreted", seed)
+    assert any(_menus(path, "closures", seed) != _menus(path, "interpreted", seed)
                for seed in range(12))
 
 
@@ -187,7 +187,7 @@ def test_kept_pair_rules_give_the_reference_menus_and_are_computed_less_often(
     monkeypatch.setitem(BUILTINS, "group", dataclasses.replace(spec, impl=counted_group))
     path = _chains(tmp_path)
     for seed in range(8):
-        assert _menus(path, "compiled", seed) == _menus(path, "interpreted", seed), seed
+        assert _menus(path, "closures", seed) == _menus(path, "interpreted", seed), seed
     assert 0 < computed[0] < asked[0] / 2, (computed, asked)
 
 
@@ -203,5 +203,5 @@ def test_a_pair_value_kept_wrongly_would_be_caught(
         return made(rt, key, node, params, body, deps, False)
     monkeypatch.setattr(site_rules, "kept_pair_rule", wrong)
     path = _chains(tmp_path)
-    assert any(_menus(path, "compiled", seed) != _menus(path, "interpreted", seed)
+    assert any(_menus(path, "closures", seed) != _menus(path, "interpreted", seed)
                for seed in range(8))
