@@ -70,7 +70,7 @@ def main() -> None:
                 else ""
             print(f"{name:14} not generated: {why.what if why else '?'} ({where})")
             continue
-        closures = rulelang.load_game(name, mode="compiled")
+        closures = rulelang.load_game(name, mode="closures")
         g1 = _rate(gen.new_initial_state, args.seconds / 2)
         c1 = _rate(closures.new_initial_state, args.seconds / 2)
         g2 = _rate(gen.new_initial_state, args.seconds / 2)

@@ -81,8 +81,8 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
                             "'generated')")
     path, program, digest = _checked(path)
     chosen = resolve_options(program, options or {})
-    if mode not in EVALUATORS:  # "generated" (tests may register other evaluators by name)
-        runtime = compile_rulebook(program, chosen, "interpreted", digest)
+    if mode == "compiled" or mode not in EVALUATORS:  # (and "generated", unless a test
+        runtime = compile_rulebook(program, chosen, "interpreted", digest)  # names another)
         made = generated_state(runtime)
         if made is not None:
             return GenGame(runtime, str(path), digest, made)

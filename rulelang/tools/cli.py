@@ -34,7 +34,7 @@ from rulelang.tools.record import replay
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
 
-_MODES = ("compiled", "interpreted", "generated")
+_MODES = ("compiled", "interpreted", "generated", "closures")
 
 
 def main(argv: list[str] | None = None) -> int:

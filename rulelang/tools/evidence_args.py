@@ -26,7 +26,8 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    help="worker processes (default: every core)")
     p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
                    help=f"cut a game after M moves (default {DEFAULT_CAP})")
-    p.add_argument("--mode", choices=("compiled", "interpreted", "generated"), default="compiled")
+    p.add_argument("--mode", choices=("compiled", "interpreted", "generated", "closures"),
+                   default="compiled")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: a process pool here (default); ray: a Ray cluster")
     p.add_argument("--address", metavar="ADDR",

@@ -9,7 +9,9 @@ import pytest
 
 import rulelang
 from rulelang.game import engine
+from rulelang.gen import bridge
 from rulelang.model.state import GameData
+from rulelang.model.values import zone_ref
 from rulelang.tools import simulate
 from rulelang.tools.cli import main
 
@@ -71,6 +73,16 @@ def test_a_piece_in_the_wrong_place_is_found(tmp_path: Path, capsys: pytest.Capt
             self.loc[piece.id] = zone  # the stack has it, its location says the supply
         return piece
     monkeypatch.setattr(GameData, "put_from", misplacing)
+    to_data = bridge.to_data
+
+    def misplaced(state):  # type: ignore[no-untyped-def]
+        data = to_data(state)  # (the generated mode's data, the same fault planted)
+        for stack in data.at:
+            if stack:
+                piece = stack[-1]
+                data.loc[piece.id] = zone_ref("supply", data.owner[piece.id])
+        return data
+    monkeypatch.setattr(bridge, "to_data", misplaced)
     code, out = run(capsys, book(tmp_path), "--simulate", "2")
     assert code == 1
     assert "problem: a piece in the wrong place in 2 game(s)" in out

@@ -61,7 +61,7 @@ end at most 60 plies
 
 def pairs(tmp_path: Path, second: str = "square.orthogonal(s) where empty(t)",
           width: int = 6) -> Any:
-    return load_text(tmp_path, PAIRS.format(width=width, second=second))
+    return load_text(tmp_path, PAIRS.format(width=width, second=second), "closures")
 
 
 def crowding(tmp_path: Path, mode: str = "closures", width: int = 9, joiner: str = "or",
