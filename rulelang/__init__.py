@@ -84,8 +84,9 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
     if mode == "compiled" or mode not in EVALUATORS:  # (and "generated", unless a test
         runtime = compile_rulebook(program, chosen, "interpreted", digest)  # names another)
         made = generated_state(runtime)
-        if made is not None:
-            return GenGame(runtime, str(path), digest, made)
+        if made is not None and (mode != "compiled" or not made.generated.tries):
+            return GenGame(runtime, str(path), digest, made)  # (menus that try effects:
+            # the closures, until generated play_outs try only the option drawn)
         mode = "closures"  # the generator does not take it: the closures run it, whole
     runtime = compile_rulebook(program, chosen, mode, digest)
     return Game(runtime, str(path), digest)

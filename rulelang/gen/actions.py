@@ -48,6 +48,7 @@ class GameWriter:
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
         self._puts = 0  # the leading puts of the action being written
         self._effects: set[str] = set()  # the effects being written in place
+        self.tries = False  # does a menu try effects on a scratch copy (gen/walk.py)?
 
     def write(self) -> Generated:
         w = self.w
@@ -71,7 +72,8 @@ class GameWriter:
             origins.append((name, span, "\n".join(fn.lines)))
             lines.extend(fn.lines)
             lines.append("")
-        return Generated("\n".join(lines) + "\n", w.constants, origins, steps)
+        return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
+                         tries=self.tries)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:

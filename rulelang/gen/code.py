@@ -45,6 +45,9 @@ class Generated:
     steps: int = 0  # the most steps one action (menu, effects, end) can take
     slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
     counting: bool = False  # are its steps counted as they run (its bound too high)?
+    # do its menus try effects on scratch copies (gen/walk.py)? The closures' play_out tries
+    # only the option drawn: mode "compiled" leaves such games to them for now
+    tries: bool = False
 
 
 class Func:

@@ -91,6 +91,7 @@ class Walk:
         """An effect before more chooses or requires: on a scratch copy, in a function of
         its own (the locals so far its parameters), the walk going on there."""
         w = self.w
+        self.gw.tries = True
         name, params = w.fresh("w"), _params(env, chosen)
         fn.add(f"{name}(S.scratch(), out{''.join(', ' + p for p in params)})")
         sub = Func(f"def {name}(S, out{''.join(', ' + p for p in params)}):")
@@ -116,6 +117,7 @@ class Walk:
             checks.append(test)
             cost += more
         if self.may_refuse(rest):
+            self.gw.tries = True
             name, params = w.fresh("w"), _params(env, chosen)
             sub = Func(f"def {name}(S{''.join(', ' + p for p in params)}):")
             sub.add("try:")
