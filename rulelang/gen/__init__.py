@@ -114,6 +114,12 @@ class State(GenState):
         new._guarded(lambda _: new._start(), None)
         return new
 
+    def _verify_kept(self) -> None:
+        fresh = bridge.from_data(type(self), self.game, bridge.to_data(self))
+        if self._kept_now() != fresh._kept_now():
+            raise AssertionError("a kept structure of the generated state differs from one "
+                                 f"made anew, after action {len(self.hist)}")
+
     @property
     def _decision(self) -> Decision | None:
         """The decision open now, as the engine's State holds it (the terminal's

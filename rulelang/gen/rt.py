@@ -14,6 +14,7 @@ mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures'
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
@@ -24,6 +25,8 @@ from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Player, Site, ZoneRef, show
 
 TERMINAL = -4
+# the debug switch: after each apply_action, compare the kept structures with ones made anew
+CHECK_KEPT = os.environ.get("RULELANG_CHECK_KEPT", "") not in ("", "0")
 
 
 class GenState:
@@ -96,6 +99,10 @@ class GenState:
 
     def _kept_now(self) -> list[Any]:
         return []
+
+    def _verify_kept(self) -> None:
+        """The debug check (RULELANG_CHECK_KEPT=1): the kept structures mean what ones made
+        anew from the board mean (the generated State class gives it)."""
 
     # ---- flow: one decision per turn
     def _advance(self, decided: bool) -> None:
@@ -226,6 +233,8 @@ class GenState:
                                      f"(legal: 0..{len(menu) - 1})")
         self.hist.append((self.mover, menu, action))
         self._guarded(self._play, menu[action])
+        if CHECK_KEPT:
+            self._verify_kept()
         cap = self.game.max_plies
         if cap is not None and len(self.hist) >= cap and self.menu is not None:
             self.was_capped, self.result, self.menu = True, None, None

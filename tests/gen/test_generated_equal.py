@@ -301,3 +301,16 @@ def test_observation_and_scores_through_the_bridge() -> None:
     for player in (0, 1):
         assert g.observation(player) == r.observation(player)
     assert g.scores() == r.scores()
+
+
+def test_the_debug_switch_checks_the_kept_structures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULELANG_CHECK_KEPT=1 compares the kept structures with ones made anew after every
+    apply_action: quiet while they agree, an error the moment one does not."""
+    import rulelang.gen.rt as rt
+    monkeypatch.setattr(rt, "CHECK_KEPT", True)
+    state = rulelang.load_game("hex", {"size": 5}, mode="generated").new_initial_state(0)
+    for _ in range(6):
+        state.apply_action(0)
+    state.q0.pop()  # type: ignore[attr-defined]  # (a free site forgotten)
+    with pytest.raises(AssertionError, match="kept structure"):
+        state.apply_action(0)
