@@ -11,6 +11,7 @@ import rulelang.gen.ends as ends
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.kept as kept
+import rulelang.gen.moves as moves
 import rulelang.gen.rt as rt
 import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
@@ -363,15 +364,8 @@ class GameWriter:
             return self._let(s, env, fn)
         if isinstance(s, ast.Put):
             return self._put(s, env, fn)
-        if isinstance(s, ast.Move):
-            piece, target = w.ex(s.piece, env), w.ex(s.target, env)
-            fn.add(f"{w.const(rt.place)}(S, {piece.src}, {target.src}, {w.const(s.piece.span)}, "
-                   f"{w.const('move')})")
-            return piece.cost + target.cost + 1
-        if isinstance(s, ast.Remove):
-            piece = w.ex(s.piece, env)
-            fn.add(f"{w.const(rt.remove)}(S, {piece.src}, {w.const(s.piece.span)})")
-            return piece.cost + 1
+        if isinstance(s, (ast.Move, ast.Remove)):
+            return self._move(s, env, fn)
         if isinstance(s, ast.If):
             return self._if(s, env, fn, self.effect)
         if isinstance(s, ast.Require):  # (in effects: the action is refused)
@@ -403,6 +397,9 @@ class GameWriter:
             fn.depth -= 1
             return dom.cost if counted else dom.cost + n * (1 + cost)
         raise Unsupported(f"the statement '{type(s).__name__}' in generated code", s.span)
+
+    def _move(self, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> int:
+        return moves.move(self, s, env, fn)
 
     def _call_effect(self, s: ast.CallStmt, env: dict[str, Code], fn: Func) -> int:
         """An effect's statements in place, its parameters locals holding the arguments."""
