@@ -111,30 +111,35 @@ class GenState:
         if self.steppers is not None:
             self._resume()
             return
-        players = len(self.players)
-        while True:
-            if self.repetition:
-                count_position(self, (self.mover + 1) % players)
-            winners = self.ends[self.mover](self)
-            if winners is not None:
-                self._over(winners)
-                return
-            self.idle = 0 if decided else self.idle + 1
-            if self.idle >= players:  # nobody could do anything for a whole round
-                self._over([])
-                return
-            self.turn += 1
-            self.mover = (self.mover + 1) % players
+        while self._next_turn(decided):
             menu = self.menus[self.mover](self)
             if menu:
                 self.menu = menu
                 return
             decided = False
 
+    def _next_turn(self, decided: bool) -> bool:
+        """A turn is over (decided: someone took a decision in it): its position counted,
+        the end section, the next player's turn (False: the game is over)."""
+        players = len(self.players)
+        if self.repetition:
+            count_position(self, (self.mover + 1) % players)
+        winners = self.ends[self.mover](self)
+        if winners is not None:
+            self._over(winners)
+            return False
+        self.idle = 0 if decided else self.idle + 1
+        if self.idle >= players:  # nobody could do anything for a whole round
+            self._over([])
+            return False
+        self.turn += 1
+        self.mover = (self.mover + 1) % players
+        return True
+
     def _resume(self) -> None:
         """A turn of several decisions goes on after one (or begins, at pc 1): to its next
         decision, or to its end, the end section, and the next turns'."""
-        players, steppers = len(self.players), self.steppers
+        steppers = self.steppers
         assert steppers is not None
         try:
             while True:
@@ -142,18 +147,8 @@ class GenState:
                 if menu:
                     self.menu = menu
                     return
-                if self.repetition:
-                    count_position(self, (self.mover + 1) % players)
-                winners = self.ends[self.mover](self)
-                if winners is not None:
-                    self._over(winners)
+                if not self._next_turn(self.decided):
                     return
-                self.idle = 0 if self.decided else self.idle + 1
-                if self.idle >= players:
-                    self._over([])
-                    return
-                self.turn += 1
-                self.mover = (self.mover + 1) % players
                 self.pc, self.point, self.decided = 1, 0, False
         except TurnOver as over:  # a result statement of the turn
             self._over(over.winners)
@@ -263,24 +258,14 @@ class GenState:
             return
         k = randrange(len(menu))
         history.append((self.mover, menu, k))
-        option, players = menu[k], len(self.players)
+        option = menu[k]
         for n in range(1, limit + 1):
             self.acts[self.mover](self, option)
             last = n == limit or (cap is not None and len(history) >= cap)
             decided = True
             while True:  # _advance, drawing the next option where it would list the menu
-                if self.repetition:
-                    count_position(self, (self.mover + 1) % players)
-                winners = self.ends[self.mover](self)
-                if winners is not None:
-                    self._over(winners)
+                if not self._next_turn(decided):
                     return
-                self.idle = 0 if decided else self.idle + 1
-                if self.idle >= players:
-                    self._over([])
-                    return
-                self.turn += 1
-                self.mover = (self.mover + 1) % players
                 if last:
                     menu = self.menus[self.mover](self)
                     if menu:

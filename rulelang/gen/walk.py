@@ -116,7 +116,7 @@ class Walk:
             test, more = self.gw.piece_ok(rest[0], env)
             checks.append(test)
             cost += more
-        if self.may_refuse(rest):
+        if self.analysis.may_refuse(rest, 0):  # (as reference/menus.py asks it)
             self.gw.tries = True
             name, params = w.fresh("w"), _params(env, chosen)
             sub = Func(f"def {name}(S{''.join(', ' + p for p in params)}):")
@@ -139,22 +139,6 @@ class Walk:
         else:
             fn.add(f"out.append({option})")
         return cost + 1
-
-    def may_refuse(self, rest: tuple[ast.Stmt, ...]) -> bool:
-        """A `require` or a `put` in the rest, the first put excepted (menus.may_refuse)."""
-        first = rest[0] if rest else None
-        nested = [first] if first is not None and not isinstance(first, ast.Put) else []
-        return any(self.refuses(s) for s in [*nested, *rest[1:]])
-
-    def refuses(self, node: ast.Node) -> bool:
-        for n in walk(node):
-            if isinstance(n, (ast.Require, ast.Put)):
-                return True
-            if isinstance(n, ast.CallStmt) and any(
-                    isinstance(m, (ast.Require, ast.Put))
-                    for m in walk(self.analysis.effect(n).body)):
-                return True
-        return False
 
 
 def simple(stmts: tuple[ast.Stmt, ...]) -> bool:

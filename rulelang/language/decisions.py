@@ -8,6 +8,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.language.program import Program
 from rulelang.library.decision import Decision
 from rulelang.library.semantics import domain_items
@@ -41,6 +42,22 @@ class DecisionAnalysis:
 
     def effect(self, s: ast.CallStmt) -> ast.Effect:
         return self.program.effects[self.program.refs[s.call.func][1]]
+
+    def may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
+        """May stmts[j:] refuse: a `require` or a `put` in them (a first `put` excepted)?"""
+        first = stmts[j] if j < len(stmts) else None
+        nested = [first] if first is not None and not isinstance(first, ast.Put) else []
+        return any(self.refuses(s) for s in [*nested, *stmts[j + 1:]])
+
+    def refuses(self, node: ast.Node) -> bool:
+        """Is there a `require` or a `put` in node, or in an effect it calls?"""
+        for n in walk(node):
+            if isinstance(n, (ast.Require, ast.Put)):
+                return True
+            if isinstance(n, ast.CallStmt) and any(
+                    isinstance(m, (ast.Require, ast.Put)) for m in walk(self.effect(n).body)):
+                return True
+        return False
 
     def decides(self, s: ast.Node) -> bool:
         """May this statement ask a player to decide? (A draw at random is no decision.)"""

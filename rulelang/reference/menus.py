@@ -22,7 +22,6 @@ from typing import Any
 
 from rulelang.errors import Refusal
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
 from rulelang.library.decision import Option, ThenMark, bound
 from rulelang.library.semantics import Ctx
 
@@ -53,7 +52,7 @@ class Menus:
             if i < len(stmts) and isinstance(put := stmts[i], ast.Put) and \
                     not self.has_piece(put, c, e):
                 return
-            if self.may_refuse(stmts, i) and not self.runs(stmts, i, c, e):
+            if self.analysis.may_refuse(stmts, i) and not self.runs(stmts, i, c, e):
                 return
             out.append(values)
             return
@@ -90,22 +89,6 @@ class Menus:
             return True
         except Refusal:
             return False
-
-    def may_refuse(self, stmts: tuple[ast.Stmt, ...], j: int) -> bool:
-        """May stmts[j:] refuse: a `require` or a `put` in them (a first `put` excepted)?"""
-        first = stmts[j] if j < len(stmts) else None
-        nested = [first] if first is not None and not isinstance(first, ast.Put) else []
-        return any(self.refuses(s) for s in [*nested, *stmts[j + 1:]])
-
-    def refuses(self, node: ast.Node) -> bool:
-        for n in walk(node):
-            if isinstance(n, (ast.Require, ast.Put)):
-                return True
-            if isinstance(n, ast.CallStmt) and any(
-                    isinstance(m, (ast.Require, ast.Put))
-                    for m in walk(self.analysis.effect(n).body)):
-                return True
-        return False
 
     def runs(self, stmts: tuple[ast.Stmt, ...], j: int, c: Ctx, e: dict[str, Any]) -> bool:
         """Does the rest of the option get through on a scratch copy, up to the first
