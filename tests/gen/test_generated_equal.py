@@ -6,6 +6,7 @@ mid-game play on equally; play_out draws as apply_action(rng.choice(...)) does."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -150,21 +151,31 @@ end
 """
 
 
-def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
-    path = tmp_path / "linked.rule"  # type: ignore[operator]
-    path.write_text(LINKED)
+def _side_by_side(tmp_path: object, text: str, seeds: int) -> tuple[Any, list[str]]:
+    """A test rulebook generated and interpreted, seeded random games compared after every
+    action (_same): the generated game and every action string the games took."""
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(text)
     gen = rulelang.load_game(path, mode="generated")
     ref = rulelang.load_game(path, mode="interpreted")
-    assert isinstance(gen, GenGame) and "lambda" in gen.state_class.generated.source  # type: ignore[attr-defined]
-    for seed in range(4):
+    assert isinstance(gen, GenGame)
+    taken: list[str] = []
+    for seed in range(seeds):
         g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
         rng = random.Random(seed)
         while not r.is_terminal():
-            _same(g, r, f"linked seed {seed}")
+            _same(g, r, f"seed {seed}")
             action = rng.randrange(len(r.legal_actions()))
+            taken.append(r.action_to_string(action))
             g.apply_action(action)
             r.apply_action(action)
-        _same(g, r, f"linked seed {seed} end")
+        _same(g, r, f"seed {seed} end")
+    return gen, taken
+
+
+def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
+    gen, _ = _side_by_side(tmp_path, LINKED, 4)
+    assert "lambda" in gen.state_class.generated.source
 
 
 # the piece put is chosen: each way's put checked as the walk meets it (two stones, five
@@ -190,59 +201,20 @@ end
 
 
 def test_a_chosen_piece_kind_as_the_reference(tmp_path: object) -> None:
-    path = tmp_path / "kinds.rule"  # type: ignore[operator]
-    path.write_text(CHOSEN_KIND)
-    gen = rulelang.load_game(path, mode="generated")
-    ref = rulelang.load_game(path, mode="interpreted")
-    assert isinstance(gen, GenGame)
-    for seed in range(3):
-        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not r.is_terminal():
-            _same(g, r, f"kinds seed {seed}")
-            action = rng.randrange(len(r.legal_actions()))
-            g.apply_action(action)
-            r.apply_action(action)
-        _same(g, r, f"kinds seed {seed} end")
+    _side_by_side(tmp_path, CHOSEN_KIND, 3)
 
 
 def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
-    path = tmp_path / "pairs.rule"  # type: ignore[operator]
-    path.write_text(PAIRS)
-    gen = rulelang.load_game(path, mode="generated")
-    ref = rulelang.load_game(path, mode="interpreted")
-    assert isinstance(gen, GenGame)
-    g, r = gen.new_initial_state(0), ref.new_initial_state(0)
-    rng = random.Random(0)
-    while not r.is_terminal():
-        _same(g, r, "pairs")
-        action = rng.randrange(len(r.legal_actions()))
-        g.apply_action(action)
-        r.apply_action(action)
-    _same(g, r, "pairs end")
-    assert len(r.history()) == 2  # (each player once: one stone left each, no pair)
+    _, taken = _side_by_side(tmp_path, PAIRS, 1)
+    assert len(taken) == 2  # (each player once: one stone left each, no pair)
 
 
 @pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])
 def test_kept_structures_losing_sites_equal_to_the_reference(tmp_path: object,
                                                              text: str) -> None:
-    path = tmp_path / "captures.rule"  # type: ignore[operator]
-    path.write_text(text)
-    gen = rulelang.load_game(path, mode="generated")
-    ref = rulelang.load_game(path, mode="interpreted")
-    assert isinstance(gen, GenGame) and gen.state_class.generated.slots  # type: ignore[attr-defined]
-    takes = 0
-    for seed in range(6):
-        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not r.is_terminal():
-            _same(g, r, f"captures seed {seed}")
-            action = rng.randrange(len(r.legal_actions()))
-            takes += r.action_to_string(action).startswith("take")
-            g.apply_action(action)
-            r.apply_action(action)
-        _same(g, r, f"captures seed {seed} end")
-    assert takes > 3
+    gen, taken = _side_by_side(tmp_path, text, 6)
+    assert gen.state_class.generated.slots
+    assert sum(t.startswith("take") for t in taken) > 3
 
 
 @pytest.mark.parametrize("name", ["tic_tac_toe", "breakthrough", "spline", "hex", "spire"])
