@@ -120,7 +120,7 @@ class GameWriter:
         env: dict[str, Code] = {}
         chosen: list[str] = []
         cost, size = 0, 1
-        check = self._piece_check(stmts[first:], stmts[:first], fn)
+        check = self._piece_check(stmts[first:], fn)
         self._refusals(action, stmts[first:])
         one = stmts[0] if first == 1 else None
         if isinstance(one, ast.Choose) and one.cond is None and one.mode == "mover" \
@@ -195,20 +195,12 @@ class GameWriter:
         if any(isinstance(n, ast.CallStmt) for r in rest for n in walk(r)):
             raise Unsupported("an effect called by an action", action.span)
 
-    def _piece_check(self, rest: tuple[ast.Stmt, ...], chooses: tuple[ast.Stmt, ...],
-                     fn: Func) -> str | None:
+    def _piece_check(self, rest: tuple[ast.Stmt, ...], fn: Func) -> str | None:
         """The menu's check that the `put`s that begin the effects have their pieces, made
-        once before the chooses' loops (they read none of their values): a local holding
-        it."""
-        puts = [s for s in rest if isinstance(s, ast.Put)][:len(leading_puts(rest))]
-        if not puts:
+        once before the chooses' loops (walk.simple: they read none of their values): a
+        local holding it."""
+        if not leading_puts(rest):
             return None
-        names = {s.var for s in chooses if isinstance(s, ast.Choose)} | {
-            v for s in chooses if isinstance(s, ast.Let) for v, _ in s.bindings}
-        for put in puts:
-            if any(isinstance(n, ast.Name) and n.id in names
-                   for x in (put.piece, put.source) if x is not None for n in walk(x)):
-                raise Unsupported("a put whose piece depends on what was chosen", put.span)
         local = self.w.fresh("v")
         fn.add(f"{local} = {self._piece_test(rest)}")
         return local
