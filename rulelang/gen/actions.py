@@ -372,6 +372,8 @@ class GameWriter:
             return self._set(s, env, fn)
         if isinstance(s, ast.While):
             return self._while(s, env, fn)
+        if isinstance(s, ast.Repeat):
+            return self._repeat(s, env, fn)
         if isinstance(s, ast.ForEach):
             dom = w.ex(s.domain, env)
             src, n, item = self._domain(dom, s.domain.span)
@@ -449,6 +451,21 @@ class GameWriter:
         fn.add("pass")
         fn.depth -= 1
         return c.cost  # (the loop's turns are charged as they run)
+
+    def _repeat(self, s: ast.Repeat, env: dict[str, Code], fn: Func) -> int:
+        """`repeat N times`: its turns charged as it starts (N is known only as it runs)."""
+        w = self.w
+        n = w.ex(s.count, env)
+        line = len(fn.lines)
+        fn.add("")  # (the loop's head, once the body's cost is known)
+        fn.depth += 1
+        body = sum(self.effect(b, dict(env), fn) for b in s.body.stmts)
+        fn.add("pass")
+        fn.depth -= 1
+        fn.lines[line] = "    " * fn.depth + \
+            f"for _ in {w.const(rt.repeats)}(S, {n.src}, {w.const(1 + body)}, " \
+            f"{w.const(s.count.span)}, {w.const(s.span)}):"
+        return n.cost + 1
 
     def piece_ok(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:
         """Has this put its piece now (the menu's check of an option's first put)?"""

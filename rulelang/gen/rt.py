@@ -20,7 +20,7 @@ from typing import Any
 from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
 from rulelang.gen.bits import count_position
 from rulelang.library.decision import label, unique_labels
-from rulelang.library.semantics import STEP_BUDGET, domain_items
+from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
 from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Player, Site, ZoneRef, show
 
@@ -508,6 +508,14 @@ def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
         items = tuple(items)
     charge(s, len(items) * each, span)
     return items
+
+
+def repeats(s: GenState, value: Any, each: int, count_span: Any, span: Any) -> range:
+    """The turns of `repeat N times` (a whole number, else the reference's error), their
+    steps charged first: `each` per turn (the reference's step and the body at most)."""
+    turns = times(value, count_span)
+    charge(s, count_of(turns) * each, span)
+    return turns
 
 
 def ticked(s: GenState, n: int, span: Any) -> None:

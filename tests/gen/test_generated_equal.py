@@ -209,6 +209,54 @@ def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
     assert len(taken) == 2  # (each player once: one stone left each, no pair)
 
 
+REPEATS = """use square
+game "Repeats"
+players A, B
+board square.grid(4, 4, 0)
+piece stone
+zone supply each player: 9 stone
+counter points each player = 0
+def free = each s in sites where empty(s)
+def beside(s) = each t in square.orthogonal(s) where occupied(t)
+action place
+  choose site s in free
+  put stone of mover at s
+  repeat size(beside(s)) times
+    increase points of mover by 1
+    if points of mover > 3
+      repeat 2 times
+        increase points of opponent by 1
+  repeat (none if points of mover > 12 else 0) times
+    increase points of mover by 1
+turn
+  do place
+end
+  when points of mover >= 9
+    winner mover
+  when size(free) == 0
+    draw
+"""
+
+
+def test_repeat_as_the_reference(tmp_path: object) -> None:
+    _, taken = _side_by_side(tmp_path, REPEATS, 6)
+    assert len(taken) > 20
+
+
+def test_a_repeat_count_that_is_not_a_number_fails_as_in_the_reference(tmp_path: object) -> None:
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(REPEATS.replace("> 12 else 0", "> 0 else 0"))
+    errors = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        state.apply_action("place a1")
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            state.apply_action("place a2")
+        errors.append(err.value.render())
+    assert errors[0] == errors[1]
+    assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
+
+
 @pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])
 def test_kept_structures_losing_sites_equal_to_the_reference(tmp_path: object,
                                                              text: str) -> None:
