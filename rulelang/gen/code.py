@@ -48,6 +48,10 @@ class Generated:
     # do its menus try effects on scratch copies (gen/walk.py)? The closures' play_out tries
     # only the option drawn: mode "compiled" leaves such games to them for now
     tries: bool = False
+    turn_slots: int = 0  # the turn's locals and loop positions (gen/turns.py: S.tl)
+    # the turn's chooses by a player, in the order of their decision points (after the
+    # `do`s), each with the slot its value goes to
+    chooses: tuple[tuple[Any, int], ...] = ()
 
 
 class Func:

@@ -170,9 +170,14 @@ class Writer:
 
     def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
         cat, key = self.refs.get(n.left, ("", ""))
-        if str(cat) not in ("var", "counter", "zone"):
+        if str(cat) not in ("var", "counter", "zone", "kind"):
             raise Unsupported("this 'of'", n.span)
-        return self.owned(str(cat), str(key), self.ex(n.right, env), n)
+        who = self.ex(n.right, env)
+        if cat != "kind" and who.form.kind == "player" and who.form.known:
+            return self.owned(str(cat), str(key), who, n)
+        # a player known only as the game runs: the reference's meaning (semantics.of_value)
+        return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "
+                    f"{who.src}, {self.const(n.span)})", F.ANY, who.cost + 1)
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
         players = self.const(self.rt.players)
@@ -190,6 +195,12 @@ class Writer:
             return Code("S.last", F.LAST, 0)
         if key == "turn":
             return Code("S.turn", F.NUM, 0)
+        if key == "others" and self.mover is not None:  # clockwise from the mover
+            return self.static(tuple(self.rt.players[(self.mover + i) % count]
+                                     for i in range(1, count)))
+        if key in ("round", "starter"):  # (the starter as a player)
+            return Code("S.round", F.NUM, 0) if key == "round" else \
+                Code(f"{players}[S.starter]", F.PLAYER, 0)
         raise Unsupported(f"the builtin '{key}'", n.span)
 
     def x_Attr(self, n: ast.Attr, env: dict[str, Code]) -> Code:

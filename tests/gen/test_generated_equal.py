@@ -6,6 +6,7 @@ mid-game play on equally; play_out draws as apply_action(rng.choice(...)) does."
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -255,6 +256,56 @@ def test_a_repeat_count_that_is_not_a_number_fails_as_in_the_reference(tmp_path:
         errors.append(err.value.render())
     assert errors[0] == errors[1]
     assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
+
+
+CARDS = (Path(__file__).parent / "cards.rule").read_text(encoding="utf-8")
+
+
+def _came(state: Any) -> list[Any]:
+    """What every player may know of where each piece came from, as plain values."""
+    data = state.data
+    return [repr(x) for x in data.came] + sorted(map(repr, data.revealed))
+
+
+@pytest.mark.parametrize("rulebook", ["cards.rule", "bids.rule"])
+def test_hidden_zones_chance_and_secrets_as_the_reference(tmp_path: object,
+                                                          rulebook: str) -> None:
+    """Card games (a deck shuffled in the setup and again, hands seen by their owners,
+    secret vars revealed; in bids.rule, secret choices one after another in a turn of
+    several decisions, a draw at random, questions to the others): the same play,
+    observations, knowledge of where the pieces came from, and resamples (the others'
+    secret choices of the turn made again)."""
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text((Path(__file__).parent / rulebook).read_text(encoding="utf-8"))
+    gen = rulelang.load_game(path, mode="generated")
+    ref = rulelang.load_game(path, mode="interpreted")
+    assert isinstance(gen, GenGame) and gen.state_class.hides
+    redone = 0
+    for seed in range(6):
+        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+        rng = random.Random(seed)
+        while True:
+            where = f"seed {seed} ply {len(r.history())}"
+            _same(g, r, where)
+            assert _came(g) == _came(r), where
+            assert [g.observation(p) for p in range(3)] == \
+                [r.observation(p) for p in range(3)], where
+            if r.is_terminal():
+                break
+            for p in range(3):
+                dealt = g.resample(p, seed + p)
+                assert dealt.observation(p) == g.observation(p), where
+                if p == r.current_player() or g.decided:  # (else the reference's menu is
+                    truth = r.resample(p, seed + p)       # the one it had: game/resample)
+                    _same(dealt, truth, where + f" resampled for {p}")
+                    redone += canonical(dealt.data) != canonical(g.data)
+                if p == r.current_player() or not g.decided:  # (nothing of the truth in it)
+                    for a in dealt.legal_actions():
+                        dealt.clone().apply_action(a)
+            action = rng.randrange(len(r.legal_actions()))
+            g.apply_action(action)
+            r.apply_action(action)
+    assert redone > 0
 
 
 @pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])
