@@ -57,6 +57,9 @@ def generate(runtime: Any) -> type[GenState]:
     body = {"__slots__": g.slots,
             "menus": () if machine else tuple(space[f"menu{m}"] for m in movers),
             "steppers": tuple(space[f"turn{m}"] for m in movers) if machine else None,
+            "rounders": tuple(space[f"round{m}"] for m in movers) if "round0" in space
+            else None,
+            "untils": tuple(space[f"until{m}"] for m in movers) if "until0" in space else (),
             "do_nodes": tuple(n for n in walk(do) if isinstance(n, ast.Do)),
             "acts": tuple(space[f"act{m}"] for m in movers),
             "ends": tuple(space[f"end{m}"] for m in movers),
@@ -69,7 +72,7 @@ def generate(runtime: Any) -> type[GenState]:
             "keeps_segment": any(c.mode == "secret" for c, _ in g.chooses),
             "rt": runtime,
             "players": runtime.players,
-            "do_node": next(n for n in walk(do) if isinstance(n, ast.Do)),
+            "do_node": next((n for n in walk(do) if isinstance(n, ast.Do)), None),
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)
@@ -183,6 +186,7 @@ class State(GenState):
         else:  # mid-turn: where the turn stands, its decision as it is
             new.pc, new.point, new.decided, new.tl, new.chooser, new.menu = \
                 turn.pc, turn.point, turn.decided, turn.tl.copy(), turn.chooser, turn.menu
+            new.phase = turn.phase
             new._checkpoint, new._trail = turn._checkpoint, list(turn._trail)
         return new
 

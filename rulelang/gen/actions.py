@@ -36,8 +36,12 @@ class GameWriter:
         self.program = writer.program
         self.turn = turn
         self.dos = [n for n in walk(turn) if isinstance(n, ast.Do)]
-        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do))
-        self.do = self.dos[0]
+        rnd = writer.program.round
+        if rnd is not None and any(isinstance(n, ast.Do) for n in walk(rnd.body)):
+            raise Unsupported("a 'do' in the round section", rnd.span)
+        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
+            or writer.program.round is not None  # (rounds: run by the turns' machine)
+        self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)
         self.analysis = DecisionAnalysis(writer.program)
         program = writer.program
         # does the game read `moved`, or have loops without a bound (charged as they run)?
@@ -73,7 +77,7 @@ class GameWriter:
         for mover in range(len(w.rt.players)):  # each written for one mover: rules of the
             w.mover = mover                     # mover are values known when written
             if self.machine:  # several decisions a turn: a stepper and a menu per `do`
-                menus = max(self.menu(mover, do, k) for k, do in enumerate(self.dos))
+                menus = max((self.menu(mover, do, k) for k, do in enumerate(self.dos)), default=0)
                 steps = max(steps, menus + turns.write(self, mover) + self.act(mover)
                             + self.end(mover))
             else:
@@ -335,7 +339,7 @@ class GameWriter:
         fn.add(f"S.last[{self.w.const('action')}] = name")
         fn.add(f"S.last[{self.w.const('player')}] = {self.w.const(self.w.rt.players)}"
                "[S.mover]")
-        self.w.funcs.append((f"act{mover}", self.do.span, "act", fn))
+        self.w.funcs.append((f"act{mover}", self.turn.span, "act", fn))
         return cost
 
     def _perform(self, action: ast.Action, fn: Func) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from rulelang.gen.code import Unsupported
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Program
 from rulelang.library.semantics import STEP_BUDGET
@@ -32,13 +31,11 @@ def scope(program: Program) -> ast.Block:
     for name in program.sections:
         if name not in ("setup", "turn", "end"):
             raise Unsupported(f"a '{name}' section", program.sections[name].span)
-    if program.round is not None:
-        raise Unsupported("rounds", program.round.span)
     setup = program.sections.get("setup")
     analysis = DecisionAnalysis(program)
     if setup is not None and analysis.decides(setup):
         raise Unsupported("a setup with a choice", setup.span)
     turn = program.sections.get("turn")
-    if turn is None or not any(isinstance(n, ast.Do) for n in walk(turn)):
-        raise Unsupported("a turn without a 'do'", turn.span if turn else None)
+    if turn is None or not analysis.decides(turn):
+        raise Unsupported("a turn without a decision", turn.span if turn else None)
     return turn

@@ -34,7 +34,7 @@ class GenState:
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
-                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views")
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -76,6 +76,7 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
+    phase: int  # 0: a turn; 1: the round section after it (turns.py writes both)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
     rt: Any = None
@@ -101,6 +102,10 @@ class GenState:
     chooses: tuple[tuple[Any, int], ...] = ()
     turn_slots = 0
     keeps_segment = False
+    # rounds: per mover, round(S, pc) the round section as a machine; until(S) whether the
+    # round ends after this turn
+    rounders: tuple[Any, ...] | None = None
+    untils: tuple[Any, ...] = ()
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
 
@@ -154,6 +159,11 @@ class GenState:
             self._over([])
             return False
         self.turn += 1
+        if self.rounders is not None:
+            self.round_turns += 1
+            if self.untils[self.mover](self):  # the round ends: its section runs next
+                self.phase = 1
+                return True
         self.mover = (self.mover + 1) % players
         return True
 
@@ -164,15 +174,28 @@ class GenState:
         assert steppers is not None
         try:
             while True:
-                menu = steppers[self.mover](self, self.pc)
+                if self.phase:
+                    menu = self.rounders[self.mover](self, self.pc)  # type: ignore[index]
+                else:
+                    menu = steppers[self.mover](self, self.pc)
                 if menu:
                     self.menu = menu
                     if self.keeps_segment and not self.decided:  # a turn's first decision
                         self._checkpoint, self._trail, self._views = None, [], None
                         self._checkpoint = self.clone()
                     return
-                if not self._next_turn(self.decided):
+                if self.phase:  # the round section is over: the end section, a new round
+                    self.phase = 0
+                    winners = self.ends[self.mover](self)
+                    if winners is not None:
+                        self._over(winners)
+                        return
+                    self.round, self.round_turns, self.mover = self.round + 1, 0, self.starter
+                elif not self._next_turn(self.decided):
                     return
+                elif self.phase:  # (the round ends: its section from its start)
+                    self.pc = 1
+                    continue
                 self.pc, self.point, self.decided = 1, 0, False
         except TurnOver as over:  # a result statement of the turn
             self._over(over.winners)
@@ -387,6 +410,7 @@ class GenState:
             self.starter, self.round_turns
         new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
             self.stated_chance
+        new.phase = self.phase
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
         self._copy_kept(new)

@@ -25,14 +25,26 @@ END = 0  # the block that ends the turn; the turn starts at block 1
 def write(gw: Any, mover: int) -> int:
     """Write `turn<mover>`; the most steps its statements take besides the menus."""
     gw.slots = 0  # (every mover's turn numbers its slots alike)
-    cost = _Turn(gw, mover).write()
+    cost = _Turn(gw, mover, gw.turn, "turn").write()
+    rnd = gw.program.round
+    if rnd is not None:  # the round section: `round<m>(S, pc)`, and when a round ends
+        cost += _Turn(gw, mover, rnd.body, "round").write()
+        fn = Func(f"def until{mover}(S):")
+        if rnd.until is None:
+            fn.add(f"return S.round_turns >= {gw.w.const(len(gw.w.rt.players))}")
+        else:
+            c = gw.w.ex(rnd.until, {})
+            cost += c.cost
+            fn.add(f"return {c.src}")
+        gw.w.funcs.append((f"until{mover}", rnd.span, "turn", fn))
     gw.n_slots = max(gw.n_slots, gw.slots)
     return cost
 
 
 class _Turn:
-    def __init__(self, gw: Any, mover: int) -> None:
+    def __init__(self, gw: Any, mover: int, block: ast.Block, name: str) -> None:
         self.gw, self.w, self.mover = gw, gw.w, mover
+        self.section, self.name = block, name
         self.blocks: list[tuple[int, Func]] = []
         self.labels = 1
         self.cost = 0
@@ -43,15 +55,15 @@ class _Turn:
 
     def write(self) -> int:
         w = self.w
-        self.run(self.gw.turn.stmts, self.block(1), END)
+        self.run(self.section.stmts, self.block(1), END)
         end = self.block(END)
         end.add("return None")
-        fn = Func(f"def turn{self.mover}(S, pc):")
+        fn = Func(f"def {self.name}{self.mover}(S, pc):")
         fn.add("while True:")
         for label, block in self.blocks:
             fn.add(f"    if pc == {w.const(label)}:")
             fn.lines.extend("            " + line for line in block.lines)
-        self.w.funcs.append((f"turn{self.mover}", self.gw.turn.span, "turn", fn))
+        self.w.funcs.append((f"{self.name}{self.mover}", self.section.span, "turn", fn))
         return self.cost
 
     def label(self) -> int:
