@@ -65,8 +65,8 @@ class GameWriter:
     def choose_point(self, s: ast.Choose, slot: int) -> int:
         """The decision point of a choose in the turn (after the `do`s), whose option's
         value goes to the turn's slot `slot` (each mover's turn writes it alike)."""
-        for k, (node, _) in enumerate(self.chooses):
-            if node is s:
+        for k, (node, at) in enumerate(self.chooses):
+            if node is s and at == slot:  # (an effect's choose: one point per call of it)
                 return len(self.dos) + k
         self.chooses.append((s, slot))
         return len(self.dos) + len(self.chooses) - 1

@@ -52,6 +52,7 @@ class _Turn:
         # as the reference keeps one dict for the whole turn
         self.env: dict[str, Code] = {}
         self.index: dict[str, int] = {}
+        self.calling: set[str] = set()  # the effects being written in place
 
     def write(self) -> int:
         w = self.w
@@ -120,6 +121,8 @@ class _Turn:
                 fn = self.branches(s, fn)
             elif isinstance(s, (ast.ForEach, ast.Repeat)) and decides(s):
                 fn = self.loop(s, fn)
+            elif isinstance(s, ast.CallStmt) and decides(s):
+                fn = self.call(s, fn)
             elif isinstance(s, ast.Result):
                 result, cost = self.gw.result(s, self.env, fn)
                 self.cost += cost
@@ -131,6 +134,27 @@ class _Turn:
                 raise Unsupported(f"the statement '{type(s).__name__}' in a turn of several "
                                   "decisions", s.span)
         self.jump(fn, then)
+
+    def call(self, s: ast.CallStmt, fn: Func) -> Func:
+        """An effect with a decision in it, its statements in place: its parameters and
+        locals in slots of their own (the reference runs it with an env of its own)."""
+        effect = self.gw.analysis.effect(s)
+        if effect.name in self.calling:
+            raise Unsupported("an effect with a decision that calls itself", s.span)
+        args = [self.w.ex(a, self.env) for a in s.call.args]
+        self.cost += 1 + sum(a.cost for a in args)
+        outer = (self.env, self.index)
+        self.env, self.index = {}, {}
+        for param, arg in zip(effect.params, args, strict=True):
+            fn.add(f"{self.slot(param).src} = {arg.src}")
+        self.calling.add(effect.name)
+        after = self.label()
+        try:
+            self.run(effect.body.stmts, fn, after)
+        finally:
+            self.calling.discard(effect.name)
+            self.env, self.index = outer
+        return self.block(after)
 
     def branches(self, s: ast.If, fn: Func) -> Func:
         w = self.w
