@@ -132,6 +132,8 @@ def test_the_wheel_carries_the_stdlib_and_the_bundled_rulebooks(wheel: Path) -> 
     for grammar in ("grammar.lark", "scenario.lark"):
         assert f"rulelang/language/{grammar}" in names
     assert "rulelang/__main__.py" in names
+    for asset in ("table.js", "table.css", "lobby.js"):  # the web table's page (serve)
+        assert f"rulelang/tools/serve/static/{asset}" in names
 
 
 def test_the_installed_package_is_the_wheel(bin_dir: Path, away: Path) -> None:

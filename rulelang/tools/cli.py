@@ -31,6 +31,7 @@ from rulelang.tools.common import (
 from rulelang.tools.evidence_args import add_compare_parser as _compare_parser
 from rulelang.tools.evidence_args import add_evaluate_parser as _evaluate_parser
 from rulelang.tools.record import replay
+from rulelang.tools.serve.cli import add_parser as _serve_parser
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
 
@@ -88,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     _evaluate_parser(sub)
     _compare_parser(sub)
     _compile_parser(sub)
+    _serve_parser(sub)
     test = sub.add_parser("test", help="run scenario files (*.test) against their rulebooks")
     test.add_argument("paths", nargs="*", metavar="PATH",
                       help="scenario files or folders of them (default: this folder)")
