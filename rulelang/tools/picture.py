@@ -363,7 +363,9 @@ def _panel(ctx: _Ctx, out: Node) -> Point:
 
     def line(text: str, cls: str, **data: str | None) -> None:
         nonlocal y, width
-        pieces = textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
+        short = len(text) <= _WRAP and text.isprintable() and text == text.strip()
+        pieces = [text] if short else (  # (what wrap gives such a line, without its cost)
+            textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""])
         g = out.add(Node("g", class_=cls, **{f"data_{k}": v for k, v in data.items()}))
         for piece in pieces:
             y += _LINE

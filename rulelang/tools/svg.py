@@ -11,6 +11,7 @@ import re
 from xml.sax.saxutils import escape, quoteattr
 
 Attr = str | int | float | None
+_PLAIN = re.compile(r"[^&<>\"'\n\r\t]*")  # written as it is (what the escaping would give)
 
 
 class Node:
@@ -37,13 +38,14 @@ class Node:
         return child
 
     def write(self, out: list[str]) -> None:
-        attrs = "".join(f" {k}={quoteattr(v)}" for k, v in self.attrs.items())
+        attrs = "".join(f' {k}="{v}"' if _PLAIN.fullmatch(v) else f" {k}={quoteattr(v)}"
+                        for k, v in self.attrs.items())
         if not self.children and self.text is None:
             out.append(f"<{self.tag}{attrs}/>")
             return
         out.append(f"<{self.tag}{attrs}>")
         if self.text is not None:
-            out.append(escape(self.text))
+            out.append(self.text if _PLAIN.fullmatch(self.text) else escape(self.text))
         for child in self.children:
             child.write(out)
         out.append(f"</{self.tag}>")

@@ -48,6 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = Server(catalog, Store(db), Pool(args.workers))
     config = uvicorn.Config(make_app(server), host=args.host, port=args.port,
                             ws="websockets-sansio", ws_max_size=65_536, log_level="warning",
+                            ws_per_message_deflate=False,  # (CPU for little: views are small)
                             lifespan="on")
     print(f"rulelang serve: {len(catalog.entries)} rulebooks, tables in {db}", flush=True)
     print(f"lobby: http://{args.host}:{args.port}/", flush=True)

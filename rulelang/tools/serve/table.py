@@ -48,6 +48,7 @@ class Table:
         self.last_sites: set[str] = set()
         for move in saved.moves:
             self._apply(move)
+        self._board_now = self._board()
 
     # --- who is who
     def seat_of(self, token: str) -> int:
@@ -104,10 +105,12 @@ class Table:
             self.undo, self.notice = None, "the undo request was dropped: a move was made"
         else:
             self.notice = ""
-        before = self._board()
+        before = self._board_now
         self._apply(label)
         self.store.push(self.id, len(self.moves) - 1, label)
-        self.last_sites = {s for s, pieces in self._board().items() if before.get(s) != pieces}
+        self._board_now = self._board()
+        self.last_sites = {s for s, pieces in self._board_now.items()
+                           if before.get(s) != pieces}
 
     def _apply(self, label: str) -> None:
         self.movers.append(self.to_move())
@@ -122,6 +125,8 @@ class Table:
 
     def _board(self) -> dict[str, Any]:
         """The pieces of every site (the board is the same for every player)."""
+        if not self.game.runtime.board.sites:
+            return {}
         return {s["site"]: s["pieces"] for s in self.state.observation(SPECTATOR)["board"]}
 
     def _whose(self) -> str:
@@ -174,7 +179,7 @@ class Table:
         self.movers, self.moves = [], []
         for move in moves:
             self._apply(move)
-        self.last_sites = set()
+        self.last_sites, self._board_now = set(), self._board()
         self.notice = f"undone: back to before move {keep + 1}"
 
     # --- records

@@ -60,4 +60,4 @@ class Pool:
         return result
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.shutdown(wait=True, cancel_futures=True)  # (a move being made ends)

@@ -137,9 +137,13 @@ def open_terms(game: Any, viewer: int, player: int) -> set[str]:
         return set()
     found = _VISIBILITY.get(id(program))
     if found is None or found[0] is not program:
-        found = _VISIBILITY[id(program)] = (program, Visibility(program))
-    seen = found[1]
-    return {t.name for t in program.scores if seen.open_to(t, own=viewer == player)}
+        found = _VISIBILITY[id(program)] = (program, Visibility(program), {})
+    own = viewer == player
+    terms = found[2].get(own)  # (a static judgement: the same in every position)
+    if terms is None:
+        terms = found[2][own] = {t.name for t in program.scores
+                                 if found[1].open_to(t, own=own)}
+    return set(terms)
 
 
-_VISIBILITY: dict[int, tuple[Any, Visibility]] = {}
+_VISIBILITY: dict[int, tuple[Any, Visibility, dict[bool, set[str]]]] = {}

@@ -57,12 +57,14 @@
     if (send({type: 'act', action: label, turn: view.turn})) {
       pending = true;
       document.body.dataset.state = 'sent';
+      document.body.dataset.sent = String((+document.body.dataset.sent || 0) + 1);
     }
   }
 
   function show(v) {
     view = v; picked = []; pending = false;
     document.body.dataset.link = 'open';
+    document.body.dataset.views = String((+document.body.dataset.views || 0) + 1);
     $('board').innerHTML = v.svg;
     $('status').textContent = v.over ? 'game over' :
       (v.options ? 'your move' : (v.to_move ? v.to_move + ' to move' : ''));
