@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,38 @@ def test_no_frame_shows_a_seat_what_it_may_not_see(client: Client, options: dict
     assert status == 200 and "actions:" in record
     status, _, replay = request(links[1] + "/replay")
     assert status == 200 and "\\u003csvg" in replay  # (the frames, as viewer.py writes them)
+
+
+def test_an_agents_search_stalls_no_other_table(catalog: Catalog, tmp_path: Path) -> None:
+    """An MCTS seat thinking for two seconds in the pool (one process): another table's
+    moves are answered at once meanwhile, and the thinking seat's table shows it."""
+    server = Server(catalog, Store(tmp_path / "tables.db"), Pool(1))
+    with running(make_app(server)) as base:
+        client = Client(server, base)
+        slow = client.make("spline", ["mcts:2s", "human"])
+        quick = client.make("tic_tac_toe", ["human", "human"])
+        with connect(ws_url(slow["seats"][1]["link"])) as watcher, \
+                connect(ws_url(quick["seats"][0]["link"])) as x, \
+                connect(ws_url(quick["seats"][1]["link"])) as o:
+            assert _recv(watcher)["thinking"] == "White"
+            views = {0: _recv(x), 1: _recv(o)}
+            started = time.monotonic()
+            for ply in range(4):
+                mover, ws = (0, x) if ply % 2 == 0 else (1, o)
+                ws.send(json.dumps({"type": "act", "turn": views[mover]["turn"],
+                                    "action": views[mover]["options"][0]}))
+                t0 = time.monotonic()
+                views = {0: _recv(x), 1: _recv(o)}
+                assert time.monotonic() - t0 < 0.5, "a move waited for another table's agent"
+            assert time.monotonic() - started < 1.5  # all while the agent thinks
+            moved = _recv(watcher)
+            assert len(moved["history"]) == 1 and moved["options"] and not moved["thinking"]
+            assert time.monotonic() - started > 1.0
+
+
+def test_the_serve_command_reports_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
+    from rulelang.tools.cli import main
+    assert main(["serve", "no_such_game.rule"]) == 1
+    assert "no such rulebook 'no_such_game.rule'" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 1
+    assert "bad port 70000" in capsys.readouterr().err
