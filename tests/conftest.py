@@ -22,6 +22,7 @@ SLOW_FIRST = (
     "openspiel/test_differential.py",
     "property/test_engine.py",
     "games/test_karesansui_games.py",
+    "serve/test_browser.py",
     "games/test_tatara_games.py",
     "unit/test_step_budget.py",
     "fuzz/test_fuzz.py",

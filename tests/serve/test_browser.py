@@ -148,8 +148,8 @@ class Seat:
         """Make the move by clicking what it names on the board (sites, cards, zones), then,
         when clicks leave several moves, its button in the move list: real mouse clicks at
         the element's place on the screen."""
-        before, sent = self.views(), self.sent()
-        for word in {w: None for w in re.split(r"[\s(),]+", label) if w}:
+        views, sent, targets = self.page.evaluate(_STATUS)
+        for word in {w: None for w in re.split(r"[\s(),]+", label) if w in targets}:
             found = self._click(f'#board [data-site="{word}"].target, '
                                 f'.chip.target[data-word="{word}"]', sent)
             if found == "sent":
@@ -157,7 +157,7 @@ class Seat:
             self.clicks += found == "clicked"
         else:
             assert self._click(f'#moves button[data-label="{label}"]', sent) != "none", label
-        self.page.wait_for_function(f"() => +document.body.dataset.views > {before}")
+        self.page.wait_for_function(f"() => +document.body.dataset.views > {views}")
         assert self.sent() == sent + 1
 
     def _click(self, selector: str, sent: int) -> str:
@@ -173,6 +173,9 @@ class Seat:
         self.context.close()
 
 
+_STATUS = """() => [+(document.body.dataset.views || 0), +(document.body.dataset.sent || 0),
+  Array.from(document.querySelectorAll('.target'), el => el.dataset.site || el.dataset.word)]
+"""
 _PLACE = """([selector, sent]) => {
   if (+(document.body.dataset.sent || 0) > sent) return 'sent';
   const el = document.querySelector(selector);
@@ -255,8 +258,9 @@ def test_muso_sakura_three_seats_by_clicks_through_a_restart(browser: Any,
             for s, n in zip([*seats, spectator], counts, strict=True):
                 s.page.wait_for_function(f"() => +document.body.dataset.views > {n}", timeout=20000)
             assert [s.shown() for s in [*seats, spectator]] == before
-            play_until(seats, rng, lambda: False)
+            moves = play_until(seats, rng, lambda: False)
             assert all(s.state() == "over" for s in seats)
+            assert sum(s.clicks for s in seats) > moves // 2  # most on the cards
             end = seats[1].page
             assert end.locator("#end").is_visible() and end.locator("#result").inner_text()
             assert end.locator("#scores").inner_text().strip()
@@ -280,6 +284,7 @@ def test_tatara_two_seats_by_clicks(browser: Any, tmp_path: Path) -> None:
                                 .runtime.board.sites)
             moves = play_until(seats, random.Random(2), lambda: False)
             assert moves > 20 and all(s.state() == "over" for s in seats)
+            assert sum(s.clicks for s in seats) > moves // 2  # most on the board itself
             _leak_search(served, seats, None)
         finally:
             for s in seats:
@@ -314,3 +319,30 @@ def test_a_person_against_mcts_at_spline(browser: Any, tmp_path: Path) -> None:
             assert any(f.get("thinking") == "Black" for f in me.frames)
         finally:
             me.close()
+
+
+def test_undo_by_agreement_of_both_people(browser: Any, tmp_path: Path) -> None:
+    with serving(tmp_path) as served:
+        status, made = post_json(served.base + "/api/tables",
+                                 table_spec("spline", ["human", "human"], seed=1))
+        assert status == 200, made
+        white, black = (Seat(browser, s["link"], served.base, (1280, 800))
+                        for s in made["seats"])
+        try:
+            play_until([white, black], random.Random(1),
+                       lambda: black.state() == "mine" and white.state() == "waiting")
+            black.play(black.options()[0])
+            white.page.wait_for_function("() => document.body.dataset.state === 'mine'")
+            black.page.locator("#ask-undo").click()
+            white.page.wait_for_function("() => !document.getElementById('undo-ask').hidden")
+            assert "Black asks to undo" in white.page.locator("#undo-text").inner_text()
+            assert white.page.locator("#log li").count() == 2  # not yet: White must agree
+            white.page.locator("#undo-yes").click()
+            for seat in (white, black):
+                seat.page.wait_for_function(
+                    "() => document.querySelectorAll('#log li').length === 1")
+            assert black.state() == "mine" and "undone" in black.page.locator(
+                "#flash").inner_text()
+        finally:
+            white.close()
+            black.close()
