@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from rulelang.tools.serve.table import Table
 from rulelang.tools.serve.views import build
 from rulelang.tools.serve.workers import Pool
 
+_LOG = logging.getLogger("rulelang.serve")
 MAX_SEED = 2**31
 MAX_PLAYOUTS, MAX_SECONDS = 100_000, 60.0  # an agent seat's budget
 
@@ -130,18 +132,22 @@ class Server:
     def kick(self, table: Table) -> None:
         """When an agent must move, ask the pool (once per position)."""
         agent = table.agent_to_move()
-        if agent is None or getattr(table, "asking", -1) == table.epoch:
+        if agent is None or table.asking == table.epoch:
             return
-        table.asking = table.epoch  # type: ignore[attr-defined]
-        task = asyncio.get_event_loop().create_task(self._agent_turn(table, agent))
+        table.asking = table.epoch
+        task = asyncio.get_running_loop().create_task(self._agent_turn(table, agent))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _agent_turn(self, table: Table, agent: str) -> None:
         epoch, s = table.epoch, table.saved
-        ok, answer = await self.pool.move(table.id, s.path, s.options, s.seed,
-                                          list(table.moves), agent,
-                                          (s.seed * 1_000_003 + len(table.moves)) % MAX_SEED)
+        try:
+            ok, answer = await self.pool.move(table.id, s.path, s.options, s.seed,
+                                              list(table.moves), agent,
+                                              (s.seed * 1_000_003 + len(table.moves)) % MAX_SEED)
+        except Exception as exc:  # the pool itself failed (a worker was killed): said, kept
+            _LOG.exception("the agents' pool failed for table %s", table.id)
+            ok, answer = False, f"the agent '{agent}' could not move: {type(exc).__name__}"
         if epoch != table.epoch:  # an undo came first: ask again about the new position
             self.kick(table)
             return

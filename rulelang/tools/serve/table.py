@@ -44,6 +44,7 @@ class Table:
         self.notice = ""  # the last event every seat is told of (an undo asked, refused)
         self.error = ""  # an agent that failed
         self.epoch = 0  # counts changes: an agent's answer for an older position is dropped
+        self.asking = -1  # the epoch an agent was last asked about
         self.turn = secrets.token_urlsafe(9)
         self.last_sites: set[str] = set()
         for move in saved.moves:
