@@ -9,6 +9,12 @@ count, the median, p95 and p99 in milliseconds. Exits 0; not a test.
     python bench/serve_load.py                          # 50 Muso Sakura tables, 60 s
     python bench/serve_load.py --tables 20 --seconds 30 --pause 0.2
     python bench/serve_load.py --rulebook tatara --agents 0
+    python bench/serve_load.py --work         # the server's CPU per move, in this process
+
+`--work` measures what the server does for one move without a network or a load around it:
+the move applied and stored and every seat's view (and the spectator's) built and written as
+JSON, in CPU time (so another process on the machine does not count), over random games of
+Muso Sakura, Tatara and Spline.
 """
 from __future__ import annotations
 
@@ -133,6 +139,37 @@ async def _run(args: argparse.Namespace, base: str) -> tuple[list[float], int]:
     return times, games
 
 
+def work() -> None:
+    import rulelang
+    from rulelang.tools.picture import board_shape
+    from rulelang.tools.serve.store import Saved, Store
+    from rulelang.tools.serve.table import Table
+    from rulelang.tools.serve.views import build
+    for name, options in [("muso_sakura", {"players": 3}), ("tatara", {"players": 2}),
+                          ("spline", None)]:
+        game = rulelang.load_game(name, options)
+        seats = [*range(game.num_players), -1]
+        shape, per = board_shape(game), []
+        for seed in range(3):
+            saved = Saved(f"t{seed}", name, str(game.path), game.source_hash,
+                          dict(game.options), seed,
+                          [{"agent": "human", "token": ""}] * game.num_players, "", [])
+            store = Store(":memory:")
+            store.add(saved)
+            table, rng = Table(saved, game, store), random.Random(seed)
+            while not table.over and len(table.moves) < 150:
+                t0 = time.process_time()
+                state = table.state
+                table.play(state.action_to_string(rng.choice(state.legal_actions())))
+                for seat in seats:
+                    json.dumps(build(table, seat, shape), ensure_ascii=False)
+                per.append(1000 * (time.process_time() - t0))
+        q = statistics.quantiles(per, n=20)
+        print(f"{name}: {len(per)} moves; CPU per move (applied, stored, "
+              f"{len(seats)} views): median {statistics.median(per):.1f} ms, "
+              f"p95 {q[18]:.1f} ms")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -143,7 +180,12 @@ def main() -> int:
     ap.add_argument("--pause", type=float, default=1.0,
                     help="a person's mean pause before a move, in seconds")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--work", action="store_true",
+                    help="only the server's CPU per move, in this process")
     args = ap.parse_args()
+    if args.work:
+        work()
+        return 0
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = _start(args.rulebook, port, Path(tmp) / "tables.db", args.workers)
@@ -163,7 +205,9 @@ def main() -> int:
           f"random agents each), {args.seconds:g} s, pause {args.pause:g} s: "
           f"{len(ms)} moves of people, {games} games finished")
     print(f"the server's process (agents aside): {cpu:.1f} s of CPU in {wall:.1f} s "
-          f"({100 * cpu / wall:.0f} % of a core); load average {os.getloadavg()[0]:.1f}")
+          f"({100 * cpu / wall:.0f} % of a core), {1000 * cpu / len(ms):.1f} ms a move of a "
+          f"person (its views, and the agents' moves after it with theirs); load average "
+          f"{os.getloadavg()[0]:.1f}")
     print(f"move -> every person's update: median {statistics.median(ms):.1f} ms, "
           f"p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms, max {ms[-1]:.1f} ms")
     return 0
