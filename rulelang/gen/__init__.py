@@ -16,6 +16,7 @@ from typing import Any
 import rulelang.gen.bridge as bridge
 import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
+from rulelang.game.action_space import NumberedActions
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
@@ -92,7 +93,7 @@ def failed(exc: Exception) -> Unsupported:
     return Unsupported(f"the generator failed ({type(exc).__name__}: {exc})", None)
 
 
-class State(GenState):
+class State(GenState, NumberedActions):
     """The public State of a generated game: the engine's contract (game/engine.py State),
     the rest of it over the reference's data, off the hot path."""
 

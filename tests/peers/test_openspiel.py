@@ -1,0 +1,108 @@
+"""The rulebooks as OpenSpiel games (rulelang/openspiel.py), checked by OpenSpiel's own
+tests: random_sim_test (with serialisation), a resample check in the style of its
+ResampleInfostateTest, its MCTSBot and IS-MCTS playing to the end, and its playthrough of
+tic-tac-toe against the C++ game's."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+import rulelang  # noqa: E402
+import rulelang.openspiel  # noqa: E402  (registers the bundled rulebooks)
+
+SIMS = ["rulelang_tic_tac_toe", "rulelang_hex(size=5)", "rulelang_spline_plus",
+        "rulelang_karesansui(max_plies=40)", "rulelang_tatara(players=3,max_plies=30)"]
+
+
+@pytest.mark.parametrize("name", SIMS)
+def test_random_sim_test(name: str) -> None:
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_game_type_is_read_from_the_rulebook() -> None:
+    t = pyspiel.GameType
+    hex5 = pyspiel.load_game("rulelang_hex(size=5)")
+    assert hex5.get_type().chance_mode == t.ChanceMode.DETERMINISTIC
+    assert hex5.get_type().information == t.Information.PERFECT_INFORMATION
+    assert hex5.get_type().utility == t.Utility.ZERO_SUM
+    assert hex5.num_distinct_actions() == 25 and hex5.num_players() == 2
+    kare = pyspiel.load_game("rulelang_karesansui(players=3)")
+    assert kare.get_type().chance_mode == t.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kare.get_type().information == t.Information.IMPERFECT_INFORMATION
+    assert kare.get_type().utility == t.Utility.GENERAL_SUM and kare.num_players() == 3
+    state = kare.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 4096
+
+
+def test_register_names_a_choose_that_cannot_be_numbered() -> None:
+    with pytest.raises(rulelang.RulebookError) as info:
+        rulelang.openspiel.register("muso_sakura")
+    assert "muso_sakura.rule:238:5: error[R270]" in info.value.render()
+    assert "rulelang_muso_sakura" not in pyspiel.registered_names()
+
+
+def _playing(game: object, seed: int, plies: int) -> object:
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal() and plies > 0:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        plies -= 1
+    return state
+
+
+def test_resampled_states_keep_the_information_state() -> None:
+    """As OpenSpiel's ResampleInfostateTest: a state resampled for the player to move has
+    that player's information state, the same player to move and the same legal actions,
+    and plays on to the end; what the player cannot see does change in some resample."""
+    game = pyspiel.load_game("rulelang_karesansui(max_plies=60)")
+    differs = False
+    for seed in range(3):
+        state = _playing(game, seed, 12 + 5 * seed)
+        p = state.current_player()
+        for k in range(3):
+            sampler = iter([random.Random(k).random()]).__next__
+            new = state.resample_from_infostate(p, sampler)
+            assert new.information_state_string(p) == state.information_state_string(p)
+            assert new.information_state_tensor(p) == state.information_state_tensor(p)
+            assert new.current_player() == p
+            assert new.legal_actions() == state.legal_actions()
+            differs |= str(new) != str(state)
+            copy = new.clone()
+            while not copy.is_terminal():
+                copy.apply_action(random.Random(k).choice(copy.legal_actions()))
+    assert differs
+
+
+def test_mcts_bot_plays_to_the_end() -> None:
+    """OpenSpiel's Python MCTSBot (its C++ MCTSBot crashes on any Python game in
+    open-spiel 2.0.2, its own python_tic_tac_toe too)."""
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import mcts
+    game = pyspiel.load_game("rulelang_connect_four")
+    bots = [mcts.MCTSBot(game, 2, 20, mcts.RandomRolloutEvaluator(1, np.random.RandomState(s)),
+                         random_state=np.random.RandomState(s)) for s in (1, 2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert sum(state.returns()) == 0
+
+
+def test_ismcts_plays_a_hidden_information_game_to_the_end() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("rulelang_karesansui(max_plies=30)")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=np.random.RandomState(2))
+    state, rng = game.new_initial_state(), random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        else:
+            state.apply_action(bot.step(state))
+    assert state.is_terminal() and len(state.history()) <= 31
