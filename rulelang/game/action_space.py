@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.errors import Diagnostic, IllegalActionError, RulebookError, RulelangError
+from rulelang.game.choice_values import ChoiceValues
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis
@@ -27,6 +28,7 @@ from rulelang.library.decision import NOTHING, Decision, Option, ThenMark, label
 from rulelang.model.values import Piece, Player, Site, ZoneRef
 
 _CODE = "R270"
+_VAGUE = frozenset({"unknown", "text", "none", "list", "tuple", "record"})  # read the domain
 _MAX_ACTIONS = 1 << 24  # a space larger than this is refused (a mask of it is 16 MB)
 
 
@@ -91,6 +93,114 @@ class Product(Universe):
         return tuple(reversed(items))
 
 
+class Sequences(Universe):
+    """Lists of at most `most` items of `item`: by length, then item by item (the first
+    most significant)."""
+
+    def __init__(self, item: Universe, most: int) -> None:
+        self.item, self.most = item, most
+        self.starts = [0]
+        for k in range(most + 1):
+            self.starts.append(self.starts[-1] + item.size ** k)
+        self.size = self.starts[-1]
+
+    def index(self, v: Any) -> int | None:
+        if not isinstance(v, (tuple, list)) or len(v) > self.most:
+            return None
+        out = 0
+        for x in v:
+            i = self.item.index(x)
+            if i is None:
+                return None
+            out = out * self.item.size + i
+        return self.starts[len(v)] + out
+
+    def value(self, i: int) -> Any:
+        k = next(k for k in range(self.most + 1) if i < self.starts[k + 1])
+        i -= self.starts[k]
+        items = []
+        for _ in range(k):
+            i, r = divmod(i, self.item.size)
+            items.append(self.item.value(r))
+        return tuple(reversed(items))
+
+
+class Union(Universe):
+    """The values of several universes, one after the other (a value in two of them has
+    the number of the first)."""
+
+    def __init__(self, parts: list[Universe]) -> None:
+        self.parts = parts
+        self.size = sum(p.size for p in parts)
+
+    def index(self, v: Any) -> int | None:
+        at = 0
+        for p in self.parts:
+            i = p.index(v)
+            if i is not None:
+                return at + i
+            at += p.size
+        return None
+
+    def value(self, i: int) -> Any:
+        for p in self.parts:
+            if i < p.size:
+                return p.value(i)
+            i -= p.size
+        raise IndexError(i)
+
+
+class Universes:
+    """Universes made for one game (choice_values.py builds with these)."""
+
+    def __init__(self, space: ActionSpace) -> None:
+        self.space = space
+
+    def listed(self, values: list[Any]) -> Universe:
+        return Universe(values)
+
+    def pieces(self) -> Universe:
+        return Universe(list(self.space.runtime.pieces))
+
+    def plain(self) -> Universe:
+        return self.space.plain
+
+    def sequences(self, item: Universe, most: int) -> Universe:
+        return Sequences(item, most)
+
+    def product(self, parts: list[Universe]) -> Universe:
+        return Product(parts)
+
+    def of_type(self, t: Any) -> Universe | None:
+        try:
+            return self.space._of_type(t, None)
+        except _NoNumbering:
+            return None
+
+    def union(self, parts: list[Universe | None]) -> Universe | None:
+        if any(p is None for p in parts):
+            return None
+        known = [p for p in parts if p is not None]
+        if all(type(p) is Universe for p in known):
+            return Universe(list({key(v): v for p in known for v in p.values}.values()))
+        return Union(known)
+
+    def item_of(self, u: Universe | None) -> Universe | None:
+        """The items of a list of u's values."""
+        if isinstance(u, Sequences):
+            return u.item
+        if isinstance(u, Product):
+            return self.union(list(u.parts))
+        return None
+
+    def longest(self, u: Universe | None) -> int | None:
+        if isinstance(u, Sequences):
+            return u.most
+        if isinstance(u, Product):
+            return len(u.parts)
+        return None
+
+
 @dataclass
 class Block:
     """The ids start … start+size-1: the options of one action, or the values of one choose
@@ -138,6 +248,8 @@ class ActionSpace:
         self.program = program
         self.analysis = DecisionAnalysis(program)
         self.plain = Universe(_plain_values(runtime))
+        self.universes = Universes(self)
+        self.values = ChoiceValues(self)
         self.blocks: list[Block] = []
         self.by_action: dict[str, Block] = {}
         self.by_choose: dict[ast.Choose, Block] = {}
@@ -220,7 +332,8 @@ class ActionSpace:
     def _universe(self, s: ast.Choose, diags: list[Diagnostic]) -> Universe | None:
         t = self.program.choice_types.get(s)
         try:
-            u = self._of_type(t, s.domain)
+            found = self.values.of_choose(s) if t is None or t.tag in _VAGUE else None
+            u = found if found is not None else self._of_type(t, s.domain)
         except _NoNumbering as why:
             diags.append(Diagnostic(
                 _CODE, f"the values of '{s.var}' cannot be numbered: {why}", s.span,

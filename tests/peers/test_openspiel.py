@@ -5,6 +5,7 @@ tic-tac-toe against the C++ game's."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,8 @@ import rulelang  # noqa: E402
 import rulelang.openspiel  # noqa: E402  (registers the bundled rulebooks)
 
 SIMS = ["rulelang_tic_tac_toe", "rulelang_hex(size=5)", "rulelang_spline_plus",
-        "rulelang_karesansui(max_plies=40)", "rulelang_tatara(players=3,max_plies=30)"]
+        "rulelang_karesansui(max_plies=40)", "rulelang_tatara(players=3,max_plies=20)",
+        "rulelang_muso_sakura(abilities=by_hand)"]
 
 
 @pytest.mark.parametrize("name", SIMS)
@@ -37,11 +39,44 @@ def test_game_type_is_read_from_the_rulebook() -> None:
     assert state.is_chance_node() and len(state.chance_outcomes()) == 4096
 
 
-def test_register_names_a_choose_that_cannot_be_numbered() -> None:
+def test_register_names_a_choose_that_cannot_be_numbered(tmp_path: Path) -> None:
+    path = tmp_path / "numbers.rule"
+    path.write_text(NUMBERS)
     with pytest.raises(rulelang.RulebookError) as info:
-        rulelang.openspiel.register("muso_sakura")
-    assert "muso_sakura.rule:238:5: error[R270]" in info.value.render()
-    assert "rulelang_muso_sakura" not in pyspiel.registered_names()
+        rulelang.openspiel.register(path, short_name="rulelang_test_numbers")
+    assert "numbers.rule:10:3: error[R270]: the values of 'n' cannot be numbered" \
+        in info.value.render()
+    assert "rulelang_test_numbers" not in pyspiel.registered_names()
+
+
+def test_register_a_rulebook_with_options(tmp_path: Path) -> None:
+    path = tmp_path / "numbers.rule"
+    path.write_text(NUMBERS.replace("(total + 2)", "3"))
+    name = rulelang.openspiel.register(path, {"players": 2}, "rulelang_test_numbers_ok")
+    game = pyspiel.load_game(name)
+    assert game.num_distinct_actions() == 3 * 4
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+NUMBERS = """
+use square
+game "Numbers"
+players A, B
+board square.grid(2, 2, 2)
+piece stone
+zone supply each player: 4 stone
+counter total = 0
+action pick
+  choose number n in 1..(total + 2)
+  choose site s in sites where empty(s)
+  increase total by n
+  put stone of mover at s
+turn
+  do pick
+end
+  when total >= 6
+    winner mover
+"""
 
 
 def _playing(game: object, seed: int, plies: int) -> object:
@@ -56,14 +91,16 @@ def _playing(game: object, seed: int, plies: int) -> object:
     return state
 
 
-def test_resampled_states_keep_the_information_state() -> None:
+@pytest.mark.parametrize(("name", "plies"), [("rulelang_karesansui(max_plies=60)", 12),
+                                             ("rulelang_muso_sakura", 40)])
+def test_resampled_states_keep_the_information_state(name: str, plies: int) -> None:
     """As OpenSpiel's ResampleInfostateTest: a state resampled for the player to move has
     that player's information state, the same player to move and the same legal actions,
     and plays on to the end; what the player cannot see does change in some resample."""
-    game = pyspiel.load_game("rulelang_karesansui(max_plies=60)")
+    game = pyspiel.load_game(name)
     differs = False
     for seed in range(3):
-        state = _playing(game, seed, 12 + 5 * seed)
+        state = _playing(game, seed, plies + 5 * seed)
         p = state.current_player()
         for k in range(3):
             sampler = iter([random.Random(k).random()]).__next__

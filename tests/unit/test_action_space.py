@@ -34,7 +34,7 @@ def _play_checked(game: rulelang.Game, seed: int, plies: int) -> list[int]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", ["breakthrough", "spice", "karesansui"])
+@pytest.mark.parametrize("name", ["breakthrough", "spice", "karesansui", "muso_sakura"])
 def test_ids_follow_the_menus(name: str, mode: str) -> None:
     game = rulelang.load_game(name, {"size": 5} if name == "breakthrough" else {}, mode=mode)
     _play_checked(game, seed=3, plies=25)
@@ -80,14 +80,53 @@ def test_an_illegal_id_is_explained() -> None:
         state.action_from_id(9)
 
 
-def test_lists_of_no_bounded_length_are_refused_at_their_choose() -> None:
-    game = rulelang.load_game("muso_sakura")
+def test_lists_read_from_their_domains() -> None:
+    """Muso Sakura's secret role: lists of at most 4 card names (`subsets(pool, min(4,
+    …))`, the names an attribute declared of the enumeration card_name); the abilities
+    chosen by hand: pairs (name, season) from `product([names, seasons])`."""
+    game = rulelang.load_game("muso_sakura", {"abilities": "by_hand"})
+    space = space_of(game)
+    role = next(b for b in space.blocks if b.choose is not None and b.choose.var == "role_names")
+    names = len(game.runtime.program.enums["card_name"].symbols)
+    assert role.size == sum(names ** k for k in range(5))
+    assert space.describe(role.start) == "()"
+    assert space.describe(role.start + 1 + names + 2) == "(Someiyoshino, Kobukuzakura)"
+    way = next(b for b in space.blocks if b.choose is not None and b.choose.var == "way")
+    assert way.size == space.plain.size ** 2
+    _play_checked(game, 2, 400)  # to the end: the roles and abilities are chosen
+
+
+LISTS_GAME = """
+use square
+game "Lists"
+players A, B
+board square.grid(2, 2, 2)
+piece stone
+zone supply each player: 4 stone
+action pick
+  choose group in subsets(each s in sites where empty(s): s, size(sites))
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action also
+  choose pair in [[1, 2], [3]]
+turn
+  do pick or also
+end
+  when turn >= 4
+    draw
+"""
+
+
+def test_lists_of_no_bounded_length_are_refused_at_their_choose(tmp_path: Path) -> None:
+    path = tmp_path / "lists.rule"
+    path.write_text(LISTS_GAME)
+    game = rulelang.load_game(path)
     with pytest.raises(rulelang.RulebookError) as info:
         game.num_distinct_actions()
     text = info.value.render()
-    assert "muso_sakura.rule:238:5: error[R270]: the values of 'role_names' cannot be " \
-           "numbered: they are lists" in text
-    assert "muso_sakura.rule:228:7" in text  # every such choose, together
+    assert "lists.rule:9:3: error[R270]: the values of 'group' cannot be numbered: they " \
+           "are lists, of no bounded number" in text
+    assert "lists.rule:13:3: error[R270]: the values of 'pair'" in text  # all together
 
 
 RANGE_GAME = """
