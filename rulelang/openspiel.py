@@ -32,6 +32,7 @@ from rulelang.errors import RulelangError
 from rulelang.game.action_space import space_of
 from rulelang.game.tensors import tensors_of
 from rulelang.library.decision import Decision
+from rulelang.tools.render import render_observation
 
 _DEFAULT_CAP = 2000  # plies, for a rulebook that states no longest length
 _DEALS = 4096  # the outcomes of the first chance node (the seeds of the game's chance)
@@ -108,7 +109,7 @@ def _game_type(game: Any, name: str, defaults: dict[str, Any]) -> Any:
                           else t.Information.PERFECT_INFORMATION),
              utility=(t.Utility.ZERO_SUM if lo == hi == 2 else t.Utility.GENERAL_SUM),
              reward_model=t.RewardModel.TERMINAL, max_num_players=hi, min_num_players=lo,
-             provides_information_state_string=imperfect,
+             provides_information_state_string=True,  # (the observation and the history)
              provides_information_state_tensor=imperfect,
              provides_observation_string=True, provides_observation_tensor=True,
              parameter_specification=defaults)
@@ -246,11 +247,14 @@ class RulelangState(pyspiel.State):  # type: ignore[misc]
         return [float(r) for r in self.rl.returns()]
 
     def __str__(self) -> str:
-        """The whole state (hidden parts too): every player's observation, in turn."""
+        """The whole state: the terminal picture of the position (`rulelang play`); with
+        hidden information, each player's picture in turn."""
         if self.rl is None:
             return _BEFORE_DEAL
-        return "\n".join(json.dumps(_shown(self.rl.observation(p), True), sort_keys=True)
-                         for p in range(self.rl.game.num_players))
+        if not self.get_game().imperfect:
+            return str(render_observation(self.rl.observation(0)))
+        return "\n\n".join(f"as {name} sees it:\n" + render_observation(self.rl.observation(p))
+                           for p, name in enumerate(self.rl.game.player_names))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state of the same information state for `player_id`, what they cannot see

@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import rulelang  # noqa: E402
 import rulelang.openspiel  # noqa: E402  (registers the bundled rulebooks)
 
-SIMS = ["rulelang_tic_tac_toe", "rulelang_hex(size=5)", "rulelang_spline_plus",
+SIMS = ["rulelang_tic_tac_toe", "rulelang_hex(size=5)",
         "rulelang_karesansui(max_plies=40)", "rulelang_tatara(players=3,max_plies=20)",
         "rulelang_muso_sakura(abilities=by_hand)"]
 
