@@ -11,12 +11,12 @@ fixed action space (game/action_space.py, docs/action_space.md); observation ten
 game/tensors.py's; the strings are the observation as JSON (sorted keys), the information
 state's with the history as the player knows it (others' secret choices unnamed).
 
-Chance: a rulebook that draws on chance (shuffles, random choices) begins with one OpenSpiel
-chance node, "deal k": k, one of `deals` equally likely outcomes (a parameter, 4096 by
-default), seeds the state's generator, from which every later draw comes. The draws after
-it are not chance nodes of their own (the evaluators draw them inside a turn); nobody
-observes k. `resample_from_infostate` deals and chooses again what the player cannot see
-(State.resample), as IS-MCTS needs.
+Chance: every draw of the game (a shuffle, `choose … at random`) is an OpenSpiel chance
+node of its own, its n outcomes equally likely, in the order the engine draws them (a
+shuffle of k pieces: k-1 nodes, Fisher-Yates from the last place); outcome i is the draw
+`randrange(n) == i` of the engine's generator (game/chance.py). `resample_from_infostate`
+deals and chooses again what the player cannot see (State.resample); what is drawn after it
+is chance nodes again.
 """
 from __future__ import annotations
 
@@ -30,12 +30,13 @@ import pyspiel  # type: ignore[import-not-found]
 import rulelang
 from rulelang.errors import RulelangError
 from rulelang.game.action_space import space_of
+from rulelang.game.chance import NeedChance, ScriptedRng
 from rulelang.game.tensors import tensors_of
+from rulelang.gen.rt import GenState
 from rulelang.library.decision import Decision
 from rulelang.tools.render import render_observation
 
 _DEFAULT_CAP = 2000  # plies, for a rulebook that states no longest length
-_DEALS = 4096  # the outcomes of the first chance node (the seeds of the game's chance)
 _SOURCES: dict[str, tuple[str, dict[str, Any]]] = {}  # short name -> (rulebook, options)
 _GAMES: dict[tuple[Any, ...], Any] = {}
 _FACTORIES: list[Any] = []  # (rulebook, options, cap) -> rulelang game
@@ -58,8 +59,6 @@ def register(path_or_name: Any, options: dict[str, Any] | None = None,
         return name
     defaults = {"players": game.num_players, **game.options,
                 "max_plies": game.runtime.program.max_plies or _DEFAULT_CAP}
-    if game.has_chance:
-        defaults["deals"] = _DEALS
     game_type = _game_type(game, name, defaults)
     _SOURCES[name] = (source, options)
 
@@ -130,26 +129,31 @@ class RulelangGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, game_type: Any, source: str, params: dict[str, Any]) -> None:
         defaults = game_type.parameter_specification
         chosen = {k: params.get(k, v) for k, v in defaults.items()}
-        options = {k: v for k, v in chosen.items() if k not in ("deals", "max_plies")}
+        options = {k: v for k, v in chosen.items() if k != "max_plies"}
         self.rl = _load(source, options, int(chosen["max_plies"]))
         self.key = (source, options, int(chosen["max_plies"]))
         self.space = space_of(self.rl)
         self.tensors = tensors_of(self.rl)
         self.imperfect = hidden(self.rl)
-        self.deals = int(chosen.get("deals", 0))
-        if self.rl.has_chance and self.deals < 1:
-            raise ValueError(f"deals={self.deals}: a game of chance needs at least 1")
+        self.outcomes = self.space.chance_outcomes() if self.rl.has_chance else 0
+        cap = int(chosen["max_plies"])
+        # draws in one game: no more than the pieces each ply (a loose bound, as OpenSpiel's
+        # own default, the game's length, is for games of a few dice)
+        self.draws = (cap + 1) * max(1, len(self.rl.runtime.pieces)) if self.outcomes else 0
         n = self.rl.num_players
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.space.size, max_chance_outcomes=self.deals,
+            num_distinct_actions=self.space.size, max_chance_outcomes=self.outcomes,
             num_players=n, min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
             else None,
-            max_game_length=int(chosen["max_plies"]) + (1 if self.deals else 0))
+            max_game_length=cap)
         super().__init__(game_type, info, chosen)
 
     def new_initial_state(self) -> RulelangState:
-        return RulelangState(self, Played(self.key, None if self.deals else 0))
+        return RulelangState(self, Played(self.key))
+
+    def max_chance_nodes_in_history(self) -> int:
+        return int(self.draws)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if params:
@@ -159,54 +163,143 @@ class RulelangGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class Played:
-    """The rulelang state inside an OpenSpiel state: deep-copied as a clone, pickled as the
-    game, the seed and the ids applied (replayed when unpickled); a resampled one as the
-    state it was resampled from, the player, the seed and the ids applied since."""
+    """The rulelang state inside an OpenSpiel state, and its chance: the state's generator
+    takes the outcomes of the chance nodes (game/chance.py); a step that needs one more
+    stops (NeedChance), the state is then a chance node, and the step is taken again from
+    the state before it (`before`) once the outcome is known.
 
-    def __init__(self, key: tuple[Any, ...], seed: int | None, base: Any = None) -> None:
-        self.key, self.seed, self.ids = key, seed, list[int]()
-        self.base = base  # (Played, player, seed) of a resampled state
-        self.state: Any = None  # (None: the deal, a chance node, is still to come)
-        if base is None and seed is not None:
-            self.state = _load(*key).new_initial_state(seed)
-        elif base is not None:
-            played, player, at = base
-            self.state = played.state.clone().resample(player, at)
+    Copied (OpenSpiel's clone) and pickled (its serialisation) as the game and the ids
+    applied, replayed: a chance game's states share their outcomes with their checkpoints,
+    so a copy is made anew. A resampled state: as the state it was resampled from, the
+    player, the seed and the ids applied since."""
 
-    def apply(self, action_id: int) -> None:
-        if self.state is None:  # the deal: the seed of the game's chance
-            self.state = _load(*self.key).new_initial_state(action_id)
-            self.ids.append(action_id)
-            return
-        self.state.apply_action(self.state.action_from_id(action_id))
+    def __init__(self, key: tuple[Any, ...], base: Any = None, start: bool = True) -> None:
+        self.key, self.base = key, base  # base: (Played, player, seed) of a resample
+        self.ids: list[int] = []
+        self.chance: list[bool] = []  # per id: was it a chance outcome?
+        self.script: list[int] = []  # the outcomes the generator reads
+        self.need: int | None = None  # a chance node: its number of outcomes
+        self.before: Any = None  # a chance node: the state before the step that draws
+        self.pending: int | None = None  # … and that step's action (None: the setup)
+        self.state: Any = None
+        if start:
+            self._step(self._start)
+
+    def _start(self) -> Any:
+        game = _load(*self.key)
+        rng = ScriptedRng(self.script) if game.has_chance else None
+        if self.base is None:
+            return game.new_initial_state(0, rng)
+        played, player, seed = self.base
+        state = played.state.clone().resample(player, seed)
+        if rng is not None:  # (what comes after the resample is chance still to draw)
+            _set_rng(state, rng)
+        return state
+
+    def _step(self, make: Any) -> None:
+        """Take a step (make() returns the state after it) or, when it draws past the
+        outcomes known, open a chance node."""
+        try:
+            self.state, self.need = make(), None
+        except NeedChance as need:
+            self.state, self.need = None, need.n
+
+    def apply(self, action_id: int, chance: bool) -> None:
         self.ids.append(action_id)
+        self.chance.append(chance)
+        if chance:
+            assert self.need is not None and 0 <= action_id < self.need
+            self.script.append(action_id)
+            self._step(self._again)
+            return
+        state = self.state
+        action = state.action_from_id(action_id)
+        self.before = state.clone() if _draws(state) and _clonable(state) else None
+        self.pending = action
+
+        def take() -> Any:
+            state.apply_action(action)
+            return state
+        self._step(take)
+
+    def _again(self) -> Any:
+        """The step that stopped for an outcome, taken again with one more outcome."""
+        if self.pending is None or self.before is None:
+            return self._replayed()
+        state = self.before.clone()
+        state.apply_action(self.pending)
+        return state
+
+    def _replayed(self) -> Any:
+        """The game from its start, every action taken again, the generator reading the
+        outcomes known (a copy, or where there is no state before the step to take it
+        from)."""
+        state = self._start()
+        for i, chance in zip(self.ids, self.chance, strict=True):
+            if not chance:
+                state.apply_action(state.action_from_id(i))
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Played:
-        if self.base is None:
-            new = Played.__new__(Played)
-            new.key, new.seed, new.ids, new.base = self.key, self.seed, list(self.ids), None
-            new.state = None if self.state is None else self.state.clone()
-            return new
-        return _restored(self.key, self.seed, self.ids, self.base)  # (cannot be cloned)
+        if self.state is not None and not _clonable(self.state):
+            return _restored(self.key, self.base, self.ids, self.chance)
+        new = Played.__new__(Played)
+        new.__dict__.update(self.__dict__)
+        new.ids, new.chance, new.script = list(self.ids), list(self.chance), list(self.script)
+        new.state = None if self.state is None else _own(self.state.clone(), new.script)
+        new.before = None if self.before is None else _own(self.before.clone(), new.script)
+        return new
 
     def __reduce__(self) -> Any:
-        return (_restored, (self.key, self.seed, self.ids, self.base))
+        return (_restored, (self.key, self.base, self.ids, self.chance))
 
 
-def _restored(key: tuple[Any, ...], seed: int | None, ids: list[int], base: Any) -> Played:
-    new = Played(key, seed, base)
-    if seed is None and base is None and ids:  # (the deal is the first id)
-        new.apply(ids[0])
-        ids = ids[1:]
-    for i in ids:
-        new.apply(i)
+def _restored(key: tuple[Any, ...], base: Any, ids: list[int], chance: list[bool]) -> Played:
+    """The game replayed from its ids."""
+    new = Played(key, base, start=False)
+    new.ids, new.chance = list(ids), list(chance)
+    new.script = [i for i, c in zip(ids, chance, strict=True) if c]
+    new._step(new._replayed)
     return new
+
+
+def _clonable(state: Any) -> bool:
+    """(A state resampled in the middle of a segment cannot be cloned: engine.State.)"""
+    return not (getattr(state, "_resampled", False) and state._gen is not None)
+
+
+def _own(state: Any, script: list[int]) -> Any:
+    """A copy's generators read its own outcomes: the state's, and its segment's
+    checkpoint's (a clone shares the checkpoint with the original: it gets a copy), from
+    the same positions."""
+    if isinstance(state, GenState):
+        if isinstance(state.rng, ScriptedRng):
+            state.rng.script = script
+        return state
+    rng = state.ctx.data.rng
+    if isinstance(rng, ScriptedRng):
+        rng.script = script
+    if state._checkpoint is not None and isinstance(state._checkpoint.rng, ScriptedRng):
+        state._checkpoint = state._checkpoint.copy()
+        state._checkpoint.rng.script = script
+    return state
+
+
+def _draws(state: Any) -> bool:
+    return bool(state.game.has_chance)
+
+
+def _set_rng(state: Any, rng: Any) -> None:
+    if isinstance(state, GenState):
+        state.rng = rng
+    else:
+        state.ctx.data.rng = rng
 
 
 class RulelangState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RulelangGame, played: Played | None = None) -> None:
         super().__init__(game)
-        self.played = played or Played(game.key, 0)
+        self.played = played or Played(game.key)
 
     @property
     def rl(self) -> Any:
@@ -219,23 +312,24 @@ class RulelangState(pyspiel.State):  # type: ignore[misc]
         return int(self.rl.current_player())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        n = self.get_game().deals
-        return [(k, 1.0 / n) for k in range(n)] if self.rl is None else []
+        n = self.played.need
+        return [] if n is None else [(k, 1.0 / n) for k in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.rl is None:
-            return list(range(self.get_game().deals)) if player < 0 else []
+            n = self.played.need or 0
+            return list(range(n)) if player == pyspiel.PlayerId.CHANCE else []
         if player != self.rl.current_player():
             return []
         ids: list[int] = self.rl.legal_action_ids()
         return ids
 
     def _apply_action(self, action: int) -> None:
-        self.played.apply(int(action))
+        self.played.apply(int(action), self.rl is None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"chance {action}"
         return str(self.get_game().space.describe(int(action)))
 
     def is_terminal(self) -> bool:
@@ -250,7 +344,7 @@ class RulelangState(pyspiel.State):  # type: ignore[misc]
         """The whole state: the terminal picture of the position (`rulelang play`); with
         hidden information, each player's picture in turn."""
         if self.rl is None:
-            return _BEFORE_DEAL
+            return _SETTING_UP
         if not self.get_game().imperfect:
             return str(render_observation(self.rl.observation(0)))
         return "\n\n".join(f"as {name} sees it:\n" + render_observation(self.rl.observation(p))
@@ -261,12 +355,11 @@ class RulelangState(pyspiel.State):  # type: ignore[misc]
         dealt and chosen again (State.resample), seeded by the sampler's draw."""
         seed = int(probability_sampler() * (1 << 31))
         new = self.get_game().new_initial_state()
-        new.played = Played(self.played.key, self.played.seed,
-                            (copy.deepcopy(self.played), player_id, seed))
+        new.played = Played(self.played.key, (copy.deepcopy(self.played), player_id, seed))
         return new
 
 
-_BEFORE_DEAL = "(before the deal)"
+_SETTING_UP = "(the setup draws)"
 
 
 def _shown(obs: dict[str, Any], recall: bool) -> dict[str, Any]:
@@ -309,22 +402,31 @@ class Observer:
             at += n
 
     def set_from(self, state: RulelangState, player: int) -> None:
-        if state.rl is None:  # before the deal: nothing to see yet
+        seen = _seen(state)
+        if seen is None:  # the setup's draws: nothing to see yet
             self.tensor.fill(0)
             return
-        parts = self.layout.parts(state.rl.observation(player))
+        parts = self.layout.parts(seen.observation(player))
         for name, values in parts.items():
             self.dict[name].reshape(-1)[:] = values
         if self.recall:
             counts = self.dict["history"]
             counts.fill(0)
-            for i in known_ids(state.rl, player):
+            for i in known_ids(seen, player):
                 counts[i] += 1  # (-1: the last entry)
 
     def string_from(self, state: RulelangState, player: int) -> str:
-        if state.rl is None:
-            return _BEFORE_DEAL
-        return json.dumps(_shown(state.rl.observation(player), self.recall), sort_keys=True)
+        seen = _seen(state)
+        if seen is None:
+            return _SETTING_UP
+        text = json.dumps(_shown(seen.observation(player), self.recall), sort_keys=True)
+        return text if state.rl is not None else text + " (chance draws)"
+
+
+def _seen(state: RulelangState) -> Any:
+    """What a player sees of the state: at a chance node, the state before the step that
+    draws (None in the setup's draws)."""
+    return state.rl if state.rl is not None else state.played.before
 
 
 register_bundled()

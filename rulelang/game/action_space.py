@@ -389,6 +389,19 @@ class ActionSpace:
             return value if type(value) is int else None
         return None
 
+    def chance_outcomes(self) -> int:
+        """A bound on the outcomes of one draw: a shuffle draws among the places of its
+        zone (no more than the pieces), `choose … at random` among its values."""
+        diags: list[Diagnostic] = []
+        most = max(1, len(self.runtime.pieces))
+        for s in self.program.choice_types:
+            if s.mode == "random":
+                u = self._universe(s, diags)
+                most = max(most, 0 if u is None else u.size)
+        if diags:
+            raise RulebookError(diags, self.program.loaded.sources)
+        return most
+
     # ---- converting
     def block_of(self, d: Decision, option: Option) -> Block:
         if option[0] is not None:

@@ -59,14 +59,20 @@ class Game:
         RulebookError names a choose whose values cannot be numbered)."""
         return space_of(self).size
 
-    def new_initial_state(self, seed: int = 0) -> State:
+    def new_initial_state(self, seed: int = 0, rng: Any = None) -> State:
+        """A new game; its chance drawn from `seed`, or from `rng` when given (a
+        game/chance.ScriptedRng: the outcomes are given from outside)."""
         found = self.flow.initial(seed)
         if found is not None:
             state = State(self, found[0])
             state._decision = found[1]
+            if rng is not None:
+                state.ctx.data.rng = rng
             return state
         data = self.runtime.template.copy()
         data.rng.seed(seed)
+        if rng is not None:
+            data.rng = rng
         state = State(self, data)
         state._guard(state._begin, None)
         return state

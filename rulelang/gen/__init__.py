@@ -170,7 +170,7 @@ class GenGame(Game):
         self.state_class = cls
         self._start: GenState | None = None
 
-    def new_initial_state(self, seed: int = 0) -> Any:
+    def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
         if self._start is None:  # the setup (no choice, no chance) run once by the reference
             ref = Game(self.runtime, self.path, self.source_hash)
             ref.max_plies = None
@@ -181,5 +181,7 @@ class GenGame(Game):
         state = self._start.clone()
         state.rng = Rng(0)
         state.rng.seed(seed)
+        if rng is not None:  # (game/chance.py: outcomes given from outside)
+            state.rng = rng
         state._guarded(lambda _: state._start(), None)
         return state

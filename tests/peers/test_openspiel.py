@@ -35,8 +35,26 @@ def test_game_type_is_read_from_the_rulebook() -> None:
     assert kare.get_type().chance_mode == t.ChanceMode.EXPLICIT_STOCHASTIC
     assert kare.get_type().information == t.Information.IMPERFECT_INFORMATION
     assert kare.get_type().utility == t.Utility.GENERAL_SUM and kare.num_players() == 3
-    state = kare.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 4096
+
+
+def test_each_draw_is_a_chance_node() -> None:
+    """Muso Sakura's setup shuffles its deck of k cards: k-1 chance nodes, Fisher-Yates
+    (the i-th draws among k-i places), each outcome as likely; the outcomes given are the
+    engine's own draws (`randrange`), so a seed's draws give that seed's game."""
+    import rulelang
+    from rulelang.model.rng import Rng
+    game = pyspiel.load_game("rulelang_muso_sakura")
+    state, rng, sizes = game.new_initial_state(), Rng(5), []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert {p for _, p in outcomes} == {1 / len(outcomes)}
+        sizes.append(len(outcomes))
+        state.apply_action(rng.randrange(len(outcomes)))
+    deck = sizes[0]
+    assert sizes == list(range(deck, 1, -1))
+    seeded = rulelang.load_game("muso_sakura").new_initial_state(seed=5)
+    assert state.rl.observation(0) == seeded.observation(0)
+    assert state.legal_actions() == seeded.legal_action_ids()
 
 
 def test_register_names_a_choose_that_cannot_be_numbered(tmp_path: Path) -> None:
@@ -88,11 +106,13 @@ def _playing(game: object, seed: int, plies: int) -> object:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         plies -= 1
+    while state.is_chance_node():  # (to a player's turn)
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     return state
 
 
-@pytest.mark.parametrize(("name", "plies"), [("rulelang_karesansui(max_plies=60)", 12),
-                                             ("rulelang_muso_sakura", 40)])
+@pytest.mark.parametrize(("name", "plies"), [("rulelang_karesansui(max_plies=60)", 112),
+                                             ("rulelang_muso_sakura", 110)])
 def test_resampled_states_keep_the_information_state(name: str, plies: int) -> None:
     """As OpenSpiel's ResampleInfostateTest: a state resampled for the player to move has
     that player's information state, the same player to move and the same legal actions,
@@ -110,9 +130,12 @@ def test_resampled_states_keep_the_information_state(name: str, plies: int) -> N
             assert new.current_player() == p
             assert new.legal_actions() == state.legal_actions()
             differs |= str(new) != str(state)
-            copy = new.clone()
-            while not copy.is_terminal():
-                copy.apply_action(random.Random(k).choice(copy.legal_actions()))
+            if k == 0:  # (it plays on, its chance drawn anew)
+                copy, rng = new.clone(), random.Random(k)
+                while not copy.is_terminal():
+                    copy.apply_action(rng.choice([a for a, _ in copy.chance_outcomes()]
+                                                 if copy.is_chance_node()
+                                                 else copy.legal_actions()))
     assert differs
 
 
@@ -142,4 +165,4 @@ def test_ismcts_plays_a_hidden_information_game_to_the_end() -> None:
             state.apply_action(rng.randrange(len(state.chance_outcomes())))
         else:
             state.apply_action(bot.step(state))
-    assert state.is_terminal() and len(state.history()) <= 31
+    assert state.is_terminal() and len(state.rl.history()) <= 30
