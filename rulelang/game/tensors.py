@@ -6,7 +6,9 @@ in this order (docs/action_space.md, "Tensors"):
   board     per piece kind and owner (each player, then no owner), per site: how many such
             pieces lie there — planes of kinds x (players + 1) by sites
   zones     per zone (sorted by name, then owner): how many pieces it holds, then per kind
-            how many of them p sees (0 where the zone is hidden from p)
+            how many of them p sees, then per kind and attribute declared of an enumeration
+            (`piece card with name: card_name`) and per symbol how many of them p sees with
+            that value (0 where the zone is hidden from p)
   counters  each counter's value (sorted by name, then owner)
   mover     one-hot: the player to move (all 0 when the game is over)
 """
@@ -34,8 +36,10 @@ class Tensors:
                                                                else c[1]))
         self.counters = {(k, None if o is None else self.players[o]): i
                          for i, (k, o) in enumerate(counters)}
+        self.values = _symbol_columns(rt.program, 1 + len(self.kinds))
+        width = 1 + len(self.kinds) + len(self.values)
         self.shape = {"board": (len(self.planes), len(self.sites)),
-                      "zones": (len(self.zones), 1 + len(self.kinds)),
+                      "zones": (len(self.zones), width),
                       "counters": (len(self.counters),),
                       "mover": (len(self.players),)}
         self.size = sum(_product(s) for s in self.shape.values())
@@ -47,14 +51,20 @@ class Tensors:
         for j, site in enumerate(obs["board"]):
             for piece in site["pieces"]:
                 board[self.planes[(piece["kind"], piece["owner"])] * n_sites + j] += 1
-        width = 1 + len(self.kinds)
+        width = self.shape["zones"][1]
         zones = [0.0] * (len(self.zones) * width)
         kind_at = {k: i for i, k in enumerate(self.kinds)}
+        values = self.values
         for z in obs["zones"]:
             row = self.zones[(z["zone"], z["owner"])] * width
             zones[row] = float(z["count"])
             for run in z["pieces"] or ():
-                zones[row + 1 + kind_at[run["kind"]]] += run["count"]
+                kind = run["kind"]
+                zones[row + 1 + kind_at[kind]] += run["count"]
+                for attr, value in run["attrs"].items():
+                    at = values.get((kind, attr, value))
+                    if at is not None:
+                        zones[row + at] += run["count"]
         counters = [0.0] * len(self.counters)
         for c in obs["counters"]:
             counters[self.counters[(c["counter"], c["owner"])]] = float(c["value"])
@@ -68,6 +78,19 @@ class Tensors:
         for part in self.parts(obs).values():
             out.extend(part)
         return out
+
+
+def _symbol_columns(program: Any, first: int) -> dict[tuple[str, str, Any], int]:
+    """(kind, attribute, symbol) -> its column in a zone's row, from `first` on: the
+    attributes declared of an enumeration, per symbol."""
+    out: dict[tuple[str, str, Any], int] = {}
+    for kind, declared in program.attr_types.items():
+        for attr, t in declared.items():
+            enum = program.enums.get(getattr(t, "name", "")) if getattr(t, "tag", "") == \
+                "symbol" else None
+            for symbol in enum.symbols if enum is not None else ():
+                out[(kind, attr, symbol)] = first + len(out)
+    return out
 
 
 def _product(shape: tuple[int, ...]) -> int:
