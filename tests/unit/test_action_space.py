@@ -168,3 +168,14 @@ def test_numbers_of_no_known_range_are_refused(tmp_path: Path) -> None:
         game.num_distinct_actions()
     assert "pick.rule:11:3: error[R270]: the values of 'n' cannot be numbered: numbers, " \
            "and not of a range with constant ends" in info.value.render()
+
+
+def test_the_documented_example_runs() -> None:
+    """docs/action_space.md's example, as a doctest."""
+    import doctest
+    text = (Path(__file__).resolve().parents[2] / "docs" / "action_space.md").read_text()
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(example, {}, "action_space.md", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 5
