@@ -24,8 +24,12 @@ import copy
 import json
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+except ImportError as exc:  # (an extra: say which)
+    raise ImportError("rulelang.openspiel needs OpenSpiel: pip install 'rulelang[openspiel]'"
+                      ) from exc
 
 import rulelang
 from rulelang.errors import RulelangError

@@ -14,9 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as exc:  # (an extra: say which)
+    raise ImportError("rulelang.pettingzoo needs PettingZoo: pip install "
+                      "'rulelang[pettingzoo]'") from exc
 
 import rulelang
 from rulelang.game.action_space import space_of
