@@ -15,7 +15,7 @@ import rulelang.openspiel  # noqa: E402  (registers the bundled rulebooks)
 
 SIMS = ["rulelang_tic_tac_toe", "rulelang_hex(size=5)",
         "rulelang_karesansui(max_plies=40)", "rulelang_tatara(players=3,max_plies=20)",
-        "rulelang_muso_sakura(abilities=by_hand)"]
+        "rulelang_muso_sakura(abilities=by_hand,max_plies=60)"]
 
 
 @pytest.mark.parametrize("name", SIMS)
@@ -156,7 +156,7 @@ def test_mcts_bot_plays_to_the_end() -> None:
 def test_ismcts_plays_a_hidden_information_game_to_the_end() -> None:
     np = pytest.importorskip("numpy")
     from open_spiel.python.algorithms import ismcts, mcts
-    game = pyspiel.load_game("rulelang_karesansui(max_plies=30)")
+    game = pyspiel.load_game("rulelang_karesansui(max_plies=20)")
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=np.random.RandomState(2))
     state, rng = game.new_initial_state(), random.Random(3)
@@ -165,4 +165,4 @@ def test_ismcts_plays_a_hidden_information_game_to_the_end() -> None:
             state.apply_action(rng.randrange(len(state.chance_outcomes())))
         else:
             state.apply_action(bot.step(state))
-    assert state.is_terminal() and len(state.rl.history()) <= 30
+    assert state.is_terminal() and len(state.rl.history()) <= 20

@@ -33,8 +33,9 @@ def _play_checked(game: rulelang.Game, seed: int, plies: int) -> list[int]:
     return taken
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", ["breakthrough", "spice", "karesansui", "muso_sakura"])
+@pytest.mark.parametrize(("name", "mode"), [
+    (name, mode) for name in ("breakthrough", "karesansui", "muso_sakura") for mode in MODES
+] + [("spice", "compiled")])  # (spice in both modes: test_the_modes_number_alike's kind)
 def test_ids_follow_the_menus(name: str, mode: str) -> None:
     game = rulelang.load_game(name, {"size": 5} if name == "breakthrough" else {}, mode=mode)
     _play_checked(game, seed=3, plies=12)
