@@ -59,7 +59,10 @@ class Universe:
         self._index = {key(v): i for i, v in enumerate(values)}
 
     def index(self, v: Any) -> int | None:
-        return self._index.get(key(v))
+        try:
+            return self._index.get(key(v))
+        except TypeError:  # (a value that cannot be a key, a map: none of these)
+            return None
 
     def value(self, i: int) -> Any:
         return self.values[i]
@@ -339,7 +342,8 @@ class ActionSpace:
                 _CODE, f"the values of '{s.var}' cannot be numbered: {why}", s.span,
                 "a fixed action space (OpenSpiel, PettingZoo) needs each choose's values "
                 "drawn from sites, players, pieces, zones, symbols, kinds, texts, truth "
-                "values, tuples of those or a range with constant ends"))
+                "values, tuples of those, lists of a bounded length ('subsets(x, 4)') or "
+                "a range with constant ends"))
             return None
         if s.optional:
             u = Universe([NOTHING, *u.values]) if type(u) is Universe else \
