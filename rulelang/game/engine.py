@@ -16,6 +16,7 @@ from rulelang.errors import (
     RuleRuntimeError,
     note_rulebook_lines,
 )
+from rulelang.game.action_space import NumberedActions, space_of
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
@@ -53,14 +54,25 @@ class Game:
         # playing: a state that reaches it ends capped, with no result (State.capped)
         self.max_plies: int | None = program.max_plies
 
-    def new_initial_state(self, seed: int = 0) -> State:
+    def num_distinct_actions(self) -> int:
+        """The size of the game's fixed action space (game/action_space.py; a
+        RulebookError names a choose whose values cannot be numbered)."""
+        return space_of(self).size
+
+    def new_initial_state(self, seed: int = 0, rng: Any = None) -> State:
+        """A new game; its chance drawn from `seed`, or from `rng` when given (a
+        game/chance.ScriptedRng: the outcomes are given from outside)."""
         found = self.flow.initial(seed)
         if found is not None:
             state = State(self, found[0])
             state._decision = found[1]
+            if rng is not None:
+                state.ctx.data.rng = rng
             return state
         data = self.runtime.template.copy()
         data.rng.seed(seed)
+        if rng is not None:
+            data.rng = rng
         state = State(self, data)
         state._guard(state._begin, None)
         return state
@@ -80,7 +92,7 @@ def _spec(o: Any) -> dict[str, Any]:
     return {"default": o.default, "choices": list(range(o.lo, o.hi + 1))}
 
 
-class State:
+class State(NumberedActions):
     """One game in progress.
 
     A generator runs the segment of play (the flow's setup or one turn) and clone() replays

@@ -16,6 +16,7 @@ from typing import Any
 import rulelang.gen.bridge as bridge
 import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
+from rulelang.game.action_space import NumberedActions
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
@@ -97,7 +98,7 @@ def failed(exc: Exception) -> Unsupported:
     return Unsupported(f"the generator failed ({type(exc).__name__}: {exc})", None)
 
 
-class State(GenState):
+class State(GenState, NumberedActions):
     """The public State of a generated game: the engine's contract (game/engine.py State),
     the rest of it over the reference's data, off the hot path."""
 
@@ -212,11 +213,15 @@ class GenGame(Game):
         self._start: GenState | None = None
         self._chance = facts.chance_in_setup(runtime.program)
 
-    def new_initial_state(self, seed: int = 0) -> Any:
-        if self._start is None or self._chance:  # the setup (no choice) run by the
-            start = bridge.from_data(self.state_class, self, self._set_up(seed))  # reference:
-            start.hist = []  # once, or per seed where it draws by chance
-            if self._chance:
+    def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
+        """A new game; its chance drawn from `seed`, or from `rng` when given (a
+        game/chance.ScriptedRng: the outcomes are given from outside)."""
+        if self._start is None or self._chance or rng is not None:  # the setup (no
+            start = bridge.from_data(self.state_class, self, self._set_up(seed, rng))
+            start.hist = []  # choice) run by the reference: once, or per seed where it
+            if self._chance or rng is not None:  # draws by chance
+                if rng is not None:  # (the given generator itself, as the engine keeps it)
+                    start.rng = rng
                 start._guarded(lambda _: start._start(), None)
                 return start
             self._start = start
@@ -226,10 +231,12 @@ class GenGame(Game):
         state._guarded(lambda _: state._start(), None)
         return state
 
-    def _set_up(self, seed: int) -> Any:
+    def _set_up(self, seed: int, rng: Any = None) -> Any:
         """The data the setup leaves (run by the reference's flow; it has no decision)."""
         data = self.runtime.template.copy()
         data.rng.seed(seed)
+        if rng is not None:
+            data.rng = rng
         try:
             for _ in Game(self.runtime, self.path, self.source_hash).flow.setup(
                     Ctx(self.runtime, data)):

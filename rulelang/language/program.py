@@ -124,6 +124,9 @@ class Program:
     # rule's (def or effect, by key) parameters' types, None where none is written
     attr_types: dict[str, dict[str, Any]] = field(default_factory=dict)
     param_types: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    # the type of the values each `choose` offers (types.Type), by the choose's node: what
+    # the fixed action space (game/action_space.py) is numbered from
+    choice_types: dict[ast.Node, Any] = field(default_factory=dict)
 
 
 def indexed_zone(name: str, i: int) -> str:

@@ -120,6 +120,7 @@ class StatementTypes(ExprTypes):
         if s.chooser is not None:
             self.expect(s.chooser, env, _PLAYER, "'by'", "a decision is made by a player")
         env[s.var] = item
+        self.p.choice_types[s] = item
         self.expr(s.cond, env)
 
     def s_Put(self, s: ast.Put, env: Env) -> None:

@@ -22,6 +22,7 @@ LAYERS = [
     ["rulelang.agents"],                             # players that see only State methods
     ["rulelang"],                                    # the public API (__init__.py)
     ["rulelang.tools"],                              # CLI, records, terminal pictures
+    ["rulelang.openspiel", "rulelang.pettingzoo"],   # the rulebooks as peers' games (extras)
     ["rulelang.__main__"],                           # python -m rulelang
 ]
 PYCODE = PACKAGE / "library" / "pycode.py"  # the one module that compiles Python
