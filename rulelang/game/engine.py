@@ -16,6 +16,7 @@ from rulelang.errors import (
     RuleRuntimeError,
     note_rulebook_lines,
 )
+from rulelang.game.callchain import note_calls
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
@@ -130,10 +131,10 @@ class State:
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
                                    _recurring_span(exc), "R302")
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise err from None
         except RulelangError as err:
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise
         except Exception as exc:  # a bug: its traceback names the rulebook lines it ran
             note_rulebook_lines(exc)
@@ -359,7 +360,7 @@ class State:
         try:
             return observe(self, player)
         except RulelangError as err:  # a picture's rule, or the budget
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise
 
     def resample(self, player: int, seed: int) -> State:

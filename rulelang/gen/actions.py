@@ -74,7 +74,7 @@ class GameWriter:
             lines.extend(fn.lines)
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
-                         tries=self.tries)
+                         tries=self.tries, calls=w.call_sites)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -407,10 +407,12 @@ class GameWriter:
             inner[param] = a if a.form.known else Code(local, a.form, 0)
             cost += a.cost
         self._effects.add(effect.name)
+        self.w.calls.append(s.span)
         try:
             cost += sum(self.effect(b, inner, fn) for b in effect.body.stmts)
         finally:
             self._effects.discard(effect.name)
+            self.w.calls.pop()
         return cost
 
     def _set(self, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func) -> int:

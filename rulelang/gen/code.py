@@ -48,6 +48,8 @@ class Generated:
     # do its menus try effects on scratch copies (gen/walk.py)? The closures' play_out tries
     # only the option drawn: mode "compiled" leaves such games to them for now
     tries: bool = False
+    # the calls of each rule's function (rule tracebacks: game/callchain.py)
+    calls: dict[str, list[Span]] = field(default_factory=dict)
 
 
 class Func:

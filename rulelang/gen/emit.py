@@ -32,7 +32,7 @@ from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, make_map
 from rulelang.model.values import zone_ref
-from rulelang.source import Span
+from rulelang.source import Span, with_calls
 
 
 def _foldable(c: Code) -> bool:
@@ -66,6 +66,10 @@ class Writer:
         self._rules: dict[Any, tuple[str, Form, int]] = {}
         self._calling: set[str] = set()
         self._n = 0
+        # the calls whose rule's body is being written in place (outermost first), and the
+        # calls of each rule's function: positions for rule tracebacks (game/callchain.py)
+        self.calls: list[Span] = []
+        self.call_sites: dict[str, list[Span]] = {}
 
     # ---- names and constants
     def fresh(self, prefix: str) -> str:
@@ -73,6 +77,8 @@ class Writer:
         return f"{prefix}{self._n}"
 
     def const(self, value: Any) -> str:
+        if self.calls and type(value) is Span:  # a position in a rule written in place
+            value = with_calls(value, self.calls)
         try:
             key: Any = (type(value), value)
             hash(key)
@@ -441,6 +447,13 @@ class Writer:
 
     # ---- rules: one function per rule and per form of its arguments
     def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
+        self.calls.append(n.span)
+        try:
+            return self._call_rule(key, args, n)
+        finally:
+            self.calls.pop()
+
+    def _call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
         d = self.program.defs[key]
         params = tuple(d.params or ())
         if len(params) != len(args):
@@ -466,6 +479,7 @@ class Writer:
         if made is None:
             made = self._rules[(key, shape)] = self._write_rule(key, d, params, args)
         name, form, cost = made
+        self.call_sites.setdefault(name, []).append(with_calls(n.span, self.calls[:-1]))
         passed = [a.src for a in args if not a.form.known]
         return Code(f"{name}({', '.join(['S', *passed])})", form, 1 + cost
                     + sum(a.cost for a in args))
@@ -516,6 +530,7 @@ class Writer:
                 env[p] = Code(local, a.form, 0)
         fn = Func(f"def {name}({', '.join(formal)}):  # rule {self._n}")
         self._calling.add(key)
+        outer, self.calls = self.calls, []  # (written once for every call: no call in it)
         try:
             if isinstance(d.body, ast.Block):
                 form, cost = self._pure_block(d.body, env, fn)
@@ -528,6 +543,7 @@ class Writer:
                 form, cost = body.form, body.cost
         finally:
             self._calling.discard(key)
+            self.calls = outer
         self.funcs.append((name, d.span, "rule", fn))
         return name, form, cost
 
