@@ -185,14 +185,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise _user_error("R411", f"{flag} must be a positive whole number, not {value}")
     failed = False
     for path in args.paths:
+        options = parse_options(args.option, args.players)
         try:
-            game = load(path, parse_options(args.option, args.players))
+            game = load(path, options)
         except RulelangError as exc:
             _err(exc.render())
             failed = True
             continue
         sim = simulate(game, args.simulate, args.seed, args.max_plies)
-        print("\n".join(summary(path, sim)))
+        print("\n".join(summary(path, sim, options=options)))
         failed = failed or sim.failed
     return 1 if failed else 0
 

@@ -4,6 +4,8 @@ The games run on a process pool (playout.py; `--jobs`, default every core), the 
 from report.py and stats.py, and with `--out DIR` the run is written as DIR/evaluation.json
 (every figure and every game's record) and DIR/report.html (self-contained, offline).
 Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --out folder.
+A game that meets a rule error is reported as failed (tools/failures.py) and the command
+exits 1; `--fail-fast` stops the run at the first such error instead.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from rulelang.tools.choices import choice_lines
 from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import coverage_lines, rule_coverage
+from rulelang.tools.failures import failure_lines, is_failed, listed
 from rulelang.tools.playout import Record, Setup, chunks, run
 from rulelang.tools.report import rate_text, summarize, summary_lines
 from rulelang.tools.report_html import page
@@ -69,7 +72,7 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
     positive(args.max_plies, "--max-plies")
     opts = parse_options(options, args.players)
     setup = Setup(path, tuple(sorted((opts or {}).items())), (), args.seed, args.max_plies,
-                  args.mode)
+                  args.mode, args.fail_fast)
     game = setup.game()  # loaded (and kept) here: workers forked from here have it
     setup = dataclasses.replace(setup, agents=agent_list(args.agents))
     return setup, game
@@ -138,8 +141,12 @@ def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None =
     return records
 
 
-def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
-    """Everything the JSON file holds: the setup, the figures and every game's record."""
+def report(setup: Setup, game: Any, played: list[Record]) -> dict[str, Any]:
+    """Everything the JSON file holds: the setup, the figures (of the games that did not
+    fail), every game's record and the failed games, each with the command replaying it."""
+    records = [r for r in played if not is_failed(r)]
+    failed = listed([r for r in played if is_failed(r)], setup.path, dict(setup.options),
+                    setup.max_plies, setup.mode)
     summary = summarize(records, list(game.player_names), list(setup.agents))
     from rulelang.tools.heatmap import site_counts  # (with the pictures: not at start)
 
@@ -147,8 +154,9 @@ def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
     summary["choices"] = choice_summary(game.runtime.program, records)
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
             "players": list(game.player_names), "agents": list(setup.agents),
-            "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
-            "mode": setup.mode, "summary": summary, "records": records}
+            "seed": setup.seed, "games": len(played), "games_failed": len(failed),
+            "max_plies": setup.max_plies, "mode": setup.mode, "summary": summary,
+            "records": records, "failures": failed}
 
 
 def to_json(data: dict[str, Any]) -> str:
@@ -164,34 +172,37 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     setup, game = make_setup(args, args.path, args.option)
     progress = Progress(args.games)
     cpu = time.process_time()
-    records = evaluate(setup, args.games, workers, progress, cluster)
+    played = evaluate(setup, args.games, workers, progress, cluster)
     progress.close()
     seconds = progress.elapsed()
-    data = report(setup, game, records)
+    data = report(setup, game, played)
+    records = data["records"]
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
     lines += choice_lines(data["summary"]["choices"])
     if args.coverage:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)
         lines += coverage_lines(data["summary"]["coverage"])
+    lines += failure_lines(data["failures"], len(played))
     title = f"{game.name} ({setup.path})"
     show(lines, lambda: _view(title, data["summary"]))
-    print(f"{len(records)} games in {seconds:.1f} s on {workers} "
+    print(f"{len(played)} games in {seconds:.1f} s on {workers} "
           f"{'process' if workers == 1 else 'processes'}: "
-          f"{rate_text(len(records) / seconds)} games/s"
+          f"{rate_text(len(played) / seconds)} games/s"
           + (f", {time.process_time() - cpu:.1f} s CPU here" if workers == 1 else ""))
     if where is not None:
         (where / "evaluation.json").write_text(to_json(data), encoding="utf-8")
         info = {"rulebook": setup.path, "agents": ",".join(setup.agents),
-                "seed": setup.seed, "games": len(records), "max plies": setup.max_plies,
+                "seed": setup.seed, "games": len(played), "failed": len(data["failures"]),
+                "max plies": setup.max_plies,
                 **{f"option {k}": v for k, v in setup.options}}
         from rulelang.tools.heatmap import heatmap_svg
 
         heat = heatmap_svg(game, data["summary"]["sites"])
-        (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat),
-                                           encoding="utf-8")
+        (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat,
+                                                data["failures"]), encoding="utf-8")
         print(f"written: {where / 'evaluation.json'}, {where / 'report.html'}")
-    return 0
+    return 1 if data["failures"] else 0
 
 
 def _view(title: str, summary: dict[str, Any]) -> Any:

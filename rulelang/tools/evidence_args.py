@@ -34,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    help="with --backend ray: the cluster to join (default: start a private "
                    "one on 127.0.0.1)")
     p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
+    p.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first game that meets a rule error (default: play "
+                   "every game, report the failed ones with their seeds and exit 1)")
 
 
 def add_evaluate_parser(sub: Any) -> None:

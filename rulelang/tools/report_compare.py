@@ -9,7 +9,7 @@ import math
 from html import escape
 from typing import Any
 
-from rulelang.tools.report_html import _CSS, _bars, _table
+from rulelang.tools.report_html import _CSS, _bars, _table, failed_games
 
 _W, _ROW, _LABEL = 560, 30, 110
 _SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">'
@@ -103,6 +103,8 @@ def compare_page(data: dict[str, Any], lines: list[str]) -> str:
             _table(["side", "rulebook", "options"], sides),
             f"<p>{data['pairs']} pairs: game i of each side from the same seed with the same "
             f"seat rotation; agents {escape(', '.join(data['a']['agents']))}</p>",
+            *failed_games(data["a"]["failures"], ", side A"),
+            *failed_games(data["b"]["failures"], ", side B"),
             "<h2>Paired differences, B - A</h2>",
             "<p>dots: the mean difference; whiskers: its 95 % interval (red when it excludes "
             "0)</p>",

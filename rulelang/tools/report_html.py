@@ -96,10 +96,26 @@ def _choices(rows: list[dict[str, Any]], most: int = 12, values: int = 12) -> li
     return out
 
 
+def failed_games(failures: list[dict[str, Any]], side: str = "") -> list[str]:
+    """The games that met a rule error: seed, ply, error, rule calls, replay command."""
+    if not failures:
+        return []
+    rows = [[str(r["index"]), str(r["seed"]), str(r["plies"]),
+             f"{r['failed']['at'] or ''} error[{r['failed']['code']}]: "
+             f"{r['failed']['message']}",
+             " > ".join(f"{at} in {name}" for at, name in r["failed"]["calls"]),
+             r["replay"]] for r in failures]
+    return [f"<h2>Failed games{side}</h2>",
+            f"<p>{len(failures)} games met a rule error; the figures are those of the "
+            "others</p>",
+            _table(["game", "seed", "plies", "error", "rule calls", "replay"], rows)]
+
+
 def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
-         heatmap: str | None = None) -> str:
+         heatmap: str | None = None, failures: list[dict[str, Any]] | None = None) -> str:
     """The report page of one evaluation (`lines`: the terminal summary, shown verbatim;
-    `heatmap`: the SVG of the sites played, when the game has a board)."""
+    `heatmap`: the SVG of the sites played, when the game has a board; `failures`: the
+    games that met a rule error)."""
     rates = [_rate_row(f"seat {i + 1} {row['player']}", row["wins"])
              for i, row in enumerate(s["seats"])]
     rates += [_rate_row("draws", s["draws"])]
@@ -109,6 +125,7 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
     scale = max((v for _, v in top), default=1)
     body = [f"<h1>{escape(title)}</h1>",
             "<p>" + escape(", ".join(f"{k}: {v}" for k, v in setup.items())) + "</p>",
+            *failed_games(failures or []),
             "<h2>Results</h2>", _bars(rates, 1.0, "%"),
             "<p>bars: the rate; whiskers: its 95 % Wilson interval</p>",
             _table(["", "rate [95 % interval]"],
