@@ -30,6 +30,7 @@ from rulelang.tools.common import (
 )
 from rulelang.tools.evidence_args import add_compare_parser as _compare_parser
 from rulelang.tools.evidence_args import add_evaluate_parser as _evaluate_parser
+from rulelang.tools.evidence_args import add_mutate_arguments, cmd_mutate
 from rulelang.tools.record import replay
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
@@ -92,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH",
                       help="scenario files or folders of them (default: this folder)")
     test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
+    add_mutate_arguments(test)
     test.set_defaults(run=cmd_test)
     return ap
 
@@ -428,6 +430,8 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
 
 def cmd_test(args: argparse.Namespace) -> int:
     modes = ("compiled", "interpreted") if args.mode == "both" else (args.mode,)
+    if args.mutate:
+        return cmd_mutate(args, modes[0])
     from rulelang.tools.scenarios import test_command  # (the scenario runner when asked)
 
     return test_command(args.paths, modes, print)

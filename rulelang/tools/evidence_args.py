@@ -81,3 +81,41 @@ def _evaluate(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from rulelang.tools.compare import cmd_compare
     return cmd_compare(args)
+
+
+def add_mutate_arguments(test: argparse.ArgumentParser) -> None:
+    """`rulelang test --mutate`: mutation testing of the rulebooks by their scenario files."""
+    m = test.add_argument_group("mutation testing (--mutate)")
+    m.add_argument("--mutate", action="store_true",
+                   help="run the scenarios on single-point mutants of their rulebooks and "
+                   "list the mutants no scenario kills")
+    m.add_argument("--stdlib", action="store_true",
+                   help="mutate the library modules the rulebook uses too")
+    m.add_argument("--games", type=int, default=20, metavar="N",
+                   help="random games that compare a surviving mutant with the original "
+                   "(default 20)")
+    m.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="the seed of the random games and of the choice of mutants")
+    m.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default: every core)")
+    m.add_argument("--max-mutants", type=int, default=200, metavar="N",
+                   help="at most N mutants per rulebook, chosen by the seed (default 200)")
+    m.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                   help="the time box of one mutant (default 20 s)")
+    m.add_argument("--json", action="store_true", help="the report as JSON")
+
+
+def cmd_mutate(args: argparse.Namespace, mode: str) -> int:
+    import os
+
+    from rulelang.tools.common import _user_error
+    from rulelang.tools.mutate import Settings, mutate_command
+    for flag, value in (("--games", args.games), ("--max-mutants", args.max_mutants),
+                        ("--jobs", args.jobs or 1)):
+        if value < 1:
+            raise _user_error("R418", f"{flag} must be a positive whole number, not {value}")
+    if not args.timeout > 0:
+        raise _user_error("R418", f"--timeout must be more than 0, not {args.timeout}")
+    settings = Settings(args.games, args.seed, args.timeout, mode=mode)
+    return mutate_command(args.paths, args.stdlib, args.max_mutants,
+                          args.jobs or os.cpu_count() or 1, settings, args.json, print)

@@ -57,6 +57,11 @@ class Result:
 _GAMES: dict[tuple[str, str, tuple[tuple[str, Any], ...]], rulelang.Game] = {}
 
 
+def forget_games() -> None:
+    """Drop the games loaded for scenarios (a mutant's is never asked for again)."""
+    _GAMES.clear()
+
+
 def run(file: ScenarioFile, modes: tuple[str, ...] = ("compiled",)) -> Iterator[Result]:
     """Each scenario in each of `modes` (a scenario's own `mode` line narrows them)."""
     for sc in file.scenarios:
