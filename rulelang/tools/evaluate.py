@@ -126,9 +126,18 @@ def ray_address(args: argparse.Namespace) -> str | None:
         raise _user_error("R418", "--address is for --backend ray")
     if args.backend == "local":
         return None
-    from rulelang.tools.cluster import ray_module
-    ray_module()  # installed? (a clear mistake before any game is played)
+    from rulelang.tools import cluster
+    cluster.ray_module()  # installed? (a clear mistake before any game is played)
+    cluster.verbose[0] = args.verbose
     return args.address or ""
+
+
+def ray_start(cluster: str | None) -> float:
+    """The seconds the private Ray instance of this run took to start (0: none)."""
+    if cluster != "":
+        return 0.0
+    from rulelang.tools import cluster as ray_cluster
+    return ray_cluster.started[-1] if ray_cluster.started else 0.0
 
 
 def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None = None,
@@ -174,7 +183,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     cpu = time.process_time()
     played = evaluate(setup, args.games, workers, progress, cluster)
     progress.close()
-    seconds = progress.elapsed()
+    seconds, start = progress.elapsed(), ray_start(cluster)
     data = report(setup, game, played)
     records = data["records"]
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
@@ -186,9 +195,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     lines += failure_lines(data["failures"], len(played))
     title = f"{game.name} ({setup.path})"
     show(lines, lambda: _view(title, data["summary"]))
-    print(f"{len(played)} games in {seconds:.1f} s on {workers} "
+    print(f"{len(played)} games in {seconds - start:.1f} s on {workers} "
           f"{'process' if workers == 1 else 'processes'}: "
-          f"{rate_text(len(played) / seconds)} games/s"
+          f"{rate_text(len(played) / max(1e-9, seconds - start))} games/s"
+          + (f" (and {start:.1f} s to start Ray)" if start else "")
           + (f", {time.process_time() - cpu:.1f} s CPU here" if workers == 1 else ""))
     if where is not None:
         (where / "evaluation.json").write_text(to_json(data), encoding="utf-8")

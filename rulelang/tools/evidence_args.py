@@ -32,8 +32,10 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    help="local: a process pool here (default); ray: a Ray cluster")
     p.add_argument("--address", metavar="ADDR",
                    help="with --backend ray: the cluster to join (default: start a private "
-                   "one on 127.0.0.1)")
+                   "one, listening on 127.0.0.1 only)")
     p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
+    p.add_argument("--verbose", action="store_true",
+                   help="with --backend ray: show Ray's own log lines")
     p.add_argument("--fail-fast", action="store_true",
                    help="stop at the first game that meets a rule error (default: play "
                    "every game, report the failed ones with their seeds and exit 1)")
