@@ -192,6 +192,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)
         lines += coverage_lines(data["summary"]["coverage"])
+    else:
+        lines.append("rule coverage: not measured (--coverage 0)")
     lines += failure_lines(data["failures"], len(played))
     title = f"{game.name} ({setup.path})"
     show(lines, lambda: _view(title, data["summary"]))
