@@ -20,6 +20,7 @@ from typing import Any
 from rulelang.tools.common import _user_error
 from rulelang.tools.evaluate import (
     Progress,
+    auto_jobs,
     jobs,
     make_setup,
     out_dir,
@@ -140,11 +141,12 @@ def _line(name: str, d: dict[str, float], m: Metric) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    workers = jobs(args)
+    chosen = jobs(args)
     cluster = ray_address(args)
     where = out_dir(args.out)
     sides = _sides(args)
     (a, game_a), (b, game_b) = sides
+    workers = chosen or auto_jobs(a, 2 * args.games, cluster)
     metrics = metrics_of(*sides)
     shares = {name for name, m in metrics.items() if m.share}
     sprt = _check_sprt(args, metrics)

@@ -24,7 +24,7 @@ from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
 from rulelang.tools.coverage import coverage_lines, rule_coverage
 from rulelang.tools.failures import failure_lines, is_failed, listed
-from rulelang.tools.playout import Record, Setup, chunks, run
+from rulelang.tools.playout import Record, Setup, chunks, play_one, run
 from rulelang.tools.report import rate_text, summarize, summary_lines
 from rulelang.tools.report_html import page
 
@@ -35,8 +35,38 @@ def positive(value: int | None, flag: str) -> int:
     return value
 
 
-def jobs(args: argparse.Namespace) -> int:
-    return positive(os.cpu_count() or 1 if args.jobs is None else args.jobs, "--jobs")
+SHORT = 4.0  # CPU seconds: a run this short is played by one process (see auto_jobs)
+
+
+def jobs(args: argparse.Namespace) -> int | None:
+    """--jobs, or None: chosen by auto_jobs once the rulebook is loaded."""
+    return None if args.jobs is None else positive(args.jobs, "--jobs")
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
+
+
+def auto_jobs(setup: Setup, games: int, cluster: str | None = None) -> int:
+    """The default number of workers, from measurement: a few of the run's games are timed
+    here (their records are not kept: a game depends on its index only). A run estimated at
+    less than SHORT CPU seconds is played by this process alone (a pool's start and its
+    workers' cold caches would cost more than they save); a longer one by one worker per
+    core left idle by the machine's other work (its load average), at least one. On a Ray
+    cluster, one per CPU of this machine."""
+    if cluster is not None:
+        return cores()
+    if cores() == 1:
+        return 1
+    begin, n = time.process_time(), 0
+    while n < min(games, 50) and time.process_time() - begin < 0.25:
+        play_one(setup, n)
+        n += 1
+    if (time.process_time() - begin) / n * games < SHORT:
+        return 1
+    busy = round(os.getloadavg()[0]) if hasattr(os, "getloadavg") else 0
+    return max(1, min(cores(), cores() - busy))
 
 
 def agent_list(spec: str) -> tuple[str, ...]:
@@ -175,10 +205,11 @@ def to_json(data: dict[str, Any]) -> str:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.coverage < 0:
         raise _user_error("R418", f"--coverage must be 0 or more, not {args.coverage}")
-    workers = jobs(args)
+    chosen = jobs(args)
     cluster = ray_address(args)
     where = out_dir(args.out)
     setup, game = make_setup(args, args.path, args.option)
+    workers = chosen or auto_jobs(setup, args.games, cluster)
     progress = Progress(args.games)
     cpu = time.process_time()
     played = evaluate(setup, args.games, workers, progress, cluster)

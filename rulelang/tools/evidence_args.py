@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    "(neighbours in the list play each other; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
-                   help="worker processes (default: every core)")
+                   help="worker processes (default: one for a run of a few seconds, else "
+                   "one per idle core)")
     p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
                    help=f"cut a game after M moves (default {DEFAULT_CAP})")
     p.add_argument("--mode", choices=("compiled", "interpreted", "generated", "closures"),
