@@ -1,4 +1,5 @@
-"""Rule coverage in `rulelang evaluate` (tools/coverage.py): the parts of a rulebook no game
+"""Rule coverage in `rulelang evaluate` (tools/evidence/coverage.py): the parts of a rulebook no
+game
 used, each at its line — a planted dead action, branch (also in a module's effect the rules
 call, and none in one they do not), uncalled effect, end rule and score term are found,
 a branch that only a menu tried on scratch data counts as never entered, and a bundled game's
@@ -9,7 +10,7 @@ import json
 from pathlib import Path
 
 from rulelang.tools.cli import main
-from rulelang.tools.coverage import without_comment
+from rulelang.tools.evidence.coverage import without_comment
 
 HERE = Path(__file__).parent
 DEAD = HERE / "rulebooks" / "dead_rules.rule"

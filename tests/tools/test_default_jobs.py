@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulelang.tools import evaluate
 from rulelang.tools.cli import main
-from rulelang.tools.playout import Setup
+from rulelang.tools.evidence import evaluate
+from rulelang.tools.evidence.playout import Setup
 
 SETUP = Setup("tic_tac_toe", (), ("random",), 0, 2000)
 

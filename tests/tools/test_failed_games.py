@@ -1,4 +1,5 @@
-"""Failed games are results (tools/failures.py): `evaluate` and `compare` play every game of a
+"""Failed games are results (tools/evidence/failures.py): `evaluate` and `compare` play every game
+of a
 rulebook that fails in some seeds, report the others, list each failed game with its seed,
 error, rule calls and replay command (which reproduces it), and exit 1; `--fail-fast` stops at
 the first; `check --simulate` reports the same way."""

@@ -1,4 +1,5 @@
-"""`rulelang test --mutate` (tools/mutate.py, tools/mutants.py): single-point mutants of a
+"""`rulelang test --mutate` (tools/scenario/mutate.py, tools/scenario/mutants.py): single-point
+mutants of a
 rulebook run against its scenario files; a planted weak scenario file lets through the mutants
 the bundled one kills, and the report names them at their line; the run is the same for a
 seed and every --jobs."""
@@ -12,7 +13,7 @@ import pytest
 
 import rulelang
 from rulelang.tools.cli import main
-from rulelang.tools.mutants import mutants
+from rulelang.tools.scenario.mutants import mutants
 
 ROOT = Path(__file__).resolve().parents[2]
 WEAK = '''rulebook "tic_tac_toe.rule"

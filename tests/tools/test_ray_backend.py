@@ -1,4 +1,4 @@
-"""`rulelang evaluate --backend ray` (tools/cluster.py): the same records as the local pool
+"""`rulelang evaluate --backend ray` (tools/evidence/cluster.py): the same records as the local pool
 for the same seeds, byte for byte. Ray binds its servers to every interface of the machine
 (it replaces a node address of 127.0.0.1 by the machine's own), so the Ray run is made in a
 network namespace of its own (`unshare -n`) that has the loopback interface only: no other
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.tools import cluster
 from rulelang.tools.cli import main
+from rulelang.tools.evidence import cluster
 
 ARGS = ["tic_tac_toe", "--games", "30", "--seed", "5", "--jobs", "2", "--coverage", "0"]
 ISOLATED = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$0" "$@"',
@@ -36,7 +36,7 @@ WITH_AN_ADDRESS = ["unshare", "-n", "--", "sh", "-c", "ip link set lo up && ip a
                    'exec "$0" "$@"', sys.executable]
 SOCKETS = """
 import json, ray
-from rulelang.tools import cluster
+from rulelang.tools.evidence import cluster
 cluster.start_private(1)
 assert ray.get(ray.remote(lambda: 7).remote()) == 7
 found = []

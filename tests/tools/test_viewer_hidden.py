@@ -15,9 +15,9 @@ import pytest
 import rulelang
 from rulelang.agents import make_agent
 from rulelang.tools.cli import main
-from rulelang.tools.record import record_game, write_record
-from rulelang.tools.render import _value, _zone
-from rulelang.tools.viewer import frames, page, replay_page
+from rulelang.tools.pictures.render import _value, _zone
+from rulelang.tools.pictures.viewer import frames, page, replay_page
+from rulelang.tools.records.record import record_game, write_record
 
 
 def _strings(value: Any, out: set[str]) -> None:

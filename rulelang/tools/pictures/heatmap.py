@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rulelang.tools.picture import board_shape, drawing
-from rulelang.tools.svg import Node
+from rulelang.tools.pictures.picture import board_shape, drawing
+from rulelang.tools.pictures.svg import Node
 
 HEAT = "#D55E00"  # the palette's vermilion (colour-blind safe), reached by the most played site
 NEUTRAL = "#EEEEEE"  # every cell of the board, light and dark alike: no pattern under the heat

@@ -24,7 +24,7 @@ from rulelang.errors import (
     render,
 )
 from rulelang.game import position
-from rulelang.tools.scenario_checks import (
+from rulelang.tools.scenario.scenario_checks import (
     CHECKS,
     Failed,
     as_list,
@@ -34,7 +34,7 @@ from rulelang.tools.scenario_checks import (
     short,
     shown_value,
 )
-from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
+from rulelang.tools.scenario.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 from rulelang.tools.terminal.ending import end_reason
 
 __all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",

@@ -8,7 +8,7 @@ order until a sequential probability ratio test shows a difference in that metri
 one out (stats.Sprt), so the games played, like every figure, are the same for every --jobs.
 With `--out DIR` it writes DIR/compare.json and DIR/report.html (report_compare.py).
 A pair in which a game met a rule error is left out of the differences, and its failed
-game listed with the command replaying it (tools/failures.py); the command then exits 1.
+game listed with the command replaying it (tools/evidence/failures.py); the command then exits 1.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulelang.tools.common import _user_error
-from rulelang.tools.evaluate import (
+from rulelang.tools.evidence.evaluate import (
     Progress,
     auto_jobs,
     jobs,
@@ -29,11 +29,11 @@ from rulelang.tools.evaluate import (
     show,
     to_json,
 )
-from rulelang.tools.failures import failure_lines, is_failed
-from rulelang.tools.metrics import Metric, binary_names, paired_metrics
-from rulelang.tools.playout import Record, Setup, Task, chunks, run
-from rulelang.tools.report_compare import compare_page
-from rulelang.tools.stats import Sprt, paired
+from rulelang.tools.evidence.failures import failure_lines, is_failed
+from rulelang.tools.evidence.metrics import Metric, binary_names, paired_metrics
+from rulelang.tools.evidence.playout import Record, Setup, Task, chunks, run
+from rulelang.tools.evidence.report_compare import compare_page
+from rulelang.tools.evidence.stats import Sprt, paired
 
 
 def metrics_of(a: tuple[Setup, Any], b: tuple[Setup, Any]) -> dict[str, Metric]:
@@ -198,6 +198,6 @@ def _opts(setup: Setup) -> str:
 
 def _view(heads: list[str], pairs: int, diffs: dict[str, Any], shares: set[str],
           units: dict[str, str], sprt_lines: list[str]) -> Any:
-    from rulelang.tools.tables import compare_view
+    from rulelang.tools.evidence.tables import compare_view
 
     return compare_view(heads, pairs, diffs, shares, units, sprt_lines)

@@ -9,7 +9,7 @@ import math
 from html import escape
 from typing import Any
 
-from rulelang.tools.report_html import _CSS, _bars, _table, failed_games, legend
+from rulelang.tools.evidence.report_html import _CSS, _bars, _table, failed_games, legend
 
 _W, _ROW, _LABEL = 560, 30, 110
 _SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '

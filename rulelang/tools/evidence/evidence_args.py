@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rulelang.tools.coverage import DEFAULT_LIMIT
+from rulelang.tools.evidence.coverage import DEFAULT_LIMIT
 
 DEFAULT_GAMES = 1000
 DEFAULT_CAP = 2000
@@ -77,12 +77,12 @@ def add_compare_parser(sub: Any) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from rulelang.tools.evaluate import cmd_evaluate
+    from rulelang.tools.evidence.evaluate import cmd_evaluate
     return cmd_evaluate(args)
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from rulelang.tools.compare import cmd_compare
+    from rulelang.tools.evidence.compare import cmd_compare
     return cmd_compare(args)
 
 
@@ -112,7 +112,7 @@ def cmd_mutate(args: argparse.Namespace, mode: str) -> int:
     import os
 
     from rulelang.tools.common import _user_error
-    from rulelang.tools.mutate import Settings, mutate_command
+    from rulelang.tools.scenario.mutate import Settings, mutate_command
     for flag, value in (("--games", args.games), ("--max-mutants", args.max_mutants),
                         ("--jobs", args.jobs or 1)):
         if value < 1:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from rulelang.tools.choices import short
+from rulelang.tools.evidence.choices import short
 
 _W, _BAR, _LABEL = 560, 22, 150
 # (nothing wider than the page: plots shrink to it, long lines and cells wrap)

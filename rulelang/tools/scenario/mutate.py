@@ -27,13 +27,14 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang import limits
 from rulelang.agents import make_agent
 from rulelang.errors import RulebookError, RulelangError
 from rulelang.resources import stdlib_dir
-from rulelang.tools import scenarios
 from rulelang.tools.common import cap_game
-from rulelang.tools.mutants import Mutant, data_mutants, mutants
-from rulelang.tools.playout import game_seed
+from rulelang.tools.evidence.playout import game_seed
+from rulelang.tools.scenario import scenarios
+from rulelang.tools.scenario.mutants import Mutant, data_mutants, mutants
 
 _ORIGINALS: dict[tuple[Any, ...], list[Any]] = {}  # per process: the original's games
 
@@ -207,7 +208,8 @@ def jobs_of(book: str, tests: list[str], library: bool, max_mutants: int,
     found = mutants(program, own, relations)
     for where, copy in sorted(data.items()):
         found += [dataclasses.replace(m, path=str(Path(book).parent / copy))
-                  for m in data_mutants(where, Path(where).read_text(encoding="utf-8"))]
+                  for m in data_mutants(where, limits.read_checked(Path(where),
+                                                                   limits.MAX_DATA_BYTES))]
     if len(found) > max_mutants:
         keep = sorted(random.Random(settings.seed).sample(range(len(found)), max_mutants))
         found = [found[i] for i in keep]

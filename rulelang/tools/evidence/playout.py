@@ -23,9 +23,16 @@ from rulelang.agents import make_agent
 from rulelang.errors import RuleRuntimeError
 from rulelang.library.decision import Decision, Options, label
 from rulelang.model.values import Site
-from rulelang.tools.choices import Counts, Watch, action_slots, value_text, where_of, written_counts
 from rulelang.tools.common import cap_game, load
-from rulelang.tools.failures import failed_record
+from rulelang.tools.evidence.choices import (
+    Counts,
+    Watch,
+    action_slots,
+    value_text,
+    where_of,
+    written_counts,
+)
+from rulelang.tools.evidence.failures import failed_record
 
 Record = dict[str, Any]
 _GAMES: dict[tuple[str, str, str, int], Any] = {}  # per process: the loaded rulebooks
@@ -100,7 +107,7 @@ def _play_index(setup: Setup, game: Any, memo: _Memo, index: int) -> Record:
             states.append(game.new_initial_state(seed=seed))
             chance.keep(states[0])
             return _play(game, memo, states[0], agents, index, seed, names, chance.draws)
-    except RuleRuntimeError as err:  # a failed game is a result (tools/failures.py)
+    except RuleRuntimeError as err:  # a failed game is a result (tools/evidence/failures.py)
         if setup.fail_fast:
             raise
         return failed_record(err, index, seed, names,
@@ -486,7 +493,7 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
     of the consumer, who may stop early (the rest is then cancelled). With `ray_address`
     (None: the local pool; "": a private Ray instance here) they run on Ray (cluster.py)."""
     if ray_address is not None:
-        from rulelang.tools.cluster import run_on_ray
+        from rulelang.tools.evidence.cluster import run_on_ray
         yield from run_on_ray(play_chunk, tasks, jobs, on_chunk, ray_address or None)
         return
     if jobs <= 1:

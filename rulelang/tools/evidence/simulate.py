@@ -20,8 +20,8 @@ from rulelang.agents import make_agent
 from rulelang.errors import RulelangError
 from rulelang.library.semantics import Ctx
 from rulelang.model.values import Site, ZoneRef
-from rulelang.tools.failures import replay_command
-from rulelang.tools.playout import game_seed
+from rulelang.tools.evidence.failures import replay_command
+from rulelang.tools.evidence.playout import game_seed
 
 RECURS = 3  # a position seen this often in one game is reported
 PROBLEMS = ("piece", "counter", "observation", "error", "capped")  # these fail the check
@@ -164,7 +164,7 @@ def _where(where: Any, game: Any) -> str:
 def summary(path: str, sim: Simulation, limit: int = 5,
             options: dict[str, Any] | None = None) -> list[str]:
     """The lines `check --simulate` prints (a rule error with its rule calls and the command
-    that replays its game, as `evaluate` reports a failed game: tools/failures.py)."""
+    that replays its game, as `evaluate` reports a failed game: tools/evidence/failures.py)."""
     lines = [f"{path}: {sim.games} random games, {sim.ended} ended, "
              f"{sim.plies / max(sim.games, 1):.1f} actions on average"]
     counts = sim.counts()

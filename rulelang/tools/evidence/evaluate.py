@@ -4,7 +4,7 @@ The games run on a process pool (playout.py; `--jobs`, default every core), the 
 from report.py and stats.py, and with `--out DIR` the run is written as DIR/evaluation.json
 (every figure and every game's record) and DIR/report.html (self-contained, offline).
 Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --out folder.
-A game that meets a rule error is reported as failed (tools/failures.py) and the command
+A game that meets a rule error is reported as failed (tools/evidence/failures.py) and the command
 exits 1; `--fail-fast` stops the run at the first such error instead.
 """
 from __future__ import annotations
@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.tools.choices import choice_lines
-from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
-from rulelang.tools.coverage import coverage_lines, rule_coverage
-from rulelang.tools.failures import failure_lines, is_failed, listed
-from rulelang.tools.playout import Record, Setup, chunks, play_one, run
-from rulelang.tools.report import rate_text, summarize, summary_lines
-from rulelang.tools.report_html import page
+from rulelang.tools.evidence.choices import choice_lines
+from rulelang.tools.evidence.choices import summary as choice_summary
+from rulelang.tools.evidence.coverage import coverage_lines, rule_coverage
+from rulelang.tools.evidence.failures import failure_lines, is_failed, listed
+from rulelang.tools.evidence.playout import Record, Setup, chunks, play_one, run
+from rulelang.tools.evidence.report import rate_text, summarize, summary_lines
+from rulelang.tools.evidence.report_html import page
 
 
 def positive(value: int | None, flag: str) -> int:
@@ -118,7 +118,7 @@ class Progress:
         if sys.stderr.isatty():
             from rich.console import Console
 
-            from rulelang.tools.tables import GamesProgress
+            from rulelang.tools.evidence.tables import GamesProgress
 
             self.bar = GamesProgress(total, Console(stderr=True))
 
@@ -156,7 +156,7 @@ def ray_address(args: argparse.Namespace) -> str | None:
         raise _user_error("R418", "--address is for --backend ray")
     if args.backend == "local":
         return None
-    from rulelang.tools import cluster
+    from rulelang.tools.evidence import cluster
     cluster.ray_module()  # installed? (a clear mistake before any game is played)
     cluster.verbose[0] = args.verbose
     return args.address or ""
@@ -166,7 +166,7 @@ def ray_start(cluster: str | None) -> float:
     """The seconds the private Ray instance of this run took to start (0: none)."""
     if cluster != "":
         return 0.0
-    from rulelang.tools import cluster as ray_cluster
+    from rulelang.tools.evidence import cluster as ray_cluster
     return ray_cluster.started[-1] if ray_cluster.started else 0.0
 
 
@@ -187,7 +187,7 @@ def report(setup: Setup, game: Any, played: list[Record]) -> dict[str, Any]:
     failed = listed([r for r in played if is_failed(r)], setup.path, dict(setup.options),
                     setup.max_plies, setup.mode)
     summary = summarize(records, list(game.player_names), list(setup.agents))
-    from rulelang.tools.heatmap import site_counts  # (with the pictures: not at start)
+    from rulelang.tools.pictures.heatmap import site_counts  # (with the pictures: not at start)
 
     summary["sites"] = site_counts(game, records)  # how often actions named each site
     summary["choices"] = choice_summary(game.runtime.program, records)
@@ -239,7 +239,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                 "seed": setup.seed, "games": len(played), "failed": len(data["failures"]),
                 "max plies": setup.max_plies,
                 **{f"option {k}": v for k, v in setup.options}}
-        from rulelang.tools.heatmap import heatmap_svg
+        from rulelang.tools.pictures.heatmap import heatmap_svg
 
         heat = heatmap_svg(game, data["summary"]["sites"])
         (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat,
@@ -249,6 +249,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _view(title: str, summary: dict[str, Any]) -> Any:
-    from rulelang.tools.tables import evaluate_view
+    from rulelang.tools.evidence.tables import evaluate_view
 
     return evaluate_view(title, summary)
