@@ -88,3 +88,20 @@ def test_a_long_chain_shows_its_ends_and_how_many_calls_are_left_out() -> None:
                          "r.rule:1:13 in f1: def f(n) = f(n - 1)"]
     assert shown[2] == "… 5 more"
     assert [s.split(" in ")[1].split(":")[0] for s in shown[3:]] == [f"f{i}" for i in range(7, 12)]
+
+
+def test_play_and_test_show_the_chain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rulelang.tools.cli import main
+    assert main(["play", str(CHAIN), "--agents", "random,random", "--seed", "3"]) == 1
+    assert "chain.rule:24:5 in action place: chain_helpers.tally(size(free))" \
+        in capsys.readouterr().err
+    (tmp_path / "chain.rule").write_text(CHAIN.read_text(), encoding="utf-8")
+    helpers = CHAIN.with_name("chain_helpers.rule")
+    (tmp_path / "chain_helpers.rule").write_text(helpers.read_text(), encoding="utf-8")
+    (tmp_path / "chain.test").write_text(
+        'rulebook "chain.rule"\n\nscenario "six marks"\n  when "place a1", "place a2", '
+        '"place a3", "place b1", "place b2", "place b3"\n  expect not over\n', encoding="utf-8")
+    assert main(["test", str(tmp_path / "chain.test")]) == 1
+    out = capsys.readouterr().out
+    assert "rule calls (innermost last):" in out
+    assert "chain_helpers.rule:5:19 in chain_helpers.ratio" in out
