@@ -110,3 +110,16 @@ def test_bad_numbers_are_diagnostics(bad: list[str], weak: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["test", "--mutate", str(weak / "weak.test"), *bad]) == 1
     assert "error[R418]" in capsys.readouterr().err
+
+
+def test_stdlib_mutates_the_library_modules_too(weak: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(weak / "weak.test"), "--games", "2", "--jobs", "1", "--json"]
+    _, own = mutate(capsys, *args)
+    _, more = mutate(capsys, *args, "--stdlib", "--max-mutants", "12")
+    paths = {m["where"].split(":")[0] for m in more["rulebooks"][0]["all"]}
+    assert not any(p.startswith("stdlib/") for m in own["rulebooks"][0]["all"]
+                   for p in [m["where"]])
+    assert any(p.startswith("stdlib/") for p in paths)  # square.rule, lines.rule
+    assert {m["status"] for m in more["rulebooks"][0]["all"]} <= {
+        "killed", "survived", "invalid", "timeout"}
