@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulelang.tools import playout  # noqa: E402
+from rulelang.tools.evidence import playout  # noqa: E402
 from rulelang.tools.evidence.evaluate import evaluate  # noqa: E402
 from rulelang.tools.evidence.playout import Setup  # noqa: E402
 
