@@ -35,10 +35,6 @@ class ScenarioFile(pytest.File):
 
 
 class Scenario(pytest.Item):
-    # no fixtures; said, because some plugins' hook wrappers (pytest-lsp 1.0) read it and
-    # never yield for an item without it
-    funcargs: dict[str, Any] = {}
-
     def __init__(self, *, file: Any, scenario: Any, mode: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.file, self.scenario, self.mode = file, scenario, mode
@@ -58,8 +54,6 @@ class Scenario(pytest.Item):
 
 
 class Unreadable(pytest.Item):
-    funcargs: dict[str, Any] = {}  # (as Scenario's)
-
     def __init__(self, *, message: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.message = message
