@@ -156,15 +156,7 @@ class Runtime(RepetitionKeys):
              ) -> Any:
         cat, key = ref or ("", "")
         if cat == "builtin":
-            try:
-                return BUILTINS[key].impl(c, *args)
-            except RuleRuntimeError as err:  # the innermost position wins (a rule passed as f)
-                raise positioned(err, node.span) from None
-            except RulelangError as exc:
-                raise RuleRuntimeError(str(exc), node.span) from None
-            except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
-                raise RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}",
-                                       node.span) from exc
+            return self.call_builtin(key, BUILTINS[key].impl, args, c, node)
         if cat == "def":
             return self.call_def(key, args, c, node)
         if cat == "relation":
@@ -176,6 +168,19 @@ class Runtime(RepetitionKeys):
                                        f"{', '.join(map(show, args)) or 'nothing'}", node.span)
             return rel.table[args[0].index]
         raise RuleRuntimeError(f"'{key or '?'}' cannot be called here", node.span)
+
+    @staticmethod
+    def call_builtin(key: str, impl: Any, args: list[Any], c: Ctx, node: Any) -> Any:
+        """A builtin's implementation called, its errors positioned at the call."""
+        try:
+            return impl(c, *args)
+        except RuleRuntimeError as err:  # the innermost position wins (a rule passed as f)
+            raise positioned(err, node.span) from None
+        except RulelangError as exc:
+            raise RuleRuntimeError(str(exc), node.span) from None
+        except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
+            raise RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}",
+                                   node.span) from exc
 
     def call_def(self, key: str, args: list[Any], c: Ctx, node: Any) -> Any:
         d = self.program.defs[key]

@@ -60,6 +60,9 @@ def generate(runtime: Any) -> type[GenState]:
     body = {"__slots__": g.slots,
             "menus": () if machine else tuple(space[f"menu{m}"] for m in movers),
             "steppers": tuple(space[f"turn{m}"] for m in movers) if machine else None,
+            "rounders": tuple(space[f"round{m}"] for m in movers) if "round0" in space
+            else None,
+            "untils": tuple(space[f"until{m}"] for m in movers) if "until0" in space else (),
             "do_nodes": tuple(n for n in walk(do) if isinstance(n, ast.Do)),
             "acts": tuple(space[f"act{m}"] for m in movers),
             "ends": tuple(space[f"end{m}"] for m in movers),
@@ -67,10 +70,12 @@ def generate(runtime: Any) -> type[GenState]:
             "_touch": space["touch"], "_init_kept": space["init_kept"],
             "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
-            "counting": g.counting,
+            "counting": g.counting, "hides": facts.hides(runtime.program),
+            "chooses": g.chooses, "turn_slots": g.turn_slots,
+            "keeps_segment": any(c.mode == "secret" for c, _ in g.chooses),
             "rt": runtime,
             "players": runtime.players,
-            "do_node": next(n for n in walk(do) if isinstance(n, ast.Do)),
+            "do_node": next((n for n in walk(do) if isinstance(n, ast.Do)), None),
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)
@@ -129,8 +134,9 @@ class State(GenState):
         explanations read it)."""
         if self.menu is None:
             return None
-        do = self.do_nodes[self.point] if self.do_nodes else self.do_node
-        return Decision(self.mover, list(self.menu), menu=do)
+        entry = (self.current_player(), list(self.menu), 0) if self.steppers is None else \
+            (self.current_player(), list(self.menu), 0, self.point)
+        return bridge.decision(self, entry)
 
     def _explain(self, text: str) -> str:
         return bridge.explain(self, text)
@@ -156,12 +162,48 @@ class State(GenState):
         return out
 
     def resample(self, player: int, seed: int) -> GenState:
-        """Nothing is hidden in a generated game: a copy with the chance generator seeded
-        anew, as game/resample.py seeds it."""
+        """A copy in which what `player` cannot see is chosen and dealt again, as
+        game/resample.py does it: the other players' secret choices of the turn so far made
+        again (replayed from the turn's first decision), the pieces in the zones hidden
+        from the player dealt again, the chance generator seeded anew. At a turn's first
+        decision, its menu is made anew from what the copy holds."""
         import random
-        new = self.clone()
-        new.rng = Rng(random.Random(seed).getrandbits(63))
+
+        from rulelang.game.resample import deal_again, replayed
+        rng = random.Random(seed)
+        if not self.hides:
+            new = self.clone()
+            new.rng = Rng(rng.getrandbits(63))
+            return new
+        turn = (self.keeps_segment and replayed(self, player, rng)) or self
+        data = bridge.to_data(turn)
+        deal_again(data, self.rt.program, player, rng)
+        data.rng = Rng(rng.getrandbits(63))
+        data.stated_chance = ()
+        new = bridge.from_data(type(self), self.game, data)
+        new.hist = list(turn.hist)
+        if turn.menu is None:
+            new.result, new.menu, new.ended_by = turn.result, None, turn.ended_by
+        elif not turn.decided:
+            new._guarded(lambda _: new._start(), None)
+        else:  # mid-turn: where the turn stands, its decision as it is
+            new.pc, new.point, new.decided, new.tl, new.chooser, new.menu = \
+                turn.pc, turn.point, turn.decided, turn.tl.copy(), turn.chooser, turn.menu
+            new.phase = turn.phase
+            new._checkpoint, new._trail = turn._checkpoint, list(turn._trail)
         return new
+
+    # ---- what game/resample.py reads of a state whose turn it replays
+    @property
+    def _gen(self) -> bool | None:  # (the reference's running segment: None between turns)
+        return True if self._trail else None
+
+    def _at_segment_start(self, log: Any = None) -> GenState:
+        assert self._checkpoint is not None
+        return self._checkpoint.clone()
+
+    def _replay(self, action: int) -> None:
+        self.apply_action(action)
 
 
 class GenGame(Game):
@@ -171,17 +213,31 @@ class GenGame(Game):
         super().__init__(runtime, path, source_hash)
         self.state_class = cls
         self._start: GenState | None = None
+        self._chance = facts.chance_in_setup(runtime.program)
 
     def new_initial_state(self, seed: int = 0) -> Any:
-        if self._start is None:  # the setup (no choice, no chance) run once by the reference
-            ref = Game(self.runtime, self.path, self.source_hash)
-            ref.max_plies = None
-            begun = ref.new_initial_state(seed)
-            start = bridge.from_data(self.state_class, self, begun.data)
-            start.hist = []
+        if self._start is None or self._chance:  # the setup (no choice) run by the
+            start = bridge.from_data(self.state_class, self, self._set_up(seed))  # reference:
+            start.hist = []  # once, or per seed where it draws by chance
+            if self._chance:
+                start._guarded(lambda _: start._start(), None)
+                return start
             self._start = start
         state = self._start.clone()
         state.rng = Rng(0)
         state.rng.seed(seed)
         state._guarded(lambda _: state._start(), None)
         return state
+
+    def _set_up(self, seed: int) -> Any:
+        """The data the setup leaves (run by the reference's flow; it has no decision)."""
+        data = self.runtime.template.copy()
+        data.rng.seed(seed)
+        try:
+            for _ in Game(self.runtime, self.path, self.source_hash).flow.setup(
+                    Ctx(self.runtime, data)):
+                raise AssertionError("a decision in a setup the generator takes")
+        except RulelangError as err:
+            note_calls(err, self.runtime.program.loaded)
+            raise
+        return data

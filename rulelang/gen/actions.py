@@ -9,9 +9,10 @@ from typing import Any
 
 import rulelang.gen.ends as ends
 import rulelang.gen.forms as F
-import rulelang.gen.helpers as H
 import rulelang.gen.kept as kept
+import rulelang.gen.loops as loops
 import rulelang.gen.moves as moves
+import rulelang.gen.pieces as pieces
 import rulelang.gen.rt as rt
 import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
@@ -35,8 +36,12 @@ class GameWriter:
         self.program = writer.program
         self.turn = turn
         self.dos = [n for n in walk(turn) if isinstance(n, ast.Do)]
-        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do))
-        self.do = self.dos[0]
+        rnd = writer.program.round
+        if rnd is not None and any(isinstance(n, ast.Do) for n in walk(rnd.body)):
+            raise Unsupported("a 'do' in the round section", rnd.span)
+        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
+            or writer.program.round is not None  # (rounds: run by the turns' machine)
+        self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)
         self.analysis = DecisionAnalysis(writer.program)
         program = writer.program
         # does the game read `moved`, or have loops without a bound (charged as they run)?
@@ -50,6 +55,21 @@ class GameWriter:
         self._puts = 0  # the leading puts of the action being written
         self._effects: set[str] = set()  # the effects being written in place
         self.tries = False  # does a menu try effects on a scratch copy (gen/walk.py)?
+        self.slots = self.n_slots = 0  # the turn's locals (gen/turns.py: S.tl)
+        self.chooses: list[tuple[ast.Choose, int]] = []  # the turn's chooses, their slots
+
+    def new_slot(self) -> int:
+        self.slots += 1
+        return self.slots - 1
+
+    def choose_point(self, s: ast.Choose, slot: int) -> int:
+        """The decision point of a choose in the turn (after the `do`s), whose option's
+        value goes to the turn's slot `slot` (each mover's turn writes it alike)."""
+        for k, (node, at) in enumerate(self.chooses):
+            if node is s and at == slot:  # (an effect's choose: one point per call of it)
+                return len(self.dos) + k
+        self.chooses.append((s, slot))
+        return len(self.dos) + len(self.chooses) - 1
 
     def write(self) -> Generated:
         w = self.w
@@ -57,7 +77,7 @@ class GameWriter:
         for mover in range(len(w.rt.players)):  # each written for one mover: rules of the
             w.mover = mover                     # mover are values known when written
             if self.machine:  # several decisions a turn: a stepper and a menu per `do`
-                menus = max(self.menu(mover, do, k) for k, do in enumerate(self.dos))
+                menus = max((self.menu(mover, do, k) for k, do in enumerate(self.dos)), default=0)
                 steps = max(steps, menus + turns.write(self, mover) + self.act(mover)
                             + self.end(mover))
             else:
@@ -74,7 +94,8 @@ class GameWriter:
             lines.extend(fn.lines)
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
-                         tries=self.tries, calls=w.call_sites)
+                         tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
+                         calls=w.call_sites)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -216,10 +237,10 @@ class GameWriter:
         tests = []
         for (zone, kind), (n, span) in needed.items():
             if n > 1:
-                tests.append(f"{self.w.const(rt.has_pieces)}(S, {zone}, {kind}, "
+                tests.append(f"{self.w.const(pieces.has_pieces)}(S, {zone}, {kind}, "
                              f"{self.w.const(n)}, {self.w.const(span)})")
                 continue
-            test = f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, {self.w.const(span)})"
+            test = f"{self.w.const(pieces.has_piece)}(S, {zone}, {kind}, {self.w.const(span)})"
             if re.fullmatch(r"k\d+", zone) and re.fullmatch(r"k\d+", kind):
                 # a zone of the game and a kind known when written: its top piece read in
                 # place, the pile searched only when that is not one
@@ -281,7 +302,7 @@ class GameWriter:
         if s.source is not None:  # `put X from Z`, X a kind found as the game runs
             zone = self._zone(s.source, env)
             what = w.ex(piece, env)
-            return (w.const(zone), f"{w.const(rt.kind_of)}({what.src}, {w.const(piece.span)})",
+            return (w.const(zone), f"{w.const(pieces.kind_of)}({what.src}, {w.const(piece.span)})",
                     w.const(zone_text(w.rt.players, zone)))
         raise Unsupported("a put of anything but 'KIND of PLAYER' or 'KIND from ZONE'", s.span)
 
@@ -319,7 +340,7 @@ class GameWriter:
         fn.add(f"S.last[{self.w.const('action')}] = name")
         fn.add(f"S.last[{self.w.const('player')}] = {self.w.const(self.w.rt.players)}"
                "[S.mover]")
-        self.w.funcs.append((f"act{mover}", self.do.span, "act", fn))
+        self.w.funcs.append((f"act{mover}", self.turn.span, "act", fn))
         return cost
 
     def _perform(self, action: ast.Action, fn: Func) -> int:
@@ -369,9 +390,18 @@ class GameWriter:
         if isinstance(s, ast.CallStmt):
             return self._call_effect(s, env, fn)
         if isinstance(s, (ast.Set, ast.Increase)):
-            return self._set(s, env, fn)
+            return loops.set_value(self, s, env, fn)
         if isinstance(s, ast.While):
-            return self._while(s, env, fn)
+            return loops.while_loop(self, s, env, fn)
+        if isinstance(s, ast.Repeat):
+            return loops.repeat(self, s, env, fn)
+        if isinstance(s, ast.Shuffle):
+            zone = w.ex(s.zone, env)
+            fn.add(f"{w.const(pieces.shuffle)}(S, {zone.src}, {w.const(s.span)})")
+            return zone.cost + 1
+        if isinstance(s, ast.Reveal):
+            fn.add(f"{w.const(pieces.reveal)}(S, {w.const(s.var)})")
+            return 1 + len(w.rt.players)
         if isinstance(s, ast.ForEach):
             dom = w.ex(s.domain, env)
             src, n, item = self._domain(dom, s.domain.span)
@@ -415,52 +445,15 @@ class GameWriter:
             self.w.calls.pop()
         return cost
 
-    def _set(self, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func) -> int:
-        """`set` or `increase` a shared var or counter, or a known player's."""
-        w, t = self.w, s.target
-        name = t.left if isinstance(t, ast.Of) else t
-        cat, key = w.refs.get(name, ("", ""))
-        if str(cat) not in ("var", "counter"):
-            raise Unsupported("a set of anything but a var or a counter", s.span)
-        slot = w.owned(str(cat), str(key), w.ex(t.right, env) if isinstance(t, ast.Of)
-                       else None, t)
-        if isinstance(s, ast.Set):
-            value = w.ex(s.value, env)
-            fn.add(f"{slot.src} = {w.const(H.store)}(S, {w.const(str(cat))}, "
-                   f"{w.const(key)}, {value.src}, {w.const(s.value.span)})")
-        else:
-            value = w.ex(s.amount, env)
-            fn.add(f"{slot.src} = {w.const(H.increase)}(S, {w.const(str(cat))}, "
-                   f"{w.const(key)}, {slot.src}, {w.const(s.sign)}, {value.src}, "
-                   f"{w.const(s.span)})")
-        return value.cost + 1
-
-    def _while(self, s: ast.While, env: dict[str, Code], fn: Func) -> int:
-        """A loop whose turns no bound is known for: each charged (its condition and body
-        at most) to a counter of the state, the budget's error past it."""
-        w = self.w
-        c = w.ex(s.cond, env)
-        fn.add(f"while {c.src}:")
-        fn.depth += 1
-        mark = len(fn.lines)
-        fn.add("")  # (the charge, once the body's cost is known)
-        inner = dict(env)
-        body = sum(self.effect(b, inner, fn) for b in s.body.stmts)
-        fn.lines[mark] = "    " * fn.depth + \
-            f"{w.const(rt.charge)}(S, {w.const(1 + c.cost + body)}, {w.const(s.span)})"
-        fn.add("pass")
-        fn.depth -= 1
-        return c.cost  # (the loop's turns are charged as they run)
-
     def piece_ok(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:
         """Has this put its piece now (the menu's check of an option's first put)?"""
         try:
             zone, kind, _ = self._supply(s, env)
         except Unsupported:
             piece = self.w.ex(s.piece, env)
-            return (f"{self.w.const(rt.put_ok)}({piece.src}, {self.w.const(s.piece.span)})",
+            return (f"{self.w.const(pieces.put_ok)}({piece.src}, {self.w.const(s.piece.span)})",
                     piece.cost)
-        return (f"{self.w.const(rt.has_piece)}(S, {zone}, {kind}, "
+        return (f"{self.w.const(pieces.has_piece)}(S, {zone}, {kind}, "
                 f"{self.w.const(s.piece.span)})", 1)
 
     def _put(self, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
@@ -468,7 +461,7 @@ class GameWriter:
         if s.source is None and not isinstance(s.piece, ast.Of) \
                 and w.refs.get(s.piece, ("", ""))[0] != "kind":  # a piece itself
             piece, target = w.ex(s.piece, env), w.ex(s.target, env)
-            fn.add(f"{w.const(rt.put_piece)}(S, {piece.src}, {target.src}, "
+            fn.add(f"{w.const(pieces.put_piece)}(S, {piece.src}, {target.src}, "
                    f"{w.const(s.piece.span)}, {w.const(s.span)})")
             if s.name is not None:
                 env[s.name] = Code(piece.src, F.PIECE, 0)
@@ -500,8 +493,8 @@ class GameWriter:
             fn.add(f"    S.last[{w.const('piece')}] = {pc}")
             fn.add("else:")
             fn.depth += 1
-        fn.add(f"{pc} = {w.const(rt.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, {where})")
-        fn.add(f"{w.const(rt.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
+        fn.add(f"{pc} = {w.const(pieces.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, {where})")
+        fn.add(f"{w.const(pieces.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
                f"{w.const('put')})")
         if target.form.kind == "site":
             fn.depth -= 1

@@ -22,10 +22,13 @@ def to_data(s: GenState) -> GameData:
     data.attrs = {k: v.copy() for k, v in s.attrs.items()}
     data.counters, data.vars, data.last = s.counters.copy(), s.vars.copy(), s.last.copy()
     data.mover, data.turn, data.result, data.idle = s.mover, s.turn, s.result, s.idle
-    data.history = [(Decision(who, menu, menu=s.do_node), k) for who, menu, k in s.hist]
+    data.history = [(decision(s, entry), entry[2]) for entry in s.hist]
     data.rng, data.capped = s.rng.copy(), s.was_capped
     data.moved, data.positions = set(s.moved), dict(s.positions)
-    data.came = [None] * len(s.loc)  # (read only by resample: no generated game hides)
+    data.came = s.came.copy() if s.came is not None else [None] * len(s.loc)
+    data.revealed = set(s.revealed)
+    data.round, data.starter, data.round_turns = s.round, s.starter, s.round_turns
+    data.stated_chance = s.stated_chance
     data.fixed = s.rt.template.fixed
     return data
 
@@ -39,15 +42,42 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.attrs = data.attrs
     s.counters, s.vars, s.last = data.counters.copy(), data.vars.copy(), data.last.copy()
     s.mover, s.turn, s.result, s.idle = data.mover, data.turn, data.result, data.idle
-    s.hist = [(d.player, list(d.options), k) for d, k in data.history]
+    s.hist = [(d.player, list(d.options), k, *point(cls, d)) for d, k in data.history]
     s.rng, s.was_capped = data.rng.copy(), data.capped
     owners = cls.piece_owner
     s.top = [owners[st[-1].id] if st else None for st in s.at]
     s.menu, s._labels, s.ended_by = None, None, None
     s.moved, s.steps, s.positions = set(data.moved), [0], dict(data.positions)
     s.pc, s.point, s.decided = 1, 0, False  # (a turn's start)
+    s.came = data.came.copy() if cls.hides else None
+    s.revealed = frozenset(data.revealed)
+    s.round, s.starter, s.round_turns = data.round, data.starter, data.round_turns
+    s.tl, s.chooser, s.stated_chance = [None] * cls.turn_slots, None, data.stated_chance
+    s._checkpoint, s._trail, s._views = None, [], None
+    s.phase = 0
     s._init_kept()
     return s
+
+
+def decision(s: GenState, entry: tuple[Any, ...]) -> Decision:
+    """The reference's Decision of a history entry (who, menu, k[, decision point])."""
+    who, menu = entry[0], entry[1]
+    if len(entry) < 4:
+        return Decision(who, menu, menu=s.do_node)
+    at = entry[3]
+    if at < len(s.do_nodes):
+        return Decision(who, menu, menu=s.do_nodes[at])
+    node = s.chooses[at - len(s.do_nodes)][0]
+    return Decision(who, menu, secret=node.mode == "secret", choose=node)
+
+
+def point(cls: type[GenState], d: Decision) -> tuple[int, ...]:
+    """The decision point of a reference Decision, for a turn of several decisions."""
+    if cls.steppers is None:
+        return ()
+    if d.choose is not None:
+        return (len(cls.do_nodes) + [c for c, _ in cls.chooses].index(d.choose), )
+    return (cls.do_nodes.index(d.menu) if d.menu in cls.do_nodes else 0, )
 
 
 def canonical(data: GameData) -> tuple[Any, ...]:
@@ -96,7 +126,6 @@ def explain(s: GenState, text: str) -> str:
     words)."""
     flow = s.game.flow
     data = to_data(s)
-    do = s.do_nodes[s.point] if s.do_nodes else s.do_node
-    d = Decision(s.mover, list(s.menu or ()), menu=do)
+    d = s._decision or Decision(s.mover, [], menu=s.do_node)  # type: ignore[attr-defined]
     return explain_refusal(s.rt.program, d, text, Ctx(s.rt, data), flow.statements.value,
                            flow.statements.run_through)

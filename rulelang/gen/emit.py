@@ -23,7 +23,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import bit_sites, site_mask
-from rulelang.gen.code import Code, Func, NotMasked, Unsupported
+from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import charged as rt_charged
@@ -66,10 +66,8 @@ class Writer:
         self._rules: dict[Any, tuple[str, Form, int]] = {}
         self._calling: set[str] = set()
         self._n = 0
-        # the calls whose rule's body is being written in place (outermost first), and the
-        # calls of each rule's function: positions for rule tracebacks (game/callchain.py)
-        self.calls: list[Span] = []
-        self.call_sites: dict[str, list[Span]] = {}
+        self.calls: list[Span] = []  # of the rules written in place now (callchain.py)
+        self.call_sites: dict[str, list[Span]] = {}  # the calls of each rule's function
 
     # ---- names and constants
     def fresh(self, prefix: str) -> str:
@@ -77,8 +75,7 @@ class Writer:
         return f"{prefix}{self._n}"
 
     def const(self, value: Any) -> str:
-        if self.calls and type(value) is Span:  # a position in a rule written in place
-            value = with_calls(value, self.calls)
+        value = with_calls(value, self.calls) if type(value) is Span else value
         try:
             key: Any = (type(value), value)
             hash(key)
@@ -176,9 +173,14 @@ class Writer:
 
     def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
         cat, key = self.refs.get(n.left, ("", ""))
-        if str(cat) not in ("var", "counter", "zone"):
+        if str(cat) not in ("var", "counter", "zone", "kind"):
             raise Unsupported("this 'of'", n.span)
-        return self.owned(str(cat), str(key), self.ex(n.right, env), n)
+        who = self.ex(n.right, env)
+        if cat != "kind" and who.form.kind == "player" and who.form.known:
+            return self.owned(str(cat), str(key), who, n)
+        # a player known only as the game runs: the reference's meaning (semantics.of_value)
+        return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "
+                    f"{who.src}, {self.const(n.span)})", F.ANY, who.cost + 1)
 
     def builtin_constant(self, key: str, n: ast.Node) -> Code:
         players = self.const(self.rt.players)
@@ -196,6 +198,12 @@ class Writer:
             return Code("S.last", F.LAST, 0)
         if key == "turn":
             return Code("S.turn", F.NUM, 0)
+        if key == "others" and self.mover is not None:  # clockwise from the mover
+            return self.static(tuple(self.rt.players[(self.mover + i) % count]
+                                     for i in range(1, count)))
+        if key in ("round", "starter"):  # (the starter as a player)
+            return Code("S.round", F.NUM, 0) if key == "round" else \
+                Code(f"{players}[S.starter]", F.PLAYER, 0)
         raise Unsupported(f"the builtin '{key}'", n.span)
 
     def x_Attr(self, n: ast.Attr, env: dict[str, Code]) -> Code:
@@ -446,14 +454,8 @@ class Writer:
         return None
 
     # ---- rules: one function per rule and per form of its arguments
+    @noting_call
     def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
-        self.calls.append(n.span)
-        try:
-            return self._call_rule(key, args, n)
-        finally:
-            self.calls.pop()
-
-    def _call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
         d = self.program.defs[key]
         params = tuple(d.params or ())
         if len(params) != len(args):

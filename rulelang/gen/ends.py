@@ -51,7 +51,7 @@ def result(gw: Any, s: ast.Result, env: dict[str, Code], fn: Func) -> tuple[str,
     out, cost = w.fresh("v"), 0
     if s.kind == "draw":
         fn.add(f"{out} = []")
-    elif s.kind == "winner" and s.value is not None:
+    elif s.kind in ("winner", "winners") and s.value is not None:
         v = w.ex(s.value, env)
         cost = v.cost
         if v.form.kind == "player":

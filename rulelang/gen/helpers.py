@@ -123,6 +123,54 @@ def _clamped(s: Any, name: str, value: int) -> int:
     return clamp(s.rt.counter_bounds(name, s.ctx), value)
 
 
+def of_value(s: Any, cat: str, key: str, player: Any, span: Any) -> Any:
+    """`X of p` for a player known only as the game runs (Interpreter.visit_Of)."""
+    from rulelang.library.semantics import of_value as meaning
+    try:
+        return meaning(s.view(), cat, key, player)
+    except (RulelangError, KeyError) as exc:
+        raise RuleRuntimeError(str(exc), span) from None
+
+
+def slot(s: Any, cat: str, key: str, player: Any, span: Any) -> tuple[Any, ...]:
+    """The table and key of `V of p` set or increased, p known only as the game runs."""
+    from rulelang.library.effects import slot as meaning
+    return meaning(s, cat, key, player, True, span)
+
+
+def loop_items(s: Any, value: Any, domain_span: Any, span: Any) -> tuple[Any, ...] | range:
+    """The items of a turn's `for each` around a decision, found once and charged a step
+    each (reference/statements.py run_ForEach)."""
+    from rulelang.library.semantics import count_of, domain_items
+    items = domain_items(s.view(), value, domain_span)
+    values = items if type(items) is range else tuple(items)
+    s.view().tick(span, count_of(values))
+    return values
+
+
+def chance(s: Any, values: list[Any], span: Any) -> Any:
+    """`choose x in D at random`: the reference's draw (or stated outcome) over the flat
+    state, which holds the generator and the outcomes stated as the data does."""
+    from rulelang.library.effects import chance_draw
+    return chance_draw(s, values, span)
+
+
+def chooser(player: Any, span: Any) -> int:
+    """The player a `choose … by p` asks (its index)."""
+    from rulelang.model.values import Player
+    if not isinstance(player, Player):
+        raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}", span)
+    return player.index
+
+
+def starter(player: Any, span: Any) -> int:
+    """`set starter = p`: the index of the player who starts the next round."""
+    from rulelang.model.values import Player
+    if not isinstance(player, Player):
+        raise RuleRuntimeError(f"a round starts with a player, not {show(player)}", span)
+    return player.index
+
+
 def index(obj: Any, i: Any, span: Any) -> Any:
     """`obj[i]` (reference/interpreter.py visit_Index)."""
     from rulelang.library.semantics import runtime_error

@@ -1,11 +1,11 @@
 """The writer's `move` and `remove`: the top piece of a site moved to a site (or removed)
 written in place — lifted, put, the kept structures touched at both sites — and any other
-through rt.place / rt.remove (the reference's checks and meaning)."""
+through pieces.place / pieces.remove (the reference's checks and meaning)."""
 from __future__ import annotations
 
 from typing import Any
 
-import rulelang.gen.rt as rt
+import rulelang.gen.pieces as pieces
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func
 from rulelang.language import ast
@@ -19,9 +19,9 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     if top is None or (target is not None and target.form.kind != "site"):
         piece: Code = w.ex(s.piece, env)
         if target is None:
-            fn.add(f"{w.const(rt.remove)}(S, {piece.src}, {w.const(s.piece.span)})")
+            fn.add(f"{w.const(pieces.remove)}(S, {piece.src}, {w.const(s.piece.span)})")
             return piece.cost + 1
-        fn.add(f"{w.const(rt.place)}(S, {piece.src}, {target.src}, "
+        fn.add(f"{w.const(pieces.place)}(S, {piece.src}, {target.src}, "
                f"{w.const(s.piece.span)}, {w.const(verb)})")
         return piece.cost + target.cost + 1
     owners = w.const(tuple(None if o is None else w.rt.players[o]

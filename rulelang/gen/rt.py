@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from rulelang.errors import IllegalActionError, Refusal, RulelangError, RuleRuntimeError
+from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
 from rulelang.game.callchain import note_calls
 from rulelang.gen.bits import count_position
-from rulelang.library.decision import label, unique_labels
-from rulelang.library.semantics import STEP_BUDGET, domain_items
+from rulelang.library.decision import bound, label, unique_labels
+from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
 from rulelang.model.rng import Rng
-from rulelang.model.values import Piece, Player, Site, ZoneRef, show
+from rulelang.model.values import Piece, Player, ZoneRef, show
 
 TERMINAL = -4
 # the debug switch: after each apply_action, compare the kept structures with ones made anew
@@ -34,7 +34,8 @@ class GenState:
     __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
-                 "decided")
+                 "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -47,7 +48,7 @@ class GenState:
     mover: int
     turn: int
     result: list[int] | None
-    hist: list[tuple[int, list[Any], int]]
+    hist: list[tuple[Any, ...]]  # (who, menu, k[, the decision point: turns.py])
     rng: Rng
     idle: int
     was_capped: bool
@@ -61,6 +62,22 @@ class GenState:
     pc: int  # a turn of several decisions: the block it resumes at (gen/turns.py)
     point: int  # … and the `do` whose menu is open
     decided: bool  # … and whether a decision was taken in this turn
+    # games with hidden zones or secret vars (`hides`): per piece where it came from
+    # (GameData.came, read by resample; None in the others), the secret values revealed
+    came: list[Any] | None
+    revealed: frozenset[tuple[str, int | None]]  # (replaced, never changed: copies share it)
+    round: int  # rounds of turns: the round, its first player, the turns played in it
+    starter: int
+    round_turns: int
+    tl: list[Any]  # a turn of several decisions: its locals and loops' positions (turns.py)
+    chooser: int | None  # … and who takes its open decision (None: the mover)
+    stated_chance: tuple[tuple[str, Any], ...]  # the outcomes stated for the next draws
+    # a turn with secret choices (`keeps_segment`): the state at its first decision, the
+    # actions taken since, the resamples' views (game/resample.py replays the turn)
+    _checkpoint: GenState | None
+    _trail: list[int]
+    _views: Any
+    phase: int  # 0: a turn; 1: the round section after it (turns.py writes both)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
     rt: Any = None
@@ -82,7 +99,16 @@ class GenState:
     # turn is over) (gen/turns.py); the turn's `do`s
     steppers: tuple[Any, ...] | None = None
     do_nodes: tuple[Any, ...] = ()
+    # … its chooses by a player (decision points after the `do`s), each with its slot
+    chooses: tuple[tuple[Any, int], ...] = ()
+    turn_slots = 0
+    keeps_segment = False
+    # rounds: per mover, round(S, pc) the round section as a machine; until(S) whether the
+    # round ends after this turn
+    rounders: tuple[Any, ...] | None = None
+    untils: tuple[Any, ...] = ()
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
+    hides = False  # does the game hide anything (its states then keep `came`)?
 
     def totals(self) -> list[Any]:
         """Each player's points (the generated subclass gives its score terms)."""
@@ -134,6 +160,11 @@ class GenState:
             self._over([])
             return False
         self.turn += 1
+        if self.rounders is not None:
+            self.round_turns += 1
+            if self.untils[self.mover](self):  # the round ends: its section runs next
+                self.phase = 1
+                return True
         self.mover = (self.mover + 1) % players
         return True
 
@@ -144,12 +175,28 @@ class GenState:
         assert steppers is not None
         try:
             while True:
-                menu = steppers[self.mover](self, self.pc)
+                if self.phase:
+                    menu = self.rounders[self.mover](self, self.pc)  # type: ignore[index]
+                else:
+                    menu = steppers[self.mover](self, self.pc)
                 if menu:
                     self.menu = menu
+                    if self.keeps_segment and not self.decided:  # a turn's first decision
+                        self._checkpoint, self._trail, self._views = None, [], None
+                        self._checkpoint = self.clone()
                     return
-                if not self._next_turn(self.decided):
+                if self.phase:  # the round section is over: the end section, a new round
+                    self.phase = 0
+                    winners = self.ends[self.mover](self)
+                    if winners is not None:
+                        self._over(winners)
+                        return
+                    self.round, self.round_turns, self.mover = self.round + 1, 0, self.starter
+                elif not self._next_turn(self.decided):
                     return
+                elif self.phase:  # (the round ends: its section from its start)
+                    self.pc = 1
+                    continue
                 self.pc, self.point, self.decided = 1, 0, False
         except TurnOver as over:  # a result statement of the turn
             self._over(over.winners)
@@ -178,13 +225,19 @@ class GenState:
             raise
 
     def _play(self, option: Any) -> None:
-        self.acts[self.mover](self, option)
+        point = self.point - len(self.do_nodes)
+        if point >= 0 and self.steppers is not None:  # a choose of the turn: its value
+            self.tl[self.chooses[point][1]] = bound(option[1][0])
+        else:
+            self.acts[self.mover](self, option)
         self.decided = True
         self._advance(True)
 
     # ---- OpenSpiel-shaped API
     def current_player(self) -> int:
-        return TERMINAL if self.menu is None else self.mover
+        if self.menu is None:
+            return TERMINAL
+        return self.mover if self.chooser is None else self.chooser
 
     def is_terminal(self) -> bool:
         return self.menu is None
@@ -227,7 +280,13 @@ class GenState:
         if type(action) is not int or not 0 <= action < len(menu):
             raise IllegalActionError(f"{action} is not a legal action now "
                                      f"(legal: 0..{len(menu) - 1})")
-        self.hist.append((self.mover, menu, action))
+        if self.steppers is None:
+            self.hist.append((self.mover, menu, action))
+        else:  # (with the decision point: a choose's secrecy, the `do`'s actions)
+            self.hist.append((self.current_player(), menu, action, self.point))
+            if self.keeps_segment:
+                self._trail.append(action)
+                self._views = None
         self._guarded(self._play, menu[action])
         if CHECK_KEPT:
             self._verify_kept()
@@ -290,10 +349,17 @@ class GenState:
             if menu is None:
                 return
             k = randrange(len(menu))
-            history.append((self.mover, menu, k))
-            self.acts[self.mover](self, menu[k])
-            self.decided = True
-            self._advance(True)
+            if self.steppers is None:
+                history.append((self.mover, menu, k))
+                self.acts[self.mover](self, menu[k])
+                self.decided = True
+                self._advance(True)
+            else:
+                history.append((self.current_player(), menu, k, self.point))
+                if self.keeps_segment:
+                    self._trail.append(k)
+                    self._views = None
+                self._play(menu[k])
             if cap is not None and len(history) >= cap and self.menu is not None:
                 self.was_capped, self.result, self.menu = True, None, None
                 return
@@ -313,7 +379,7 @@ class GenState:
         return list(self.result or [])
 
     def history(self) -> list[str]:
-        return [unique_labels([label(o) for o in menu])[k] for _, menu, k in self.hist]
+        return [unique_labels([label(o) for o in e[1]])[e[2]] for e in self.hist]
 
     def clone(self) -> GenState:
         new = self._copy(self.hist.copy(), self.positions.copy())
@@ -339,6 +405,15 @@ class GenState:
         new.rng, new.was_capped, new.menu, new._labels = self.rng.copy(), self.was_capped, \
             self.menu, self._labels
         new.ended_by = self.ended_by
+        came = self.came
+        new.came = None if came is None else came.copy()
+        new.revealed, new.round, new.starter, new.round_turns = self.revealed, self.round, \
+            self.starter, self.round_turns
+        new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
+            self.stated_chance
+        new.phase = self.phase
+        if self.keeps_segment:
+            new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
         self._copy_kept(new)
         return new
 
@@ -351,73 +426,6 @@ class GenState:
 
 
 # ---- helpers the generated code calls (through its constants table) ----------------------
-
-def lift(s: GenState, piece: Piece) -> None:
-    """Take a piece from wherever it is (GameData.lift over the flat state)."""
-    where = s.loc[piece.id]
-    s.moved.add(piece.id)
-    if where is None:
-        return
-    if type(where) is Site:
-        i = where.index
-        was = s.at[i]
-        stack = s.at[i] = tuple(p for p in was if p is not piece)
-        s.top[i] = s.piece_owner[stack[-1].id] if stack else None
-        s._touch(i, was)
-    else:
-        pile = s.zones[where]
-        if pile and pile[-1] is piece:
-            pile.pop()
-        else:
-            pile.remove(piece)
-    s.loc[piece.id] = None
-
-
-def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
-    """A piece put or moved (`verb`) to a site or a zone (effects.place and the checks of
-    `move` and `put` before it)."""
-    if not isinstance(piece, Piece):
-        error = Refusal if piece is None else RuleRuntimeError
-        raise error(f"'{verb}' needs a piece, not {show(piece)}", span)
-    if type(target) is Site:
-        lift(s, piece)
-        i = target.index
-        was = s.at[i]
-        s.at[i] = was + (piece,)
-        s.top[i] = s.piece_owner[piece.id]
-        s._touch(i, was)
-        s.loc[piece.id] = target
-        s.last["site"] = target
-    elif isinstance(target, ZoneRef):
-        lift(s, piece)
-        s.zones[target].append(piece)
-        s.loc[piece.id] = target
-    else:
-        error = Refusal if target is None else RuleRuntimeError
-        raise error(f"a piece can go to a site or a zone, not {show(target)}", span)
-    s.last["piece"] = piece
-
-
-def remove(s: GenState, piece: Any, span: Any) -> None:
-    if not isinstance(piece, Piece):
-        error = Refusal if piece is None else RuleRuntimeError
-        raise error(f"'remove' needs a piece, not {show(piece)}", span)
-    lift(s, piece)
-
-
-def take(s: GenState, zone: ZoneRef, kind: str, span: Any, where: str) -> Piece:
-    """The last piece of a kind in a zone (effects.take_piece; `place` takes it out), or
-    the Refusal of a put that has no piece."""
-    pile = s.zones.get(zone)
-    if pile is None:
-        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
-    if isinstance(kind, Piece):  # (a piece itself: put as it is)
-        return kind
-    for piece in reversed(pile):
-        if kind is None or piece.kind == kind:
-            return piece
-    raise Refusal(f"no {kind or 'piece'} left in {where}", span)
-
 
 class View:
     """What a builtin called from generated code sees as its context: the state as its data
@@ -445,16 +453,6 @@ class View:
             charge(self.data, n, span)
 
 
-def has_piece(s: GenState, zone: ZoneRef, kind: str, span: Any) -> bool:
-    """Has a `put` of a kind from a zone a piece to put (the menu's check)?"""
-    pile = s.zones.get(zone)
-    if pile is None:
-        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
-    if kind is None or isinstance(kind, Piece):
-        return kind is not None or bool(pile)
-    return bool(pile) and pile[-1].kind == kind or any(p.kind == kind for p in pile)
-
-
 def domain(s: GenState, x: Any, span: Any) -> Any:
     """The items of a choose's or a loop's domain (semantics.domain_items)."""
     return domain_items(s.view(), x, span)  # type: ignore[arg-type]
@@ -468,14 +466,6 @@ def winners(s: GenState, value: Any, span: Any, kind: str) -> list[int]:
     return sorted({p.index for p in players})
 
 
-def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool:
-    """Have n puts of a kind from a zone their pieces (the menu's check)?"""
-    pile = s.zones.get(zone)
-    if pile is None:
-        raise RuleRuntimeError(f"there is no zone '{zone.name}' for this player", span)
-    return sum(1 for p in pile if kind is None or p.kind == kind) >= n
-
-
 def charge(s: GenState, n: int, span: Any) -> None:
     """n steps of a loop's turn (its bound at most), the budget's error past it."""
     steps = s.steps
@@ -485,23 +475,6 @@ def charge(s: GenState, n: int, span: Any) -> None:
                                "forever?", span, "R302")
 
 
-def put_ok(value: Any, span: Any) -> bool:
-    """Can a `put` of this value put it (a piece; none: the way is refused)?"""
-    if isinstance(value, Piece):
-        return True
-    if value is None:
-        return False
-    raise RuleRuntimeError(f"'put' needs a piece, not {show(value)}", span)
-
-
-def put_piece(s: GenState, value: Any, target: Any, piece_span: Any, span: Any) -> None:
-    """`put p at t` of a piece itself (effects.take_piece, then place)."""
-    if not isinstance(value, Piece):
-        error = Refusal if value is None else RuleRuntimeError
-        raise error(f"'put' needs a piece, not {show(value)}", piece_span)
-    place(s, value, target, span, "put")
-
-
 def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     """A loop's items, its steps charged first: `each` per item (the reference's step per
     item and, at most, what one item's test and value take besides their own loops)."""
@@ -509,6 +482,14 @@ def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
         items = tuple(items)
     charge(s, len(items) * each, span)
     return items
+
+
+def repeats(s: GenState, value: Any, each: int, count_span: Any, span: Any) -> range:
+    """The turns of `repeat N times` (a whole number, else the reference's error), their
+    steps charged first: `each` per turn (the reference's step and the body at most)."""
+    turns = times(value, count_span)
+    charge(s, count_of(turns) * each, span)
+    return turns
 
 
 def ticked(s: GenState, n: int, span: Any) -> None:
@@ -524,7 +505,3 @@ class TurnOver(Exception):
         self.winners = winners
 
 
-def kind_of(what: Any, span: Any) -> Any:
-    """What `put X from Z` takes, X found as the game runs (effects.take_piece): a piece
-    itself, the last of a kind (a text), else the last piece of any kind (None)."""
-    return what if isinstance(what, (Piece, str)) else None

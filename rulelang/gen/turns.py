@@ -1,43 +1,70 @@
 """A turn of several decisions as a resumable state machine: `turn<m>(S, pc)` runs the turn
 section from point `pc` (0: its start) to its next decision, whose menu it returns (the
 point to resume at and the `do` it came from kept in `S.pc` and `S.point`), or to its end
-(None). Its statements are cut into blocks at each `do` and each `if`, the blocks numbered
-and run by a loop over `pc`, so a clone is a copy of the state (no replay of the turn). A
-result statement in the turn ends the game at once (rt.TurnOver)."""
+(None). Its statements are cut into blocks at each decision (a `do`, a `choose` by a player)
+and at each `if` and loop around one, the blocks numbered and run by a loop over `pc`; the
+turn's locals and the loops' items and positions live in the state's slots (`S.tl`), so a
+clone is a copy of the state (no replay of the turn). A result statement in the turn ends
+the game at once (rt.TurnOver)."""
 from __future__ import annotations
 
 from typing import Any
 
+import rulelang.gen.forms as F
+import rulelang.gen.helpers as H
 import rulelang.gen.rt as rt
-from rulelang.gen.code import Func, Unsupported
+from rulelang.errors import RuleRuntimeError
+from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.library.decision import NOTHING
 
 END = 0  # the block that ends the turn; the turn starts at block 1
 
 
 def write(gw: Any, mover: int) -> int:
     """Write `turn<mover>`; the most steps its statements take besides the menus."""
-    return _Turn(gw, mover).write()
+    gw.slots = 0  # (every mover's turn numbers its slots alike)
+    cost = _Turn(gw, mover, gw.turn, "turn").write()
+    rnd = gw.program.round
+    if rnd is not None:  # the round section: `round<m>(S, pc)`, and when a round ends
+        cost += _Turn(gw, mover, rnd.body, "round").write()
+        fn = Func(f"def until{mover}(S):")
+        if rnd.until is None:
+            fn.add(f"return S.round_turns >= {gw.w.const(len(gw.w.rt.players))}")
+        else:
+            c = gw.w.ex(rnd.until, {})
+            cost += c.cost
+            fn.add(f"return {c.src}")
+        gw.w.funcs.append((f"until{mover}", rnd.span, "turn", fn))
+    gw.n_slots = max(gw.n_slots, gw.slots)
+    return cost
 
 
 class _Turn:
-    def __init__(self, gw: Any, mover: int) -> None:
+    def __init__(self, gw: Any, mover: int, block: ast.Block, name: str) -> None:
         self.gw, self.w, self.mover = gw, gw.w, mover
+        self.section, self.name = block, name
         self.blocks: list[tuple[int, Func]] = []
         self.labels = 1
         self.cost = 0
+        # the turn's locals (let, loops, chooses), in the state's slots S.tl: one per name,
+        # as the reference keeps one dict for the whole turn
+        self.env: dict[str, Code] = {}
+        self.index: dict[str, int] = {}
+        self.calling: set[str] = set()  # the effects being written in place
 
     def write(self) -> int:
         w = self.w
-        self.run(self.gw.turn.stmts, self.block(1), END)
+        self.run(self.section.stmts, self.block(1), END)
         end = self.block(END)
         end.add("return None")
-        fn = Func(f"def turn{self.mover}(S, pc):")
+        fn = Func(f"def {self.name}{self.mover}(S, pc):")
         fn.add("while True:")
         for label, block in self.blocks:
             fn.add(f"    if pc == {w.const(label)}:")
             fn.lines.extend("            " + line for line in block.lines)
-        self.w.funcs.append((f"turn{self.mover}", self.gw.turn.span, "turn", fn))
+        self.w.funcs.append((f"{self.name}{self.mover}", self.section.span, "turn", fn))
         return self.cost
 
     def label(self) -> int:
@@ -54,9 +81,24 @@ class _Turn:
         fn.add(f"pc = {self.w.const(label)}")
         fn.add("continue")
 
+    def slot(self, name: str) -> Code:
+        """The slot of a local of the turn (made on its first binding)."""
+        if name not in self.env:
+            self.index[name] = k = self.gw.new_slot()
+            self.env[name] = Code(f"S.tl[{self.w.const(k)}]", F.ANY, 0)
+        return self.env[name]
+
+    def scratch(self) -> str:
+        """A slot of the turn's own (a loop's items or position)."""
+        return f"S.tl[{self.w.const(self.gw.new_slot())}]"
+
     def run(self, stmts: tuple[ast.Stmt, ...], fn: Func, then: int) -> None:
         """Write stmts from the block fn on, then go to block `then`."""
         w = self.w
+
+        def decides(s: ast.Stmt) -> bool:  # (or ends the game: TurnOver, outside effects)
+            return self.gw.analysis.decides(s) or any(isinstance(n, ast.Result)
+                                                      for n in walk(s))
         for s in stmts:
             if isinstance(s, ast.Do):
                 after = self.label()
@@ -64,35 +106,137 @@ class _Turn:
                 fn.add("if menu:")  # a decision: the turn goes on from `after` once taken
                 fn.add(f"    S.pc = {w.const(after)}")
                 fn.add(f"    S.point = {w.const(self.gw.dos.index(s))}")
+                fn.add("    S.chooser = None")
                 fn.add("    return menu")
                 self.jump(fn, after)  # (nobody can take it: the turn goes on without)
                 fn = self.block(after)
-            elif isinstance(s, ast.If):
-                after = self.label()
-                for cond, body in s.branches:
-                    c = w.ex(cond, {})
+            elif isinstance(s, ast.Choose):
+                fn = self.choose(s, fn)
+            elif isinstance(s, ast.Let):
+                for name, value in s.bindings:
+                    c = w.ex(value, self.env)
                     self.cost += c.cost
-                    branch = self.label()
-                    fn.add(f"if {c.src}:")
-                    fn.add(f"    pc = {w.const(branch)}")
-                    fn.add("    continue")
-                    self.run(body.stmts, self.block(branch), after)
-                if s.orelse is not None:
-                    branch = self.label()
-                    self.jump(fn, branch)
-                    self.run(s.orelse.stmts, self.block(branch), after)
-                else:
-                    self.jump(fn, after)
-                fn = self.block(after)
+                    fn.add(f"{self.slot(name).src} = {c.src}")
+            elif isinstance(s, ast.If) and decides(s):
+                fn = self.branches(s, fn)
+            elif isinstance(s, (ast.ForEach, ast.Repeat)) and decides(s):
+                fn = self.loop(s, fn)
+            elif isinstance(s, ast.CallStmt) and decides(s):
+                fn = self.call(s, fn)
             elif isinstance(s, ast.Result):
-                result, cost = self.gw.result(s, {}, fn)
+                result, cost = self.gw.result(s, self.env, fn)
                 self.cost += cost
                 fn.add(f"raise {w.const(rt.TurnOver)}({result})")
                 fn = self.block(self.label())  # (nothing after it runs)
-            elif isinstance(s, (ast.Set, ast.Increase)):
-                self.cost += self.gw.effect(s, {}, fn)
+            elif not decides(s) and not isinstance(s, (ast.Require, ast.Then)):
+                self.cost += self.gw.effect(s, dict(self.env), fn)
             else:
                 raise Unsupported(f"the statement '{type(s).__name__}' in a turn of several "
                                   "decisions", s.span)
         self.jump(fn, then)
 
+    def call(self, s: ast.CallStmt, fn: Func) -> Func:
+        """An effect with a decision in it, its statements in place: its parameters and
+        locals in slots of their own (the reference runs it with an env of its own)."""
+        effect = self.gw.analysis.effect(s)
+        if effect.name in self.calling:
+            raise Unsupported("an effect with a decision that calls itself", s.span)
+        args = [self.w.ex(a, self.env) for a in s.call.args]
+        self.cost += 1 + sum(a.cost for a in args)
+        outer = (self.env, self.index)
+        self.env, self.index = {}, {}
+        for param, arg in zip(effect.params, args, strict=True):
+            fn.add(f"{self.slot(param).src} = {arg.src}")
+        self.calling.add(effect.name)
+        after = self.label()
+        try:
+            self.run(effect.body.stmts, fn, after)
+        finally:
+            self.calling.discard(effect.name)
+            self.env, self.index = outer
+        return self.block(after)
+
+    def branches(self, s: ast.If, fn: Func) -> Func:
+        w = self.w
+        after = self.label()
+        for cond, body in s.branches:
+            c = w.ex(cond, self.env)
+            self.cost += c.cost
+            branch = self.label()
+            fn.add(f"if {c.src}:")
+            fn.add(f"    pc = {w.const(branch)}")
+            fn.add("    continue")
+            self.run(body.stmts, self.block(branch), after)
+        if s.orelse is not None:
+            branch = self.label()
+            self.jump(fn, branch)
+            self.run(s.orelse.stmts, self.block(branch), after)
+        else:
+            self.jump(fn, after)
+        return self.block(after)
+
+    def loop(self, s: ast.ForEach | ast.Repeat, fn: Func) -> Func:
+        """A loop with a decision in its body: its items and position in slots, each turn
+        of it a pass through the head block (the reference's steps charged as it starts)."""
+        w = self.w
+        items, at = self.scratch(), self.scratch()
+        if isinstance(s, ast.ForEach):
+            dom = w.ex(s.domain, self.env)
+            fn.add(f"{items} = {w.const(H.loop_items)}(S, {dom.src}, {w.const(s.domain.span)}, "
+                   f"{w.const(s.span)})")
+        else:
+            dom = w.ex(s.count, self.env)
+            fn.add(f"{items} = {w.const(rt.repeats)}(S, {dom.src}, {w.const(1)}, "
+                   f"{w.const(s.count.span)}, {w.const(s.span)})")
+        self.cost += dom.cost + 1
+        fn.add(f"{at} = {w.const(0)}")
+        head, body, after = self.label(), self.label(), self.label()
+        self.jump(fn, head)
+        top = self.block(head)
+        top.add(f"if {at} < len({items}):")
+        if isinstance(s, ast.ForEach):
+            top.add(f"    {self.slot(s.var).src} = {items}[{at}]")
+        top.add(f"    {at} += {w.const(1)}")
+        top.add(f"    pc = {w.const(body)}")
+        top.add("    continue")
+        self.jump(top, after)
+        self.run(s.body.stmts, self.block(body), head)
+        return self.block(after)
+
+    def choose(self, s: ast.Choose, fn: Func) -> Func:
+        """`choose x in D [where …]` by the mover, `by p`, `secretly by p` (a decision whose
+        menu the turn returns, its value bound when it is taken: GenState._play) or `at
+        random` (a draw on the state's generator)."""
+        w = self.w
+        dom = w.ex(s.domain, self.env)
+        values, v = w.fresh("v"), w.fresh("v")
+        fn.add(f"{values} = [{w.const(NOTHING)}] if {w.const(s.optional)} else []")
+        fn.add(f"for {v} in {w.const(rt.domain)}(S, {dom.src}, {w.const(s.domain.span)}):")
+        if s.cond is None:
+            fn.add(f"    {values}.append({v})")
+            cost = dom.cost + 1
+        else:
+            c = w.ex(s.cond, {**self.env, s.var: Code(v, F.ANY, 0)})
+            fn.add(f"    if {c.src}:")
+            fn.add(f"        {values}.append({v})")
+            cost = dom.cost + c.cost + 1
+        self.cost += cost  # (a domain's items are charged where the game counts)
+        empty = w.const(f"nothing to choose from for '{s.var}'")
+        fn.add(f"if not {values}:")
+        fn.add(f"    raise {w.const(RuleRuntimeError)}({empty}, {w.const(s.span)})")
+        slot = self.slot(s.var)
+        if s.mode == "random":
+            fn.add(f"{slot.src} = {w.const(H.chance)}(S, {values}, {w.const(s.span)})")
+            return fn
+        point = self.gw.choose_point(s, self.index[s.var])
+        who = "None"
+        if s.chooser is not None:
+            chooser = w.ex(s.chooser, self.env)
+            self.cost += chooser.cost
+            who = f"{w.const(H.chooser)}({chooser.src}, {w.const(s.chooser.span)})"
+        after = self.label()
+        fn.add(f"S.chooser = {who}")
+        fn.add(f"S.pc = {w.const(after)}")
+        fn.add(f"S.point = {w.const(point)}")
+        fn.add(f"return [({w.const(None)}, ({v}, )) for {v} in {values}]")
+        return self.block(after)

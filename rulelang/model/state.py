@@ -189,7 +189,7 @@ class GameData:
         self.revealed.update(keys)
         self.version += 1
         for key in keys:
-            for piece in _pieces_in(self.vars[key]):
+            for piece in pieces_in(self.vars[key]):
                 self.came[piece.id] = REVEALED
 
     def take_from(self, zone: ZoneRef, kind: str | None) -> Piece | None:
@@ -205,10 +205,10 @@ class GameData:
         return None
 
 
-def _pieces_in(value: Any) -> list[Piece]:
+def pieces_in(value: Any) -> list[Piece]:
     """The pieces a value names: itself, or those inside its tuples and lists."""
     if isinstance(value, Piece):
         return [value]
     if isinstance(value, (tuple, list)):
-        return [p for v in value for p in _pieces_in(v)]
+        return [p for v in value for p in pieces_in(v)]
     return []

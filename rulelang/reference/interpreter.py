@@ -31,6 +31,7 @@ from rulelang.library.semantics import (
     runtime_error,
 )
 from rulelang.model.values import Record, show
+from rulelang.reference.graphs import MEANINGS
 
 
 class Interpreter:
@@ -68,6 +69,8 @@ class Interpreter:
     def visit_Call(self, n: ast.Call, c: Ctx, e: dict[str, Any]) -> Any:
         ref = self.refs.get(n.func)
         args = [self.eval(a, c, e) for a in n.args]
+        if ref is not None and ref[0] == "builtin" and ref[1] in MEANINGS:
+            return self.rt.call_builtin(ref[1], MEANINGS[ref[1]], args, c, n)
         return self.rt.call(ref, args, c, n)
 
     def visit_Index(self, n: ast.Index, c: Ctx, e: dict[str, Any]) -> Any:

@@ -38,6 +38,7 @@ class Scenario(pytest.Item):
     def __init__(self, *, file: Any, scenario: Any, mode: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.file, self.scenario, self.mode = file, scenario, mode
+        self.funcargs: dict[str, Any] = {}  # (no fixtures: plugins that look for them find none)
 
     def runtest(self) -> None:
         failure = scenarios.run_one(self.file, self.scenario, self.mode)
@@ -57,6 +58,7 @@ class Unreadable(pytest.Item):
     def __init__(self, *, message: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.message = message
+        self.funcargs: dict[str, Any] = {}
 
     def runtest(self) -> None:
         raise ScenarioFailed(self.message)

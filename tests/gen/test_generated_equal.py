@@ -6,6 +6,7 @@ mid-game play on equally; play_out draws as apply_action(rng.choice(...)) does."
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,6 +208,114 @@ def test_a_chosen_piece_kind_as_the_reference(tmp_path: object) -> None:
 def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
     _, taken = _side_by_side(tmp_path, PAIRS, 1)
     assert len(taken) == 2  # (each player once: one stone left each, no pair)
+
+
+REPEATS = """use square
+game "Repeats"
+players A, B
+board square.grid(4, 4, 0)
+piece stone
+zone supply each player: 9 stone
+counter points each player = 0
+def free = each s in sites where empty(s)
+def beside(s) = each t in square.orthogonal(s) where occupied(t)
+action place
+  choose site s in free
+  put stone of mover at s
+  repeat size(beside(s)) times
+    increase points of mover by 1
+    if points of mover > 3
+      repeat 2 times
+        increase points of opponent by 1
+  repeat (none if points of mover > 12 else 0) times
+    increase points of mover by 1
+turn
+  do place
+end
+  when points of mover >= 9
+    winner mover
+  when size(free) == 0
+    draw
+"""
+
+
+def test_repeat_as_the_reference(tmp_path: object) -> None:
+    _, taken = _side_by_side(tmp_path, REPEATS, 6)
+    assert len(taken) > 20
+
+
+def test_a_repeat_count_that_is_not_a_number_fails_as_in_the_reference(tmp_path: object) -> None:
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(REPEATS.replace("> 12 else 0", "> 0 else 0"))
+    errors = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        state.apply_action("place a1")
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            state.apply_action("place a2")
+        errors.append(err.value.render())
+    assert errors[0] == errors[1]
+    assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
+
+
+CARDS = (Path(__file__).parent / "cards.rule").read_text(encoding="utf-8")
+
+
+def _came(state: Any) -> list[Any]:
+    """What every player may know of where each piece came from, as plain values."""
+    data = state.data
+    return [repr(x) for x in data.came] + sorted(map(repr, data.revealed))
+
+
+@pytest.mark.parametrize("rulebook", ["gen/cards.rule", "gen/bids.rule", "flow/secret.rule",
+                                      "flow/secret_rounds.rule"])
+def test_hidden_zones_chance_and_secrets_as_the_reference(tmp_path: object,
+                                                          rulebook: str) -> None:
+    """Card games (a deck shuffled in the setup and again, hands seen by their owners,
+    secret vars revealed; in bids.rule, secret choices one after another in a turn of
+    several decisions, a draw at random, questions to the others): the same play,
+    observations, knowledge of where the pieces came from, and resamples (the others'
+    secret choices of the turn made again)."""
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text((Path(__file__).parents[1] / rulebook).read_text(encoding="utf-8"))
+    gen = rulelang.load_game(path, mode="generated")
+    ref = rulelang.load_game(path, mode="interpreted")
+    assert isinstance(gen, GenGame) and gen.state_class.hides
+    players, redone = range(ref.num_players), 0
+    for seed in range(6):
+        g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+        rng = random.Random(seed)
+        while True:
+            where = f"seed {seed} ply {len(r.history())}"
+            _same(g, r, where)
+            assert _came(g) == _came(r), where
+            assert [g.observation(p) for p in players] == \
+                [r.observation(p) for p in players], where
+            if r.is_terminal():
+                break
+            for p in players:
+                dealt = g.resample(p, seed + p)
+                assert dealt.observation(p) == g.observation(p), where
+                if p == r.current_player() or g.decided:  # (else the reference's menu is
+                    truth = r.resample(p, seed + p)       # the one it had: game/resample)
+                    _same(dealt, truth, where + f" resampled for {p}")
+                    redone += canonical(dealt.data) != canonical(g.data)
+                if p == r.current_player() or not g.decided:  # (nothing of the truth in it)
+                    for a in dealt.legal_actions():
+                        dealt.clone().apply_action(a)
+            action = rng.randrange(len(r.legal_actions()))
+            g.apply_action(action)
+            r.apply_action(action)
+    assert redone > 0 or "secret" in rulebook  # (they deal nothing: a replay changes none)
+
+
+@pytest.mark.parametrize("rulebook", ["rounds.rule", "rounds_until.rule"])
+def test_rounds_as_the_reference(tmp_path: object, rulebook: str) -> None:
+    """Rounds (after every player's turn, or as soon as `until` holds), their section's
+    effects and results, the starter set for the next round: as the reference plays them."""
+    text = (Path(__file__).parents[1] / "flow" / rulebook).read_text(encoding="utf-8")
+    gen, taken = _side_by_side(tmp_path, text, 6)
+    assert gen.state_class.rounders is not None and len(taken) > 10
 
 
 @pytest.mark.parametrize("text", [CAPTURES, LINES_CAPTURES], ids=["groups", "lines"])

@@ -90,7 +90,7 @@ def test_a_game_not_taken_runs_compiled_whole_and_says_why() -> None:
     assert not isinstance(game, GenGame)
     assert type(game.runtime.evaluator).__name__ == "Compiler"
     why = explain(rulelang.load_game("tatara", mode="interpreted").runtime)
-    assert why is not None and why.what == "rounds" and why.span is not None
+    assert why is not None and why.what == "a setup with a choice" and why.span is not None
     assert why.span.path.endswith("tatara.rule")
 
 

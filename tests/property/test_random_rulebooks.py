@@ -139,7 +139,7 @@ def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[
     return seen
 
 
-GEN = "rulelang.gen"  # the compiled mode to come (registered "generated" is fast/codegen)
+GEN = "rulelang.gen"  # the generated mode, on every game the generator takes
 
 
 def _taken(path: Path) -> bool:
@@ -180,7 +180,7 @@ def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int,
 def test_the_generator_takes_a_share_of_the_random_rulebooks(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """The fourth side is there: rulelang.gen takes some of the games the tests write (the
-    others have recursive effects, hidden zones or turns of several decisions)."""
+    others have effects that call themselves)."""
     taken: list[bool] = []
 
     @SETTINGS
