@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rulelang.agents import make_agent  # noqa: E402
-from rulelang.tools.playout import Setup, _lead_changes, game_seed, play_chunk  # noqa: E402
+from rulelang.tools.evidence.playout import Setup, _lead_changes, game_seed, play_chunk  # noqa: E402
 
 NAMES = ["tic_tac_toe", "spline", "muso_sakura", "karesansui", "tatara"]
 

@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulelang.tools import playout  # noqa: E402
-from rulelang.tools.evaluate import evaluate  # noqa: E402
-from rulelang.tools.playout import Setup  # noqa: E402
+from rulelang.tools.evidence import playout  # noqa: E402
+from rulelang.tools.evidence.evaluate import evaluate  # noqa: E402
+from rulelang.tools.evidence.playout import Setup  # noqa: E402
 
 # about a CPU second of play each with --jobs 1, so that a pool's start (forking, each worker's
 # first games on cold caches: about 0.1 CPU second) is a small part of the run, as it is of

@@ -15,8 +15,8 @@ import time
 from fractions import Fraction
 
 from rulelang.tools.common import load
-from rulelang.tools.evaluate import evaluate, report
-from rulelang.tools.playout import Setup, game_seed
+from rulelang.tools.evidence.evaluate import evaluate, report
+from rulelang.tools.evidence.playout import Setup, game_seed
 
 EXACT = {"first player": Fraction(737, 1260), "second player": Fraction(363, 1260),
          "draw": Fraction(160, 1260)}

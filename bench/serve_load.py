@@ -141,7 +141,7 @@ async def _run(args: argparse.Namespace, base: str) -> tuple[list[float], int]:
 
 def work() -> None:
     import rulelang
-    from rulelang.tools.picture import board_shape
+    from rulelang.tools.pictures.picture import board_shape
     from rulelang.tools.serve.store import Saved, Store
     from rulelang.tools.serve.table import Table
     from rulelang.tools.serve.views import build

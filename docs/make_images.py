@@ -8,7 +8,7 @@ from pathlib import Path
 
 import rulelang
 from rulelang.agents import make_agent
-from rulelang.tools.viewer import position
+from rulelang.tools.pictures.viewer import position
 
 HERE = Path(__file__).resolve().parent / "images"
 # (file, bundled rulebook, seed, moves played by two random agents of that seed)

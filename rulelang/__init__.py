@@ -26,6 +26,7 @@ from rulelang.errors import (
 )
 from rulelang.fast.compiler import Compiler
 from rulelang.fast.flow import FastFlow
+from rulelang.game.callchain import note_calls
 from rulelang.game.engine import TERMINAL, Game, State
 from rulelang.game.runtime import Runtime
 from rulelang.gen import GenGame, Unsupported, generate
@@ -101,7 +102,7 @@ def generated_state(runtime: Runtime) -> Any:
         except Unsupported:
             _GENERATED[runtime] = None
         except RulelangError as err:
-            err.sources = runtime.program.loaded.sources
+            note_calls(err, runtime.program.loaded)
             raise
         except Exception:  # noqa: BLE001 - a fault of the generator (gen.explain says it):
             _GENERATED[runtime] = None  # the game runs on the closures
@@ -145,7 +146,7 @@ def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "com
         try:
             runtime = _RUNTIMES[key] = Runtime(program, options, *EVALUATORS[mode])
         except RulelangError as err:
-            err.sources = program.loaded.sources
+            note_calls(err, program.loaded)
             raise
     return runtime
 
@@ -223,7 +224,7 @@ def generated_code(path: str | Path, options: dict[str, Any] | None = None) -> l
         for term in program.scores:
             runtime.fn(term.expr)
     except RulelangError as err:
-        err.sources = program.loaded.sources
+        note_calls(err, program.loaded)
         raise
     found: list[Generated] = runtime.evaluator.generator.functions
     return sorted(found, key=lambda g: (g.root.span.path, g.root.span.line,

@@ -4,8 +4,11 @@ Codes are stable: R1xx syntax, R2xx check, R3xx runtime, R4xx records and comman
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from types import FrameType
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from rulelang.source import Source, Span, printable
 
@@ -81,9 +84,14 @@ class RuleRuntimeError(RulelangError):
     def __init__(self, message: str, span: Span | None, code: str = "R301") -> None:
         super().__init__(message)
         self.diagnostic = Diagnostic(code, message, span)
+        # the rule calls that led here, outermost first, the error's own position last:
+        # (position, rule's name) each; None until the engine names them
+        # (game/callchain.py), () when the error is not inside a called rule
+        self.calls: tuple[tuple[Span, str], ...] | None = None
 
     def render(self) -> str:
-        return render(self.diagnostic, self.sources)
+        return render(self.diagnostic, self.sources) + render_calls(self.calls or (),
+                                                                    self.sources)
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled whole (a worker process's error reaches the parent with its position)."""
@@ -96,6 +104,31 @@ def _rebuilt(cls: type[RuleRuntimeError], message: str,
     Exception.__init__(err, message)
     err.__dict__.update(state)
     return err
+
+
+_CALLS_SHOWN = (2, 5)  # a longer chain shows its outermost 2 and innermost 5 calls
+
+
+def render_calls(calls: tuple[tuple[Span, str], ...],
+                 sources: Mapping[str, Source] | None = None) -> str:
+    """The rule traceback under an error: each call's file:line:col, the rule it is in and
+    its source line, innermost last ("" when the error is not inside a called rule)."""
+    if not calls:
+        return ""
+    head, tail = _CALLS_SHOWN
+    shown: list[tuple[Span, str] | int] = list(calls)
+    if len(calls) > head + tail + 1:
+        shown = [*calls[:head], len(calls) - head - tail, *calls[-tail:]]
+    out = ["", "  = rule calls (innermost last):"]
+    for item in shown:
+        if isinstance(item, int):
+            out.append(f"      … {item} more")
+            continue
+        span, name = item
+        src = (sources or {}).get(span.path)
+        text = src.line(span.line).strip() if src else ""
+        out.append(f"      {span} in {name}" + (f": {text}" if text else ""))
+    return printable("\n".join(out))
 
 
 class Refusal(RuleRuntimeError):
@@ -145,3 +178,34 @@ def note_rulebook_lines(exc: BaseException) -> None:
             exc.add_note(f"in the code generated for {span.path}:{span.line}:{span.column} "
                          f"(its line {tb.tb_lineno}: `rulelang compile --show` prints it)")
         tb = tb.tb_next
+
+
+# functions of the closures that are a rule's body in place of its call: the calls (outermost
+# first) they stand for
+_INLINED: WeakKeyDictionary[Callable[..., Any], tuple[Span, ...]] = WeakKeyDictionary()
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def inlined_at(fn: _F, call: Span) -> _F:
+    """Note that `fn` runs a rule's body in place of the call at `call` (a rule inlined
+    within it was noted first: the calls stay outermost first)."""
+    _INLINED[fn] = (call, *_INLINED.get(fn, ()))
+    return fn
+
+
+def inlined_calls(frame: FrameType) -> tuple[Span, ...]:
+    """The calls a frame stands for when it runs the body of an inlined rule: the noted
+    function of its code whose closure holds what the frame holds (none when unsure)."""
+    code, local = frame.f_code, frame.f_locals
+    found = {calls for fn, calls in list(_INLINED.items())
+             if fn.__code__ is code and _holds(fn, local)}
+    return found.pop() if len(found) == 1 else ()
+
+
+def _holds(fn: Callable[..., Any], local: dict[str, Any]) -> bool:
+    cells = getattr(fn, "__closure__", None) or ()
+    try:
+        return all(local.get(name, _holds) is cell.cell_contents
+                   for name, cell in zip(fn.__code__.co_freevars, cells, strict=True))
+    except ValueError:  # an empty cell
+        return False

@@ -38,7 +38,7 @@ from rulelang.game.chance import NeedChance, ScriptedRng
 from rulelang.game.tensors import tensors_of
 from rulelang.gen.rt import GenState
 from rulelang.library.decision import Decision
-from rulelang.tools.render import render_observation
+from rulelang.tools.pictures.render import render_observation
 
 _DEFAULT_CAP = 2000  # plies, for a rulebook that states no longest length
 _SOURCES: dict[str, tuple[str, dict[str, Any]]] = {}  # short name -> (rulebook, options)

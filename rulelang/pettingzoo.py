@@ -111,7 +111,7 @@ class RulelangEnv(AECEnv):  # type: ignore[misc]
             return None
         player = max(0, self.state.current_player())
         if self.render_mode == "ansi":
-            from rulelang.tools.render import render_observation
+            from rulelang.tools.pictures.render import render_observation
             return render_observation(self.state.observation(player))
         return _pixels(self.state, player)
 
@@ -128,7 +128,7 @@ def _pixels(state: Any, player: int) -> Any:
                                      "(pip install resvg-py)") from exc
     from PIL import ImageFile
 
-    from rulelang.tools.picture import board_shape, draw
+    from rulelang.tools.pictures.picture import board_shape, draw
     svg = draw(state.observation(player), board_shape(state.game))
     png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
     decoder = ImageFile.Parser()  # (PNG bytes in memory: no file is read)

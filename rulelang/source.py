@@ -17,6 +17,33 @@ class Span:
         return f"{self.path}:{self.line}:{self.column}"
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class CalledSpan(Span):
+    """A span of a rule's body that generated code holds once for each place the rule is
+    written in (inlined): `calls` are the calls it was written for, outermost first (the
+    rule tracebacks of game/callchain.py). Equal to the plain Span of the same position."""
+    calls: tuple[Span, ...] = ()
+
+    def plain(self) -> Span:
+        return Span(self.path, self.line, self.column, self.end_line, self.end_column)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CalledSpan):
+            return self.plain() == other.plain() and self.calls == other.calls
+        return self.plain() == other if isinstance(other, Span) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.plain())
+
+
+def with_calls(span: Span, calls: list[Span]) -> Span:
+    """The span as written in place of the calls (outermost first); itself when none."""
+    if not calls:
+        return span
+    return CalledSpan(span.path, span.line, span.column, span.end_line, span.end_column,
+                      tuple(calls))
+
+
 @dataclass(frozen=True)
 class Source:
     path: str  # as the user named it (shown in diagnostics)

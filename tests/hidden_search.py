@@ -7,7 +7,7 @@ import html
 import json
 from typing import Any
 
-from rulelang.tools.render import _value, _zone
+from rulelang.tools.pictures.render import _value, _zone
 
 
 def _strings(value: Any, out: set[str]) -> None:

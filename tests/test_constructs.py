@@ -12,7 +12,7 @@ from scenario_tools import load_text
 
 import rulelang
 from rulelang.errors import RuleRuntimeError
-from rulelang.tools import scenarios
+from rulelang.tools.scenario import scenarios
 from rulelang.tools.terminal.screen import Screen
 
 HERE = Path(__file__).resolve().parent / "constructs"

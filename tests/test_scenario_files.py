@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.tools import scenarios
+from rulelang.tools.scenario import scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "rulebooks").glob("*.test"))

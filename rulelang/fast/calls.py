@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.errors import RulelangError, RuleRuntimeError, inlined_at
 from rulelang.fast.groups import found_group, kept_group
 from rulelang.fast.incremental import analyse
 from rulelang.fast.kept import kept, per_state, remembered
@@ -278,7 +278,7 @@ class CallCompiler:
                     self.refs.get(d.body.func, ("",))[0] == "def")):
                 # the quantifier, conditional, and/or or rule's call that is the body counts it
                 self._pending_steps = steps
-                return self.expr(d.body)
+                return inlined_at(self.expr(d.body), span)  # (no frame: its call's place kept)
             else:
                 body = self.expr(d.body)
         finally:

@@ -70,7 +70,13 @@ def remembered(c: Any, name: Any, args: tuple[Any, ...],
     return value
 
 
-CHECK = False  # tests: every value per_state finds is computed again and compared
+# tests: a list to note, for each value per_state finds kept, its rule's key once that value is
+# computed again and found equal (a different one raises KeptValueChanged); None: no check
+CHECK: list[str] | None = None
+
+
+class KeptValueChanged(Exception):
+    """A value kept for the position differs from the value computed anew (a bug)."""
 
 
 def per_state(key: str, compute: Callable[[Any, dict[str, Any]], Any]) -> Callable[..., Any]:
@@ -87,9 +93,11 @@ def per_state(key: str, compute: Callable[[Any, dict[str, Any]], Any]) -> Callab
             return compute(c, e)
         entry = data.cache.get(tag)
         if entry is not None and entry[0] == data.version:
-            if CHECK:
+            if CHECK is not None:
                 again = compute(c, e)
-                assert again == entry[1], f"{key}: kept {entry[1]!r}, now {again!r}"
+                if again != entry[1]:
+                    raise KeptValueChanged(f"{key}: kept {entry[1]!r}, now {again!r}")
+                CHECK.append(key)
             return entry[1]
         value = compute(c, e)
         data.cache[tag] = (data.version, value)

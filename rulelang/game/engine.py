@@ -17,6 +17,7 @@ from rulelang.errors import (
     note_rulebook_lines,
 )
 from rulelang.game.action_space import NumberedActions, space_of
+from rulelang.game.callchain import note_calls
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
@@ -142,10 +143,10 @@ class State(NumberedActions):
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
                                    _recurring_span(exc), "R302")
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise err from None
         except RulelangError as err:
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise
         except Exception as exc:  # a bug: its traceback names the rulebook lines it ran
             note_rulebook_lines(exc)
@@ -371,7 +372,7 @@ class State(NumberedActions):
         try:
             return observe(self, player)
         except RulelangError as err:  # a picture's rule, or the budget
-            err.sources = self.game.runtime.program.loaded.sources
+            note_calls(err, self.game.runtime.program.loaded)
             raise
 
     def resample(self, player: int, seed: int) -> State:

@@ -17,6 +17,7 @@ import rulelang.gen.bridge as bridge
 import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.action_space import NumberedActions
+from rulelang.game.callchain import ORIGINS, note_calls
 from rulelang.game.engine import Game, observe
 from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
@@ -50,7 +51,9 @@ def write(runtime: Any) -> tuple[Generated, Any]:
 def generate(runtime: Any) -> type[GenState]:
     """The game's State class (raises Unsupported)."""
     g, do = write(runtime)
-    space = run_source(g.source, FILENAME, {"__builtins__": {}, **ALLOWED, **g.constants})
+    origins = {name: (span, tuple(g.calls.get(name, ()))) for name, span, _ in g.origins}
+    space = run_source(g.source, FILENAME, {"__builtins__": {}, **ALLOWED, **g.constants,
+                                            ORIGINS: origins})
     owners = runtime.template.owner
     movers = range(len(runtime.players))
     draws = tuple(space.get(f"draw{m}") for m in movers)
@@ -143,7 +146,7 @@ class State(GenState, NumberedActions):
         try:
             return observe(self, player)  # type: ignore[arg-type]
         except RulelangError as err:
-            err.sources = self.rt.program.loaded.sources
+            note_calls(err, self.rt.program.loaded)
             raise
 
     def scores(self) -> list[float]:
@@ -152,7 +155,7 @@ class State(GenState, NumberedActions):
         try:
             return [float(t) for t in self.totals()]
         except RulelangError as err:
-            err.sources = self.rt.program.loaded.sources
+            note_calls(err, self.rt.program.loaded)
             raise
 
     def score_breakdown(self, player: int, terms: Any = None) -> dict[str, float]:
@@ -242,6 +245,6 @@ class GenGame(Game):
                     Ctx(self.runtime, data)):
                 raise AssertionError("a decision in a setup the generator takes")
         except RulelangError as err:
-            err.sources = self.runtime.program.loaded.sources
+            note_calls(err, self.runtime.program.loaded)
             raise
         return data

@@ -94,7 +94,8 @@ class GameWriter:
             lines.extend(fn.lines)
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
-                         tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses))
+                         tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
+                         calls=w.call_sites)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -436,10 +437,12 @@ class GameWriter:
             inner[param] = a if a.form.known else Code(local, a.form, 0)
             cost += a.cost
         self._effects.add(effect.name)
+        self.w.calls.append(s.span)
         try:
             cost += sum(self.effect(b, inner, fn) for b in effect.body.stmts)
         finally:
             self._effects.discard(effect.name)
+            self.w.calls.pop()
         return cost
 
     def piece_ok(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:

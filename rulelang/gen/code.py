@@ -3,6 +3,7 @@ form, a bound on its steps), the lines of a generated function (`Func`), a game'
 (`Generated`), and why a game is not generated (`Unsupported`, at the construct's span)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -52,6 +53,8 @@ class Generated:
     # the turn's chooses by a player, in the order of their decision points (after the
     # `do`s), each with the slot its value goes to
     chooses: tuple[tuple[Any, int], ...] = ()
+    # the calls of each rule's function (rule tracebacks: game/callchain.py)
+    calls: dict[str, list[Span]] = field(default_factory=dict)
 
 
 class Func:
@@ -63,3 +66,15 @@ class Func:
 
     def add(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
+
+
+def noting_call(method: Callable[..., Code]) -> Callable[..., Code]:
+    """A Writer's method that writes the call `n` of a rule: the call's span is on the
+    writer's stack of calls meanwhile (the positions of a rule written in place name it)."""
+    def written(w: Any, key: str, args: list[Code], n: Any) -> Code:
+        w.calls.append(n.span)
+        try:
+            return method(w, key, args, n)
+        finally:
+            w.calls.pop()
+    return written

@@ -23,7 +23,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import bit_sites, site_mask
-from rulelang.gen.code import Code, Func, NotMasked, Unsupported
+from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import charged as rt_charged
@@ -32,7 +32,7 @@ from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, make_map
 from rulelang.model.values import zone_ref
-from rulelang.source import Span
+from rulelang.source import Span, with_calls
 
 
 def _foldable(c: Code) -> bool:
@@ -66,6 +66,8 @@ class Writer:
         self._rules: dict[Any, tuple[str, Form, int]] = {}
         self._calling: set[str] = set()
         self._n = 0
+        self.calls: list[Span] = []  # of the rules written in place now (callchain.py)
+        self.call_sites: dict[str, list[Span]] = {}  # the calls of each rule's function
 
     # ---- names and constants
     def fresh(self, prefix: str) -> str:
@@ -73,6 +75,7 @@ class Writer:
         return f"{prefix}{self._n}"
 
     def const(self, value: Any) -> str:
+        value = with_calls(value, self.calls) if type(value) is Span else value
         try:
             key: Any = (type(value), value)
             hash(key)
@@ -451,6 +454,7 @@ class Writer:
         return None
 
     # ---- rules: one function per rule and per form of its arguments
+    @noting_call
     def call_rule(self, key: str, args: list[Code], n: ast.Node) -> Code:
         d = self.program.defs[key]
         params = tuple(d.params or ())
@@ -477,6 +481,7 @@ class Writer:
         if made is None:
             made = self._rules[(key, shape)] = self._write_rule(key, d, params, args)
         name, form, cost = made
+        self.call_sites.setdefault(name, []).append(with_calls(n.span, self.calls[:-1]))
         passed = [a.src for a in args if not a.form.known]
         return Code(f"{name}({', '.join(['S', *passed])})", form, 1 + cost
                     + sum(a.cost for a in args))
@@ -527,6 +532,7 @@ class Writer:
                 env[p] = Code(local, a.form, 0)
         fn = Func(f"def {name}({', '.join(formal)}):  # rule {self._n}")
         self._calling.add(key)
+        outer, self.calls = self.calls, []  # (written once for every call: no call in it)
         try:
             if isinstance(d.body, ast.Block):
                 form, cost = self._pure_block(d.body, env, fn)
@@ -539,6 +545,7 @@ class Writer:
                 form, cost = body.form, body.cost
         finally:
             self._calling.discard(key)
+            self.calls = outer
         self.funcs.append((name, d.span, "rule", fn))
         return name, form, cost
 

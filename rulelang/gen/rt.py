@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
+from rulelang.game.callchain import note_calls
 from rulelang.gen.bits import count_position
 from rulelang.library.decision import bound, label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
@@ -220,7 +221,7 @@ class GenState:
         try:
             step(arg)
         except RulelangError as err:
-            err.sources = self.rt.program.loaded.sources
+            note_calls(err, self.rt.program.loaded)
             raise
 
     def _play(self, option: Any) -> None:
@@ -304,7 +305,7 @@ class GenState:
                 self._play_drawn(rng, limit)
         except RulelangError as err:
             self.menu = None  # (its data is partly played: it cannot go on)
-            err.sources = self.rt.program.loaded.sources
+            note_calls(err, self.rt.program.loaded)
             raise
 
     def _play_drawn(self, rng: Any, limit: int) -> None:

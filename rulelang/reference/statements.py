@@ -66,7 +66,7 @@ class Statements(EffectStatements):
         self.analysis = DecisionAnalysis(self.program)
         self.ev = Reference(runtime)
         self.menus = menus(self)  # the options of a `do` (reference/menus.py)
-        # Rule coverage (tools/coverage.py): when a set, the ids of the action bodies and
+        # Rule coverage (tools/evidence/coverage.py): when a set, the ids of the action bodies and
         # the `if` branches that ran for real (not while a menu tried them on scratch data).
         self.covered: set[int] | None = None
         self.exploring = 0

@@ -28,9 +28,10 @@ from rulelang.tools.common import (
     parse_options,
     write_file,
 )
-from rulelang.tools.evidence_args import add_compare_parser as _compare_parser
-from rulelang.tools.evidence_args import add_evaluate_parser as _evaluate_parser
-from rulelang.tools.record import replay
+from rulelang.tools.evidence.evidence_args import add_compare_parser as _compare_parser
+from rulelang.tools.evidence.evidence_args import add_evaluate_parser as _evaluate_parser
+from rulelang.tools.evidence.evidence_args import add_mutate_arguments, cmd_mutate
+from rulelang.tools.records.record import replay
 from rulelang.tools.serve.cli import add_parser as _serve_parser
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
@@ -94,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar="PATH",
                       help="scenario files or folders of them (default: this folder)")
     test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
+    add_mutate_arguments(test)
     test.set_defaults(run=cmd_test)
     return ap
 
@@ -180,21 +182,22 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`check --simulate N`: each rulebook loaded (with --players/--option) and N random games
-    played with the invariants of rulelang/tools/simulate.py checked after every action."""
-    from rulelang.tools.simulate import simulate, summary
+    played with the invariants of rulelang/tools/evidence/simulate.py checked after every action."""
+    from rulelang.tools.evidence.simulate import simulate, summary
     for flag, value in (("--simulate", args.simulate), ("--max-plies", args.max_plies)):
         if value < 1:
             raise _user_error("R411", f"{flag} must be a positive whole number, not {value}")
     failed = False
     for path in args.paths:
+        options = parse_options(args.option, args.players)
         try:
-            game = load(path, parse_options(args.option, args.players))
+            game = load(path, options)
         except RulelangError as exc:
             _err(exc.render())
             failed = True
             continue
         sim = simulate(game, args.simulate, args.seed, args.max_plies)
-        print("\n".join(summary(path, sim)))
+        print("\n".join(summary(path, sim, options=options)))
         failed = failed or sim.failed
     return 1 if failed else 0
 
@@ -257,7 +260,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         _writable(args.html, "the page")
         seat = 0 if args.viewer is None else _seat(done.game, args.viewer)
-        from rulelang.tools.viewer import replay_page  # (the page writer only when asked)
+        from rulelang.tools.pictures.viewer import replay_page  # (the page writer only when asked)
 
         text = replay_page(done.game, done.record.seed, done.record.actions, seat)
         write_file(args.html, text, "the page")
@@ -305,7 +308,7 @@ def _replay_as(done: Any, player: int) -> int:
             state.apply_action(text)
         before = state.observation(player)
     console = Console(highlight=False, soft_wrap=True)
-    from rulelang.tools.viewer import changed
+    from rulelang.tools.pictures.viewer import changed
 
     for line in Screen(obs, changed(before, obs), min(console.width, 120)).lines():
         console.print(line, overflow="ignore", crop=False)
@@ -348,7 +351,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         state, before = game.new_initial_state(seed=args.seed), None
     seat = _seat(game, args.viewer) if args.viewer is not None else _mover(state)
     obs_before = None if before is None else before.observation(seat)
-    from rulelang.tools.viewer import position
+    from rulelang.tools.pictures.viewer import position
 
     write_file(args.output, position(state, seat, obs_before) + "\n", "the picture")
     print(f"{args.output}: the position as {game.player_names[seat]} sees it")
@@ -429,7 +432,9 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
 
 def cmd_test(args: argparse.Namespace) -> int:
     modes = ("compiled", "interpreted") if args.mode == "both" else (args.mode,)
-    from rulelang.tools.scenarios import test_command  # (the scenario runner when asked)
+    if args.mutate:
+        return cmd_mutate(args, modes[0])
+    from rulelang.tools.scenario.scenarios import test_command  # (the scenario runner when asked)
 
     return test_command(args.paths, modes, print)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rulelang.errors import RulelangError
-from rulelang.tools import scenarios
+from rulelang.tools.scenario import scenarios
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -14,7 +14,7 @@ from scenario_tools import load_text
 
 import rulelang
 from rulelang.errors import RuleRuntimeError
-from rulelang.tools.coverage import rule_coverage
+from rulelang.tools.evidence.coverage import rule_coverage
 
 HERE = Path(__file__).resolve().parent
 GROVES = HERE / "clauses.rule"

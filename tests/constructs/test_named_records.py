@@ -120,7 +120,7 @@ def test_a_field_named_twice_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_game_record_of_records_replays(tmp_path: Path) -> None:
-    from rulelang.tools.record import dump_record, record_game, replay
+    from rulelang.tools.records.record import dump_record, record_game, replay
 
     path = _write(tmp_path, GAME)
     game = rulelang.load_game(path)

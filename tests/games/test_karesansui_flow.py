@@ -212,7 +212,7 @@ def test_no_secret_card_in_another_players_observation(new: Any) -> None:
 
 # ---- the picture for `rulelang play` ---------------------------------------------------------
 def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
-    from rulelang.tools.render import render_observation
+    from rulelang.tools.pictures.render import render_observation
 
     state = new(2)
     next_tiles(state, "MT", "QA")

@@ -60,7 +60,7 @@ def test_a_standing_beech_stays_and_cannot_be_felled(load) -> None:
 
 # -- the terminal picture --------------------------------------------------------------------------
 def test_the_picture_shows_trees_pawns_buildings_resources_and_cards(load) -> None:
-    from rulelang.tools.render import render_observation
+    from rulelang.tools.pictures.render import render_observation
     state = play(load(ORDERED), ROUND1)
     text = render_observation(state.observation(0))
     assert "1 Player1, 2 Player2" in text and "c cedar" in text and "s sawtooth" in text

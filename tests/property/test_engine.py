@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.tools.record import record_game, replay, write_record
+from rulelang.tools.records.record import record_game, replay, write_record
 
 ROOT = Path(__file__).resolve().parents[2]
 # games only, not the modules they use: a `game "…"` line, read from the text so that

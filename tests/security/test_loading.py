@@ -334,7 +334,7 @@ def test_a_relation_to_no_place_is_a_diagnostic(folder: Path) -> None:
 ])
 def test_a_scenario_file_names_only_a_rulebook_beside_it(folder: Path, name: str,
                                                          reason: str) -> None:
-    from rulelang.tools.scenario_read import read
+    from rulelang.tools.scenario.scenario_read import read
     os.symlink(folder.parent / "outside" / "secret.rule", "link.rule")
     write("book.test", f'rulebook "{name}"\n')
     with pytest.raises(RulelangError) as info:

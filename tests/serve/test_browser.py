@@ -34,7 +34,7 @@ pytest.importorskip("uvicorn", reason="the serve extra is not installed (pip ins
 from serve_leaks import check_frames  # noqa: E402
 from serve_live import free_port, post_json, request, table_spec  # noqa: E402
 
-from rulelang.tools.record import parse_record  # noqa: E402
+from rulelang.tools.records.record import parse_record  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and Path(p).is_file()), None)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import rulelang
-from rulelang.tools.record import parse_record
+from rulelang.tools.records.record import parse_record
 from rulelang.tools.serve import protocol
 from rulelang.tools.serve.protocol import Bucket, ClientError
 from rulelang.tools.serve.store import Saved, Store, digest

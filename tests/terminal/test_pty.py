@@ -19,7 +19,7 @@ pexpect = pytest.importorskip("pexpect")
 import rulelang  # noqa: E402
 from rulelang.agents import RandomAgent  # noqa: E402
 from rulelang.resources import bundled_dir  # noqa: E402
-from rulelang.tools.record import read_record, record_game, write_record  # noqa: E402
+from rulelang.tools.records.record import read_record, record_game, write_record  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 CLEAR = "\x1b[H\x1b[2J"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import rulelang
 from rulelang.resources import bundled_dir
-from rulelang.tools.record import record_game, replay, write_record
+from rulelang.tools.records.record import record_game, replay, write_record
 from rulelang.tools.terminal.ending import end_reason
 from rulelang.tools.terminal.play import record_name
 

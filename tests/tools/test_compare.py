@@ -68,7 +68,7 @@ def _record(winners: list[int], agents: list[str], capped: bool = False, **extra
 
 
 def test_every_per_game_figure_is_paired() -> None:
-    from rulelang.tools.metrics import binary_names, paired_metrics
+    from rulelang.tools.evidence.metrics import binary_names, paired_metrics
 
     m = paired_metrics(3, ("random", "mcts:8"), scored=True, rounds=True, lead_changes=True)
     assert list(m) == ["p0-win", "p1-win", "p2-win", "draw", "shared-win", "capped",

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from rulelang.tools.cli import main
-from rulelang.tools.report_compare import interval_plot
+from rulelang.tools.evidence.report_compare import interval_plot
 
 DEAD = str(Path(__file__).parent / "rulebooks" / "dead_rules.rule")
 

@@ -1,4 +1,5 @@
-"""Rule coverage in `rulelang evaluate` (tools/coverage.py): the parts of a rulebook no game
+"""Rule coverage in `rulelang evaluate` (tools/evidence/coverage.py): the parts of a rulebook no
+game
 used, each at its line — a planted dead action, branch (also in a module's effect the rules
 call, and none in one they do not), uncalled effect, end rule and score term are found,
 a branch that only a menu tried on scratch data counts as never entered, and a bundled game's
@@ -9,7 +10,7 @@ import json
 from pathlib import Path
 
 from rulelang.tools.cli import main
-from rulelang.tools.coverage import without_comment
+from rulelang.tools.evidence.coverage import without_comment
 
 HERE = Path(__file__).parent
 DEAD = HERE / "rulebooks" / "dead_rules.rule"
@@ -42,6 +43,9 @@ def test_planted_dead_rules_are_reported_at_their_lines(tmp_path: Path, capsys) 
     }
     assert f"dead_rules.rule:{line_of('when size(free) > 9')}:8: end rule never fired" in out
     assert "rule coverage (30 of 60 games replayed): 7 never used" in out
+    places = [(Path(u["where"].split(":")[0]).name != book, int(u["where"].split(":")[-2]))
+              for u in cov["unused"]]
+    assert places == sorted(places)  # the rulebook's own in line order, then its modules'
     texts = {u["name"] or u["text"]: u["text"] for u in cov["unused"]}
     assert texts["tidy"] == "effect tidy(n)"  # the line without its comment
     assert texts["if n > 100"] == "if n > 100"
@@ -58,7 +62,7 @@ def test_a_bundled_game_uses_every_rule(capsys) -> None:
 def test_coverage_can_be_turned_off_and_is_checked(capsys) -> None:
     assert main(["evaluate", "tic_tac_toe", "--games", "10", "--jobs", "1",
                  "--coverage", "0"]) == 0
-    assert "rule coverage" not in capsys.readouterr().out
+    assert "rule coverage: not measured (--coverage 0)" in capsys.readouterr().out
     assert main(["evaluate", "tic_tac_toe", "--games", "10", "--jobs", "1",
                  "--coverage", "-1"]) != 0
     assert "--coverage must be 0 or more" in capsys.readouterr().err

@@ -10,8 +10,8 @@ import pytest
 
 import rulelang
 from rulelang.tools import cli
-from rulelang.tools.picture import board_shape, draw
-from rulelang.tools.record import record_game, write_record
+from rulelang.tools.pictures.picture import board_shape, draw
+from rulelang.tools.records.record import record_game, write_record
 from rulelang.tools.terminal.board import BoardPainter
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from rulelang.tools.cli import main
-from rulelang.tools.evaluate import evaluate, report
-from rulelang.tools.playout import Setup, game_seed, seat_agents
+from rulelang.tools.evidence.evaluate import evaluate, report
+from rulelang.tools.evidence.playout import Setup, game_seed, seat_agents
 
 # Uniform random tic-tac-toe, exactly: the first player wins 737/1260 of the games, the
 # second 363/1260, and 160/1260 are drawn.
@@ -128,7 +128,7 @@ def test_the_sites_played_are_counted_and_drawn_as_a_heatmap(tmp_path: Path) -> 
 
 def test_a_game_without_a_board_has_no_heatmap(tmp_path: Path) -> None:
     import rulelang
-    from rulelang.tools.heatmap import heatmap_svg
+    from rulelang.tools.pictures.heatmap import heatmap_svg
     game = rulelang.load_game(Path(__file__).resolve().parents[2] / "rulebooks" /
                               "muso_sakura.rule")
     assert heatmap_svg(game, {}) is None
@@ -147,7 +147,7 @@ def test_skill_depth_says_whether_more_search_wins_more(tmp_path: Path) -> None:
     skill = data["summary"]["skill"]
     assert skill["stronger"] == "mcts:30" and skill["weaker"] == "random"
     assert skill["more_search_wins"] == "yes" and skill["gap"] > 0.5
-    from rulelang.tools.report import summarize
+    from rulelang.tools.evidence.report import summarize
     # the planted opposite: the agent with less search wins every game
     records = [_record(i, ["mcts:10", "mcts:80"] if i % 2 else ["mcts:80", "mcts:10"],
                        0 if i % 2 else 1) for i in range(40)]
@@ -212,7 +212,7 @@ def test_lead_changes_without_rounds_are_looked_at_each_cycle_of_turns(tmp_path:
 def test_a_ladder_plays_each_step_equally_often_in_both_seat_orders() -> None:
     from collections import Counter
 
-    from rulelang.tools.playout import ladder_step
+    from rulelang.tools.evidence.playout import ladder_step
     ladder = ("random", "mcts:8", "mcts:64")
     games = [tuple(seat_agents(ladder, 2, i)) for i in range(40)]
     assert games[:4] == [("random", "mcts:8"), ("mcts:8", "mcts:64"),
@@ -240,7 +240,7 @@ def test_a_ladder_says_at_each_step_whether_more_search_wins_more(tmp_path: Path
         assert (st["decided"], st["stronger_share"]["count"]) == \
             (len(won), won.count(st["stronger"]))
     assert steps[0]["more_search_wins"] == "yes"
-    from rulelang.tools.report import summarize
+    from rulelang.tools.evidence.report import summarize
     ladder = ["mcts:10", "mcts:20", "mcts:40"]
     planted = []  # the second step's stronger agent loses every game
     for i in range(60):

@@ -9,9 +9,9 @@ from collections import Counter
 from pathlib import Path
 
 import rulelang
-from rulelang.tools.choices import summary
 from rulelang.tools.cli import main
-from rulelang.tools.playout import Setup, play_one
+from rulelang.tools.evidence.choices import summary
+from rulelang.tools.evidence.playout import Setup, play_one
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOW = ROOT / "tests" / "flow"

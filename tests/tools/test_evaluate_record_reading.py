@@ -1,5 +1,6 @@
 """evaluate reads a game's record from its history in one pass, with shortcuts kept per loaded
-game (tools/playout.py: verdicts per menu of sites, one string per action and site, the common
+game (tools/evidence/playout.py: verdicts per menu of sites, one string per action and site, the
+common
 decision counted by (action, value) and its choose written at the end). Each record must be
 what a straightforward reading of the same game says, decision by decision: every action
 string `d.labels()[k]`, every mover and option count, the first words of the strings, and
@@ -17,8 +18,8 @@ from typing import Any
 from rulelang.agents import make_agent
 from rulelang.library.decision import NOTHING
 from rulelang.model.values import show
-from rulelang.tools.choices import Watch, action_slots, place
-from rulelang.tools.playout import Setup, game_seed, play_one, seat_agents
+from rulelang.tools.evidence.choices import Watch, action_slots, place
+from rulelang.tools.evidence.playout import Setup, game_seed, play_one, seat_agents
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [  # (rulebook, agents, games, mode)
@@ -123,7 +124,7 @@ def test_a_string_made_alone_is_the_menus_string_numbered_as_the_engine_numbers_
     options of no action, `nothing`, a `then` and values that equal but read differently.
     (An action's name is one word, as the grammar makes it.)"""
     from rulelang.library.decision import Decision, Options, ThenMark
-    from rulelang.tools.playout import _label_at
+    from rulelang.tools.evidence.playout import _label_at
 
     menus = [
         [("a", ("b", "b", "c")), (None, [("a", ("b",)), (None, ("a", "b")), (None, ("a b",))])],

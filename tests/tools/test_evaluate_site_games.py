@@ -1,5 +1,6 @@
 """evaluate reads the record of a game whose every decision is one action's menu of sites
-(tic-tac-toe, Spline) by a shortcut (tools/playout.py `_read_sites`: a verdict kept per menu,
+(tic-tac-toe, Spline) by a shortcut (tools/evidence/playout.py `_read_sites`: a verdict kept per
+menu,
 strings kept per site, the rest read with builtins). Its reading must be that of the general
 one-pass reading (`_read`, itself checked against a straightforward reading in
 test_evaluate_record_reading.py), each with its own memo; and it must decline (None) every
@@ -12,7 +13,7 @@ from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.library.decision import Decision, Options
-from rulelang.tools.playout import Setup, _Memo, _read, _read_sites, game_seed
+from rulelang.tools.evidence.playout import Setup, _Memo, _read, _read_sites, game_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 

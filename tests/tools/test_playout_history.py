@@ -1,5 +1,6 @@
 """evaluate's records are read from a game's history once it is over, with an action's string
-made alone when its menu's strings cannot repeat (tools/playout.py). Each record must be what
+made alone when its menu's strings cannot repeat (tools/evidence/playout.py). Each record must be
+what
 the engine's own API says move by move: replayed here, every action string is
 `action_to_string` of the move, every mover `current_player`, every option count the length
 of `legal_actions` — also where a menu's strings repeat and are numbered (`#2`)."""
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.tools.playout import Setup, play_one
+from rulelang.tools.evidence.playout import Setup, play_one
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [

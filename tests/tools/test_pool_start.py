@@ -1,4 +1,5 @@
-"""How evaluate's workers start (tools/playout.py `_context`): forked from a process with no
+"""How evaluate's workers start (tools/evidence/playout.py `_context`): forked from a process with
+no
 other thread (on Linux), else from a fork server; the records are the same either way, and
 the same as in one process."""
 from __future__ import annotations
@@ -8,9 +9,9 @@ import threading
 
 import pytest
 
-from rulelang.tools import playout
-from rulelang.tools.evaluate import evaluate
-from rulelang.tools.playout import Setup
+from rulelang.tools.evidence import playout
+from rulelang.tools.evidence.evaluate import evaluate
+from rulelang.tools.evidence.playout import Setup
 
 linux = pytest.mark.skipif(sys.platform != "linux", reason="fork and forkserver: Linux here")
 

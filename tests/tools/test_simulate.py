@@ -12,8 +12,8 @@ from rulelang.game import engine
 from rulelang.gen import bridge
 from rulelang.model.state import GameData
 from rulelang.model.values import zone_ref
-from rulelang.tools import simulate
 from rulelang.tools.cli import main
+from rulelang.tools.evidence import simulate
 
 GAME = """use square
 
@@ -111,7 +111,7 @@ def test_a_failing_rule_is_reported_with_its_seed(tmp_path: Path,
         "size(each s in sites where empty(s)) == 0", "1 // (3 - moves) < 0"), encoding="utf-8")
     code, out = run(capsys, str(path), "--simulate", "3", "--seed", "5")
     assert code == 1
-    seed = rulelang.tools.playout.game_seed(5, 0)
+    seed = rulelang.tools.evidence.playout.game_seed(5, 0)
     assert "problem: a rule failed in 3 game(s)" in out and f"seed {seed}, action 3:" in out
 
 

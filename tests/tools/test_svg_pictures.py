@@ -1,4 +1,4 @@
-"""The SVG pictures (rulelang/tools/picture.py): their structure, parsed with xml.etree:
+"""The SVG pictures (rulelang/tools/pictures/picture.py): their structure, parsed with xml.etree:
 a site element per board site, a piece element per piece on the board, the classes and data
 attributes; every bundled game at its start, in the middle and at the end of a seeded game;
 the `render` command and its mistakes."""
@@ -14,7 +14,7 @@ import pytest
 import rulelang
 from rulelang.agents import make_agent
 from rulelang.tools.cli import bundled, main
-from rulelang.tools.picture import PALETTE, board_shape, draw
+from rulelang.tools.pictures.picture import PALETTE, board_shape, draw
 
 NS = "{http://www.w3.org/2000/svg}"
 GAMES = [p.stem for p in bundled()]

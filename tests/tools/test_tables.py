@@ -1,4 +1,4 @@
-"""The terminal summaries of evaluate and compare as Rich tables (tools/tables.py): every
+"""The terminal summaries of evaluate and compare as Rich tables (tools/evidence/tables.py): every
 figure of the plain summary is in a table, the verdicts are said, the progress bar counts
 games with their rate, and the commands draw tables on a terminal and print the plain lines
 anywhere else."""
@@ -14,8 +14,8 @@ import pytest
 from rich.console import Console
 
 from rulelang.tools.cli import main
-from rulelang.tools.report import rate_text
-from rulelang.tools.tables import GamesProgress, compare_view, evaluate_view, sparkline
+from rulelang.tools.evidence.report import rate_text
+from rulelang.tools.evidence.tables import GamesProgress, compare_view, evaluate_view, sparkline
 
 HERE = Path(__file__).parent
 DEAD = HERE / "rulebooks" / "dead_rules.rule"

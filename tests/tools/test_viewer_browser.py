@@ -13,7 +13,7 @@ import pytest
 
 import rulelang
 from rulelang.agents import make_agent
-from rulelang.tools.viewer import replay_page
+from rulelang.tools.pictures.viewer import replay_page
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (pip install -e '.[test]')")

@@ -16,8 +16,8 @@ from hidden_search import found, hidden_values  # noqa: E402
 import rulelang
 from rulelang.agents import make_agent
 from rulelang.tools.cli import main
-from rulelang.tools.record import record_game, write_record
-from rulelang.tools.viewer import frames, page, replay_page
+from rulelang.tools.pictures.viewer import frames, page, replay_page
+from rulelang.tools.records.record import record_game, write_record
 
 
 def pages(game: Any, shots: list[dict[str, Any]], player: int) -> str:

@@ -41,10 +41,10 @@ def test_no_agent_module_reads_the_true_history(path: Path) -> None:
 def test_the_scan_finds_a_reader(tmp_path: Path) -> None:
     """The scan above is not blind: a module that reads the history is caught."""
     probe = tmp_path / "probe_agent.py"
-    probe.write_text("from rulelang.tools.record import read_record\n"
+    probe.write_text("from rulelang.tools.records.record import read_record\n"
                      "def choose(state):\n    return len(state.history())\n", encoding="utf-8")
     attrs, _, modules = _uses(probe)
-    assert "history" in attrs and "rulelang.tools.record" in modules
+    assert "history" in attrs and "rulelang.tools.records.record" in modules
 
 
 class Spy:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.tools.render import render_state
+from rulelang.tools.pictures.render import render_state
 
 BOOK = """\
 game "Layers"

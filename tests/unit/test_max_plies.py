@@ -10,7 +10,7 @@ import pytest
 import rulelang
 from rulelang.errors import RulebookError
 from rulelang.tools import cli
-from rulelang.tools.record import parse_record, replay
+from rulelang.tools.records.record import parse_record, replay
 
 ENDLESS = """game "Endless"
 players 2..2

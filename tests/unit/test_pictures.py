@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.tools.render import cell_lines, render_observation
+from rulelang.tools.pictures.render import cell_lines, render_observation
 
 BOOK = """\
 game "Pictures"

@@ -12,7 +12,7 @@ import fakes  # noqa: E402
 
 import rulelang  # noqa: E402
 from rulelang.errors import RecordError  # noqa: E402
-from rulelang.tools.record import (  # noqa: E402
+from rulelang.tools.records.record import (  # noqa: E402
     GameRecord,
     dump_record,
     parse_record,

@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fakes  # noqa: E402
 
-from rulelang.tools.render import (  # noqa: E402
+from rulelang.tools.pictures.render import (  # noqa: E402
     cell_text,
     owner_glyphs,
     render_moves,

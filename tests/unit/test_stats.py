@@ -1,11 +1,12 @@
-"""tools/stats.py: Wilson intervals, spreads, paired differences, histograms and the SPRT."""
+"""tools/evidence/stats.py: Wilson intervals, spreads, paired differences, histograms and the
+SPRT."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from rulelang.tools.stats import Sprt, histogram, mean_sd, paired, wilson
+from rulelang.tools.evidence.stats import Sprt, histogram, mean_sd, paired, wilson
 
 
 def test_wilson_matches_the_textbook_values() -> None:

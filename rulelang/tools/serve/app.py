@@ -39,7 +39,7 @@ from rulelang.tools.serve import pages, protocol
 from rulelang.tools.serve.protocol import Bucket, ClientError
 from rulelang.tools.serve.server import Conn, Server
 from rulelang.tools.serve.table import SPECTATOR, Table
-from rulelang.tools.viewer import frames, page
+from rulelang.tools.pictures.viewer import frames, page
 
 _LOG = logging.getLogger("rulelang.tools.serve")
 MAX_BODY = 16_384  # bytes of a request's body

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 
 from rulelang.errors import RulelangError
 from rulelang.tools.common import load
-from rulelang.tools.picture import Shape, board_shape
+from rulelang.tools.pictures.picture import Shape, board_shape
 from rulelang.tools.serve import protocol
 from rulelang.tools.serve.catalog import Catalog
 from rulelang.tools.serve.protocol import ClientError

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulelang.errors import IllegalActionError
 from rulelang.resources import bundled_rulebook
-from rulelang.tools.record import dump_record, record_game
+from rulelang.tools.records.record import dump_record, record_game
 from rulelang.tools.serve.protocol import ClientError
 from rulelang.tools.serve.store import Saved, Store, digest
 

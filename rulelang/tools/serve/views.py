@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulelang.tools.picture import Shape, draw
-from rulelang.tools.render import _piece_label
+from rulelang.tools.pictures.picture import Shape, draw
+from rulelang.tools.pictures.render import _piece_label
 from rulelang.tools.serve.table import SPECTATOR, Table
 from rulelang.tools.terminal.ending import score_table, winners_line
 

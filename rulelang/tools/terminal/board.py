@@ -17,7 +17,13 @@ from typing import Any
 
 from rich.text import Text
 
-from rulelang.tools.render import PieceStyle, cell_lines, cell_text, owner_glyphs, piece_style
+from rulelang.tools.pictures.render import (
+    PieceStyle,
+    cell_lines,
+    cell_text,
+    owner_glyphs,
+    piece_style,
+)
 
 Obs = dict[str, Any]
 COLOURS = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan", "bold yellow")

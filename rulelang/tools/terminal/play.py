@@ -13,7 +13,7 @@ from typing import Any
 
 from rulelang.errors import Diagnostic, RecordError, render
 from rulelang.resources import bundled_dir, rulebook_path
-from rulelang.tools.record import portable, read_record, record_game, replay, write_record
+from rulelang.tools.records.record import portable, read_record, record_game, replay, write_record
 from rulelang.tools.terminal.session import Session
 
 

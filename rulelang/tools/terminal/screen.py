@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
-from rulelang.tools.render import owner_glyphs, piece_style
+from rulelang.tools.pictures.render import owner_glyphs, piece_style
 from rulelang.tools.terminal.board import BoardPainter, player_colours
 
 Obs = dict[str, Any]

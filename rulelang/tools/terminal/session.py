@@ -378,7 +378,7 @@ class Session:
                                 "zone or var); all are given at the end", style="dim"))
 
     def _svg(self, player: int, path: str) -> None:
-        from rulelang.tools.viewer import position
+        from rulelang.tools.pictures.viewer import position
         try:
             Path(path).write_text(position(self.state, player) + "\n", encoding="utf-8")
         except (OSError, RulelangError) as exc:

@@ -1,6 +1,7 @@
 """The checks of scenario files on what the position holds: the board (`at`, `pieces`), a
 zone's contents, the round and the score terms, with the failure (expected against found) each
-reports. rulelang/tools/scenarios.py runs them; docs/language.md, "Testing your rules", lists
+reports. rulelang/tools/scenario/scenarios.py runs them; docs/language.md, "Testing your rules",
+lists
 them."""
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import rulelang
 from rulelang.game import position
-from rulelang.tools.scenario_read import Mistake, Step
+from rulelang.tools.scenario.scenario_read import Mistake, Step
 
 
 def player(state: rulelang.State, step: Step, name: str) -> int:

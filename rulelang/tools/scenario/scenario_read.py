@@ -1,6 +1,7 @@
 """Reading scenario files (*.test): the parse tree of language/scenario.lark into scenarios.
 
-rulelang/tools/scenarios.py runs them; docs/language.md, "Testing your rules", describes them.
+rulelang/tools/scenario/scenarios.py runs them; docs/language.md, "Testing your rules", describes
+them.
 """
 from __future__ import annotations
 

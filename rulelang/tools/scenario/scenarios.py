@@ -24,7 +24,7 @@ from rulelang.errors import (
     render,
 )
 from rulelang.game import position
-from rulelang.tools.scenario_checks import (
+from rulelang.tools.scenario.scenario_checks import (
     CHECKS,
     Failed,
     as_list,
@@ -34,7 +34,7 @@ from rulelang.tools.scenario_checks import (
     short,
     shown_value,
 )
-from rulelang.tools.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
+from rulelang.tools.scenario.scenario_read import MODES, Mistake, Scenario, ScenarioFile, Step, read
 from rulelang.tools.terminal.ending import end_reason
 
 __all__ = ["MODES", "Scenario", "ScenarioFile", "Step", "read", "run", "run_one",
@@ -55,6 +55,11 @@ class Result:
 # ---- running -----------------------------------------------------------------------------
 
 _GAMES: dict[tuple[str, str, tuple[tuple[str, Any], ...]], rulelang.Game] = {}
+
+
+def forget_games() -> None:
+    """Drop the games loaded for scenarios (a mutant's is never asked for again)."""
+    _GAMES.clear()
 
 
 def run(file: ScenarioFile, modes: tuple[str, ...] = ("compiled",)) -> Iterator[Result]:

@@ -7,6 +7,8 @@ plies, turns and rounds, the branching, the margin …); with `--sprt METRIC` it
 order until a sequential probability ratio test shows a difference in that metric or rules
 one out (stats.Sprt), so the games played, like every figure, are the same for every --jobs.
 With `--out DIR` it writes DIR/compare.json and DIR/report.html (report_compare.py).
+A pair in which a game met a rule error is left out of the differences, and its failed
+game listed with the command replaying it (tools/evidence/failures.py); the command then exits 1.
 """
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulelang.tools.common import _user_error
-from rulelang.tools.evaluate import (
+from rulelang.tools.evidence.evaluate import (
     Progress,
+    auto_jobs,
     jobs,
     make_setup,
     out_dir,
@@ -26,10 +29,11 @@ from rulelang.tools.evaluate import (
     show,
     to_json,
 )
-from rulelang.tools.metrics import Metric, binary_names, paired_metrics
-from rulelang.tools.playout import Record, Setup, Task, chunks, run
-from rulelang.tools.report_compare import compare_page
-from rulelang.tools.stats import Sprt, paired
+from rulelang.tools.evidence.failures import failure_lines, is_failed
+from rulelang.tools.evidence.metrics import Metric, binary_names, paired_metrics
+from rulelang.tools.evidence.playout import Record, Setup, Task, chunks, run
+from rulelang.tools.evidence.report_compare import compare_page
+from rulelang.tools.evidence.stats import Sprt, paired
 
 
 def metrics_of(a: tuple[Setup, Any], b: tuple[Setup, Any]) -> dict[str, Metric]:
@@ -93,7 +97,7 @@ def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
         for ra, rb in zip(pending, done, strict=True):
             side_a.append(ra)
             side_b.append(rb)
-            if sprt is not None and read is not None:
+            if sprt is not None and read is not None and not (is_failed(ra) or is_failed(rb)):
                 sprt.add(read(ra), read(rb))
                 sprt.path.append((sprt.llr(sprt.q1), sprt.llr(1 - sprt.q1)))
                 if sprt.decision() is not None:
@@ -102,8 +106,17 @@ def play_pairs(a: Setup, b: Setup, games: int, workers: int, sprt: Sprt | None,
     return side_a, side_b
 
 
+def whole_pairs(side_a: list[Record], side_b: list[Record]
+                ) -> tuple[list[Record], list[Record]]:
+    """The pairs in which neither game failed (a failed game has no figures)."""
+    pairs = [(a, b) for a, b in zip(side_a, side_b, strict=True)
+             if not (is_failed(a) or is_failed(b))]
+    return [a for a, _ in pairs], [b for _, b in pairs]
+
+
 def differences(side_a: list[Record], side_b: list[Record],
                 metrics: dict[str, Metric]) -> dict[str, Any]:
+    side_a, side_b = whole_pairs(side_a, side_b)
     return {name: paired([m.read(r) for r in side_a], [m.read(r) for r in side_b])
             for name, m in metrics.items()}
 
@@ -128,11 +141,12 @@ def _line(name: str, d: dict[str, float], m: Metric) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    workers = jobs(args)
+    chosen = jobs(args)
     cluster = ray_address(args)
     where = out_dir(args.out)
     sides = _sides(args)
     (a, game_a), (b, game_b) = sides
+    workers = chosen or auto_jobs(a, 2 * args.games, cluster)
     metrics = metrics_of(*sides)
     shares = {name for name, m in metrics.items() if m.share}
     sprt = _check_sprt(args, metrics)
@@ -141,9 +155,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                 metrics[sprt.metric].read if sprt is not None else None)
     progress.close()
     diffs = differences(side_a, side_b, metrics)
+    whole = len(whole_pairs(side_a, side_b)[0])
     heads = [f"A: {game_a.name} ({a.path}{_opts(a)})", f"B: {game_b.name} ({b.path}{_opts(b)})"]
-    data: dict[str, Any] = {"pairs": len(side_a), "differences": diffs,
-                            "shares": sorted(shares)}
+    data: dict[str, Any] = {"pairs": len(side_a), "pairs_failed": len(side_a) - whole,
+                            "differences": diffs, "shares": sorted(shares)}
+    reports = report(a, game_a, side_a), report(b, game_b, side_b)
+    failed = [*failure_lines(reports[0]["failures"], len(side_a), "A: "),
+              *failure_lines(reports[1]["failures"], len(side_b), "B: ")]
     sprt_lines: list[str] = []
     if sprt is not None:
         figures = sprt_figures(sprt, len(side_a))
@@ -159,16 +177,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
             sprt_lines.append(f"  a fixed-size test at the same error rates needs about "
                               f"{fixed} pairs")
     lines = [*heads,
-             f"{len(side_a)} pairs (same seeds, same seat rotation); B - A, 95 % intervals:",
-             *(_line(name, d, metrics[name]) for name, d in diffs.items()), *sprt_lines]
+             f"{len(side_a)} pairs (same seeds, same seat rotation)"
+             + (f", {len(side_a) - whole} with a failed game left out" if whole < len(side_a)
+                else "") + "; B - A, 95 % intervals:",
+             *(_line(name, d, metrics[name]) for name, d in diffs.items()), *sprt_lines,
+             *failed]
     units = {name: m.unit for name, m in metrics.items()}
     show(lines, lambda: _view(heads, len(side_a), diffs, shares, units, sprt_lines))
     if where is not None:
-        data["a"], data["b"] = report(a, game_a, side_a), report(b, game_b, side_b)
+        data["a"], data["b"] = reports
         (where / "compare.json").write_text(to_json(data), encoding="utf-8")
         (where / "report.html").write_text(compare_page(data, lines), encoding="utf-8")
         print(f"written: {where / 'compare.json'}, {where / 'report.html'}")
-    return 0
+    return 1 if whole < len(side_a) else 0
 
 
 def _opts(setup: Setup) -> str:
@@ -177,6 +198,6 @@ def _opts(setup: Setup) -> str:
 
 def _view(heads: list[str], pairs: int, diffs: dict[str, Any], shares: set[str],
           units: dict[str, str], sprt_lines: list[str]) -> Any:
-    from rulelang.tools.tables import compare_view
+    from rulelang.tools.evidence.tables import compare_view
 
     return compare_view(heads, pairs, diffs, shares, units, sprt_lines)

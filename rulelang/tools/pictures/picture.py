@@ -22,8 +22,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.tools.render import _piece_label, _value, _zone, owner_glyphs
-from rulelang.tools.svg import Node, document, slug
+from rulelang.tools.pictures.render import _piece_label, _value, _zone, owner_glyphs
+from rulelang.tools.pictures.svg import Node, document, slug
 
 Obs = dict[str, Any]
 Point = tuple[float, float]

@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Any
 
 from rulelang.agents import DEFAULT_ITERATIONS
-from rulelang.tools.playout import Record, ladder_step
-from rulelang.tools.stats import histogram, mean_sd, rate
+from rulelang.tools.evidence.playout import Record, ladder_step
+from rulelang.tools.evidence.stats import histogram, mean_sd, rate
 
 
 def summarize(records: list[Record], names: list[str], agents: list[str]) -> dict[str, Any]:

@@ -9,10 +9,11 @@ import math
 from html import escape
 from typing import Any
 
-from rulelang.tools.report_html import _CSS, _bars, _table
+from rulelang.tools.evidence.report_html import _CSS, _bars, _table, failed_games, legend
 
 _W, _ROW, _LABEL = 560, 30, 110
-_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">'
+_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        'viewBox="0 0 {w} {h}" role="img">')
 
 
 def _finite(x: float, bound: float) -> float:
@@ -31,9 +32,11 @@ def interval_plot(rows: list[tuple[str, float, float, float]], unit: str) -> str
     def x(v: float) -> float:
         return _LABEL + room * (_finite(v, reach) + reach) / (2 * reach)
 
-    parts = [_SVG.format(w=_W, h=height),
+    parts = [_SVG.format(w=_W, h=height + 16),
              f'<line x1="{x(0):.1f}" x2="{x(0):.1f}" y1="2" y2="{height - 22}" '
-             'stroke="#888" stroke-dasharray="3,3"/>']
+             'stroke="#888" stroke-dasharray="3,3"/>',
+             legend(8, height + 10, "dot: the mean difference B - A; whisker: its 95 % "
+                    "interval; red: the interval excludes 0")]
     for v, anchor in ((-reach, "start"), (0.0, "middle"), (reach, "end")):
         parts.append(f'<text x="{x(v):.1f}" y="{height - 6}" font-size="10" '
                      f'text-anchor="{anchor}">{v:+.3g}{unit}</text>')
@@ -62,7 +65,7 @@ def sprt_plot(path: list[tuple[float, float]], lower: float, upper: float) -> st
     def xy(i: int, v: float) -> str:
         return f"{left + room * i / n:.1f},{10 + (height - 20) * (top - v) / (top - bottom):.1f}"
 
-    parts = [_SVG.format(w=_W, h=height + 20)]
+    parts = [_SVG.format(w=_W, h=height + 36)]
     for v, name in ((upper, "accept H1"), (lower, "accept H0"), (0.0, "")):
         y = xy(0, v).split(",")[1]
         parts.append(f'<line x1="{left}" x2="{left + room}" y1="{y}" y2="{y}" stroke="#888" '
@@ -76,7 +79,15 @@ def sprt_plot(path: list[tuple[float, float]], lower: float, upper: float) -> st
                      f'stroke="{colour}" stroke-width="1.5"><title>log likelihood ratio, '
                      f'{what}</title></polyline>')
     parts.append(f'<text x="{left}" y="{height + 14}" font-size="10">pairs: 0 .. '
-                 f'{len(path)}</text></svg>')
+                 f'{len(path)}</text>')
+    for k, (colour, what) in enumerate((("#c0392b", "log likelihood ratio: B higher"),
+                                        ("#5b8bd0", "log likelihood ratio: A higher"),
+                                        ("#888", "the bounds"))):
+        x = left + 190 * k
+        parts += [f'<line x1="{x}" x2="{x + 18}" y1="{height + 27}" y2="{height + 27}" '
+                  f'stroke="{colour}" stroke-width="2"/>',
+                  legend(x + 22, height + 31, what)]
+    parts.append("</svg>")
     return "".join(parts)
 
 
@@ -88,7 +99,7 @@ def _side_rates(a: dict[str, Any], b: dict[str, Any]) -> str:
                  for i, r in enumerate(s["seats"])]
         rows.append((f"{side} draws", s["draws"]["rate"], s["draws"]["low"],
                      s["draws"]["high"]))
-    return _bars(rows, 1.0, "%")
+    return _bars(rows, 1.0, "%", "the rate of games")
 
 
 def compare_page(data: dict[str, Any], lines: list[str]) -> str:
@@ -103,6 +114,8 @@ def compare_page(data: dict[str, Any], lines: list[str]) -> str:
             _table(["side", "rulebook", "options"], sides),
             f"<p>{data['pairs']} pairs: game i of each side from the same seed with the same "
             f"seat rotation; agents {escape(', '.join(data['a']['agents']))}</p>",
+            *failed_games(data["a"]["failures"], ", side A"),
+            *failed_games(data["b"]["failures"], ", side B"),
             "<h2>Paired differences, B - A</h2>",
             "<p>dots: the mean difference; whiskers: its 95 % interval (red when it excludes "
             "0)</p>",

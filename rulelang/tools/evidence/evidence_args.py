@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rulelang.tools.coverage import DEFAULT_LIMIT
+from rulelang.tools.evidence.coverage import DEFAULT_LIMIT
 
 DEFAULT_GAMES = 1000
 DEFAULT_CAP = 2000
@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    "(neighbours in the list play each other; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
-                   help="worker processes (default: every core)")
+                   help="worker processes (default: one for a run of a few seconds, else "
+                   "one per idle core)")
     p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
                    help=f"cut a game after M moves (default {DEFAULT_CAP})")
     p.add_argument("--mode", choices=("compiled", "interpreted", "generated", "closures"),
@@ -32,8 +33,13 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    help="local: a process pool here (default); ray: a Ray cluster")
     p.add_argument("--address", metavar="ADDR",
                    help="with --backend ray: the cluster to join (default: start a private "
-                   "one on 127.0.0.1)")
+                   "one, listening on 127.0.0.1 only)")
     p.add_argument("--out", metavar="DIR", help="write the JSON and HTML reports here")
+    p.add_argument("--verbose", action="store_true",
+                   help="with --backend ray: show Ray's own log lines")
+    p.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first game that meets a rule error (default: play "
+                   "every game, report the failed ones with their seeds and exit 1)")
 
 
 def add_evaluate_parser(sub: Any) -> None:
@@ -71,10 +77,48 @@ def add_compare_parser(sub: Any) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from rulelang.tools.evaluate import cmd_evaluate
+    from rulelang.tools.evidence.evaluate import cmd_evaluate
     return cmd_evaluate(args)
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from rulelang.tools.compare import cmd_compare
+    from rulelang.tools.evidence.compare import cmd_compare
     return cmd_compare(args)
+
+
+def add_mutate_arguments(test: argparse.ArgumentParser) -> None:
+    """`rulelang test --mutate`: mutation testing of the rulebooks by their scenario files."""
+    m = test.add_argument_group("mutation testing (--mutate)")
+    m.add_argument("--mutate", action="store_true",
+                   help="run the scenarios on single-point mutants of their rulebooks and "
+                   "list the mutants no scenario kills")
+    m.add_argument("--stdlib", action="store_true",
+                   help="mutate the library modules the rulebook uses too")
+    m.add_argument("--games", type=int, default=20, metavar="N",
+                   help="random games that compare a surviving mutant with the original "
+                   "(default 20)")
+    m.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="the seed of the random games and of the choice of mutants")
+    m.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default: every core)")
+    m.add_argument("--max-mutants", type=int, default=200, metavar="N",
+                   help="at most N mutants per rulebook, chosen by the seed (default 200)")
+    m.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                   help="the time box of one mutant (default 20 s)")
+    m.add_argument("--json", action="store_true", help="the report as JSON")
+
+
+def cmd_mutate(args: argparse.Namespace, mode: str) -> int:
+    import os
+
+    from rulelang.tools.common import _user_error
+    from rulelang.tools.scenario.mutate import Settings, mutate_command
+    for flag, value in (("--games", args.games), ("--max-mutants", args.max_mutants),
+                        ("--jobs", args.jobs or 1)):
+        if value < 1:
+            raise _user_error("R418", f"{flag} must be a positive whole number, not {value}")
+    if not args.timeout > 0:
+        raise _user_error("R418", f"--timeout must be more than 0, not {args.timeout}")
+    settings = Settings(args.games, args.seed, args.timeout, mode=mode)
+    return mutate_command(args.paths, args.stdlib, args.max_mutants,
+                          args.jobs or os.cpu_count() or 1, settings, args.json, print)

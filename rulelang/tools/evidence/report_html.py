@@ -6,21 +6,33 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from rulelang.tools.choices import short
+from rulelang.tools.evidence.choices import short
 
 _W, _BAR, _LABEL = 560, 22, 150
-_CSS = ("body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}"
-        "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}"
-        "tr:nth-child(even){background:#f3f3f3}h2{margin-top:1.6em}")
+# (nothing wider than the page: plots shrink to it, long lines and cells wrap)
+_CSS = ("body{font-family:sans-serif;max-width:780px;margin:2em auto;padding:0 8px;"
+        "color:#222}svg{max-width:100%;height:auto}"
+        "table{border-collapse:collapse;max-width:100%}td,th{padding:2px 10px;"
+        "text-align:left;overflow-wrap:anywhere}pre{white-space:pre-wrap;"
+        "overflow-wrap:anywhere}tr:nth-child(even){background:#f3f3f3}h2{margin-top:1.6em}"
+        ".legend{font-size:11px;fill:#444}")
+
+
+def legend(x: float, y: float, text: str) -> str:
+    """A plot's legend line (every plot has one)."""
+    return f'<text class="legend" x="{x:.1f}" y="{y:.1f}">{escape(text)}</text>'
 
 
 def _bars(rows: Sequence[tuple[str, float, float | None, float | None]], scale: float,
-          unit: str = "") -> str:
-    """Horizontal bars (label, value, low, high); low/high draw a 95 % interval whisker."""
-    height = _BAR * len(rows) + 10
+          unit: str = "", what: str = "") -> str:
+    """Horizontal bars (label, value, low, high); low/high draw a 95 % interval whisker.
+    Each value is written after its bar and its whisker (never across one); the legend
+    says what a bar (`what`) and a whisker are."""
+    height = _BAR * len(rows) + 26
     room = _W - _LABEL - 70
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height}" '
-             f'role="img">']
+             f'viewBox="0 0 {_W} {height}" role="img">']
+    whiskers = False
     for i, (label, value, low, high) in enumerate(rows):
         y = 5 + i * _BAR
         width = room * value / scale if scale else 0
@@ -28,13 +40,19 @@ def _bars(rows: Sequence[tuple[str, float, float | None, float | None]], scale: 
                      f'font-size="12">{escape(label)}</text>')
         parts.append(f'<rect x="{_LABEL}" y="{y + 3}" width="{width:.1f}" height="{_BAR - 6}" '
                      f'fill="#5b8bd0"/>')
+        end = _LABEL + width
         if low is not None and high is not None:
+            whiskers = True
             x0, x1 = _LABEL + room * low / scale, _LABEL + room * high / scale
-            parts.append(f'<line x1="{x0:.1f}" x2="{x1:.1f}" y1="{y + 11}" y2="{y + 11}" '
-                         f'stroke="#222" stroke-width="1.5"/>')
+            parts.append(f'<line class="whisker" x1="{x0:.1f}" x2="{x1:.1f}" y1="{y + 11}" '
+                         f'y2="{y + 11}" stroke="#222" stroke-width="1.5"/>')
+            end = max(end, x1)
         text = f"{100 * value:.1f} %" if unit == "%" else f"{value:g}"
-        parts.append(f'<text x="{_LABEL + width + 6:.1f}" y="{y + 15}" font-size="12">'
+        parts.append(f'<text class="value" x="{end + 6:.1f}" y="{y + 15}" font-size="12">'
                      f'{text}</text>')
+    said = f"bar: {what or ('the rate' if whiskers else 'the count')}"
+    parts.append(legend(_LABEL, height - 6, said + ("; whisker: its 95 % interval"
+                                                     if whiskers else "")))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -44,8 +62,10 @@ def _histogram(bins: list[dict[str, int]]) -> str:
         return "<p>no games</p>"
     height, top = 160, max(b["count"] for b in bins) or 1
     step = (_W - 40) / len(bins)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height + 30}" '
-             f'role="img">']
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height + 44}" '
+             f'viewBox="0 0 {_W} {height + 44}" role="img">',
+             legend(20, height + 38, "bar: the games of that length in plies (most: "
+                    f"{top})")]
     for i, b in enumerate(bins):
         h = height * b["count"] / top
         x = 20 + i * step
@@ -88,7 +108,8 @@ def _choices(rows: list[dict[str, Any]], most: int = 12, values: int = 12) -> li
         kind = f"{row['kind']} " if row["kind"] else ""
         mode = " (at random)" if row["mode"] == "chance" else ""
         out += [f"<h3>{escape(row['where'])}: {escape(kind + row['var'])}{mode}, "
-                f"{row['taken']} times</h3>", _bars(top, max(v for _, v, _, _ in top), "%")]
+                f"{row['taken']} times</h3>", _bars(top, max(v for _, v, _, _ in top), "%",
+                                                    "the share of the times it took that value")]
     never = [r for r in rows if not r["taken"]]
     if never:
         out.append("<p>never taken: " + escape(", ".join(f"{r['where']} {r['var']}"
@@ -96,10 +117,26 @@ def _choices(rows: list[dict[str, Any]], most: int = 12, values: int = 12) -> li
     return out
 
 
+def failed_games(failures: list[dict[str, Any]], side: str = "") -> list[str]:
+    """The games that met a rule error: seed, ply, error, rule calls, replay command."""
+    if not failures:
+        return []
+    rows = [[str(r["index"]), str(r["seed"]), str(r["plies"]),
+             f"{r['failed']['at'] or ''} error[{r['failed']['code']}]: "
+             f"{r['failed']['message']}",
+             " > ".join(f"{at} in {name}" for at, name in r["failed"]["calls"]),
+             r["replay"]] for r in failures]
+    return [f"<h2>Failed games{side}</h2>",
+            f"<p>{len(failures)} games met a rule error; the figures are those of the "
+            "others</p>",
+            _table(["game", "seed", "plies", "error", "rule calls", "replay"], rows)]
+
+
 def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
-         heatmap: str | None = None) -> str:
+         heatmap: str | None = None, failures: list[dict[str, Any]] | None = None) -> str:
     """The report page of one evaluation (`lines`: the terminal summary, shown verbatim;
-    `heatmap`: the SVG of the sites played, when the game has a board)."""
+    `heatmap`: the SVG of the sites played, when the game has a board; `failures`: the
+    games that met a rule error)."""
     rates = [_rate_row(f"seat {i + 1} {row['player']}", row["wins"])
              for i, row in enumerate(s["seats"])]
     rates += [_rate_row("draws", s["draws"])]
@@ -109,7 +146,8 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
     scale = max((v for _, v in top), default=1)
     body = [f"<h1>{escape(title)}</h1>",
             "<p>" + escape(", ".join(f"{k}: {v}" for k, v in setup.items())) + "</p>",
-            "<h2>Results</h2>", _bars(rates, 1.0, "%"),
+            *failed_games(failures or []),
+            "<h2>Results</h2>", _bars(rates, 1.0, "%", "the rate of games"),
             "<p>bars: the rate; whiskers: its 95 % Wilson interval</p>",
             _table(["", "rate [95 % interval]"],
                    [[f"seat {i + 1} {row['player']}", _pct(row["wins"])]
@@ -122,7 +160,8 @@ def page(title: str, setup: dict[str, Any], s: dict[str, Any], lines: list[str],
             *_ladder(s.get("ladder", [])),
             "<h2>Length in plies</h2>", _histogram(s["length"]["histogram"]),
             "<h2>Actions taken</h2>",
-            _bars([(k, float(v), None, None) for k, v in top], float(scale))]
+            _bars([(k, float(v), None, None) for k, v in top], float(scale), "",
+                  "how often the action was taken")]
     body += _choices(s.get("choices", []))
     if heatmap is not None:
         body += ["<h2>Sites played</h2>", heatmap,

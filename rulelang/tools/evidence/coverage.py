@@ -121,7 +121,14 @@ def rule_coverage(game: Any, path: str, options: dict[str, Any] | None,
         if term.name not in scored:
             unused.append({"what": "score term", "name": term.name, "where": _where(term.span),
                            "text": _text(game, term)})
+    home = program.loaded.game.source.path  # the rulebook's own lines first, in line order
+    unused.sort(key=lambda u: _position(u["where"], home))
     return {"games": len(replayed), "of": len(records), "unused": unused}
+
+
+def _position(where: str, home: str) -> tuple[bool, str, int, int]:
+    path, line, column = where.rsplit(":", 2)
+    return path != home, path, int(line), int(column)
 
 
 def coverage_lines(cov: dict[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rulelang.tools.playout import Record
+from rulelang.tools.evidence.playout import Record
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from rulelang.tools.choices import short
-from rulelang.tools.coverage import verb
-from rulelang.tools.report import SAID, rate_text
+from rulelang.tools.evidence.choices import short
+from rulelang.tools.evidence.coverage import verb
+from rulelang.tools.evidence.report import SAID, rate_text
 
 _STYLE = {"no": "bold red", "not shown": "yellow"}  # of a "more search wins more" verdict
 

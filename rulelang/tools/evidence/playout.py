@@ -20,10 +20,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.agents import make_agent
+from rulelang.errors import RuleRuntimeError
 from rulelang.library.decision import Decision, Options, label
 from rulelang.model.values import Site
-from rulelang.tools.choices import Counts, Watch, action_slots, value_text, where_of, written_counts
 from rulelang.tools.common import cap_game, load
+from rulelang.tools.evidence.choices import (
+    Counts,
+    Watch,
+    action_slots,
+    value_text,
+    where_of,
+    written_counts,
+)
+from rulelang.tools.evidence.failures import failed_record
 
 Record = dict[str, Any]
 _GAMES: dict[tuple[str, str, str, int], Any] = {}  # per process: the loaded rulebooks
@@ -40,6 +49,7 @@ class Setup:
     seed: int
     max_plies: int
     mode: str = "compiled"
+    fail_fast: bool = False  # a rule error ends the run (else the game is a failed record)
 
     def game(self) -> Any:
         key = (self.path, repr(self.options), self.mode, self.max_plies)
@@ -88,13 +98,20 @@ def _play_index(setup: Setup, game: Any, memo: _Memo, index: int) -> Record:
     seed = game_seed(setup.seed, index)
     names = seat_agents(setup.agents, game.num_players, index)
     agents = [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
-    if not game.has_chance:
-        return _play(game, memo, game.new_initial_state(seed=seed), agents, index, seed,
-                     names, [])
-    with Watch(True) as chance:
-        state = game.new_initial_state(seed=seed)
-        chance.keep(state)
-        return _play(game, memo, state, agents, index, seed, names, chance.draws)
+    states: list[Any] = []
+    try:
+        if not game.has_chance:
+            states.append(game.new_initial_state(seed=seed))
+            return _play(game, memo, states[0], agents, index, seed, names, [])
+        with Watch(True) as chance:
+            states.append(game.new_initial_state(seed=seed))
+            chance.keep(states[0])
+            return _play(game, memo, states[0], agents, index, seed, names, chance.draws)
+    except RuleRuntimeError as err:  # a failed game is a result (tools/evidence/failures.py)
+        if setup.fail_fast:
+            raise
+        return failed_record(err, index, seed, names,
+                             len(states[0].history()) if states else 0)
 
 
 def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, seed: int,
@@ -476,7 +493,7 @@ def run(tasks: Iterator[Task], jobs: int, on_chunk: Callable[[int], None] | None
     of the consumer, who may stop early (the rest is then cancelled). With `ray_address`
     (None: the local pool; "": a private Ray instance here) they run on Ray (cluster.py)."""
     if ray_address is not None:
-        from rulelang.tools.cluster import run_on_ray
+        from rulelang.tools.evidence.cluster import run_on_ray
         yield from run_on_ray(play_chunk, tasks, jobs, on_chunk, ray_address or None)
         return
     if jobs <= 1:

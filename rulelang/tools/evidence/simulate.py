@@ -20,7 +20,8 @@ from rulelang.agents import make_agent
 from rulelang.errors import RulelangError
 from rulelang.library.semantics import Ctx
 from rulelang.model.values import Site, ZoneRef
-from rulelang.tools.playout import game_seed
+from rulelang.tools.evidence.failures import replay_command
+from rulelang.tools.evidence.playout import game_seed
 
 RECURS = 3  # a position seen this often in one game is reported
 PROBLEMS = ("piece", "counter", "observation", "error", "capped")  # these fail the check
@@ -32,6 +33,7 @@ class Finding:
     seed: int
     ply: int
     message: str
+    calls: str = ""  # an error's rule calls (errors.RuleRuntimeError.calls), outermost first
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Simulation:
     plies: int = 0
     ended: int = 0
     findings: list[Finding] = field(default_factory=list)
+    players: int = 0
 
     @property
     def failed(self) -> bool:
@@ -51,7 +54,7 @@ class Simulation:
 
 def simulate(game: Any, games: int, seed: int = 0, max_plies: int = 2000,
              progress: Callable[[int], None] | None = None) -> Simulation:
-    out = Simulation()
+    out = Simulation(players=game.num_players)
     for index in range(games):
         _one(game, game_seed(seed, index), max_plies, out)
         if progress is not None:
@@ -66,10 +69,10 @@ def _one(game: Any, seed: int, max_plies: int, out: Simulation) -> None:
     seen: Counter[Any] = Counter()
     reported: set[str] = set()
 
-    def note(kind: str, ply: int, message: str) -> None:
+    def note(kind: str, ply: int, message: str, calls: str = "") -> None:
         if kind not in reported:  # the first of each kind in a game
             reported.add(kind)
-            out.findings.append(Finding(kind, seed, ply, message))
+            out.findings.append(Finding(kind, seed, ply, message, calls))
 
     ply = 0
     try:
@@ -91,7 +94,9 @@ def _one(game: Any, seed: int, max_plies: int, out: Simulation) -> None:
                 for kind, message in _observations(game, state, seed + ply):
                     note(kind, ply, message)
     except RulelangError as err:  # in the action after the last one played
-        note("error", ply + 1, err.render().splitlines()[0])  # where, code and message
+        calls = getattr(err, "calls", None) or ()
+        note("error", ply + 1, err.render().splitlines()[0],  # where, code and message
+             " > ".join(f"{span} in {name}" for span, name in calls))
         out.plies += ply
         return
     out.plies += ply
@@ -156,8 +161,10 @@ def _where(where: Any, game: Any) -> str:
     return "nowhere"
 
 
-def summary(path: str, sim: Simulation, limit: int = 5) -> list[str]:
-    """The lines `check --simulate` prints."""
+def summary(path: str, sim: Simulation, limit: int = 5,
+            options: dict[str, Any] | None = None) -> list[str]:
+    """The lines `check --simulate` prints (a rule error with its rule calls and the command
+    that replays its game, as `evaluate` reports a failed game: tools/evidence/failures.py)."""
     lines = [f"{path}: {sim.games} random games, {sim.ended} ended, "
              f"{sim.plies / max(sim.games, 1):.1f} actions on average"]
     counts = sim.counts()
@@ -167,6 +174,12 @@ def summary(path: str, sim: Simulation, limit: int = 5) -> list[str]:
             lines.append(f"  {mark}: {_TITLES[kind]} in {counts[kind]} game(s)")
             for f in [f for f in sim.findings if f.kind == kind][:limit]:
                 lines.append(f"    seed {f.seed}, action {f.ply}: {f.message}")
+                if f.calls:
+                    lines.append(f"      rule calls: {f.calls}")
+                if kind == "error":
+                    record = {"seed": f.seed, "agents": ["random"] * sim.players}
+                    lines.append("      replay: " + replay_command(path, record, options or {},
+                                                                   None, "compiled"))
     if not sim.findings:
         lines.append("  every invariant held")
     return lines

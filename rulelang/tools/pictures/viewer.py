@@ -15,7 +15,7 @@ import html
 import json
 from typing import Any
 
-from rulelang.tools.picture import Shape, board_shape, draw
+from rulelang.tools.pictures.picture import Shape, board_shape, draw
 
 Obs = dict[str, Any]
 

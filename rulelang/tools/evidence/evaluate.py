@@ -4,6 +4,8 @@ The games run on a process pool (playout.py; `--jobs`, default every core), the 
 from report.py and stats.py, and with `--out DIR` the run is written as DIR/evaluation.json
 (every figure and every game's record) and DIR/report.html (self-contained, offline).
 Mistakes are diagnostics: R418 a bad number or agent list, R419 an unusable --out folder.
+A game that meets a rule error is reported as failed (tools/evidence/failures.py) and the command
+exits 1; `--fail-fast` stops the run at the first such error instead.
 """
 from __future__ import annotations
 
@@ -17,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.agents import make_agent
-from rulelang.tools.choices import choice_lines
-from rulelang.tools.choices import summary as choice_summary
 from rulelang.tools.common import _user_error, parse_options
-from rulelang.tools.coverage import coverage_lines, rule_coverage
-from rulelang.tools.playout import Record, Setup, chunks, run
-from rulelang.tools.report import rate_text, summarize, summary_lines
-from rulelang.tools.report_html import page
+from rulelang.tools.evidence.choices import choice_lines
+from rulelang.tools.evidence.choices import summary as choice_summary
+from rulelang.tools.evidence.coverage import coverage_lines, rule_coverage
+from rulelang.tools.evidence.failures import failure_lines, is_failed, listed
+from rulelang.tools.evidence.playout import Record, Setup, chunks, play_one, run
+from rulelang.tools.evidence.report import rate_text, summarize, summary_lines
+from rulelang.tools.evidence.report_html import page
 
 
 def positive(value: int | None, flag: str) -> int:
@@ -32,8 +35,38 @@ def positive(value: int | None, flag: str) -> int:
     return value
 
 
-def jobs(args: argparse.Namespace) -> int:
-    return positive(os.cpu_count() or 1 if args.jobs is None else args.jobs, "--jobs")
+SHORT = 4.0  # CPU seconds: a run this short is played by one process (see auto_jobs)
+
+
+def jobs(args: argparse.Namespace) -> int | None:
+    """--jobs, or None: chosen by auto_jobs once the rulebook is loaded."""
+    return None if args.jobs is None else positive(args.jobs, "--jobs")
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
+
+
+def auto_jobs(setup: Setup, games: int, cluster: str | None = None) -> int:
+    """The default number of workers, from measurement: a few of the run's games are timed
+    here (their records are not kept: a game depends on its index only). A run estimated at
+    less than SHORT CPU seconds is played by this process alone (a pool's start and its
+    workers' cold caches would cost more than they save); a longer one by one worker per
+    core left idle by the machine's other work (its load average), at least one. On a Ray
+    cluster, one per CPU of this machine."""
+    if cluster is not None:
+        return cores()
+    if cores() == 1:
+        return 1
+    begin, n = time.process_time(), 0
+    while n < min(games, 50) and time.process_time() - begin < 0.25:
+        play_one(setup, n)
+        n += 1
+    if (time.process_time() - begin) / n * games < SHORT:
+        return 1
+    busy = round(os.getloadavg()[0]) if hasattr(os, "getloadavg") else 0
+    return max(1, min(cores(), cores() - busy))
 
 
 def agent_list(spec: str) -> tuple[str, ...]:
@@ -69,7 +102,7 @@ def make_setup(args: argparse.Namespace, path: str, options: list[str]) -> tuple
     positive(args.max_plies, "--max-plies")
     opts = parse_options(options, args.players)
     setup = Setup(path, tuple(sorted((opts or {}).items())), (), args.seed, args.max_plies,
-                  args.mode)
+                  args.mode, args.fail_fast)
     game = setup.game()  # loaded (and kept) here: workers forked from here have it
     setup = dataclasses.replace(setup, agents=agent_list(args.agents))
     return setup, game
@@ -85,7 +118,7 @@ class Progress:
         if sys.stderr.isatty():
             from rich.console import Console
 
-            from rulelang.tools.tables import GamesProgress
+            from rulelang.tools.evidence.tables import GamesProgress
 
             self.bar = GamesProgress(total, Console(stderr=True))
 
@@ -123,9 +156,18 @@ def ray_address(args: argparse.Namespace) -> str | None:
         raise _user_error("R418", "--address is for --backend ray")
     if args.backend == "local":
         return None
-    from rulelang.tools.cluster import ray_module
-    ray_module()  # installed? (a clear mistake before any game is played)
+    from rulelang.tools.evidence import cluster
+    cluster.ray_module()  # installed? (a clear mistake before any game is played)
+    cluster.verbose[0] = args.verbose
     return args.address or ""
+
+
+def ray_start(cluster: str | None) -> float:
+    """The seconds the private Ray instance of this run took to start (0: none)."""
+    if cluster != "":
+        return 0.0
+    from rulelang.tools.evidence import cluster as ray_cluster
+    return ray_cluster.started[-1] if ray_cluster.started else 0.0
 
 
 def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None = None,
@@ -138,17 +180,22 @@ def evaluate(setup: Setup, games: int, workers: int, progress: Progress | None =
     return records
 
 
-def report(setup: Setup, game: Any, records: list[Record]) -> dict[str, Any]:
-    """Everything the JSON file holds: the setup, the figures and every game's record."""
+def report(setup: Setup, game: Any, played: list[Record]) -> dict[str, Any]:
+    """Everything the JSON file holds: the setup, the figures (of the games that did not
+    fail), every game's record and the failed games, each with the command replaying it."""
+    records = [r for r in played if not is_failed(r)]
+    failed = listed([r for r in played if is_failed(r)], setup.path, dict(setup.options),
+                    setup.max_plies, setup.mode)
     summary = summarize(records, list(game.player_names), list(setup.agents))
-    from rulelang.tools.heatmap import site_counts  # (with the pictures: not at start)
+    from rulelang.tools.pictures.heatmap import site_counts  # (with the pictures: not at start)
 
     summary["sites"] = site_counts(game, records)  # how often actions named each site
     summary["choices"] = choice_summary(game.runtime.program, records)
     return {"rulebook": setup.path, "game": game.name, "options": dict(setup.options),
             "players": list(game.player_names), "agents": list(setup.agents),
-            "seed": setup.seed, "games": len(records), "max_plies": setup.max_plies,
-            "mode": setup.mode, "summary": summary, "records": records}
+            "seed": setup.seed, "games": len(played), "games_failed": len(failed),
+            "max_plies": setup.max_plies, "mode": setup.mode, "summary": summary,
+            "records": records, "failures": failed}
 
 
 def to_json(data: dict[str, Any]) -> str:
@@ -158,43 +205,50 @@ def to_json(data: dict[str, Any]) -> str:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.coverage < 0:
         raise _user_error("R418", f"--coverage must be 0 or more, not {args.coverage}")
-    workers = jobs(args)
+    chosen = jobs(args)
     cluster = ray_address(args)
     where = out_dir(args.out)
     setup, game = make_setup(args, args.path, args.option)
+    workers = chosen or auto_jobs(setup, args.games, cluster)
     progress = Progress(args.games)
     cpu = time.process_time()
-    records = evaluate(setup, args.games, workers, progress, cluster)
+    played = evaluate(setup, args.games, workers, progress, cluster)
     progress.close()
-    seconds = progress.elapsed()
-    data = report(setup, game, records)
+    seconds, start = progress.elapsed(), ray_start(cluster)
+    data = report(setup, game, played)
+    records = data["records"]
     lines = summary_lines(f"{game.name} ({setup.path})", data["summary"])
     lines += choice_lines(data["summary"]["choices"])
     if args.coverage:
         data["summary"]["coverage"] = rule_coverage(game, setup.path, dict(setup.options),
                                                     records, args.coverage)
         lines += coverage_lines(data["summary"]["coverage"])
+    else:
+        lines.append("rule coverage: not measured (--coverage 0)")
+    lines += failure_lines(data["failures"], len(played))
     title = f"{game.name} ({setup.path})"
     show(lines, lambda: _view(title, data["summary"]))
-    print(f"{len(records)} games in {seconds:.1f} s on {workers} "
+    print(f"{len(played)} games in {seconds - start:.1f} s on {workers} "
           f"{'process' if workers == 1 else 'processes'}: "
-          f"{rate_text(len(records) / seconds)} games/s"
+          f"{rate_text(len(played) / max(1e-9, seconds - start))} games/s"
+          + (f" (and {start:.1f} s to start Ray)" if start else "")
           + (f", {time.process_time() - cpu:.1f} s CPU here" if workers == 1 else ""))
     if where is not None:
         (where / "evaluation.json").write_text(to_json(data), encoding="utf-8")
         info = {"rulebook": setup.path, "agents": ",".join(setup.agents),
-                "seed": setup.seed, "games": len(records), "max plies": setup.max_plies,
+                "seed": setup.seed, "games": len(played), "failed": len(data["failures"]),
+                "max plies": setup.max_plies,
                 **{f"option {k}": v for k, v in setup.options}}
-        from rulelang.tools.heatmap import heatmap_svg
+        from rulelang.tools.pictures.heatmap import heatmap_svg
 
         heat = heatmap_svg(game, data["summary"]["sites"])
-        (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat),
-                                           encoding="utf-8")
+        (where / "report.html").write_text(page(game.name, info, data["summary"], lines, heat,
+                                                data["failures"]), encoding="utf-8")
         print(f"written: {where / 'evaluation.json'}, {where / 'report.html'}")
-    return 0
+    return 1 if data["failures"] else 0
 
 
 def _view(title: str, summary: dict[str, Any]) -> Any:
-    from rulelang.tools.tables import evaluate_view
+    from rulelang.tools.evidence.tables import evaluate_view
 
     return evaluate_view(title, summary)

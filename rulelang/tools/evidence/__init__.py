@@ -1,0 +1,1 @@
+"""Evidence: `rulelang evaluate`, `compare` and `check --simulate`."""

@@ -1,0 +1,1 @@
+"""Pictures: SVG positions, the replay viewer and the heatmap."""

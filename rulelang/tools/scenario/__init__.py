@@ -1,0 +1,1 @@
+"""Scenario files: `rulelang test` and `rulelang test --mutate`."""
