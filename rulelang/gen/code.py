@@ -52,6 +52,7 @@ class Generated:
     # the turn's chooses by a player, in the order of their decision points (after the
     # `do`s), each with the slot its value goes to
     chooses: tuple[tuple[Any, int], ...] = ()
+    step2: bool = False  # uses what compiled mode's step 2 added (gen/actions.py)
 
 
 class Func:
