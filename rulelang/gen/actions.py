@@ -56,6 +56,9 @@ class GameWriter:
         self._effects: set[str] = set()  # the effects being written in place
         self.tries = False  # does a menu try effects on a scratch copy (gen/walk.py)?
         self.slots = self.n_slots = 0  # the turn's locals (gen/turns.py: S.tl)
+        # does the turn use what the generator takes since compiled mode's step 2 (chooses,
+        # lets and loops around decisions, effects with decisions, rounds)?
+        self.step2 = writer.program.round is not None
         self.chooses: list[tuple[ast.Choose, int]] = []  # the turn's chooses, their slots
 
     def new_slot(self) -> int:
@@ -95,7 +98,7 @@ class GameWriter:
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
                          tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
-                         calls=w.call_sites)
+                         calls=w.call_sites, step2=self.step2 or w.step2)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -395,6 +398,8 @@ class GameWriter:
             return loops.while_loop(self, s, env, fn)
         if isinstance(s, ast.Repeat):
             return loops.repeat(self, s, env, fn)
+        if isinstance(s, (ast.Shuffle, ast.Reveal)):
+            w.step2 = True
         if isinstance(s, ast.Shuffle):
             zone = w.ex(s.zone, env)
             fn.add(f"{w.const(pieces.shuffle)}(S, {zone.src}, {w.const(s.span)})")

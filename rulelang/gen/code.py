@@ -55,6 +55,7 @@ class Generated:
     chooses: tuple[tuple[Any, int], ...] = ()
     # the calls of each rule's function (rule tracebacks: game/callchain.py)
     calls: dict[str, list[Span]] = field(default_factory=dict)
+    step2: bool = False  # uses what compiled mode's step 2 added (gen/actions.py)
 
 
 class Func:

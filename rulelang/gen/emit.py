@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import rulelang.gen.calls as calls
+import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
@@ -30,7 +31,7 @@ from rulelang.gen.rt import charged as rt_charged
 from rulelang.gen.rt import ticked
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.semantics import STEP_BUDGET, make_map
+from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
 from rulelang.model.values import zone_ref
 from rulelang.source import Span, with_calls
 
@@ -52,6 +53,7 @@ class Writer:
         # steps counted as they run (loops charged at their heads): a Code's cost is then
         # what it takes besides its own loops
         self.counting = counting
+        self.step2 = False  # has it written what compiled mode's step 2 added?
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}
@@ -141,7 +143,8 @@ class Writer:
             if member is None:
                 raise Unsupported(f"the board has no '{key}'", n.span)
             return self.static(member)
-        if cat in ("player", "option", "kind", "symbol", "enum"):
+        if cat in ("player", "option", "kind", "symbol", "enum", "table"):  # (tables: made once)
+            self.step2 = self.step2 or cat == "table"
             return self.static(self.rt._component_value(cat, key, None, n))
         if cat == "function":  # a rule passed as a value: a function of the state S
             params = self.program.defs[key].params or ()
@@ -179,6 +182,7 @@ class Writer:
         if cat != "kind" and who.form.kind == "player" and who.form.known:
             return self.owned(str(cat), str(key), who, n)
         # a player known only as the game runs: the reference's meaning (semantics.of_value)
+        self.step2 = True
         return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "
                     f"{who.src}, {self.const(n.span)})", F.ANY, who.cost + 1)
 
@@ -330,8 +334,11 @@ class Writer:
     def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
         lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)
         if not (lo.form.known and hi.form.known and type(lo.form.static) is int
-                and type(hi.form.static) is int):
-            raise Unsupported("a range whose ends are not known when the game is made", n.span)
+                and type(hi.form.static) is int):  # ends known as the game runs: a range of
+            # any length, so the game's steps are counted (its loops charge as they run)
+            self.step2 = True
+            return Code(f"{self.const(make_range)}({lo.src}, {hi.src}, {self.const(n.span)})",
+                        F.items(STEP_BUDGET, F.NUM), lo.cost + hi.cost + STEP_BUDGET)
         if hi.form.static - lo.form.static >= STEP_BUDGET:  # (the reference's R302 at once)
             raise Unsupported("a range longer than the step budget", n.span)
         return self.static(range(lo.form.static, hi.form.static + 1))
@@ -346,6 +353,14 @@ class Writer:
 
     x_ListExpr = x_TupleExpr
 
+    def x_RecordExpr(self, n: ast.RecordExpr, env: dict[str, Code]) -> Code:
+        self.step2 = True
+        return comprehensions.record(self, n, env)
+
+    def x_ListComp(self, n: ast.ListComp, env: dict[str, Code]) -> Code:
+        self.step2 = True
+        return comprehensions.list_comp(self, n, env)
+
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
         dom = self.raw(n.domain, env)
         masked = self._masked(n, dom, env) if dom.form.kind in ("bits", "linemask") else None
@@ -356,7 +371,7 @@ class Writer:
         if dom.form.masks is not None and dom.form.item is not None \
                 and dom.form.item.kind == "items" and dom.form.item.item == F.SITE:
             try:  # each line read only as bits: the loop goes over the lines' masks
-                return self._quant(n, env, dom, dom.form.masks, dom.form.size,
+                return comprehensions.quant(self, n, env, dom, dom.form.masks, dom.form.size,
                                    F.linemask(dom.form.item.size))
             except NotMasked:
                 pass
@@ -373,36 +388,8 @@ class Writer:
             else:
                 src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
                                    f"{self.const(n.span)})", self.n_sites, F.ANY)
-        return self._quant(n, env, dom, src, size, Form(item.kind, item.size, item.item))
-
-    def _quant(self, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size: int,
-               item: Form) -> Code:
-        var = self.fresh("v")
-        inner = {**env, n.var: Code(var, item, 0)}
-        cond = self.ex(n.cond, inner) if n.cond is not None else None
-        body = self.ex(n.body, inner) if n.body is not None else None
-        each = 1 + (cond.cost if cond else 0) + (body.cost if body else 0)
-        cost = dom.cost + size * each
-        if self.counting:  # the loop charges its items as it starts
-            src, cost = self.charged(src, each, n.span), dom.cost
-        where = f" if {cond.src}" if cond is not None else ""
-        value = body.src if body is not None else var
-        gen = f"{value} for {var} in {src}{where}"
-        kind = n.kind
-        if kind == "each":
-            form = F.items(size, body.form if body is not None else item)
-            return Code(f"tuple([{gen}])", form, cost)
-        if kind in ("any", "all"):
-            return Code(f"{kind}({gen})", F.BOOL, cost)
-        if kind == "count":
-            test = f" if {body.src}" if body is not None else ""
-            return Code(f"sum([1 for {var} in {src}{where}{test}])", F.NUM, cost)
-        if kind == "first":
-            return Code(f"next(iter([{gen}]), None)", body.form if body else item, cost)
-        if kind in ("max", "min", "sum"):
-            return Code(f"{self.const(H.fold)}({self.const(kind)}, [{gen}], "
-                        f"{self.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
-        raise Unsupported(f"the quantifier '{kind}'", n.span)
+        return comprehensions.quant(self, n, env, dom, src, size,
+                                    Form(item.kind, item.size, item.item))
 
     def charged(self, src: str, each: int, span: Any) -> str:
         """A loop's items, charged `each` steps apiece as the loop starts."""

@@ -54,7 +54,7 @@ def result(gw: Any, s: ast.Result, env: dict[str, Code], fn: Func) -> tuple[str,
     elif s.kind in ("winner", "winners") and s.value is not None:
         v = w.ex(s.value, env)
         cost = v.cost
-        if v.form.kind == "player":
+        if v.form.kind == "player" and s.kind == "winner":
             fn.add(f"{out} = [{v.src}.index]")
         else:
             fn.add(f"{out} = {w.const(rt.winners)}(S, {v.src}, {w.const(s.span)}, "
@@ -78,4 +78,7 @@ def _end_stmt(gw: Any, s: ast.Stmt, env: dict[str, Code], fn: Func) -> int:
         out, cost = result(gw, s, env, fn)
         fn.add(f"return {out}")
         return cost
+    if not gw.analysis.decides(s) and not isinstance(s, (ast.Require, ast.Then, ast.Do)):
+        gw.w.step2 = True
+        return int(gw.effect(s, env, fn))  # (an effect: `set ending = true`)
     raise Unsupported(f"the statement '{type(s).__name__}' in the end section", s.span)

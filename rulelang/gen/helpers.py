@@ -84,6 +84,15 @@ def fold(kind: str, values: list[Any], span: Any) -> Any:
         raise quant_error(kind, exc, span) from None
 
 
+def ranked(kind: str, pairs: list[tuple[Any, Any]], span: Any) -> Any:
+    """`best` / `sorted` over (item, key) pairs (semantics.quant)."""
+    from rulelang.library.semantics import RANKED
+    try:
+        return RANKED[kind](pairs)
+    except TypeError as exc:
+        raise quant_error(kind, exc, span) from None
+
+
 def add_points(total: Any, value: Any, term: Any) -> Any:
     """A score term's value added to a player's total as the reference's totals add it (an
     itemised term's points one by one, in order)."""

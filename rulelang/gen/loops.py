@@ -10,6 +10,7 @@ import rulelang.gen.rt as rt
 from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.language import ast
+from rulelang.library.semantics import STEP_BUDGET
 
 
 def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func) -> int:
@@ -19,6 +20,7 @@ def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func
     name = t.left if isinstance(t, ast.Of) else t
     cat, key = w.refs.get(name, ("", ""))
     if (cat, key) == ("builtin", "starter") and isinstance(s, ast.Set):
+        w.step2 = True
         value = w.ex(s.value, env)
         fn.add(f"S.starter = {w.const(H.starter)}({value.src}, {w.const(s.value.span)})")
         return value.cost + 1
@@ -29,6 +31,7 @@ def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func
         slot = w.owned(str(cat), str(key), who, t)
         table, k = slot.src.partition("[")[0], slot.src.partition("[")[2][:-1]
     else:  # a player known only as the game runs
+        w.step2 = True
         table, k = w.fresh("v"), w.fresh("v")
         fn.add(f"{table}, {k} = {w.const(H.slot)}(S, {w.const(str(cat))}, "
                f"{w.const(key)}, {who.src}, {w.const(t.span)})")
@@ -67,6 +70,7 @@ def while_loop(gw: Any, s: ast.While, env: dict[str, Code], fn: Func) -> int:
 def repeat(gw: Any, s: ast.Repeat, env: dict[str, Code], fn: Func) -> int:
     """`repeat N times`: its turns charged as it starts (N is known only as it runs)."""
     w: Writer = gw.w
+    w.step2 = True
     n = w.ex(s.count, env)
     line = len(fn.lines)
     fn.add("")  # (the loop's head, once the body's cost is known)
@@ -77,4 +81,8 @@ def repeat(gw: Any, s: ast.Repeat, env: dict[str, Code], fn: Func) -> int:
     fn.lines[line] = "    " * fn.depth + \
         f"for _ in {w.const(rt.repeats)}(S, {n.src}, {w.const(1 + body)}, " \
         f"{w.const(s.count.span)}, {w.const(s.span)}):"
-    return n.cost + 1
+    if w.counting:  # (its turns charged as it starts)
+        return n.cost + 1
+    # uncounted only where the game's bound stays far below the budget: N turns at most
+    turns = n.form.static if n.form.known and type(n.form.static) is int else STEP_BUDGET
+    return int(n.cost + 1 + max(turns, 0) * (1 + body))

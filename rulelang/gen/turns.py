@@ -111,8 +111,10 @@ class _Turn:
                 self.jump(fn, after)  # (nobody can take it: the turn goes on without)
                 fn = self.block(after)
             elif isinstance(s, ast.Choose):
+                self.gw.step2 = True
                 fn = self.choose(s, fn)
             elif isinstance(s, ast.Let):
+                self.gw.step2 = True
                 for name, value in s.bindings:
                     c = w.ex(value, self.env)
                     self.cost += c.cost
@@ -120,8 +122,10 @@ class _Turn:
             elif isinstance(s, ast.If) and decides(s):
                 fn = self.branches(s, fn)
             elif isinstance(s, (ast.ForEach, ast.Repeat)) and decides(s):
+                self.gw.step2 = True
                 fn = self.loop(s, fn)
             elif isinstance(s, ast.CallStmt) and decides(s):
+                self.gw.step2 = True
                 fn = self.call(s, fn)
             elif isinstance(s, ast.Result):
                 result, cost = self.gw.result(s, self.env, fn)

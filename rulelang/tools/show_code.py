@@ -100,9 +100,13 @@ def _game_module(game: Any, path: str, explain_only: bool) -> int:
         return 0
     generated, _ = write(runtime)
     if explain_only:
-        print(printable(f"{name}: generated (mode 'generated'): one module of "
+        counted = "counted as they run" if generated.counting else "uncounted"
+        made = rulelang.generated_state(runtime)
+        modes = "modes 'generated' and 'compiled'" if made is not None and not \
+            rulelang.slower(made) else "mode 'generated'; mode 'compiled' runs it on the closures"
+        print(printable(f"{name}: generated ({modes}): one module of "
                         f"{len(generated.origins)} functions, at most {generated.steps:,} "
-                        "steps per action (uncounted)"))
+                        f"steps per action ({counted})"))
         return 0
     for fn, span, text in generated.origins:
         if span is not None:

@@ -37,6 +37,12 @@ from rulelang.language.checker import check  # noqa: E402
 from rulelang.language.loader import load  # noqa: E402
 
 PACKAGE = Path(rulelang.__file__).resolve().parent
+# networkx (the reference's meaning of `group` and `reach`) looks for its backends among
+# every installed package's entry points on its first graph call: made here, before any
+# case's opens are audited (no rulebook reads those files)
+import networkx  # noqa: E402
+
+networkx.descendants(networkx.DiGraph([(0, 1)]), 0)
 # the code generator's mode besides the default one (whichever that is): its functions made
 # for every rule and term (`rulelang compile --show`) and the game played
 GENERATED = "fuzz-generated"

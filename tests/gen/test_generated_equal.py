@@ -71,7 +71,8 @@ TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex"
          ("breakthrough", {"size": 6}), ("breakthrough", {}), ("spline", {}), ("spava", {}),
          ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
          ("spline_plus", {}), ("spought", {}), ("spyramid", {}), ("spaiji", {}),
-         ("spargo", {}), ("spaniel", {}), ("spire", {}), ("spice", {})]
+         ("spargo", {}), ("spaniel", {}), ("spire", {}), ("spice", {}),
+         ("muso_sakura", {"players": 3}), ("muso_sakura", {"players": 4, "abilities": "by_hand"})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:

@@ -81,10 +81,15 @@ def test_compile_explain_says_which_mode_a_rulebook_gets(
         capsys: pytest.CaptureFixture[str]) -> None:
     main = cli.main
     assert main(["compile", "--explain", "hex"]) == 0
-    assert "hex.rule: generated (mode 'generated')" in capsys.readouterr().out
+    assert "hex.rule: generated (modes 'generated' and 'compiled')" in capsys.readouterr().out
+    assert main(["compile", "--explain", "muso_sakura"]) == 0
+    out = capsys.readouterr().out
+    assert "muso_sakura.rule: generated (mode 'generated'; mode 'compiled' runs it on the " \
+        "closures)" in out and "(counted as they run)" in out
     assert main(["compile", "--explain", "tatara"]) == 0
     out = capsys.readouterr().out
-    assert "runs compiled (closures), not generated: rounds" in out and "tatara.rule:" in out
+    assert "runs compiled (closures), not generated: a setup with a choice" in out \
+        and "tatara.rule:" in out
     assert main(["compile", "--show", "--generated", "tic_tac_toe"]) == 0
     out = capsys.readouterr().out
     assert "def menu0(S):" in out and "# menu0: " in out and "do place" in out

@@ -182,7 +182,7 @@ def test_a_covered_stone_sends_the_state_to_the_search(tmp_path: Path, seed: int
 
 
 def test_a_clone_and_its_parent_diverge_and_both_stay_right(tmp_path: Path) -> None:
-    game = load_text(tmp_path, ARRIVE)
+    game = load_text(tmp_path, ARRIVE, "closures")  # (the closures' kept entries)
     rng = random.Random(7)
     parent = game.new_initial_state(7)
     for _ in range(4):
@@ -203,7 +203,7 @@ def test_a_clone_and_its_parent_diverge_and_both_stay_right(tmp_path: Path) -> N
 def test_a_copy_taken_between_changes_is_not_changed_by_its_parent(tmp_path: Path) -> None:
     """GameData.copy() between an update and the next: the parent then updates a copy of
     the lists, and the copy's own answers stay those of its own board."""
-    game = load_text(tmp_path, ARRIVE)
+    game = load_text(tmp_path, ARRIVE, "closures")  # (the closures' kept entries)
     rng = random.Random(11)
     st = game.new_initial_state(11)
     for _ in range(3):
@@ -262,7 +262,7 @@ def test_where_stones_leave_each_group_is_found_once_per_position(tmp_path: Path
 def test_a_found_group_is_not_kept_past_a_change(tmp_path: Path) -> None:
     """The version, not the position's look, tells a group found: after a stone is taken
     its old group is searched again (a kept one would still hold the taken site)."""
-    game = load_text(tmp_path, TAKE)
+    game = load_text(tmp_path, TAKE, "closures")
     rng = random.Random(5)
     state = game.new_initial_state(5)
     while not any(a.startswith("take") for a in map(state.action_to_string,
@@ -276,7 +276,7 @@ def test_a_found_group_is_not_kept_past_a_change(tmp_path: Path) -> None:
 
 def test_a_relation_that_is_not_symmetric_is_searched_every_time(tmp_path: Path) -> None:
     """Groups over a one-way relation are not components: each site is searched."""
-    game = load_text(tmp_path, TAKE)
+    game = load_text(tmp_path, TAKE, "closures")
     state, rng = game.new_initial_state(2), random.Random(2)
     for _ in range(30):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -296,7 +296,7 @@ def test_a_relation_that_is_not_symmetric_is_searched_every_time(tmp_path: Path)
 def test_clones_of_a_take_game_diverge_and_all_stay_right(tmp_path: Path) -> None:
     """A clone has its parent's version and shares the groups it found; each then changes
     (its own new versions) and answers for its own board."""
-    game = load_text(tmp_path, TAKE)
+    game = load_text(tmp_path, TAKE, "closures")
     rng = random.Random(9)
     parent = game.new_initial_state(9)
     for _ in range(8):

@@ -35,11 +35,11 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rulelang import limits
+from rulelang.tools.pictures.viewer import frames, page
 from rulelang.tools.serve import pages, protocol
 from rulelang.tools.serve.protocol import Bucket, ClientError
 from rulelang.tools.serve.server import Conn, Server
 from rulelang.tools.serve.table import SPECTATOR, Table
-from rulelang.tools.pictures.viewer import frames, page
 
 _LOG = logging.getLogger("rulelang.tools.serve")
 MAX_BODY = 16_384  # bytes of a request's body

@@ -1,0 +1,83 @@
+"""The writer's comprehensions: quantifiers over a domain's items (`any`, `all`, `count`,
+`each`, `first`, `max`, `min`, `sum`, `best`, `sorted`) as one Python comprehension each,
+list comprehensions over several domains, and records."""
+from __future__ import annotations
+
+from typing import Any
+
+import rulelang.gen.forms as F
+import rulelang.gen.helpers as H
+from rulelang.gen.code import Code, Unsupported
+from rulelang.gen.forms import Form
+from rulelang.language import ast
+from rulelang.model.values import Record
+
+
+def record(w: Any, n: ast.RecordExpr, env: dict[str, Code]) -> Code:
+    values = [w.ex(x, env) for x in n.items]
+    return Code(f"{w.const(Record)}({w.const(n.fields)}, "
+                f"({''.join(v.src + ', ' for v in values)}))", F.ANY,
+                sum(v.cost for v in values))
+
+
+def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
+    """`[x for a in A, b in B where c]`: one comprehension, its domains found in turn."""
+    inner, loops, cost, size = dict(env), [], 0, 1
+    for g in n.generators:
+        dom = w.plain(w.ex(g.domain, inner))
+        var = w.fresh("v")
+        known = dom.form.kind == "items"
+        src = dom.src if known else \
+            f"{w.const(H.items)}(S, {dom.src}, {w.const(n.span)})"
+        n_items = dom.form.size if known else w.n_sites
+        loops.append((var, src, dom.cost))
+        inner[g.var] = Code(var, dom.form.item if known and dom.form.item else F.ANY, 0)
+        cost += size * (1 + dom.cost)
+        size *= max(n_items, 1)
+    cond = w.ex(n.cond, inner) if n.cond is not None else None
+    item = w.ex(n.item, inner)
+    cost += size * (1 + item.cost + (cond.cost if cond else 0))
+    if w.counting:  # each domain charged as it is found: its items and what they do
+        each = 1 + item.cost + (cond.cost if cond else 0)
+        loops = [(v, w.charged(src, each, n.span), c) for v, src, c in loops]
+        cost = 0
+    fors = " ".join(f"for {v} in {src}" for v, src, _ in loops)
+    where = f" if {cond.src}" if cond is not None else ""
+    return Code(f"tuple([{item.src} {fors}{where}])", F.items(size, item.form), cost)
+
+
+
+def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size: int,
+          item: Form) -> Code:
+    var = w.fresh("v")
+    inner = {**env, n.var: Code(var, item, 0)}
+    cond = w.ex(n.cond, inner) if n.cond is not None else None
+    body = w.ex(n.body, inner) if n.body is not None else None
+    each = 1 + (cond.cost if cond else 0) + (body.cost if body else 0)
+    cost = dom.cost + size * each
+    if w.counting:  # the loop charges its items as it starts
+        src, cost = w.charged(src, each, n.span), dom.cost
+    where = f" if {cond.src}" if cond is not None else ""
+    value = body.src if body is not None else var
+    gen = f"{value} for {var} in {src}{where}"
+    kind = n.kind
+    if kind == "each":
+        form = F.items(size, body.form if body is not None else item)
+        return Code(f"tuple([{gen}])", form, cost)
+    if kind in ("any", "all"):
+        return Code(f"{kind}({gen})", F.BOOL, cost)
+    if kind == "count":
+        test = f" if {body.src}" if body is not None else ""
+        return Code(f"sum([1 for {var} in {src}{where}{test}])", F.NUM, cost)
+    if kind == "first":
+        return Code(f"next(iter([{gen}]), None)", body.form if body else item, cost)
+    if kind in ("max", "min", "sum"):
+        return Code(f"{w.const(H.fold)}({w.const(kind)}, [{gen}], "
+                    f"{w.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
+    if kind in ("best", "sorted"):  # items ranked by the body (or by themselves)
+        w.step2 = True
+        pairs = f"[({var}, {value}) for {var} in {src}{where}]"
+        form = F.items(size, item) if kind == "sorted" else F.ANY
+        return Code(f"{w.const(H.ranked)}({w.const(kind)}, {pairs}, "
+                    f"{w.const(n.span)})", form, cost)
+    raise Unsupported(f"the quantifier '{kind}'", n.span)
