@@ -328,21 +328,24 @@ class State:
         return new
 
     def _at_segment_start(self, log: list[Any] | None = None,
-                          values: list[Any] | None = None) -> State:
+                          values: list[Any] | None = None,
+                          data: GameData | None = None) -> State:
         """A copy at the start of the current segment, its first decision waiting; with the
         segment's `log`, its decision points are given from it, and with its `values`, the
-        values of its `set`s (see _replayed: an exact replay)."""
+        values of its `set`s (see _replayed: an exact replay). With `data`, the segment
+        starts from it instead of its checkpoint (a resample: game/resample.py)."""
         assert self._checkpoint is not None
         new = State.__new__(State)
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
             self._segment
-        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
+        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy() if data is None else data)
         if log is not None:
             new.ctx.replay = log[::-1]
         new.ctx.values = []
         if values is not None:
             new.ctx.replay_values = values[::-1]
-        new._checkpoint, new._trail, new._views = self._checkpoint, [], None
+        new._checkpoint = self._checkpoint if data is None else data.copy()
+        new._trail, new._views = [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)
         return new
