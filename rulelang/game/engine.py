@@ -75,9 +75,11 @@ def _reraise(exc: BaseException) -> None:
 
 
 def _spec(o: Any) -> dict[str, Any]:
+    """An option's default and values: a list of names, or a range of numbers (never made
+    into a list: a rulebook may allow a billion values)."""
     if o.choices:
         return {"default": o.default, "choices": list(o.choices)}
-    return {"default": o.default, "choices": list(range(o.lo, o.hi + 1))}
+    return {"default": o.default, "choices": range(o.lo, o.hi + 1)}
 
 
 class State:

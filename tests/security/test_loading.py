@@ -271,6 +271,23 @@ def test_an_option_range_is_bounded(folder: Path) -> None:
         f"   | {'^' * len(line)}")
 
 
+def test_an_option_range_within_the_bound_is_never_made_into_a_list(folder: Path) -> None:
+    """3..1,000,000,000 is allowed: the game describes it as a range (a list took gigabytes
+    and ended in a MemoryError), and `rulelang list` shows its ends."""
+    from rulelang.tools.cli import option_lines
+
+    line = "option size: 3..1000000000 = 8"
+    game = rulelang.load_game(write("book.rule", BASE.replace("# Components",
+                                                              f"{line}\n# Components")))
+    choices = game.option_specs["size"]["choices"]
+    assert isinstance(choices, range) and len(choices) == 999_999_998
+    assert choices[0] == 3 and choices[-1] == 1_000_000_000 and 500_000_000 in choices
+    assert option_lines(game) == ["--option size=8  (one of 3..1000000000)"]
+    small = rulelang.load_game(write("small.rule", BASE.replace(
+        "# Components", "option size: 3..5 = 3\n# Components")))
+    assert option_lines(small) == ["--option size=3  (one of 3, 4, 5)"]
+
+
 def test_a_player_count_is_bounded(folder: Path) -> None:
     path = write("book.rule", BASE.replace("players X, O                              # seat "
                                            "order: X starts", "players 2..1000000"))
@@ -299,14 +316,29 @@ def board(extra: str, call: str = "g(3)") -> str:
 
 
 def test_a_board_has_a_bounded_number_of_sites(folder: Path) -> None:
+    # reported at the rulebook's `board` line, even when the geometry is the stdlib's
     assert rendered(board("", "g(3000)")) == (
-        "book.rule:14:3: error[R108]: a board has at most 10,000 sites\n"
+        "book.rule:21:1: error[R108]: a board has at most 10,000 sites: geometry 'g' makes more\n"
         "   |\n"
-        "14 |   sites (r, c) for r in 0..n-1, c in 0..n-1\n"
-        "   |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^")
+        "21 | board g(3000)\n"
+        "   | ^^^^^^^^^^^^^")
     square = write("square_book.rule", BASE.replace("square.grid(3, 3, 3)",
                                                     "square.grid(3000, 3000, 0)"))
-    assert "error[R108]: a board has at most 10,000 sites" in rendered(square)
+    assert rendered(square).startswith("square_book.rule:18:1: error[R108]: a board has at "
+                                       "most 10,000 sites: geometry 'grid' makes more")
+
+
+@pytest.mark.parametrize("call", ["square.grid(1000000000, 0, 0)", "sparse(1000000000)"])
+def test_a_geometry_that_keeps_no_site_of_a_huge_domain_stops_at_once(folder: Path,
+                                                                      call: str) -> None:
+    """The places the generators try are counted, not only the sites made: no columns, or a
+    `where` that rejects every place, used to run for ever."""
+    sparse = "geometry sparse(n)\n  sites (r, c) for r in 0..n, c in 0..n where r < 0\n"
+    text = rendered(board(sparse, call))
+    name = call.split("(")[0].split(".")[-1]
+    assert f"error[R108]: a board's geometry may try at most 40,000 places for its sites: " \
+           f"geometry '{name}' tries more" in text.splitlines()[0]
+    assert f"| board {call}" in text
 
 
 def test_a_line_through_no_site_is_a_diagnostic(folder: Path) -> None:
