@@ -47,6 +47,7 @@ MAX_SITE_CANDIDATES = 40_000  # places a geometry's `sites ... for ... where` tr
 MAX_OPTION_BOUND = 10**9      # the bounds of an option's range, `option n: lo..hi`
 MAX_PLAYERS = 100             # `players lo..hi`
 MAX_NUMBER_DIGITS = 100       # a number written in a rulebook
+MAX_RULE_DEPTH = 100          # rules called one inside another (`def a0 = a1`, `def a1 = a2` …)
 
 SHOWN_NAME_CHARS = 80         # a file name quoted in a message is cut to this many characters
 

@@ -410,3 +410,31 @@ def test_a_diagnostic_shows_control_characters_by_their_pictures() -> None:
                  {"x.rule": src})
     assert out.splitlines()[0] == "x.rule:1:8: error[R201]: unknown name 'q␛z'"
     assert out.splitlines()[2] == '1 | game "a␇b�c"' and out.splitlines()[3] == "  |        ^"
+
+
+def chain(n: int) -> str:
+    """Rules each naming the next, `def a0 = a1` … `def a{n-1} = 1`, the first read by the
+    action (as written at the end of the base rulebook)."""
+    defs = "".join(f"def a{i} = a{i + 1}\n" for i in range(n - 1)) + f"def a{n - 1} = 1\n"
+    return write("book.rule", BASE.replace("action place\n", "action place\n  require a0 == 1\n")
+                 + defs)
+
+
+def test_a_chain_of_200_rules_is_a_diagnostic_not_a_recursion_error(folder: Path) -> None:
+    first = END + 2 + 99  # `def a99`, the first rule whose calls nest 101 deep (a199 is 1)
+    assert rendered(chain(200)) == (
+        f"book.rule:{first}:1: error[R108]: 'a99' calls rules nested 101 deep (at most 100): "
+        "'a99' -> 'a100' -> 'a101' -> 'a102' -> …\n"
+        "    |\n"
+        f"{first} | def a99 = a100\n"
+        "    | ^^^^^^^^^^^^^^\n"
+        "    = help: write the chain shorter: each rule called inside another takes a level of "
+        "the evaluator's stack")
+    assert rendered(chain(5000)).count("error[") == 1  # one chain, one diagnostic
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_a_chain_of_100_rules_checks_and_plays(folder: Path, mode: str) -> None:
+    state = rulelang.load_game(chain(limits.MAX_RULE_DEPTH), mode=mode).new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # the action's `require a0 == 1` holds
+    assert len(state.history()) == 1
