@@ -382,7 +382,8 @@ class State:
 
 def _recurring_span(exc: BaseException) -> Span | None:
     """Where the endless recursion is: the rule call met most often among the innermost
-    frames (a compiled call keeps its `span`, the interpreter its node)."""
+    frames (a compiled call keeps its `span`, the interpreter its node, or its statement
+    `s` for an effect's call)."""
     tb, frames = exc.__traceback__, []
     while tb is not None:
         frames.append(tb.tb_frame)
@@ -390,8 +391,9 @@ def _recurring_span(exc: BaseException) -> Span | None:
     seen: Counter[Span] = Counter()
     for frame in frames[-300:]:
         found = frame.f_locals.get("span")
-        if not isinstance(found, Span):
-            found = getattr(frame.f_locals.get("node"), "span", None)
+        for name in ("node", "s"):  # an expression; the interpreter's statement `s`
+            if not isinstance(found, Span):
+                found = getattr(frame.f_locals.get(name), "span", None)
         if isinstance(found, Span):
             seen[found] += 1
     return seen.most_common(1)[0][0] if seen else None
