@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rulelang.errors import RuleRuntimeError
 from rulelang.library.decision import GameOver
 from rulelang.model.rng import Rng
 from rulelang.model.state import REVEALED, GameData, Mixed
@@ -79,7 +80,10 @@ def _turn_again(state: State, player: int, rng: random.Random) -> State:
         _dealt(new.ctx.data, program, player, rng)
         return new
     again = type(state)(state.game, _dealt(new.ctx.data, program, player, rng))
-    again._guard(again._start, state.game.flow.turn)
+    try:
+        again._guard(again._start, state.game.flow.turn)
+    except RuleRuntimeError:  # (a rule failed on the dealt pieces: the truth's are kept)
+        return state.clone()
     if _same_view(again, state, player, state.observation(player)):
         return again
     return state.clone()  # (cannot happen: the turn's start shows nothing hidden)
@@ -177,7 +181,7 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
     data = None
     if fixed is not None:
         data = _dealt(state._checkpoint.copy(), program, player, rng, fixed)
-    changed = fixed is not None
+    changed, k = fixed is not None, -1
     try:
         new = state._at_segment_start(data=data)
         for k, (old, action) in enumerate(made):
@@ -197,6 +201,8 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
                 return None, k + 1
     except (StopIteration, GameOver):
         return None, len(made)
+    except RuleRuntimeError:  # (a rule failed on the dealt pieces where the truth's did not)
+        return None, k + 1
     if not changed:
         return new, 0
     return (new, 0) if _same_view(new, state, player, views[-1]) else (None, len(made))

@@ -101,6 +101,24 @@ def _codes(err: RulelangError) -> list[str]:
     return [type(err).__name__]
 
 
+class ResampleBroken(Exception):
+    """An option of a player's resample that does not apply: a crash, not a diagnostic."""
+
+
+def _resamples(state: Any, rng: random.Random) -> None:
+    """Each player's resample offers options that apply (one drawn at random, tried)."""
+    for p in range(state.game.num_players):
+        copy = state.resample(p, rng.randrange(1 << 30))
+        if copy.is_terminal():
+            continue
+        action = rng.choice(copy.legal_actions())
+        try:
+            copy.apply_action(action)
+        except RulelangError as err:
+            raise ResampleBroken(f"player {p}'s resample: option "
+                                 f"{copy.action_to_string(action)!r}: {err}") from None
+
+
 def _playout(game: Game, seed: int, plies: int) -> int:
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
@@ -108,6 +126,8 @@ def _playout(game: Game, seed: int, plies: int) -> int:
     for _ in range(plies):
         if state.is_terminal():
             break
+        if game.has_hidden_information:
+            _resamples(state, rng)
         for p in range(game.num_players):
             state.observation(p)
         actions = state.legal_actions()
