@@ -31,15 +31,15 @@ from fuzz.runner import run, run_cases, table  # noqa: E402
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=int, default=500)
+    ap.add_argument("--cases", type=int, default=None, help="cases to run (500 without "
+                    "--seconds; with it, at most this many)")
     ap.add_argument("--seed", type=int, default=0, help="the first case's seed")
     ap.add_argument("--limit", type=float, default=5.0, help="CPU seconds per case")
     ap.add_argument("--plies", type=int, default=6, help="random plies per mode")
     ap.add_argument("--show", action="store_true", help="print every case's result")
     ap.add_argument("--quick", action="store_true", help="small large mutations (the suite's)")
     ap.add_argument("--seconds", type=float, default=None,
-                    help="run cases from --seed on until this much wall time has passed "
-                    "(--cases is then ignored)")
+                    help="run cases from --seed on until this much wall time has passed")
     ap.add_argument("--shapes", action="store_true",
                     help="the pinned cases of the shapes that once hung or overflowed")
     args = ap.parse_args()
@@ -47,8 +47,9 @@ def main() -> int:
     done = [0]
 
     def seeds() -> Iterator[int]:
+        cases = args.cases if args.cases is not None or args.seconds is not None else 500
         for seed in itertools.count(args.seed):
-            if args.seconds is None and seed >= args.seed + args.cases:
+            if cases is not None and seed >= args.seed + cases:
                 return
             if args.seconds is not None and time.monotonic() - start > args.seconds:
                 return
