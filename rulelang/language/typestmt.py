@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang import limits
+import rulelang.limits as limits
 from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
 from rulelang.language.astwalk import walk
