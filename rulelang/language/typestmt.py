@@ -25,9 +25,7 @@ def check_types(ck: Checker, program: Program, library: bool) -> None:
     """Type every expression of every module; the errors go to the checker's diagnostics."""
     tc = StatementTypes(ck, program, library)
     tc.def_keys = {id(d): key for key, d in program.defs.items()}
-    order, calls = rules_callees_first(program, ck.refs)
-    for key in order:
-        tc.result(key)  # (a chain of 10,000 rules no deeper than one)
+    order, calls = rules_callees_first(program, ck.refs, tc)
     too_deep(ck, program, order, calls)
     loaded = program.loaded
     for module in [loaded.game, *loaded.modules.values()]:
@@ -36,11 +34,13 @@ def check_types(ck: Checker, program: Program, library: bool) -> None:
     tc.check_board()
 
 
-def rules_callees_first(program: Program, refs: Any) -> tuple[list[str], dict[str, list[str]]]:
+def rules_callees_first(program: Program, refs: Any,
+                        tc: Any = None) -> tuple[list[str], dict[str, list[str]]]:
     """Every rule's key, each after the rules its body names (but in a cycle), and those
-    names: a walk of the calls between rules without recursion, so that computing the types
-    in this order never goes deeper than one rule, however long a chain `def a0 = a1`,
-    `def a1 = a2` … is."""
+    names: a walk of the calls between rules without recursion. With `tc`, each rule's type
+    is computed as the walk leaves it, the rules the walk is inside counted as being
+    computed (a recursive rule's UNKNOWN): never deeper than one rule, however long a chain
+    `def a0 = a1`, `def a1 = a2` … or a cycle of rules is."""
     calls = {key: [ref[1] for node in walk(d.body) if (ref := refs.get(node)) is not None
                    and ref[0] == "def" and ref[1] in program.defs]
              for key, d in program.defs.items()}
@@ -57,6 +57,11 @@ def rules_callees_first(program: Program, refs: Any) -> tuple[list[str], dict[st
             if callee is None:
                 stack.pop()
                 order.append(key)
+                if tc is not None:
+                    inside = {k for k, _ in stack} - tc.busy
+                    tc.busy |= inside
+                    tc.result(key)
+                    tc.busy -= inside
             elif callee not in seen:
                 seen.add(callee)
                 stack.append((callee, iter(calls[callee])))

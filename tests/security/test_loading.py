@@ -438,3 +438,11 @@ def test_a_chain_of_100_rules_checks_and_plays(folder: Path, mode: str) -> None:
     state = rulelang.load_game(chain(limits.MAX_RULE_DEPTH), mode=mode).new_initial_state()
     state.apply_action(state.legal_actions()[0])  # the action's `require a0 == 1` holds
     assert len(state.history()) == 1
+
+
+def test_a_cycle_of_1000_rules_is_a_diagnostic_not_a_recursion_error(folder: Path) -> None:
+    """Found by the fuzzer: the type checker walks a cycle of rules without recursing; its
+    calls, 1,000 before the cycle closes, nest past the limit."""
+    defs = "".join(f"def c{i} = c{(i + 1) % 1000}\n" for i in range(1000))
+    text = rendered(write("book.rule", BASE + defs))
+    assert text.count("error[") == 1 and "error[R108]: 'c899' calls rules nested 101 deep" in text
