@@ -122,6 +122,20 @@ def _segment_again(state: State, player: int, rng: random.Random) -> State:
     return new if new is not None else state.clone()  # (the choices as made replay it)
 
 
+def replayed(state: State, player: int, rng: random.Random) -> State | None:
+    """A copy of `state` whose segment is replayed with the other players' secret choices
+    made again, as far as p's view allows, on the true pieces (the caller deals them: the
+    generated mode's resample); None when there is no such choice to redo."""
+    if state._gen is None or state._checkpoint is None or not state._trail:
+        return None
+    made = state.ctx.data.history[-len(state._trail):]
+    if not any(d.secret and d.player != player for d, _ in made):
+        return None
+    views, _, kept_before = _views(state, player, made, True, False)
+    new, _ = _redo(state, player, made, views, kept_before, rng, None, TRIES)
+    return new
+
+
 def _redo(state: State, player: int, made: list[Any], views: list[Any], kept_before: int,
           rng: random.Random, fixed: Kept | None,
           tries: int) -> tuple[State | None, int]:
@@ -183,7 +197,7 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
         data = _dealt(state._checkpoint.copy(), program, player, rng, fixed)
     changed, k = fixed is not None, -1
     try:
-        new = state._at_segment_start(data=data)
+        new = state._at_segment_start() if data is None else state._at_segment_start(data=data)
         for k, (old, action) in enumerate(made):
             d = new._decision
             if d is None or d.player != old.player:
