@@ -43,9 +43,11 @@ MAX_DIGITS = 20               # digits of a seed, a seat or a move number typed 
 
 # ---- building a game -----------------------------------------------------------------------
 MAX_SITES = 10_000            # sites of a board (a 100 x 100 grid: about 1 s to build)
+MAX_SITE_CANDIDATES = 40_000  # places a geometry's `sites ... for ... where` tries, kept or not
 MAX_OPTION_BOUND = 10**9      # the bounds of an option's range, `option n: lo..hi`
 MAX_PLAYERS = 100             # `players lo..hi`
 MAX_NUMBER_DIGITS = 100       # a number written in a rulebook
+MAX_RULE_DEPTH = 100          # rules called one inside another (`def a0 = a1`, `def a1 = a2` …)
 
 SHOWN_NAME_CHARS = 80         # a file name quoted in a message is cut to this many characters
 

@@ -14,6 +14,7 @@ from rulelang.errors import Diagnostic, RulelangError, render
 __all__ = ["Agent", "AGENT_NAMES", "LEVELS", "DEFAULT_ITERATIONS", "HumanAgent", "MCTSAgent",
            "QuitGame", "RandomAgent", "StateLike", "make_agent"]
 
+MAX_PLAYOUTS = 1_000_000  # playouts per move of `mcts:N` (its time budget: at most an hour)
 AGENT_NAMES = ("human", "random", "mcts", "mcts:N", "mcts:Ts", "easy", "normal", "hard")
 # Named strength levels: (playouts, seconds) per move, whichever runs out first; the time cap
 # keeps a long game (long playouts) from thinking for minutes.
@@ -41,9 +42,11 @@ def make_agent(name: str, seed: int = 0) -> HumanAgent | RandomAgent | MCTSAgent
 def _iterations(name: str, budget: str) -> int:
     if not budget:
         return DEFAULT_ITERATIONS
-    if budget.isdigit() and int(budget) > 0:
+    if budget.isascii() and budget.isdigit() and len(budget) <= 8 and \
+            0 < int(budget) <= MAX_PLAYOUTS:
         return int(budget)
-    raise _error(f"bad agent '{name}': the playout budget must be a positive whole number")
+    raise _error(f"bad agent '{name}': the playout budget must be a whole number from 1 to "
+                 f"{MAX_PLAYOUTS:,} (or a time: mcts:2s)")
 
 
 def _seconds(name: str, budget: str) -> float:

@@ -88,9 +88,11 @@ def _reraise(exc: BaseException) -> None:
 
 
 def _spec(o: Any) -> dict[str, Any]:
+    """An option's default and values: a list of names, or a range of numbers (never made
+    into a list: a rulebook may allow a billion values)."""
     if o.choices:
         return {"default": o.default, "choices": list(o.choices)}
-    return {"default": o.default, "choices": list(range(o.lo, o.hi + 1))}
+    return {"default": o.default, "choices": range(o.lo, o.hi + 1)}
 
 
 class State(NumberedActions):
@@ -341,21 +343,24 @@ class State(NumberedActions):
         return new
 
     def _at_segment_start(self, log: list[Any] | None = None,
-                          values: list[Any] | None = None) -> State:
+                          values: list[Any] | None = None,
+                          data: GameData | None = None) -> State:
         """A copy at the start of the current segment, its first decision waiting; with the
         segment's `log`, its decision points are given from it, and with its `values`, the
-        values of its `set`s (see _replayed: an exact replay)."""
+        values of its `set`s (see _replayed: an exact replay). With `data`, the segment
+        starts from it instead of its checkpoint (a resample: game/resample.py)."""
         assert self._checkpoint is not None
         new = State.__new__(State)
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
             self._segment
-        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy())
+        new.ctx = Ctx(self.game.runtime, self._checkpoint.copy() if data is None else data)
         if log is not None:
             new.ctx.replay = log[::-1]
         new.ctx.values = []
         if values is not None:
             new.ctx.replay_values = values[::-1]
-        new._checkpoint, new._trail, new._views = self._checkpoint, [], None
+        new._checkpoint = self._checkpoint if data is None else data.copy()
+        new._trail, new._views = [], None
         new._gen = self._segment(new.ctx)
         new._decision = next(new._gen)  # primes the segment: the same as send(None)
         return new
@@ -390,7 +395,8 @@ class State(NumberedActions):
 
 def _recurring_span(exc: BaseException) -> Span | None:
     """Where the endless recursion is: the rule call met most often among the innermost
-    frames (a compiled call keeps its `span`, the interpreter its node)."""
+    frames (a compiled call keeps its `span`, the interpreter its node, or its statement
+    `s` for an effect's call)."""
     tb, frames = exc.__traceback__, []
     while tb is not None:
         frames.append(tb.tb_frame)
@@ -398,8 +404,9 @@ def _recurring_span(exc: BaseException) -> Span | None:
     seen: Counter[Span] = Counter()
     for frame in frames[-300:]:
         found = frame.f_locals.get("span")
-        if not isinstance(found, Span):
-            found = getattr(frame.f_locals.get("node"), "span", None)
+        for name in ("node", "s"):  # an expression; the interpreter's statement `s`
+            if not isinstance(found, Span):
+                found = getattr(frame.f_locals.get(name), "span", None)
         if isinstance(found, Span):
             seen[found] += 1
     return seen.most_common(1)[0][0] if seen else None

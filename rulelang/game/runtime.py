@@ -202,8 +202,9 @@ class Runtime(RepetitionKeys):
             args = [self.interp.eval(a, c, {}) for a in call.args]
             return self._geometry(self.program.geometries[ref[1]], args, c)
         except RuleRuntimeError as err:
-            if err.diagnostic.span is None:  # _UNBUILT's error, from a compiled rule
-                raise RuleRuntimeError(err.diagnostic.message, decl.span) from None
+            if err.diagnostic.span is None:  # _UNBUILT's error, or a limit: at the board line
+                raise RuleRuntimeError(err.diagnostic.message, decl.span,
+                                       code=err.diagnostic.code) from None
             raise
 
     def _geometry(self, g: ast.Geometry, args: list[Any], c: Ctx) -> Board:
@@ -218,7 +219,7 @@ class Runtime(RepetitionKeys):
             if isinstance(item, ast.GeoSites):
                 pattern = item.pattern
                 self.coord_index = {n: i for i, n in enumerate(pattern)}
-                for coords in self._generate(item, c, env):
+                for coords in self._generate(item, c, env, g.name):
                     b.add_site(coords, ",".join(map(str, coords)))
             elif isinstance(item, ast.GeoName):
                 b.names = [show(ev(item.expr, c, {**env, **dict(zip(pattern, k, strict=True))}))
@@ -255,10 +256,12 @@ class Runtime(RepetitionKeys):
                 b.lines[item.name] = _line_coords(lines, set(b.coords), item)
         return b.freeze()
 
-    def _generate(self, item: ast.GeoSites, c: Ctx, env: dict[str, Any]) -> list[tuple[int, ...]]:
+    def _generate(self, item: ast.GeoSites, c: Ctx, env: dict[str, Any],
+                  name: str) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
 
         seen: set[tuple[Any, ...]] = set()
+        tried = [0]  # the places the generators have offered, kept or not
 
         def gen(i: int, e: dict[str, Any]) -> None:
             if i == len(item.generators):
@@ -275,14 +278,21 @@ class Runtime(RepetitionKeys):
                     if coords in seen:
                         raise RuleRuntimeError(f"the site {show(coords)} is made twice",
                                                item.span)
-                    if len(out) >= limits.MAX_SITES:
+                    if len(out) >= limits.MAX_SITES:  # (reported at the `board` line)
                         raise RuleRuntimeError(f"a board has at most {limits.MAX_SITES:,} "
-                                               "sites", item.span, code="R108")
+                                               f"sites: geometry '{name}' makes more", None,
+                                               code="R108")
                     seen.add(coords)
                     out.append(coords)
                 return
             g = item.generators[i]
             for v in domain_items(c, self.interp.eval(g.domain, c, e), g.domain.span):
+                tried[0] += 1
+                if tried[0] > limits.MAX_SITE_CANDIDATES:
+                    raise RuleRuntimeError(
+                        f"a board's geometry may try at most {limits.MAX_SITE_CANDIDATES:,} "
+                        f"places for its sites: geometry '{name}' tries more", None,
+                        code="R108")
                 gen(i + 1, {**e, g.var: v})
         gen(0, dict(env))
         return out

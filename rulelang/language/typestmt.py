@@ -3,8 +3,12 @@ chooses from, what a `put` puts and where, who wins (R230 … R235). `check_type
 checker after name resolution, over every module."""
 from __future__ import annotations
 
+from typing import Any
+
+import rulelang.limits as limits
 from rulelang.language import ast, clauses_types, constructs_types, written_types
 from rulelang.language import types as ty
+from rulelang.language.astwalk import walk
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
 from rulelang.language.typecheck import Env, ExprTypes
@@ -21,11 +25,70 @@ def check_types(ck: Checker, program: Program, library: bool) -> None:
     """Type every expression of every module; the errors go to the checker's diagnostics."""
     tc = StatementTypes(ck, program, library)
     tc.def_keys = {id(d): key for key, d in program.defs.items()}
+    order, calls = rules_callees_first(program, ck.refs, tc)
+    too_deep(ck, program, order, calls)
     loaded = program.loaded
     for module in [loaded.game, *loaded.modules.values()]:
         for d in module.decls:
             tc.decl(d)
     tc.check_board()
+
+
+def rules_callees_first(program: Program, refs: Any,
+                        tc: Any = None) -> tuple[list[str], dict[str, list[str]]]:
+    """Every rule's key, each after the rules its body names (but in a cycle), and those
+    names: a walk of the calls between rules without recursion. With `tc`, each rule's type
+    is computed as the walk leaves it, the rules the walk is inside counted as being
+    computed (a recursive rule's UNKNOWN): never deeper than one rule, however long a chain
+    `def a0 = a1`, `def a1 = a2` … or a cycle of rules is."""
+    calls = {key: [ref[1] for node in walk(d.body) if (ref := refs.get(node)) is not None
+                   and ref[0] == "def" and ref[1] in program.defs]
+             for key, d in program.defs.items()}
+    order: list[str] = []
+    seen: set[str] = set()
+    for root in calls:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(calls[root]))]
+        while stack:
+            key, callees = stack[-1]
+            callee = next(callees, None)
+            if callee is None:
+                stack.pop()
+                order.append(key)
+                if tc is not None:
+                    inside = {k for k, _ in stack} - tc.busy
+                    tc.busy |= inside
+                    tc.result(key)
+                    tc.busy -= inside
+            elif callee not in seen:
+                seen.add(callee)
+                stack.append((callee, iter(calls[callee])))
+    return order, calls
+
+
+def too_deep(ck: Checker, program: Program, order: list[str],
+             calls: dict[str, list[str]]) -> None:
+    """R108 at a rule whose calls nest more than MAX_RULE_DEPTH rules deep (a recursive
+    call, bounded when the game runs, is not counted): the evaluators call one rule inside
+    another, and Python's stack is not endless."""
+    depth: dict[str, int] = {}
+    deepest: dict[str, str | None] = {}
+    for key in order:  # (callees first: a callee in a cycle with key has no depth yet)
+        below = max(calls[key], key=lambda k: depth.get(k, 0), default=None)
+        depth[key] = 1 + (depth.get(below, 0) if below is not None else 0)
+        deepest[key] = below
+        if depth[key] == limits.MAX_RULE_DEPTH + 1:
+            chain = [key]
+            while (nxt := deepest.get(chain[-1])) is not None and len(chain) < 4:
+                chain.append(nxt)
+            d = program.defs[key]
+            ck.error("R108", f"'{d.name}' calls rules nested {depth[key]} deep (at most "
+                     f"{limits.MAX_RULE_DEPTH}): " + " -> ".join(
+                         f"'{program.defs[k].name}'" for k in chain) + " -> …", d.span,
+                     "write the chain shorter: each rule called inside another takes a "
+                     "level of the evaluator's stack")
 
 
 class StatementTypes(ExprTypes):

@@ -246,6 +246,8 @@ def option_lines(game: Any) -> list[str]:
 
 def _choices(spec: dict[str, Any]) -> str:
     choices = spec.get("choices")
+    if isinstance(choices, range) and len(choices) > 10:  # (a range may hold a billion)
+        return f"  (one of {choices[0]}..{choices[-1]})"
     return f"  (one of {', '.join(map(str, choices))})" if choices else ""
 
 

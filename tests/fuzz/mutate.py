@@ -19,8 +19,10 @@ STDLIB = ROOT / "stdlib"
 
 # the sizes of the large mutations; quick cases (the suite's) use the small ones only
 _SIZES = {"nesting": [30, 100, 200, 1000, 5000], "line": [10_000, 100_000, 500_000],
-          "rows": [1000, 20_000], "yaml_nesting": [100, 1000, 20_000]}
-_QUICK = {"nesting": [30, 100, 200], "line": [10_000], "rows": [200], "yaml_nesting": [100]}
+          "rows": [1000, 20_000], "yaml_nesting": [100, 1000, 20_000],
+          "chain": [100, 101, 200, 1000, 5000]}
+_QUICK = {"nesting": [30, 100, 200], "line": [10_000], "rows": [200], "yaml_nesting": [100],
+          "chain": [100, 101, 200]}
 _sizes = dict(_SIZES)
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\d+|[^\s\w]')
@@ -247,9 +249,51 @@ def _domain(text: str, rng: random.Random) -> tuple[str, str]:
     return text[: m.start("domain")] + new + text[m.end("domain"):], "wrong domain"
 
 
+# ---- shapes that once hung, ate memory or overflowed the stack (issue 50) ------------
+_BOARDS = ["square.grid(1000000000, 0, 0)", "square.grid(0, 1000000000, 0)",
+           "square.grid(200, 200, 0)", "sparse50(1000000000)", "sparse50(300)"]
+_SPARSE = "geometry sparse50(n)\n  sites (r, c) for r in 0..n, c in 0..n where r < 0 or r > n\n"
+_OPTIONS = ["3..100000000 = 8", "3..1000000000 = 8", "0..1000000000 = 1000000000"]
+
+
+def _huge_board(text: str, rng: random.Random) -> tuple[str, str]:
+    """The board made by a geometry over a huge domain that keeps few or no sites (no
+    columns, or a `where` that rejects every place), or more sites than a board may have."""
+    call = rng.choice(_BOARDS)
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if line.startswith("board ")]
+    if at:
+        lines[at[0]] = f"board {call}"
+    else:
+        lines.insert(rng.randrange(len(lines) + 1), f"board {call}")
+    return "use square\n" + _SPARSE + "\n".join(lines), f"board {call}"
+
+
+def _huge_option(text: str, rng: random.Random) -> tuple[str, str]:
+    """An option whose range holds up to two billion values (it must stay a range)."""
+    spec = rng.choice(_OPTIONS)
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if line.startswith("players ")]
+    i = at[0] + 1 if at else rng.randrange(len(lines) + 1)
+    lines.insert(i, f"option huge50: {spec}")
+    return "\n".join(lines), f"option {spec}"
+
+
+def _def_chain(text: str, rng: random.Random) -> tuple[str, str]:
+    """A chain of argument-less rules, each naming the next, sometimes read by the rules."""
+    n = rng.choice(_sizes["chain"])
+    chain = "".join(f"def chain50_{i} = chain50_{i + 1}\n" for i in range(n - 1))
+    out = text + "\n" + chain + f"def chain50_{n - 1} = 1\n"
+    nums = [m for m in _tokens(text) if _NUMBER.match(m.group())]
+    if nums and rng.random() < 0.5:
+        m = rng.choice(nums)
+        out = _replace(text, m, "chain50_0") + "\n" + chain + f"def chain50_{n - 1} = 1\n"
+    return out, f"chain of {n} rules"
+
+
 _RULE_MUTATIONS = [_del_token, _swap_tokens, _ident, _ident, _literal, _literal, _number,
                    _nesting, _long_line, _nul, _move_line, _odd_use, _splice, _splice,
-                   _domain, _domain]
+                   _domain, _domain, _huge_board, _huge_option, _def_chain]
 
 
 # ---- data mutations ---------------------------------------------------------------
@@ -321,6 +365,51 @@ def make_case(seed: int, quick: bool = False) -> Case:
     target = f"{path.parent.name}/{path.name}"
     return Case(seed, target, entry, "; ".join(done),
                 {path.name: text.encode("utf-8", "surrogatepass")})
+
+
+SHAPES = [(_huge_board, "tic_tac_toe.rule", b) for b in _BOARDS] + [
+    (_huge_option, "tic_tac_toe.rule", o) for o in _OPTIONS] + [
+    (_def_chain, "muso_sakura.rule", 200), (_def_chain, "tic_tac_toe.rule", 100)]
+
+
+def shape_cases() -> list[Case]:
+    """One case of each shape above, on a bundled game, its choices pinned (the suite runs
+    them every time): seeds -1, -2, … so that they never meet a random case's. Last, the
+    standard library's square grid whose `where` rejects every place, over a billion rows."""
+    out = []
+    for k, (fn, name, pick) in enumerate(SHAPES):
+        text = (RULEBOOKS / name).read_text(encoding="utf-8")
+        made, what = fn(text, _Pinned(random.Random(k), pick))  # type: ignore[arg-type]
+        out.append(Case(-1 - k, f"rulebooks/{name}", name, what,
+                        {name: made.encode("utf-8", "surrogatepass")}))
+    square = (STDLIB / "square.rule").read_text(encoding="utf-8")
+    sites = "  sites (r, c) for r in 0..rows-1, c in 0..cols-1"
+    assert sites + "\n" in square
+    game = (RULEBOOKS / "tic_tac_toe.rule").read_text(encoding="utf-8")
+    files = {"square.rule": square.replace(sites, sites + " where r < 0"),
+             "tic_tac_toe.rule": game.replace("square.grid(3, 3, 3)",
+                                              "square.grid(1000000000, 3, 3)")}
+    out.append(Case(-1 - len(SHAPES), "stdlib/square.rule", "tic_tac_toe.rule",
+                    "square's sites where r < 0, over a billion rows",
+                    {k: v.encode("utf-8") for k, v in files.items()}))
+    return out
+
+
+class _Pinned:
+    """A random generator whose choices take `pick` where it may be chosen (and whose
+    coin always says yes)."""
+
+    def __init__(self, rng: random.Random, pick: object) -> None:
+        self.rng, self.pick = rng, pick
+
+    def choice(self, seq: list[object]) -> object:
+        return self.pick if self.pick in seq else self.rng.choice(seq)
+
+    def random(self) -> float:
+        return 0.0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.rng, name)
 
 
 def write_case(case: Case, folder: Path) -> Path:

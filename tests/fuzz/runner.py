@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,16 +133,22 @@ def _cpu_of_children() -> float:
     return t.children_user + t.children_system
 
 
-def run(seeds: list[int], limit: float = 5.0, plies: int = 6,
+def run(seeds: Iterable[int], limit: float = 5.0, plies: int = 6,
         progress: Any = None, quick: bool = False) -> list[Outcome]:
     """Every case of these seeds, one after another in one worker (replaced after a hang or
-    a death)."""
+    a death); a generator of seeds may stop giving them (a run for a given time)."""
+    return run_cases((make_case(seed, quick) for seed in seeds), limit, plies, progress)
+
+
+def run_cases(cases: Iterable[Case], limit: float = 5.0, plies: int = 6,
+              progress: Any = None) -> list[Outcome]:
+    """These cases, as `run` runs the cases of its seeds."""
     out: list[Outcome] = []
     base = Path(tempfile.mkdtemp(prefix="rulelang-fuzz-"))
     worker = _Worker.start()
     try:
-        for seed in seeds:
-            case = make_case(seed, quick)
+        for case in cases:
+            seed = case.seed
             folder = base / f"case{seed}"
             write_case(case, folder)
             worker.stage, worker.loaded = "?", 0.0

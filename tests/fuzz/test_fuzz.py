@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from .runner import Outcome, run, table
+from .mutate import shape_cases
+from .runner import Outcome, run, run_cases, table
 
 CASES = 60
 
@@ -40,3 +41,19 @@ def test_the_cases_reach_every_stage(outcomes: list[Outcome]) -> None:
 def test_no_problem_while_loading(outcomes: list[Outcome]) -> None:
     found = [o for o in outcomes if o.owner == "load"]
     assert not found, table(found)
+
+
+def test_the_shapes_that_once_hung_or_overflowed_are_diagnostics_or_play() -> None:
+    """A geometry over a billion places that keeps none, more sites than a board may hold,
+    an option of a billion values, a chain of 200 rules (issue 50): each case ends in a
+    diagnostic or plays, within its limit, in a worker whose memory is capped."""
+    found = run_cases(shape_cases(), limit=5.0, plies=2)
+    assert not [o for o in found if o.owner != "-"], table(found)
+    by = {o.case.mutation: o for o in found}
+    for board in ("board square.grid(1000000000, 0, 0)", "board square.grid(200, 200, 0)",
+                  "square's sites where r < 0, over a billion rows"):
+        assert by[board].result.get("codes") == ["R108"], table(found)
+    assert by["chain of 200 rules"].result.get("codes") == ["R108"]
+    assert by["chain of 100 rules"].outcome == "ok"
+    assert all(by[f"option {o}"].outcome == "ok" for o in
+               ("3..100000000 = 8", "3..1000000000 = 8", "0..1000000000 = 1000000000"))

@@ -29,7 +29,12 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 import rulelang.language.cache  # noqa: E402
-from rulelang.errors import RulebookError, RulelangError, RuleRuntimeError  # noqa: E402
+from rulelang.errors import (  # noqa: E402
+    Refusal,
+    RulebookError,
+    RulelangError,
+    RuleRuntimeError,
+)
 from rulelang.fast.compiler import Compiler  # noqa: E402
 from rulelang.fast.flow import FastFlow  # noqa: E402
 from rulelang.game.engine import Game  # noqa: E402
@@ -107,6 +112,27 @@ def _codes(err: RulelangError) -> list[str]:
     return [type(err).__name__]
 
 
+class ResampleBroken(Exception):
+    """An option of a player's resample refused when applied (its menu was made from other
+    cards than the copy's): a crash, not a diagnostic."""
+
+
+def _resamples(state: Any, rng: random.Random) -> None:
+    """Each player's resample offers options that apply (one drawn at random, tried)."""
+    for p in range(state.game.num_players):
+        copy = state.resample(p, rng.randrange(1 << 30))
+        if copy.is_terminal():
+            continue
+        action = rng.choice(copy.legal_actions())
+        try:
+            copy.apply_action(action)
+        except Refusal as err:  # an option offered, then refused: the menu is not the copy's
+            raise ResampleBroken(f"player {p}'s resample: option "
+                                 f"{copy.action_to_string(action)!r}: {err}") from None
+        except RulelangError:  # a mutated rule failing on these cards, as it may in the truth
+            pass
+
+
 def _playout(game: Game, seed: int, plies: int) -> int:
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
@@ -114,6 +140,8 @@ def _playout(game: Game, seed: int, plies: int) -> int:
     for _ in range(plies):
         if state.is_terminal():
             break
+        if game.has_hidden_information:
+            _resamples(state, rng)
         for p in range(game.num_players):
             state.observation(p)
         actions = state.legal_actions()

@@ -271,6 +271,23 @@ def test_an_option_range_is_bounded(folder: Path) -> None:
         f"   | {'^' * len(line)}")
 
 
+def test_an_option_range_within_the_bound_is_never_made_into_a_list(folder: Path) -> None:
+    """3..1,000,000,000 is allowed: the game describes it as a range (a list took gigabytes
+    and ended in a MemoryError), and `rulelang list` shows its ends."""
+    from rulelang.tools.cli import option_lines
+
+    line = "option size: 3..1000000000 = 8"
+    game = rulelang.load_game(write("book.rule", BASE.replace("# Components",
+                                                              f"{line}\n# Components")))
+    choices = game.option_specs["size"]["choices"]
+    assert isinstance(choices, range) and len(choices) == 999_999_998
+    assert choices[0] == 3 and choices[-1] == 1_000_000_000 and 500_000_000 in choices
+    assert option_lines(game) == ["--option size=8  (one of 3..1000000000)"]
+    small = rulelang.load_game(write("small.rule", BASE.replace(
+        "# Components", "option size: 3..5 = 3\n# Components")))
+    assert option_lines(small) == ["--option size=3  (one of 3, 4, 5)"]
+
+
 def test_a_player_count_is_bounded(folder: Path) -> None:
     path = write("book.rule", BASE.replace("players X, O                              # seat "
                                            "order: X starts", "players 2..1000000"))
@@ -299,14 +316,29 @@ def board(extra: str, call: str = "g(3)") -> str:
 
 
 def test_a_board_has_a_bounded_number_of_sites(folder: Path) -> None:
+    # reported at the rulebook's `board` line, even when the geometry is the stdlib's
     assert rendered(board("", "g(3000)")) == (
-        "book.rule:14:3: error[R108]: a board has at most 10,000 sites\n"
+        "book.rule:21:1: error[R108]: a board has at most 10,000 sites: geometry 'g' makes more\n"
         "   |\n"
-        "14 |   sites (r, c) for r in 0..n-1, c in 0..n-1\n"
-        "   |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^")
+        "21 | board g(3000)\n"
+        "   | ^^^^^^^^^^^^^")
     square = write("square_book.rule", BASE.replace("square.grid(3, 3, 3)",
                                                     "square.grid(3000, 3000, 0)"))
-    assert "error[R108]: a board has at most 10,000 sites" in rendered(square)
+    assert rendered(square).startswith("square_book.rule:18:1: error[R108]: a board has at "
+                                       "most 10,000 sites: geometry 'grid' makes more")
+
+
+@pytest.mark.parametrize("call", ["square.grid(1000000000, 0, 0)", "sparse(1000000000)"])
+def test_a_geometry_that_keeps_no_site_of_a_huge_domain_stops_at_once(folder: Path,
+                                                                      call: str) -> None:
+    """The places the generators try are counted, not only the sites made: no columns, or a
+    `where` that rejects every place, used to run for ever."""
+    sparse = "geometry sparse(n)\n  sites (r, c) for r in 0..n, c in 0..n where r < 0\n"
+    text = rendered(board(sparse, call))
+    name = call.split("(")[0].split(".")[-1]
+    assert f"error[R108]: a board's geometry may try at most 40,000 places for its sites: " \
+           f"geometry '{name}' tries more" in text.splitlines()[0]
+    assert f"| board {call}" in text
 
 
 def test_a_line_through_no_site_is_a_diagnostic(folder: Path) -> None:
@@ -378,3 +410,39 @@ def test_a_diagnostic_shows_control_characters_by_their_pictures() -> None:
                  {"x.rule": src})
     assert out.splitlines()[0] == "x.rule:1:8: error[R201]: unknown name 'q␛z'"
     assert out.splitlines()[2] == '1 | game "a␇b�c"' and out.splitlines()[3] == "  |        ^"
+
+
+def chain(n: int) -> str:
+    """Rules each naming the next, `def a0 = a1` … `def a{n-1} = 1`, the first read by the
+    action (as written at the end of the base rulebook)."""
+    defs = "".join(f"def a{i} = a{i + 1}\n" for i in range(n - 1)) + f"def a{n - 1} = 1\n"
+    return write("book.rule", BASE.replace("action place\n", "action place\n  require a0 == 1\n")
+                 + defs)
+
+
+def test_a_chain_of_200_rules_is_a_diagnostic_not_a_recursion_error(folder: Path) -> None:
+    first = END + 2 + 99  # `def a99`, the first rule whose calls nest 101 deep (a199 is 1)
+    assert rendered(chain(200)) == (
+        f"book.rule:{first}:1: error[R108]: 'a99' calls rules nested 101 deep (at most 100): "
+        "'a99' -> 'a100' -> 'a101' -> 'a102' -> …\n"
+        "    |\n"
+        f"{first} | def a99 = a100\n"
+        "    | ^^^^^^^^^^^^^^\n"
+        "    = help: write the chain shorter: each rule called inside another takes a level of "
+        "the evaluator's stack")
+    assert rendered(chain(5000)).count("error[") == 1  # one chain, one diagnostic
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_a_chain_of_100_rules_checks_and_plays(folder: Path, mode: str) -> None:
+    state = rulelang.load_game(chain(limits.MAX_RULE_DEPTH), mode=mode).new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # the action's `require a0 == 1` holds
+    assert len(state.history()) == 1
+
+
+def test_a_cycle_of_1000_rules_is_a_diagnostic_not_a_recursion_error(folder: Path) -> None:
+    """Found by the fuzzer: the type checker walks a cycle of rules without recursing; its
+    calls, 1,000 before the cycle closes, nest past the limit."""
+    defs = "".join(f"def c{i} = c{(i + 1) % 1000}\n" for i in range(1000))
+    text = rendered(write("book.rule", BASE + defs))
+    assert text.count("error[") == 1 and "error[R108]: 'c899' calls rules nested 101 deep" in text

@@ -74,6 +74,10 @@ def test_a_billion_laughs_record(record: str, capsys: pytest.CaptureFixture[str]
     ("rulelang: 1", "rulelang: true", "'rulelang' must be a whole number, not true/false"),
     ("players: 2", "players: 2.7", "option 'players' must be a whole number, not the number 2.7"),
     ("seed: 3", "seed: [3]", "'seed' must be a whole number, not a list"),
+    ("rulelang: 1", "rulelang: 'one'", "'rulelang' must be a whole number, not a string"),
+    ("seed: 3", "seed: '3'", "'seed' must be a whole number, not a string"),
+    ("seed: 3", "seed: 2001-12-14", "'seed' must be a whole number, not a date"),
+    ("rulebook: tic_tac_toe", "rulebook: 7", "'rulebook' must be a string, not a whole number"),
     ("seed: 3", "seed: " + "9" * 30, "'seed' has more than 20 digits"),
 ])
 def test_record_fields_are_typed(record: str, capsys: pytest.CaptureFixture[str], old: str,

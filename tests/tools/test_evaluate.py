@@ -106,6 +106,20 @@ def test_user_mistakes_are_diagnostics(capsys: pytest.CaptureFixture[str], args:
     assert f"error[{code}]" in err and "Traceback" not in err
 
 
+def test_out_makes_one_folder_never_a_tree(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "no" / "such" / "out"
+    assert main(["evaluate", "tic_tac_toe", "--jobs", "1", "--games", "2",
+                 "--out", str(deep)]) == 1
+    err = capsys.readouterr().err
+    assert f"error[R419]: cannot write the reports to '{deep}': there is no folder " \
+           f"'{deep.parent}'" in err
+    assert not (tmp_path / "no").exists()
+    assert main(["evaluate", "tic_tac_toe", "--jobs", "1", "--games", "2",
+                 "--out", str(tmp_path / "out")]) == 0  # one new folder in one that exists
+    assert (tmp_path / "out" / "evaluation.json").is_file()
+
+
 def test_an_unknown_rulebook_is_a_diagnostic(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "no_such_game", "--jobs", "1"]) == 1
     assert "error[R410]" in capsys.readouterr().err

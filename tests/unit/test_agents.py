@@ -114,7 +114,16 @@ def test_make_agent_budgets():
     assert make_agent("mcts:25").iterations == 25
 
 
-@pytest.mark.parametrize("name", ["alphazero", "mcts:0", "mcts:many", "random:3", ""])
+def test_a_playout_budget_is_bounded():
+    assert make_agent("mcts:1000000").iterations == 1_000_000
+    for huge in ("mcts:1000001", "mcts:99999999999999999999999", "mcts:" + "9" * 5000):
+        with pytest.raises(RulelangError) as err:
+            make_agent(huge)
+        assert "whole number from 1 to 1,000,000" in err.value.render()
+
+
+@pytest.mark.parametrize("name", ["alphazero", "mcts:0", "mcts:many", "random:3", "mcts:\u0663",
+                                  ""])
 def test_make_agent_refuses_unknown_names(name):
     with pytest.raises(RulelangError) as err:
         make_agent(name)

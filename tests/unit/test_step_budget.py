@@ -61,6 +61,19 @@ def test_endless_recursion_is_a_positioned_rule_error(tmp_path: Path, mode: str,
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("effects", ["effect spin\n  spin\n", "effect spin(k)\n  spin(k + 1)\n"])
+def test_an_endless_recursive_effect_is_positioned(tmp_path: Path, mode: str,
+                                                   effects: str) -> None:
+    """The effect's call to itself, in both modes (the interpreter's used to have none)."""
+    call = effects.split("\n")[1].strip()
+    error = _failure(tmp_path, mode, effects, "true", f"  {call.replace('k + 1', '1')}\n",
+                     move=True)
+    d = error.diagnostic
+    assert d.code == "R302" and "too deeply" in d.message
+    assert d.span is not None and d.span.line == 9 and d.span.column in (3, 8)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
 @pytest.mark.parametrize("defs, test, effects, place", [
     ("def big = count x in 0..100000000 where x > 5", "big > 0", "", (8, 11)),
     ("def pairs = count x in 0..10 where (any y in 0..1500000: true)", "pairs > 0",

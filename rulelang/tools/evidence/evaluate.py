@@ -80,12 +80,18 @@ def agent_list(spec: str) -> tuple[str, ...]:
 
 
 def out_dir(path: str | None) -> Path | None:
-    """The --out folder, made if need be and checked writable before any game is played."""
+    """The --out folder, made if need be (in a folder that exists: a mistyped path makes
+    no tree of folders) and checked writable before any game is played."""
     if path is None:
         return None
     where = Path(path)
+    if not where.is_dir() and not where.parent.is_dir():
+        raise _user_error("R419", f"cannot write the reports to '{path}': there is no folder "
+                          f"'{where.parent}'",
+                          help="give a folder you may write to with --out DIR (its parent "
+                          "must exist)")
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        where.mkdir(exist_ok=True)
         probe = where / ".rulelang-write-test"
         probe.write_text("", encoding="utf-8")
         probe.unlink()

@@ -3,14 +3,16 @@ action, for a designer who wants to know that a rulebook plays before anyone pla
 
 After each action: every piece is in one place and its location says so; every counter is
 within its bounds; and after actions 1, 2, 4, 8 … each player's observation is compared with
-the observation of a resample for that player: a difference means the observation depends on
-something the player may not see. Reported besides: rule errors, games
+the observation of a copy whose pieces hidden from that player are dealt again (game/
+resample.py `deal_again`): a difference means the observation depends on something the
+player may not see. Reported besides: rule errors, games
 cut by the cap, positions that recur (the same position three times in one game), and turns
 skipped because nobody had an option. Each finding names the game's seed: `rulelang play PATH
 --seed S --agents random,...` plays the same game (the agents get the seeds `play` gives them).
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.errors import RulelangError
+from rulelang.game.resample import deal_again
 from rulelang.library.semantics import Ctx
 from rulelang.model.values import Site, ZoneRef
 from rulelang.tools.evidence.failures import replay_command
@@ -146,10 +149,19 @@ def _invariants(game: Any, state: Any) -> list[tuple[str, str]]:
 def _observations(game: Any, state: Any, seed: int) -> list[tuple[str, str]]:
     found = []
     for p in range(game.num_players):
-        if state.observation(p) != state.resample(p, seed).observation(p):
+        if state.observation(p) != _dealt(game, state, p, seed).observation(p):
             found.append(("observation", f"{game.player_names[p]}'s observation changes when "
                           "what they may not see is dealt again: it shows something hidden"))
     return found
+
+
+def _dealt(game: Any, state: Any, player: int, seed: int) -> Any:
+    """A copy of `state` whose pieces hidden from `player` are dealt again (not a resample,
+    which refuses a deal that `player` would see, and so would hide the leak)."""
+    other = state.clone()
+    if game.has_hidden_information:
+        deal_again(other.ctx.data, game.runtime.program, player, random.Random(seed))
+    return other
 
 
 def _where(where: Any, game: Any) -> str:

@@ -8,6 +8,7 @@ after its moves.  Replaying refuses a rulebook whose hash changed (R401).
 """
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -174,11 +175,18 @@ def _expect_options(path: str, options: dict[Any, Any]) -> None:
 
 
 def _yaml_kind(value: Any) -> str:
+    """What a YAML value is, in a record's error message (never the value itself but a
+    number's: a string may hold anything)."""
     if isinstance(value, bool):
         return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
     if isinstance(value, float):
         return f"the number {value:g}"
-    return {list: "a list", dict: "a mapping", type(None): "null"}.get(type(value), "that")
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return "a date"
+    return {str: "a string", list: "a list", dict: "a mapping", type(None): "null",
+            bytes: "binary data", set: "a set"}.get(type(value), "a value of another kind")
 
 
 def _expect_list(path: str, key: str, value: Any, kind: type | tuple[type, ...]) -> None:
