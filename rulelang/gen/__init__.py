@@ -73,7 +73,7 @@ def generate(runtime: Any) -> type[GenState]:
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
             "counting": g.counting, "hides": facts.hides(runtime.program),
             "chooses": g.chooses, "turn_slots": g.turn_slots,
-            "keeps_segment": any(c.mode == "secret" for c, _ in g.chooses),
+            "keeps_segment": facts.hides(runtime.program) and machine,
             "rt": runtime,
             "players": runtime.players,
             "do_node": next((n for n in walk(do) if isinstance(n, ast.Do)), None),
@@ -163,48 +163,32 @@ class State(GenState, NumberedActions):
         return out
 
     def resample(self, player: int, seed: int) -> GenState:
-        """A copy in which what `player` cannot see is chosen and dealt again, as
-        game/resample.py does it: the other players' secret choices of the turn so far made
-        again (replayed from the turn's first decision), the pieces in the zones hidden
-        from the player dealt again, the chance generator seeded anew. At a turn's first
-        decision, its menu is made anew from what the copy holds."""
+        """A copy in which what `player` cannot see is dealt and chosen again: the
+        reference's resample (game/resample.py) of the same turn, played by the reference
+        from the turn's start, then played again here from the start it dealt."""
         import random
-
-        from rulelang.game.resample import deal_again, replayed
-        rng = random.Random(seed)
         if not self.hides:
             new = self.clone()
-            new.rng = Rng(rng.getrandbits(63))
+            new.rng = Rng(random.Random(seed).getrandbits(63))
             return new
-        turn = (self.keeps_segment and replayed(self, player, rng)) or self
-        data = bridge.to_data(turn)
-        deal_again(data, self.rt.program, player, rng)
-        data.rng = Rng(rng.getrandbits(63))
-        data.stated_chance = ()
-        new = bridge.from_data(type(self), self.game, data)
-        new.hist = list(turn.hist)
-        if turn.menu is None:
-            new.result, new.menu, new.ended_by = turn.result, None, turn.ended_by
-        elif not turn.decided:
-            new._guarded(lambda _: new._start(), None)
-        else:  # mid-turn: where the turn stands, its decision as it is
-            new.pc, new.point, new.decided, new.tl, new.chooser, new.menu = \
-                turn.pc, turn.point, turn.decided, turn.tl.copy(), turn.chooser, turn.menu
-            new.phase = turn.phase
-            new._checkpoint, new._trail = turn._checkpoint, list(turn._trail)
+        mid = self.keeps_segment and self.menu is not None and self._checkpoint is not None
+        start = self._checkpoint if mid else self
+        assert start is not None
+        ref = self.game.reference_state(bridge.to_data(start), self.menu is not None)
+        for action in self._trail if mid else ():
+            ref.apply_action(action)
+        dealt = ref.resample(player, seed)
+        if dealt._checkpoint is None:  # the game is over: its data dealt again
+            new = bridge.from_data(type(self), self.game, dealt.ctx.data)
+            new.result, new.menu, new.ended_by = self.result, None, self.ended_by
+            return new
+        new = bridge.from_data(type(self), self.game, dealt._checkpoint.copy())
+        new._guarded(lambda _: new._start(), None)
+        for action in dealt._trail:
+            new.apply_action(action)
+        new.rng = dealt.ctx.data.rng.copy()
+        new.stated_chance = ()
         return new
-
-    # ---- what game/resample.py reads of a state whose turn it replays
-    @property
-    def _gen(self) -> bool | None:  # (the reference's running segment: None between turns)
-        return True if self._trail else None
-
-    def _at_segment_start(self, log: Any = None) -> GenState:
-        assert self._checkpoint is not None
-        return self._checkpoint.clone()
-
-    def _replay(self, action: int) -> None:
-        self.apply_action(action)
 
 
 class GenGame(Game):
@@ -233,6 +217,17 @@ class GenGame(Game):
         state.rng.seed(seed)
         state._guarded(lambda _: state._start(), None)
         return state
+
+    def reference_state(self, data: Any, turn: bool) -> Any:
+        """The reference engine's state holding `data` (a turn's start): its turn begun when
+        `turn` (resample plays the turn there)."""
+        from rulelang.game.engine import State as Engine
+        ref = Engine(Game(self.runtime, self.path, self.source_hash), data)
+        if turn:
+            ref._guard(ref._start, ref.game.flow.turn)
+        else:
+            ref._decision = None
+        return ref
 
     def _set_up(self, seed: int, rng: Any = None) -> Any:
         """The data the setup leaves (run by the reference's flow; it has no decision)."""

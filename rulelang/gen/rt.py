@@ -72,7 +72,7 @@ class GenState:
     tl: list[Any]  # a turn of several decisions: its locals and loops' positions (turns.py)
     chooser: int | None  # … and who takes its open decision (None: the mover)
     stated_chance: tuple[tuple[str, Any], ...]  # the outcomes stated for the next draws
-    # a turn with secret choices (`keeps_segment`): the state at its first decision, the
+    # a turn of a game that hides (`keeps_segment`): the state at the turn's start, the
     # actions taken since, the resamples' views (game/resample.py replays the turn)
     _checkpoint: GenState | None
     _trail: list[int]
@@ -178,12 +178,12 @@ class GenState:
                 if self.phase:
                     menu = self.rounders[self.mover](self, self.pc)  # type: ignore[index]
                 else:
+                    if self.keeps_segment and self.pc == 1 and not self.decided:
+                        self._checkpoint, self._trail, self._views = None, [], None
+                        self._checkpoint = self.clone()  # (a turn's start: a resample's)
                     menu = steppers[self.mover](self, self.pc)
                 if menu:
                     self.menu = menu
-                    if self.keeps_segment and not self.decided:  # a turn's first decision
-                        self._checkpoint, self._trail, self._views = None, [], None
-                        self._checkpoint = self.clone()
                     return
                 if self.phase:  # the round section is over: the end section, a new round
                     self.phase = 0
