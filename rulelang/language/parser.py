@@ -10,6 +10,7 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import PatternStr
 
 import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
@@ -44,6 +45,14 @@ def _cache_file(grammar: str) -> str | bool:
     if folder is None:
         return False
     return str(folder / f"{Path(grammar).stem}-lark{lark.__version__}.cache")
+
+
+def keywords(scenario: bool = False) -> frozenset[str]:
+    """The words of a grammar (`turn`, `choose`, `where` …): its terminals that are plain
+    words (for the formatter's spacing and the language server's completion)."""
+    lark_ = _lark("scenario.lark" if scenario else "grammar.lark")
+    return frozenset(t.pattern.value for t in lark_.terminals
+                     if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
 
 
 def parse(source: Source) -> Tree[Token]:

@@ -30,6 +30,7 @@ from rulelang.tools.common import (
 )
 from rulelang.tools.evidence_args import add_compare_parser as _compare_parser
 from rulelang.tools.evidence_args import add_evaluate_parser as _evaluate_parser
+from rulelang.tools.fmt import add_parser as _fmt_parser
 from rulelang.tools.record import replay
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
@@ -93,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="scenario files or folders of them (default: this folder)")
     test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
     test.set_defaults(run=cmd_test)
+    _fmt_parser(sub)
     return ap
 
 
