@@ -8,7 +8,9 @@ the chain that closes them.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +32,41 @@ BUNDLED = bundled_dir()
 EXTENSION = ".rule"
 
 
+_OVERLAY: dict[Path, str] = {}  # resolved path -> text: an editor's open documents
+
+
+@contextlib.contextmanager
+def texts_of(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Within it, a file of these (resolved) paths is read as the text given, not from disk:
+    the language server checks what the editor shows, saved or not. Every other check of a
+    file (its place, its name, its size) is made as for a file on disk."""
+    _OVERLAY.update(texts)
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+
+
+def _read(path: Path, max_bytes: int, roots: tuple[Path, ...] | None = None) -> str:
+    text = _OVERLAY.get(path.resolve()) if _OVERLAY else None
+    if text is None:
+        return read_checked(path, max_bytes, roots)
+    if roots is not None and not limits.inside(path, roots):
+        raise Refused("it lies outside the rulebook's folder")
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise Refused(f"it is larger than {max_bytes:,} bytes")
+    return text
+
+
+def edited(source_path: str, text: str) -> bool:
+    """The text is an editor's (not kept in the disk cache: it changes at each keystroke)."""
+    return bool(_OVERLAY) and _OVERLAY.get(Path(source_path).resolve()) == text
+
+
 def load_source(path: str | Path) -> Source:
     """The file the user named (trusted as a place, not as text: size and kind checked)."""
     try:
-        return Source(str(path), read_checked(Path(path), limits.MAX_RULEBOOK_BYTES))
+        return Source(str(path), _read(Path(path), limits.MAX_RULEBOOK_BYTES))
     except Refused as exc:
         raise RulebookError([Diagnostic("R104", f"cannot read '{shown(str(path))}': {exc}",
                                         None)]) from None
@@ -50,7 +83,7 @@ class _Loader:
 
     def read(self, path: Path, max_bytes: int = limits.MAX_RULEBOOK_BYTES) -> Source:
         """A file a rulebook names, inside the places it may read (else Refused)."""
-        source = Source(_display_path(path), read_checked(path, max_bytes, self.roots))
+        source = Source(_display_path(path), _read(path, max_bytes, self.roots))
         self.folders[source.path] = path.resolve().parent
         return source
 
@@ -61,7 +94,8 @@ class _Loader:
         self.sources[source.path] = source
         try:
             decls: tuple[ast.Decl, ...] = cached(
-                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls)
+                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls,
+                disk=not edited(source.path, source.text))
             return decls
         except RulebookError as err:
             self.diagnostics.extend(err.diagnostics)

@@ -55,6 +55,30 @@ def keywords(scenario: bool = False) -> frozenset[str]:
                      if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
 
 
+def expected_words(text: str, scenario: bool = False) -> tuple[frozenset[str], bool]:
+    """What may follow `text` (a declaration written up to the cursor): the grammar's words
+    that the parser would take next, and whether a name would do. Nothing when the text
+    holds a mistake before its end. A word is put where the cursor is, so that the line's
+    indentation counts as it would before a statement."""
+    lark_ = _lark("scenario.lark" if scenario else "grammar.lark")
+    words = {t.name: t.pattern.value for t in lark_.terminals
+             if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()}
+    cursor = "cursor_" * 3
+    interactive = lark_.parse_interactive(text + cursor)
+    try:
+        for token in interactive.iter_parse():
+            if token == cursor and token.end_pos == len(text) + len(cursor):
+                accepts = cast("Callable[[], set[str]]", interactive.accepts)
+                accepted = accepts()
+                return frozenset(words[t] for t in accepted if t in words), "NAME" in accepted
+    except UnexpectedToken as exc:  # no name may come here: what may
+        if exc.token == cursor and exc.token.start_pos == len(text):
+            return frozenset(words[t] for t in exc.expected if t in words), False
+    except (UnexpectedInput, DedentError):
+        pass
+    return frozenset(), False
+
+
 def parse(source: Source) -> Tree[Token]:
     """Parse a rulebook. After a syntax error the declaration holding it is blanked out and
     the rest is parsed again, so that every syntax error of the file is reported at once."""

@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         code = int(args.run(args))
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        if not sys.stdout.closed:  # (the language server closes it when the editor leaves)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except BrokenPipeError:  # `rulelang ... | head`: the reader has had enough
         limits.silence_stdout()
@@ -95,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
     test.set_defaults(run=cmd_test)
     _fmt_parser(sub)
+    lsp = sub.add_parser("lsp", help="the language server for editors (over stdio; needs the "
+                         "extra rulelang[lsp])")
+    lsp.set_defaults(run=cmd_lsp)
     return ap
 
 
@@ -432,6 +436,18 @@ def cmd_test(args: argparse.Namespace) -> int:
     from rulelang.tools.scenarios import test_command  # (the scenario runner when asked)
 
     return test_command(args.paths, modes, print)
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from rulelang.editor.handlers import serve  # pygls: the optional extra rulelang[lsp]
+    except ImportError as exc:
+        raise _user_error("R421", f"the language server needs pygls ({exc.name} is missing)",
+                          help="pip install 'rulelang[lsp]'") from None
+    from rulelang.tools.scenario_read import read
+
+    serve(read)
+    return 0
 
 
 if __name__ == "__main__":
