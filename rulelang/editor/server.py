@@ -29,6 +29,7 @@ from rulelang.language.parser import parse
 from rulelang.source import Source, Span
 
 DEBOUNCE = 0.03  # seconds of quiet after a change before the check
+BUILD_DELAY = 0.25  # and before the game's board is built (cached: costly only after an edit)
 _MAX_WORKSPACE_FILES = 300  # rulebooks read for references and rename
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 _T = TypeVar("_T")
@@ -39,6 +40,7 @@ class RulesServer(LanguageServer):
         super().__init__("rulelang", "0.1.0")
         self.space = Workspace(read_scenarios)
         self.pending: dict[Path, asyncio.TimerHandle] = {}
+        self.building: asyncio.TimerHandle | None = None
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
         self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
@@ -47,9 +49,10 @@ class RulesServer(LanguageServer):
     def changed(self, uri: str) -> None:
         path = path_of(uri)
         self.space.edit(path, self.workspace.get_text_document(uri).source)
-        old = self.pending.pop(path, None)
-        if old is not None:
-            old.cancel()
+        for old in (self.pending.pop(path, None), self.building):
+            if old is not None:
+                old.cancel()
+        self.building = None
         loop = asyncio.get_running_loop()
         self.pending[path] = loop.call_later(DEBOUNCE, self.guarded, self.check, path)
 
@@ -57,8 +60,17 @@ class RulesServer(LanguageServer):
         self.pending.pop(path, None)
         docs = self.space.affected(path)
         for doc in docs:
-            self.space.check(doc)
+            self.space.check(doc, game=False)
         self.publish(docs)
+        self.building = asyncio.get_running_loop().call_later(
+            BUILD_DELAY, self.guarded, self.build_games, docs)
+
+    def build_games(self, docs: list[Path]) -> None:
+        """The games' runtimes (their boards), after the checker's diagnostics are out; the
+        diagnostics again if that found mistakes."""
+        self.building = None
+        if any([self.space.build_game(doc) for doc in docs]):
+            self.publish(docs)
 
     def publish(self, checked: list[Path] | None = None) -> None:
         """Every file's diagnostics (an empty list clears a file's): the documents just

@@ -68,15 +68,28 @@ class Workspace:
                   and p in self.texts]
         return found
 
-    def check(self, path: Path) -> Checked:
+    def check(self, path: Path, game: bool = True) -> Checked:
+        """Check an open document; game=False leaves the game's runtime (its board) to
+        `build_game`, so that the checker's diagnostics can be shown first."""
         path = path.resolve()
         with texts_of(self.texts):
             result = _check_scenario(path, self.read_scenarios) if path.suffix == ".test" \
-                else _check_rulebook(path)
+                else _check_rulebook(path, game)
         self.checked[path] = result
         if result.program is not None:
             self.good[path] = result
         return result
+
+    def build_game(self, path: Path) -> bool:
+        """Make the runtime of a checked game (its board, with the default options); True when
+        that found mistakes."""
+        result = self.checked.get(path.resolve())
+        if result is None or result.program is None or result.runtime is not None:
+            return False
+        failed = _build_game(result)
+        if failed and self.good.get(result.path) is result:
+            del self.good[result.path]
+        return failed
 
     def check_only(self, path: Path) -> Checked:
         """A rulebook's check that is not kept (a file of the workspace that is not open)."""
@@ -108,17 +121,31 @@ def _checkable(path: Path) -> bool:
     return path.suffix in (".rule", ".test")
 
 
-def _check_rulebook(path: Path) -> Checked:
+def _check_rulebook(path: Path, game: bool = True) -> Checked:
     result = Checked(path)
     try:
         loaded = load(path)
         result.sources = dict(loaded.sources)
         library = not any(isinstance(d, ast.Game) for d in loaded.game.decls)
-        program = check(loaded, library=library)
-        if not library:
-            options = rulelang.resolve_options(program, {})
-            result.runtime = rulelang.compile_rulebook(program, options, "interpreted")
-        result.program = program
+        result.program = check(loaded, library=library)
+    except RulebookError as err:
+        result.sources.update(err.sources)
+        _add(result, err.diagnostics)
+        return result
+    if game:
+        _build_game(result)
+    return result
+
+
+def _build_game(result: Checked) -> bool:
+    """The runtime with the default options, as `rulelang check` makes it."""
+    program = result.program
+    if program is None or not any(isinstance(d, ast.Game) for d in program.loaded.game.decls):
+        return False
+    try:
+        options = rulelang.resolve_options(program, {})
+        result.runtime = rulelang.compile_rulebook(program, options, "interpreted")
+        return False
     except RulebookError as err:
         result.sources.update(err.sources)
         _add(result, err.diagnostics)
@@ -127,7 +154,8 @@ def _check_rulebook(path: Path) -> Checked:
         _add(result, [err.diagnostic])
     except RulelangError as err:
         _add(result, [Diagnostic("R104", str(err), None)])
-    return result
+    result.program = None
+    return True
 
 
 def _check_scenario(path: Path, read: ScenarioReader | None) -> Checked:

@@ -63,6 +63,36 @@ def edited(source_path: str, text: str) -> bool:
     return bool(_OVERLAY) and _OVERLAY.get(Path(source_path).resolve()) == text
 
 
+_PIECES: dict[tuple[str, int, str], tuple[ast.Decl, ...]] = {}
+_MAX_PIECES = 4096
+
+
+def parse_pieces(source: Source) -> tuple[ast.Decl, ...] | None:
+    """An edited file parsed one top-level declaration at a time, each kept by its text and
+    first line: an edit inside a declaration parses that declaration only. None when a piece
+    does not parse (the whole file is parsed then, for the syntax errors `rulelang check`
+    gives)."""
+    lines = source.text.splitlines()
+    starts = [n for n, t in enumerate(lines) if t[:1].strip() and t[0] != "#"] or [0]
+    starts[0] = 0
+    decls: list[ast.Decl] = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        text = "\n" * start + "\n".join(lines[start:end]) + "\n"
+        key = (source.path, start, text)
+        piece = _PIECES.get(key)
+        if piece is None:
+            part = Source(source.path, text)
+            try:
+                piece = build(parse(part), part).decls
+            except RulebookError:
+                return None
+            if len(_PIECES) >= _MAX_PIECES:
+                _PIECES.pop(next(iter(_PIECES)))
+            _PIECES[key] = piece
+        decls.extend(piece)
+    return tuple(decls)
+
+
 def load_source(path: str | Path) -> Source:
     """The file the user named (trusted as a place, not as text: size and kind checked)."""
     try:
@@ -92,6 +122,10 @@ class _Loader:
 
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
+        if edited(source.path, source.text):
+            pieces = parse_pieces(source)
+            if pieces is not None:
+                return pieces
         try:
             decls: tuple[ast.Decl, ...] = cached(
                 "rulebook", source.path, source.text, lambda: build(parse(source), source).decls,

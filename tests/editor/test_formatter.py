@@ -251,3 +251,20 @@ def test_fmt_reports_a_bad_file_and_a_missing_path(tmp_path: Path,
     assert "bad.rule:4:1: error[R10" in err and "Traceback" not in err
     assert main(["fmt", str(tmp_path / "nowhere")]) == 1
     assert "error[R421]: no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["karesansui", "tatara", "spline_plus"])
+def test_an_edited_file_parsed_a_declaration_at_a_time_gives_the_same_declarations(
+        name: str) -> None:
+    """The language server parses an edited file one top-level declaration at a time
+    (loader.parse_pieces): the same AST as the whole file's."""
+    from rulelang.language.loader import parse_pieces
+
+    path = str(ROOT / "rulebooks" / f"{name}.rule")
+    source = Source(path, (ROOT / "rulebooks" / f"{name}.rule").read_text(encoding="utf-8"))
+    pieces = parse_pieces(source)
+    assert pieces is not None
+    whole = build(parse(source), source).decls
+    assert _dump(pieces) == _dump(whole)
+    assert [d.span for d in pieces] == [d.span for d in whole]
+    assert parse_pieces(Source(path, source.text + "\ndef broken = (1 +\n")) is None
