@@ -11,7 +11,12 @@ from typing import Any
 from rulelang.editor.symbols import Index, Target, Use, bound_names
 from rulelang.editor.workspace import Checked
 from rulelang.language import ast
+from rulelang.language import types as ty
+from rulelang.language.astwalk import walk
 from rulelang.language.parser import expected_words, keywords
+from rulelang.language.program import Program
+from rulelang.language.resolver import Checker
+from rulelang.language.typecheck import ExprTypes
 from rulelang.library import BUILTINS
 from rulelang.source import Source, Span
 
@@ -77,16 +82,60 @@ def hover(checked: Checked | None, index: Index | None, path: Path, source: Sour
           line: int, column: int) -> str | None:
     text = source.line(line)
     use = index.at(path, line, column) if index is not None else None
-    if use is not None:
-        if use.target.category == "builtin":
-            return builtin_hover(use.target.name)
-        if use.target.at is not None:
-            return declaration_hover(use.target, index.sources if index else {})
+    typed = expression_type(index.program, path, line, column) if index is not None else None
+    shown: str | None = None
+    if use is not None and use.target.category == "builtin":
+        shown = builtin_hover(use.target.name)
+    elif use is not None and use.target.at is not None and index is not None:
+        shown = declaration_hover(use.target, index.sources)
+    if typed is not None:
+        return (shown + "\n\n" if shown else "") + f"`{typed[0]}`: {typed[1]}"
+    if shown is not None:
+        return shown
     site = string_at(text, column)
     if site is not None and checked is not None and checked.runtime is not None:
         return _site_hover(checked.runtime, site)
     word = word_at(text, column)
     return builtin_hover(word[0]) if word is not None else None
+
+
+def expression_type(program: Program, path: Path, line: int,
+                    column: int) -> tuple[str, str] | None:
+    """The innermost expression at a place and its type, as the type checker knows it (the
+    locals' types aside): None when it knows nothing."""
+    best: ast.Expr | None = None
+    calls: dict[int, ast.Call] = {}  # a called name: its call (`size` in `size(x)`)
+    for module in [program.loaded.game, *program.loaded.modules.values()]:
+        for decl in module.decls:
+            if not _holds(decl.span, path, line, column):
+                continue
+            for node in walk(decl):
+                if isinstance(node, ast.Call):
+                    calls[id(node.func)] = node
+                if isinstance(node, ast.Expr) and _holds(node.span, path, line, column) and (
+                        best is None or _size(node.span) < _size(best.span)):
+                    best = node
+    best = calls.get(id(best), best)
+    if best is None or isinstance(best, ast.Const):
+        return None
+    ck = Checker(program.loaded)
+    ck.refs, ck.program = program.refs, program
+    library = not any(isinstance(d, ast.Game) for d in program.loaded.game.decls)
+    types = ExprTypes(ck, program, library)
+    types.quiet = 1
+    found = types.expr(best, {})
+    return None if found == ty.UNKNOWN else (types.text(best), str(found))
+
+
+def _holds(span: Span, path: Path, line: int, column: int) -> bool:
+    if (line, column) < (span.line, span.column) or (line, column) > (span.end_line,
+                                                                      span.end_column):
+        return False
+    return Path(span.path).resolve() == path
+
+
+def _size(span: Span) -> tuple[int, int]:
+    return (span.end_line - span.line, span.end_column - span.column)
 
 
 def _site_hover(runtime: Any, name: str) -> str | None:

@@ -82,8 +82,11 @@ class RulesServer(LanguageServer):
         for path in sorted(set(found) | self.published | set(checked or ())):
             source = self.space.source(path)
             items = [self.diagnostic(d, source) for d in found.get(path, [])]
+            uri = from_fs_path(str(path)) or ""
+            version = self.workspace.text_documents[uri].version \
+                if uri in self.workspace.text_documents else None
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-                uri=from_fs_path(str(path)) or "", diagnostics=items))
+                uri=uri, diagnostics=items, version=version))
         self.published = {p for p, ds in found.items() if ds}
 
     def diagnostic(self, d: Diagnostic, source: Source | None) -> lsp.Diagnostic:

@@ -68,6 +68,17 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(
     server_command=[sys.executable, "-m", "rulelang", "lsp"]))
 async def client(lsp_client: LanguageClient, folder: Path):  # type: ignore[no-untyped-def]
+    versions: dict[str, int | None] = {}  # the document version each publish is for
+    features = lsp_client.protocol.fm.features
+    keep = features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def published(params: lsp.PublishDiagnosticsParams) -> None:
+        keep(params)
+        versions[params.uri] = params.version
+
+    features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = published
+
+    lsp_client.versions = versions  # type: ignore[attr-defined]
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=folder.as_uri(),
@@ -91,12 +102,13 @@ async def opened(client: LanguageClient, folder: Path, name: str, text: str | No
 
 
 async def change(client: LanguageClient, doc: str, text: str, version: int) -> None:
-    """Send the new text and wait for the document's own diagnostics."""
+    """Send the new text and wait for the document's diagnostics of that version."""
     client.diagnostics.pop(doc, None)
+    versions = client.versions  # type: ignore[attr-defined]
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         lsp.VersionedTextDocumentIdentifier(uri=doc, version=version),
         [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    await until(client, lambda: doc in client.diagnostics)
+    await until(client, lambda: doc in client.diagnostics and versions.get(doc) == version)
 
 
 async def until(client: LanguageClient, holds: Callable[[], bool]) -> None:
@@ -175,6 +187,13 @@ async def test_hover(client: LanguageClient, folder: Path) -> None:
     assert rule is not None
     text = str(rule.contents)
     assert "def free(s) = empty(s)" in text and "Whether a site holds nothing." in text
+    compare = await client.text_document_hover_async(lsp.HoverParams(
+        **where(doc, at(GAME, ") == 0", 2))))
+    assert compare is not None and "a truth value" in str(compare.contents)
+    count = await client.text_document_hover_async(lsp.HoverParams(
+        **where(doc, at(GAME, "size(each", 1))))
+    assert count is not None and "`size(each s in sites where helpers.fr…`: a number" \
+        in str(count.contents) and "Example:" in str(count.contents)
     action = await client.text_document_hover_async(lsp.HoverParams(
         **where(doc, at(GAME, "do place", 4))))
     assert action is not None and "Place a mark on a free site." in str(action.contents)
