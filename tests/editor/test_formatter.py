@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulelang.editor import formatter
 from rulelang.editor.formatter import LIMIT, FormatError, format_text
@@ -27,6 +28,7 @@ from rulelang.tools.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from conformance import harness  # noqa: E402
+from property.test_random_rulebooks import card_rulebook, flow_rulebook  # noqa: E402
 from property.test_random_rulebooks import rulebook as random_rulebook  # noqa: E402
 
 BUNDLED = sorted([*ROOT.glob("rulebooks/*.rule"), *ROOT.glob("stdlib/*.rule"),
@@ -126,6 +128,14 @@ def test_the_conformance_corpus_rulebooks_keep_their_meaning() -> None:
           suppress_health_check=[HealthCheck.too_slow])
 @given(random_rulebook())
 def test_random_rulebooks_keep_their_meaning_and_any_layout_gives_one(text: str) -> None:
+    out = assert_formats_well(text, "random.rule")
+    assert format_text(_scramble(text, random.Random(len(text))), "random.rule") == out
+
+
+@settings(max_examples=5, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(flow_rulebook(), card_rulebook()))
+def test_random_flow_and_card_rulebooks_keep_their_meaning(text: str) -> None:
     out = assert_formats_well(text, "random.rule")
     assert format_text(_scramble(text, random.Random(len(text))), "random.rule") == out
 
