@@ -48,15 +48,16 @@ def _front_end_digest() -> bytes:
     return digest.digest()
 
 
-def cached(kind: str, path: str, text: str, make: Callable[[], Any]) -> Any:
-    """make() for this file's text, or the value it gave before."""
+def cached(kind: str, path: str, text: str, make: Callable[[], Any], disk: bool = True) -> Any:
+    """make() for this file's text, or the value it gave before (disk=False: kept in memory
+    only, for a text that is being edited)."""
     digest = hashlib.sha256(_front_end_digest())
     for part in (kind, path, text):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
     key = digest.hexdigest()
     if key in _MEMORY:
         return _MEMORY[key]
-    folder = cache_folder()
+    folder = cache_folder() if disk else None
     file = folder / f"{kind}-{key}.pickle" if folder is not None else None
     value = _read(file) if file is not None else None
     if value is None:

@@ -8,7 +8,9 @@ the chain that closes them.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +32,71 @@ BUNDLED = bundled_dir()
 EXTENSION = ".rule"
 
 
+_OVERLAY: dict[Path, str] = {}  # resolved path -> text: an editor's open documents
+
+
+@contextlib.contextmanager
+def texts_of(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Within it, a file of these (resolved) paths is read as the text given, not from disk:
+    the language server checks what the editor shows, saved or not. Every other check of a
+    file (its place, its name, its size) is made as for a file on disk."""
+    _OVERLAY.update(texts)
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+
+
+def _read(path: Path, max_bytes: int, roots: tuple[Path, ...] | None = None) -> str:
+    text = _OVERLAY.get(path.resolve()) if _OVERLAY else None
+    if text is None:
+        return read_checked(path, max_bytes, roots)
+    if roots is not None and not limits.inside(path, roots):
+        raise Refused("it lies outside the rulebook's folder")
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise Refused(f"it is larger than {max_bytes:,} bytes")
+    return text
+
+
+def edited(source_path: str, text: str) -> bool:
+    """The text is an editor's (not kept in the disk cache: it changes at each keystroke)."""
+    return bool(_OVERLAY) and _OVERLAY.get(Path(source_path).resolve()) == text
+
+
+_PIECES: dict[tuple[str, int, str], tuple[ast.Decl, ...]] = {}
+_MAX_PIECES = 4096
+
+
+def parse_pieces(source: Source) -> tuple[ast.Decl, ...] | None:
+    """An edited file parsed one top-level declaration at a time, each kept by its text and
+    first line: an edit inside a declaration parses that declaration only. None when a piece
+    does not parse (the whole file is parsed then, for the syntax errors `rulelang check`
+    gives)."""
+    lines = source.text.splitlines()
+    starts = [n for n, t in enumerate(lines) if t[:1].strip() and t[0] != "#"] or [0]
+    starts[0] = 0
+    decls: list[ast.Decl] = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        text = "\n" * start + "\n".join(lines[start:end]) + "\n"
+        key = (source.path, start, text)
+        piece = _PIECES.get(key)
+        if piece is None:
+            part = Source(source.path, text)
+            try:
+                piece = build(parse(part), part).decls
+            except RulebookError:
+                return None
+            if len(_PIECES) >= _MAX_PIECES:
+                _PIECES.pop(next(iter(_PIECES)))
+            _PIECES[key] = piece
+        decls.extend(piece)
+    return tuple(decls)
+
+
 def load_source(path: str | Path) -> Source:
     """The file the user named (trusted as a place, not as text: size and kind checked)."""
     try:
-        return Source(str(path), read_checked(Path(path), limits.MAX_RULEBOOK_BYTES))
+        return Source(str(path), _read(Path(path), limits.MAX_RULEBOOK_BYTES))
     except Refused as exc:
         raise RulebookError([Diagnostic("R104", f"cannot read '{shown(str(path))}': {exc}",
                                         None)]) from None
@@ -50,7 +113,7 @@ class _Loader:
 
     def read(self, path: Path, max_bytes: int = limits.MAX_RULEBOOK_BYTES) -> Source:
         """A file a rulebook names, inside the places it may read (else Refused)."""
-        source = Source(_display_path(path), read_checked(path, max_bytes, self.roots))
+        source = Source(_display_path(path), _read(path, max_bytes, self.roots))
         self.folders[source.path] = path.resolve().parent
         return source
 
@@ -59,9 +122,14 @@ class _Loader:
 
     def parse_file(self, source: Source) -> tuple[ast.Decl, ...] | None:
         self.sources[source.path] = source
+        if edited(source.path, source.text):
+            pieces = parse_pieces(source)
+            if pieces is not None:
+                return pieces
         try:
             decls: tuple[ast.Decl, ...] = cached(
-                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls)
+                "rulebook", source.path, source.text, lambda: build(parse(source), source).decls,
+                disk=not edited(source.path, source.text))
             return decls
         except RulebookError as err:
             self.diagnostics.extend(err.diagnostics)

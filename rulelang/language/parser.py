@@ -10,6 +10,7 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import PatternStr
 
 import rulelang.limits as limits
 from rulelang.errors import Diagnostic, RulebookError
@@ -44,6 +45,38 @@ def _cache_file(grammar: str) -> str | bool:
     if folder is None:
         return False
     return str(folder / f"{Path(grammar).stem}-lark{lark.__version__}.cache")
+
+
+def keywords(scenario: bool = False) -> frozenset[str]:
+    """The words of a grammar (`turn`, `choose`, `where` …): its terminals that are plain
+    words (for the formatter's spacing and the language server's completion)."""
+    lark_ = _lark("scenario.lark" if scenario else "grammar.lark")
+    return frozenset(t.pattern.value for t in lark_.terminals
+                     if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
+
+
+def expected_words(text: str, scenario: bool = False) -> tuple[frozenset[str], bool]:
+    """What may follow `text` (a declaration written up to the cursor): the grammar's words
+    that the parser would take next, and whether a name would do. Nothing when the text
+    holds a mistake before its end. A word is put where the cursor is, so that the line's
+    indentation counts as it would before a statement."""
+    lark_ = _lark("scenario.lark" if scenario else "grammar.lark")
+    words = {t.name: t.pattern.value for t in lark_.terminals
+             if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()}
+    cursor = "cursor_" * 3
+    interactive = lark_.parse_interactive(text + cursor)
+    try:
+        for token in interactive.iter_parse():
+            if token == cursor and token.end_pos == len(text) + len(cursor):
+                accepts = cast("Callable[[], set[str]]", interactive.accepts)
+                accepted = accepts()
+                return frozenset(words[t] for t in accepted if t in words), "NAME" in accepted
+    except UnexpectedToken as exc:  # no name may come here: what may
+        if exc.token == cursor and exc.token.start_pos == len(text):
+            return frozenset(words[t] for t in exc.expected if t in words), False
+    except (UnexpectedInput, DedentError):
+        pass
+    return frozenset(), False
 
 
 def parse(source: Source) -> Tree[Token]:

@@ -31,6 +31,7 @@ from rulelang.tools.common import (
 from rulelang.tools.evidence.evidence_args import add_compare_parser as _compare_parser
 from rulelang.tools.evidence.evidence_args import add_evaluate_parser as _evaluate_parser
 from rulelang.tools.evidence.evidence_args import add_mutate_arguments, cmd_mutate
+from rulelang.tools.fmt import add_parser as _fmt_parser
 from rulelang.tools.records.record import replay
 from rulelang.tools.serve.cli import add_parser as _serve_parser
 from rulelang.tools.show_code import add_parser as _compile_parser
@@ -46,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         code = int(args.run(args))
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        if not sys.stdout.closed:  # (the language server closes it when the editor leaves)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except BrokenPipeError:  # `rulelang ... | head`: the reader has had enough
         limits.silence_stdout()
@@ -97,6 +99,10 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--mode", choices=(*_MODES, "both"), default="compiled")
     add_mutate_arguments(test)
     test.set_defaults(run=cmd_test)
+    _fmt_parser(sub)
+    lsp = sub.add_parser("lsp", help="the language server for editors (over stdio; needs the "
+                         "extra rulelang[lsp])")
+    lsp.set_defaults(run=cmd_lsp)
     return ap
 
 
@@ -439,6 +445,18 @@ def cmd_test(args: argparse.Namespace) -> int:
     from rulelang.tools.scenario.scenarios import test_command  # (the scenario runner when asked)
 
     return test_command(args.paths, modes, print)
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from rulelang.editor.handlers import serve  # pygls: the optional extra rulelang[lsp]
+    except ImportError as exc:
+        raise _user_error("R421", f"the language server needs pygls ({exc.name} is missing)",
+                          help="pip install 'rulelang[lsp]'") from None
+    from rulelang.tools.scenario.scenario_read import read
+
+    serve(read)
+    return 0
 
 
 if __name__ == "__main__":

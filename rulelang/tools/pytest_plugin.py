@@ -35,6 +35,10 @@ class ScenarioFile(pytest.File):
 
 
 class Scenario(pytest.Item):
+    # a test function's fixture values: none here (plugins that wrap every test's call, as
+    # pytest-lsp's does, look for them and fail on an item without them)
+    funcargs: dict[str, Any] = {}
+
     def __init__(self, *, file: Any, scenario: Any, mode: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.file, self.scenario, self.mode = file, scenario, mode
@@ -55,6 +59,8 @@ class Scenario(pytest.Item):
 
 
 class Unreadable(pytest.Item):
+    funcargs: dict[str, Any] = {}  # (as Scenario's)
+
     def __init__(self, *, message: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.message = message

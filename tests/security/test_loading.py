@@ -22,7 +22,7 @@ BASE = (ROOT / "rulebooks" / "tic_tac_toe.rule").read_text(encoding="utf-8")
 END = BASE.count("\n")  # the lines of the bundled rulebook: what tests append comes after
 GAME_LINE = 'game "Tic-tac-toe"'
 ZONE_LINE = "zone supply each player: 5 mark"
-BOARD_LINE = "board square.grid(3, 3, 3)                # lines of 3: rows, columns, both diagonals"
+BOARD_LINE = "board square.grid(3, 3, 3)  # lines of 3: rows, columns, both diagonals"
 
 
 @pytest.fixture
@@ -289,8 +289,8 @@ def test_an_option_range_within_the_bound_is_never_made_into_a_list(folder: Path
 
 
 def test_a_player_count_is_bounded(folder: Path) -> None:
-    path = write("book.rule", BASE.replace("players X, O                              # seat "
-                                           "order: X starts", "players 2..1000000"))
+    path = write("book.rule", BASE.replace("players X, O  # seat order: X starts",
+                                           "players 2..1000000"))
     assert rendered(path).splitlines()[0] == ("book.rule:15:1: error[R205]: a game has at most "
                                               "100 players")
 

@@ -21,6 +21,7 @@ LAYERS = [
     ["rulelang.gen"],                                # the generated games (compiled mode)
     ["rulelang.agents"],                             # players that see only State methods
     ["rulelang"],                                    # the public API (__init__.py)
+    ["rulelang.editor"],                             # the formatter, the language server
     ["rulelang.tools"],                              # CLI, records, terminal pictures
     ["rulelang.openspiel", "rulelang.pettingzoo"],   # the rulebooks as peers' games (extras)
     ["rulelang.__main__"],                           # python -m rulelang

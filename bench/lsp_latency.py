@@ -1,0 +1,95 @@
+"""How long `rulelang lsp` takes to answer an edit with diagnostics, through a real client
+(pytest-lsp's, over stdio), wall time from the didChange sent to the document's
+publishDiagnostics received (the server's debounce of 30 ms included):
+
+* per bundled rulebook, warm: the rulebook open, then N edits (a line appended, then a
+  mistake, alternately: each needs a parse of the file and a check), median and worst;
+* a used module broken: shibumi.rule edited (a name misspelt), time until spline.rule, which
+  uses it, shows the mistake.
+
+    python bench/lsp_latency.py [--edits N] [names...]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pytest_lsp import client_capabilities, make_test_lsp_client
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def _edit(client, doc: str, text: str, version: int, wait_for: str | None = None
+                ) -> float:
+    target = wait_for or doc
+    client.diagnostics.pop(target, None)
+    start = time.perf_counter()
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=doc, version=version),
+        [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    while target not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+    return time.perf_counter() - start
+
+
+async def _open(client, path: Path) -> str:
+    doc = path.resolve().as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+        uri=doc, language_id="rulelang", version=1, text=path.read_text(encoding="utf-8"))))
+    while doc not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+    return doc
+
+
+async def main(names: list[str], edits: int) -> None:
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "rulelang", "lsp")
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=ROOT.as_uri()))
+    books = [ROOT / "rulebooks" / f"{n}.rule" for n in names] if names else sorted(
+        (ROOT / "rulebooks").glob("*.rule"))
+    print(f"{'rulebook':<22} {'lines':>5} {'median ms':>10} {'worst ms':>9}")
+    worst_all = 0.0
+    for path in books:
+        text = path.read_text(encoding="utf-8")
+        doc = await _open(client, path)
+        times = []
+        for k in range(edits):
+            edited = text + f"\n# edit {k}\n" if k % 2 == 0 else text + "\ndef oops = nowhere\n"
+            times.append(await _edit(client, doc, edited, k + 2))
+        await _edit(client, doc, text, edits + 2)
+        worst_all = max(worst_all, max(times))
+        print(f"{path.stem:<22} {text.count(chr(10)):>5} {statistics.median(times) * 1000:>10.1f}"
+              f" {max(times) * 1000:>9.1f}")
+    print(f"worst of all: {worst_all * 1000:.1f} ms")
+    await client.shutdown_session()
+    client = make_test_lsp_client()  # a new server: spline.rule and shibumi.rule alone open
+    await client.start_io(sys.executable, "-m", "rulelang", "lsp")
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=ROOT.as_uri()))
+    spline = await _open(client, ROOT / "rulebooks" / "spline.rule")
+    module = ROOT / "stdlib" / "shibumi.rule"
+    mod_doc = await _open(client, module)
+    text = module.read_text(encoding="utf-8")
+    broken = text.replace("def playable", "def playabel", 1)
+    await _edit(client, mod_doc, text + "\n", 2, wait_for=spline)  # (warm)
+    took = await _edit(client, mod_doc, broken, 3, wait_for=spline)
+    shown = [d.message for d in client.diagnostics[spline]]
+    print(f"shibumi.rule broken -> spline.rule shows it after {took * 1000:.1f} ms: {shown[:1]}")
+    await _edit(client, mod_doc, text, 4)
+    await client.shutdown_session()
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("names", nargs="*")
+    ap.add_argument("--edits", type=int, default=10)
+    args = ap.parse_args()
+    asyncio.run(main(args.names, args.edits))

@@ -1,0 +1,244 @@
+"""Where each name of a checked program is declared and where it is used: the checker's
+resolution (Program.refs) turned into positions, for hover, go to definition, find
+references and rename. A name's identity is its declaration's place (file, line, column),
+so that the same rule seen from two programs (a module checked alone, and a game that uses
+it) is one name."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulelang.language import ast
+from rulelang.language.astwalk import walk
+from rulelang.language.program import Category, Program, Ref
+from rulelang.source import Source, Span
+
+# categories whose names a rulebook declares (and may rename); the others are builtins
+_LOCAL_BINDERS = re.compile(
+    r"\b(?:let|each|choose(?:\s+[A-Za-z_]\w*)?|all|any|count|first|max|min|sum|best|sorted|for"
+    r")\s+([A-Za-z_]\w*)\s+(?:in\b|=)|\bas\s+([A-Za-z_]\w*)|,\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a name stands for: its category, its name and where it is declared (None for a
+    builtin)."""
+    category: str
+    name: str
+    at: Span | None
+    node: ast.Node | None = field(default=None, compare=False)
+
+    @property
+    def key(self) -> tuple[str, str, str, int, int]:
+        at = self.at
+        if at is None:
+            return (self.category, self.name, "", 0, 0)
+        return (self.category, self.name, str(Path(at.path).resolve()), at.line, at.column)
+
+
+@dataclass(frozen=True)
+class Use:
+    span: Span  # the name as written (the last part of `module.name`)
+    target: Target
+
+
+class Index:
+    """Every declaration and every use of a name in one checked program."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.sources = program.loaded.sources
+        self.uses: list[Use] = []
+        self._targets: dict[tuple[str, str], Target] = {}
+        self._collect()
+
+    # ---- lookups
+    def at(self, path: Path, line: int, column: int) -> Use | None:
+        """The use (or declaration) of a name at a place (1-based line and column)."""
+        best: Use | None = None
+        for use in self.uses:
+            s = use.span
+            if s.line == line and s.column <= column <= s.end_column \
+                    and Path(s.path).resolve() == path:
+                if best is None or s.end_column - s.column < best.span.end_column \
+                        - best.span.column:
+                    best = use
+        return best
+
+    def uses_of(self, target: Target) -> list[Use]:
+        return [u for u in self.uses if u.target.key == target.key]
+
+    def target(self, ref: Ref) -> Target | None:
+        return self._targets.get((str(ref.category), ref.key))
+
+    # ---- building
+    def _collect(self) -> None:
+        loaded = self.program.loaded
+        for module in [loaded.game, *loaded.modules.values()]:
+            for decl in module.decls:
+                self._declaration(decl, module.name)
+        for name, module in loaded.modules.items():
+            span = Span(module.source.path, 1, 1, 1, 1)
+            self._targets[(Category.MODULE, name)] = Target("module", name, span)
+        for module in [loaded.game, *loaded.modules.values()]:
+            for decl in module.decls:
+                self._uses(decl)
+
+    def _declare(self, category: str, key: str, name: str, decl: ast.Node, at: Span) -> None:
+        target = Target(category, name, at, decl)
+        self._targets[(category, key)] = target
+        self.uses.append(Use(at, target))
+
+    def _declaration(self, decl: ast.Decl, module: str) -> None:
+        qual = f"{module}.{{}}" if module else "{}"
+        named = {ast.Def: "def", ast.Effect: "effect", ast.Geometry: "geometry",
+                 ast.Enum: "enum", ast.Table: "table"}
+        own = getattr(decl, "name", None)
+        for cls, cat in named.items():
+            if isinstance(decl, cls) and isinstance(own, str):
+                self._name(cat, qual.format(own), own, decl)
+                if cat == "def":
+                    self._targets[(Category.FUNCTION, qual.format(own))] = \
+                        self._targets[("def", qual.format(own))]
+        if isinstance(decl, ast.Enum):
+            spans = decl.spans or (decl.span,) * len(decl.symbols)
+            for symbol, span in zip(decl.symbols, spans, strict=True):
+                at = self._find(span, symbol) or span
+                self._declare("symbol", qual.format(symbol), symbol, decl, at)
+        if isinstance(decl, ast.Geometry):
+            for item in decl.items:
+                item_name = getattr(item, "name", None)
+                kind = {ast.GeoRelation: "relation", ast.GeoAlias: "relation",
+                        ast.GeoRegion: "region", ast.GeoLines: "lines"}.get(type(item))
+                if kind is not None and isinstance(item_name, str):
+                    self._name(kind, item_name, item_name, item)
+        if module:
+            return
+        game = {ast.Action: "action", ast.Piece: "kind", ast.Counter: "counter",
+                ast.Var: "var", ast.Option: "option"}
+        for game_cls, cat in game.items():
+            if isinstance(decl, game_cls) and isinstance(own, str):
+                self._name(cat, own, own, decl)
+        if isinstance(decl, ast.Zone):
+            self._name("zones" if decl.indices else "zone", decl.name, decl.name, decl)
+        if isinstance(decl, ast.Players):
+            for i, player in enumerate(decl.names):
+                place = self._find(decl.span, player)
+                if place is not None:
+                    self._declare("player", str(i), player, decl, place)
+
+    def _name(self, category: str, key: str, name: str, decl: ast.Node) -> None:
+        at = self._find(decl.span, name, skip_first=True)
+        if at is not None:
+            self._declare(category, key, name, decl, at)
+
+    def _find(self, span: Span, name: str, skip_first: bool = False) -> Span | None:
+        """The place of `name` as a word in a node's text (after its keyword)."""
+        source = self.sources.get(span.path)
+        if source is None:
+            return None
+        word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+        for line in range(span.line, span.end_line + 1):
+            text = source.line(line)
+            start = span.column - 1 if line == span.line else 0
+            if skip_first and line == span.line:
+                start = text.find(" ", start) + 1 or start
+            m = word.search(_blank_strings(text), start)
+            if m is not None:
+                return Span(span.path, line, m.start() + 1, line, m.end() + 1)
+        return None
+
+    def _uses(self, decl: ast.Decl) -> None:
+        refs = self.program.refs
+        locals_seen: set[str] = set()
+        for node in walk(decl):
+            if isinstance(node, ast.Do):
+                for name, span in zip(node.actions, node.spans, strict=True):
+                    self._use(span, self.target(Ref(Category.ACTION, name)))
+            elif isinstance(node, ast.Then):
+                then = self._find(node.span, node.action, skip_first=True)
+                if then is not None:
+                    self._use(then, self.target(Ref(Category.ACTION, node.action)))
+            ref = refs.get(node)
+            if ref is None or not isinstance(node, (ast.Name, ast.Attr)):
+                continue
+            span = node.span
+            if isinstance(node, ast.Attr):
+                span = Span(span.path, span.end_line, span.end_column - len(node.name),
+                            span.end_line, span.end_column)
+            if ref.category == Category.LOCAL:
+                locals_seen.add(ref.key)
+                continue
+            if ref.category == Category.BUILTIN:
+                self.uses.append(Use(span, Target("builtin", ref.key, None)))
+                continue
+            self._use(span, self.target(ref))
+        for name in sorted(locals_seen):
+            self._locals(decl, name)
+
+    def _use(self, span: Span, target: Target | None) -> None:
+        if target is not None:
+            self.uses.append(Use(span, target))
+
+    def _locals(self, decl: ast.Decl, name: str) -> None:
+        """A local's uses: its name as a word in the declaration's text (not after a dot);
+        it is declared where it first appears."""
+        spans = list(_words(self.sources.get(decl.span.path), decl.span, name))
+        if spans:
+            target = Target("local", name, spans[0], decl)
+            self.uses.extend(Use(s, target) for s in spans)
+
+
+def _blank_strings(text: str) -> str:
+    """A line with its strings and comment blanked (their words are not names)."""
+    out = re.sub(r'"[^"\n]*"', lambda m: " " * len(m.group()), text)
+    cut = out.find("#")
+    return out if cut < 0 else out[:cut] + " " * (len(out) - cut)
+
+
+def _words(source: Source | None, span: Span, name: str) -> Iterator[Span]:
+    if source is None:
+        return
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)(?!\s*:[^=])")
+    for line in range(span.line, span.end_line + 1):
+        text = _blank_strings(source.line(line))
+        for m in word.finditer(text):
+            yield Span(span.path, line, m.start() + 1, line, m.end() + 1)
+
+
+def bound_names(text: str) -> set[str]:
+    """The locals a declaration's text binds (for completion): let, choose, for each,
+    quantifiers, comprehensions, `put … as t`, and a rule's parameters."""
+    found = {n for m in _LOCAL_BINDERS.finditer(_blank_strings(text)) for n in m.groups() if n}
+    header = re.match(r"\s*(?:def|effect|score|picture)\s+\w+\s*\(([^)]*)\)", text)
+    if header:
+        found.update(p.split(":")[0].strip() for p in header.group(1).split(",") if p.strip())
+    return found
+
+
+def outline(decls: tuple[ast.Decl, ...], path: str) -> list[tuple[str, str, Span]]:
+    """A file's declarations as (what, name, span), for the editor's outline."""
+    out: list[tuple[str, str, Span]] = []
+    for d in decls:
+        if d.span.path != path:
+            continue
+        name = getattr(d, "name", None)
+        if isinstance(d, ast.Section):
+            out.append(("section", d.kind, d.span))
+        elif isinstance(d, ast.Round):
+            out.append(("section", "round", d.span))
+        elif isinstance(d, ast.Score):
+            out.append(("score", d.name, d.span))
+        elif isinstance(d, ast.Players):
+            out.append(("players", "players", d.span))
+        elif isinstance(d, ast.Use):
+            out.append(("module", d.module, d.span))
+        elif isinstance(d, ast.View):
+            out.append(("view", "view", d.span))
+        elif isinstance(d, ast.Board):
+            out.append(("board", "board", d.span))
+        elif isinstance(name, str):
+            out.append((type(d).__name__.lower(), name, d.span))
+    return out
