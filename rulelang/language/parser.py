@@ -33,8 +33,9 @@ class _Indenter(Indenter):
 @functools.cache
 def _lark(grammar: str = "grammar.lark") -> Lark:
     text = (Path(__file__).parent / grammar).read_text(encoding="utf-8")
+    start = ["start", "expr"] if grammar == "grammar.lark" else ["start"]  # expr: `{…}` in texts
     return Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=False, cache=_cache_file(grammar))
+                maybe_placeholders=False, cache=_cache_file(grammar), start=start)
 
 
 def _cache_file(grammar: str) -> str | bool:
@@ -50,6 +51,12 @@ def parse(source: Source) -> Tree[Token]:
     """Parse a rulebook. After a syntax error the declaration holding it is blanked out and
     the rest is parsed again, so that every syntax error of the file is reported at once."""
     return _parse(source, "grammar.lark")
+
+
+def parse_expr(text: str) -> Tree[Token]:
+    """Parse one expression on one line (the `{…}` of a text); raises lark's UnexpectedInput,
+    positions counted from the fragment's first character."""
+    return _lark("grammar.lark").parse(text, start="expr")
 
 
 def parse_scenarios(source: Source) -> Tree[Token]:
@@ -69,7 +76,7 @@ def _parse(source: Source, grammar: str) -> Tree[Token]:
         text = "\n".join(lines) + "\n"  # blank lines keep every position where it was
         work += len(text.lstrip("\n"))
         try:
-            tree = _lark(grammar).parse(text)
+            tree = _lark(grammar).parse(text, start="start")
         except UnexpectedInput as exc:
             diagnostics.append(_syntax_diagnostic(exc, source))
             line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)

@@ -30,7 +30,7 @@ from rulelang.tools.terminal.ending import (
     score_table,
     winners_line,
 )
-from rulelang.tools.terminal.explain import why_illegal
+from rulelang.tools.terminal.explain import question, why_illegal
 from rulelang.tools.terminal.prompt import Reader
 from rulelang.tools.terminal.screen import Screen, wrap, wrap_items
 
@@ -260,18 +260,9 @@ class Session:
         return out + wrap(text, width)
 
     def _question(self) -> str:
-        """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
-        in the rule's own words ("choose a site s in sites where empty(s)")."""
-        d = getattr(self.state, "_decision", None)
-        program = program_of(self.game)
-        choose = getattr(d, "choose", None)
-        if d is None or program is None or getattr(d, "menu", None) is not None or \
-                choose is None:
-            return ""
-        from rulelang.language.decisions import source_text
-        kind = f"a {choose.kind} " if choose.kind else ""
-        where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
-        return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}:"
+        """What is asked: the `ask "…"` of the choose or the `do`, filled in, else the value
+        asked for in words ("Choose dest, a site"), never the rule's code."""
+        return question(self.game, self.state)
 
     def _print_moves(self, labels: list[str]) -> None:
         for line in self._move_lines(labels):
@@ -322,14 +313,18 @@ class Session:
         try:
             action = self.state.string_to_action(text)
         except IllegalActionError as exc:
-            self.out.print(Text("not allowed: ", style="bold red")
-                           + Text(why_illegal(self.game, self.state, text, str(exc))))
+            self._refuse(why_illegal(self.game, self.state, text, str(exc)))
             return None
         if action not in self.state.legal_actions():
-            self.out.print(Text("not allowed: ", style="bold red") + Text(f"{text} is not "
-                                                                          "legal now"))
+            self._refuse(f"{text} is not legal now")
             return None
         return str(self.state.action_to_string(action))
+
+    def _refuse(self, why: str) -> None:
+        """Why a move is refused, wrapped to the terminal's width (never cut)."""
+        text = Text("not allowed: ", style="bold red") + Text(why)
+        for line in wrap(text, min(self.out.width, 120)):
+            self.out.print(line, overflow="ignore", crop=False)
 
     def _rules(self) -> None:
         found = rules_path(self.rulebook or self.game.path)
