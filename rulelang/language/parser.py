@@ -18,7 +18,7 @@ from rulelang.source import Source, Span, unprintable
 
 # The language version: bumped when what a rulebook can say or what it means changes (each
 # bump is a CHANGELOG.md entry); written into game records.
-GRAMMAR_VERSION = 5
+GRAMMAR_VERSION = 6
 
 
 class _Indenter(Indenter):
