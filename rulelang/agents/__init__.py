@@ -19,7 +19,8 @@ __all__ = ["Agent", "AGENT_NAMES", "LEVELS", "DEFAULT_ITERATIONS", "DEFAULT_SECO
 AGENT_NAMES = ("human", "random", "mcts", "mcts:N", "mcts:Ts", "easy", "normal", "hard")
 # Named strength levels: (playouts, seconds) per move, whichever runs out first; the time cap
 # keeps a long game (long playouts) from thinking for minutes.
-LEVELS: dict[str, tuple[int, float]] = {"easy": (60, 1.0), "normal": (DEFAULT_ITERATIONS, DEFAULT_SECONDS),
+LEVELS: dict[str, tuple[int, float]] = {"easy": (60, 1.0),
+                                        "normal": (DEFAULT_ITERATIONS, DEFAULT_SECONDS),
                                         "hard": (4000, 10.0)}
 
 

@@ -1,6 +1,7 @@
 """The parse boundary: source text -> lark.Tree, syntax errors -> RulebookError (R1xx)."""
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -176,7 +177,30 @@ def _describe(tok: Token | str) -> str:
     return f"'{name.lower()}'" if name.isalpha() else name
 
 
+# The words a line of a rulebook starts with: a misspelt one gets a "did you mean"
+_KEYWORDS = ("use", "game", "players", "option", "board", "piece", "zone", "counter", "var",
+             "def", "effect", "action", "setup", "turn", "round", "end", "score", "geometry",
+             "picture", "view", "enum", "table", "let", "require", "choose", "optionally",
+             "put", "move", "remove", "set", "increase", "decrease", "if", "elif", "else",
+             "for", "repeat", "while", "do", "then", "shuffle", "reveal", "return", "winner",
+             "winners", "draw", "highest", "sites", "relation", "region", "layer", "lines",
+             "name", "goal", "hide", "show")
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
+    found = _syntax_diagnostic_of(exc, source)
+    line = getattr(exc, "line", None)
+    words = source.line(line).split() if isinstance(line, int) and line > 0 else []
+    first = words[0] if words else ""
+    if first.isidentifier() and first not in _KEYWORDS:
+        close = difflib.get_close_matches(first, _KEYWORDS, n=1, cutoff=0.75)
+        if close and len(first) > 2:
+            return Diagnostic(found.code, found.message, found.span,
+                              f"did you mean '{close[0]}'? ('{first}' is no keyword)")
+    return found
+
+
+def _syntax_diagnostic_of(exc: UnexpectedInput, source: Source) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         span = Span(source.path, exc.line, exc.column, exc.line, exc.column + 1)
         char = source.line(exc.line)[exc.column - 1: exc.column]
