@@ -39,6 +39,7 @@ _LISTED = 9  # at most this many moves are listed on the screen; more: `moves` l
 HELP = """commands at the prompt:
   a move, as listed (Tab completes it), or its number from `moves`
   moves          list every legal move, numbered
+  more           the next page of a screen taller than the terminal
   undo           take back your last move (and the other players' moves since)
   hint           what the AI would play here
   score          the score so far, by term ("hidden": what you may not see)
@@ -75,6 +76,8 @@ class Session:
         self.seen: dict[int, Any] = {}  # per human: the board when they last looked
         self.last_human: int | None = None
         self.stopped = False
+        self.page = 0  # of a screen taller than the terminal: the part shown (`more`)
+        self._shown_last: set[str] = set()
 
     @property
     def tty(self) -> bool:
@@ -169,6 +172,7 @@ class Session:
     # -- a human's turn -------------------------------------------------------------------
     def _human_turn(self, player: int) -> str:
         self._hand_over(player)
+        self.page = 0
         self._draw(player)
         while True:
             line = self.reader.read(f"{self.names[player]}> ", lambda: self._labels())
@@ -197,11 +201,14 @@ class Session:
         else:
             print("\n" + "-" * 40)
 
-    def _draw(self, player: int) -> None:
+    def _draw(self, player: int, keep_last: bool = False) -> None:
         obs = self.state.observation(player)
         before = self.seen.get(player)
         last = _changed(before, obs["board"]) if before is not None else \
             self._last_move_sites(player)
+        if keep_last:  # the same screen again (another page): the same highlights
+            last = self._shown_last
+        self._shown_last = last
         self.seen[player] = obs["board"]
         if self.tty and len(self.humans) == 1:
             print("\033[H\033[2J", end="", flush=True)  # one player: keep the scrollback
@@ -212,7 +219,9 @@ class Session:
         """All a human's turn shows above the prompt: the screen of the observation, the
         moves since their last one, what is asked and the legal moves."""
         width, height = min(self.out.width, 120), min(self.out.height, 50)
-        return Screen(obs, last, width, height).lines(
+        screen = Screen(obs, last, width, height)
+        screen.page = self.page
+        return screen.lines(
             lambda w: self._recap(player, obs["history"], w),
             [self._moves_summary, lambda w: self._moves_summary(w, brief=True)])
 
@@ -289,6 +298,9 @@ class Session:
             self.out.print(HELP)
         elif word == "rules":
             self._rules()
+        elif word == "more":
+            self.page += 1
+            self._draw(player, keep_last=True)
         elif word == "moves" or not text:
             self._print_moves(self._labels())
         elif word == "undo":
