@@ -14,8 +14,8 @@ second of a small abstract board game that is about 0.13-0.4 s per move;
 ask for more with the agent name `mcts:N`. The agent named `mcts` also stops after
 `DEFAULT_SECONDS` (2 s) where playouts are slow (a long game: 400 can take 5-7 s);
 `mcts:N` is exactly N playouts, for reproducible strength. A time budget (`seconds`, agent
-name `mcts:2s`) stops the search when it runs out, whatever the playouts; with both, the first to run out
-ends it. A time budget makes the agent's choices depend on the machine's speed (the game
+name `mcts:2s`) stops the search when it runs out, whatever the playouts; with both, the
+first to run out ends it. A time budget makes the agent's choices depend on the machine's speed (the game
 itself stays determined by its actions, which the record keeps). `progress(playouts,
 seconds)`, when given, is called every few playouts (a thinking indicator).
 """
