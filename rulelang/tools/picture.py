@@ -22,7 +22,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.tools.render import _piece_label, _value, _zone, owner_glyphs
+from rulelang.tools.render import PieceStyle, owner_glyphs, piece_style
 from rulelang.tools.svg import Node, document, slug
 
 Obs = dict[str, Any]
@@ -95,6 +95,25 @@ def board_shape(game: Any) -> Shape:
 
 # --- drawing -----------------------------------------------------------------------------
 
+# a player named by a colour is drawn in it (White in white, Black in black …)
+NAMED_COLOURS = {"white": "#FFFFFF", "black": "#222222", "red": "#D55E00", "blue": "#0072B2",
+                 "green": "#009E73", "yellow": "#F0E442", "orange": "#E69F00",
+                 "purple": "#CC79A7", "pink": "#CC79A7", "brown": "#8B5A2B",
+                 "grey": "#999999", "gray": "#999999"}
+_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B"}
+# the body of a piece of each kind, in turn, when the board holds several kinds
+SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "pentagon", "star", "octagon",
+          "cross", "heptagon")
+
+
+def player_colours(players: list[str]) -> dict[str, str]:
+    """Each player's colour: the colour their name says, else the next of the palette that
+    no player's name took."""
+    named = {p: NAMED_COLOURS[p.lower()] for p in players if p.lower() in NAMED_COLOURS}
+    free = iter([c for c in PALETTE if c not in named.values()] * 2)
+    return {p: named.get(p) or next(free) for p in players}
+
+
 @dataclass
 class _Ctx:
     obs: Obs
@@ -104,6 +123,9 @@ class _Ctx:
     glyphs: dict[str, str]
     last: frozenset[str]
     titles: list[Node] = field(default_factory=list)
+    style: PieceStyle | None = None  # a letter per kind and state (as the terminal shows)
+    shapes: dict[str, str] = field(default_factory=dict)  # kind -> body shape
+    shown: Any = None  # the terminal's Screen of obs: what the rulebook's `view` shows
 
 
 def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> str:
@@ -115,10 +137,18 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
     if obs.get("draw_at"):  # the geometry says where each site is drawn: as the terminal does
         shape = Shape(hexagonal=shape.hexagonal, dims=shape.dims)
     players = list(obs["players"])
-    colours = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(players)}
+    colours = player_colours(players)
     pictured = any("picture" in p for s in obs["board"] for p in s["pieces"])
     ctx = _Ctx(obs, shape, 96.0 if pictured else 56.0, colours, owner_glyphs(players),
                frozenset(last))
+    from rulelang.tools.terminal.screen import Screen  # (rich: only when drawing)
+
+    ctx.shown = Screen(obs, width=_WRAP)
+    ctx.style = piece_style(obs)
+    if ctx.style is not None:  # every kind in sight, so a kind keeps its shape all game
+        kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]} |
+                       {str(p.get("kind")) for z in obs["zones"] for p in z.get("pieces") or []})
+        ctx.shapes = {k: SHAPES[i % len(SHAPES)] for i, k in enumerate(kinds)}
     margin = 16.0
     board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
     width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
@@ -298,7 +328,7 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
     classes = ["piece", f"kind-{slug(kind)}", f"owner-{slug(owner)}" if owner else "unowned"]
     classes += [slug(k) for k, v in attrs.items() if v is True]
     g = Node("g", class_=" ".join(classes), data_piece=kind, data_owner=owner)
-    g.add(Node("title", _piece_label(piece) + (f" ({owner})" if owner else "")))
+    g.add(Node("title", ctx.shown._label(piece) + (f" ({owner})" if owner else "")))
     fill = ctx.colours.get(str(owner), _NEUTRAL) if owner else _NEUTRAL
     lines = piece.get("picture")
     edges = all(k in attrs for k in ("n", "e", "s", "w"))
@@ -321,15 +351,48 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
                        font_size=round(font, 1), text_anchor="middle", class_="label"))
         return g
     radius = size * 0.36
-    g.add(Node("circle", class_="body", cx=cx, cy=cy, r=radius, fill=fill,
-               stroke_width=1.5 + level))
+    body = ctx.shapes.get(kind, "circle")
+    g.set(data_shape=body)
+    flag = ctx.style.flags.get(kind) if ctx.style is not None else None
+    dashed = flag is not None and attrs.get(flag) is not True  # a sapling, a card face down
+    g.add(_body(body, cx, cy, radius, fill, 1.5 + level, dashed))
     mark = ctx.glyphs.get(str(owner), "?") if owner else kind[:1].lower()
+    if ctx.style is not None:  # the owner's glyph, the kind's letter, its state
+        mark = ctx.style.token(piece, ctx.glyphs)
+    g.set(data_label=mark)
     if on_top:
-        dark = fill in ("#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7")
-        g.add(Node("text", mark, x=cx, y=cy + radius * 0.35, font_size=round(radius, 1),
-                   text_anchor="middle", fill="#FFFFFF" if dark else "#000000",
+        font = min(radius, radius * 2.4 / max(len(mark), 1))
+        g.add(Node("text", mark, x=cx, y=cy + font * 0.35, font_size=round(max(font, 12), 1),
+                   text_anchor="middle", fill="#FFFFFF" if fill in _DARK else "#000000",
                    class_="label"))
     return g
+
+
+def _body(shape: str, cx: float, cy: float, r: float, fill: str, stroke: float,
+          dashed: bool) -> Node:
+    """A piece's body: a circle, or a regular polygon (a star for "star")."""
+    style = {"stroke_dasharray": "4 3"} if dashed else {}
+    if shape == "circle":
+        return Node("circle", class_="body", cx=cx, cy=cy, r=r, fill=fill,
+                    stroke_width=stroke, **style)
+    if shape == "square":
+        return Node("rect", class_="body", x=cx - r * 0.9, y=cy - r * 0.9, width=r * 1.8,
+                    height=r * 1.8, fill=fill, stroke_width=stroke, **style)
+    if shape == "cross":  # a plus sign: twelve corners
+        a, b = r * 0.95, r * 0.35
+        corners = [(-b, -a), (b, -a), (b, -b), (a, -b), (a, b), (b, b), (b, a), (-b, a),
+                   (-b, b), (-a, b), (-a, -b), (-b, -b)]
+        return Node("polygon", class_="body", fill=fill, stroke_width=stroke, **style,
+                    points=" ".join(f"{cx + x:.1f},{cy + y:.1f}" for x, y in corners))
+    sides = {"diamond": 4, "triangle": 3, "hexagon": 6, "pentagon": 5, "star": 10,
+             "octagon": 8, "heptagon": 7}[shape]
+    points = []
+    for i in range(sides):
+        angle = math.pi * 2 * i / sides - math.pi / 2
+        k = r * (0.5 if shape == "star" and i % 2 else 1.05)
+        points.append(f"{cx + k * math.cos(angle):.1f},{cy + k * math.sin(angle):.1f}")
+    return Node("polygon", class_="body", points=" ".join(points), fill=fill,
+                stroke_width=stroke, **style)
 
 
 def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Node]:
@@ -379,25 +442,12 @@ def _panel(ctx: _Ctx, out: Node) -> Point:
                    class_="swatch"))
         marker = " ◀" if i == obs["current_player"] and not obs["terminal"] else ""
         g.add(Node("text", f"{ctx.glyphs[name]}  {name}{marker}", x=20, y=y))
-    if obs["zones"]:
+    groups = ctx.shown.groups(_WRAP)  # the zones, counters and vars as the `view` shows them
+    if groups:
         y += 6
-        line("zones", "head")
-        for z in obs["zones"]:
-            line(_zone(z), "zone" + (" hidden" if z.get("pieces") is None else ""),
-                 zone=z["zone"], owner=z.get("owner"))
-    if obs["counters"]:
-        y += 6
-        line("counters", "head")
-        for c in obs["counters"]:
-            label = c["counter"] + (f" ({c['owner']})" if c.get("owner") else "")
-            line(f"{label}: {c['value']}", "counter", counter=c["counter"], owner=c.get("owner"))
-    if obs.get("vars"):
-        y += 6
-        line("variables", "head")
-        for v in obs["vars"]:
-            label = v["var"] + (f" ({v['owner']})" if v.get("owner") else "")
-            shown = "hidden" if v["value"] is None and v.get("owner") else _value(v["value"])
-            line(f"{label}: {shown}", "var", var=v["var"], owner=v.get("owner"))
+        for text in groups:
+            head = text.plain.split(": ", 1)[0] if not text.plain.startswith(" ") else None
+            line(text.plain, "group", owner=head)
     if obs.get("scores") is not None:
         y += 6
         line("scores", "head")

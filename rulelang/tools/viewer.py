@@ -28,13 +28,19 @@ def frames(game: Any, seed: int, actions: list[str], player: int) -> list[dict[s
     shape = board_shape(game)
     state = game.new_initial_state(seed=seed)
     out = [_frame(state, player, None, shape, 0)]
+    out[0]["mover"] = None
+    names = list(game.player_names)
     for text in actions:
+        mover = state.current_player()
         state.apply_action(text)
         ply = len(state.observation(player)["history"])
         if ply == out[-1]["ply"] and len(out) > 1:  # the same run of secret choices
             out[-1] = _frame(state, player, out[-2]["_obs"], shape, ply)
         else:
             out.append(_frame(state, player, out[-1]["_obs"], shape, ply))
+        # who moved; a run of others' secret choices is said without names
+        secret = str(out[-1]["move"]).startswith("(secret")
+        out[-1]["mover"] = None if secret or not 0 <= mover < len(names) else names[mover]
     for frame in out:
         del frame["_obs"]
     return out
@@ -78,6 +84,7 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 #board svg { max-width: 100%; height: auto; }
 aside { min-width: 220px; max-height: 85vh; overflow-y: auto; }
 #moves { padding-left: 3em; margin: 0; }
+#moves .mover { font-weight: bold; }
 #moves li { cursor: pointer; padding: 1px 4px; }
 #moves li.current { background: #F0E442; font-weight: bold; }
 #scores table { border-collapse: collapse; margin-top: 12px; }
@@ -148,8 +155,9 @@ _SCRIPT = """
 
 def page(title: str, viewer: str, shots: list[dict[str, Any]]) -> str:
     """The HTML text of the viewer for the frames of `frames()`."""
-    moves = "".join(f'<li data-ply="{f["ply"]}">{html.escape(str(f["move"] or "…"))}</li>'
-                    for f in shots[1:])
+    moves = "".join(f'<li data-ply="{f["ply"]}">' + (
+        f'<span class="mover">{html.escape(f["mover"])}</span> ' if f.get("mover") else "")
+        + f'{html.escape(str(f["move"] or "…"))}</li>' for f in shots[1:])
     data = json.dumps(shots, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # no "</script>" inside the JSON
     policy = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

@@ -65,9 +65,14 @@ def check_structure(state: Any, player: int) -> ET.Element:
         owner = p.get("data-owner")
         assert (f"owner-{owner}" if owner else "unowned") in classes(p)
         assert f"kind-{p.get('data-piece')}" in classes(p)
-    zones = find(root, "zone")
-    assert len(zones) == len(obs["zones"])
-    assert len(find(root, "counter")) == len(obs["counters"])
+    # beside the board: the zones, counters and vars as the rulebook's `view` shows them
+    panel = " ".join(" ".join(g.itertext()) for g in find(root, "group"))
+    view = obs.get("view") or {}
+    hidden, labels = set(view.get("hidden") or []), view.get("labels") or {}
+    for c in obs["counters"] + obs.get("vars", []):
+        name = c.get("counter") or c.get("var")
+        title = labels.get(name, name.replace("_", " "))
+        assert (title in panel) == (name not in hidden), (name, panel)
     assert len(find(root, "player")) == len(obs["players"])
     assert (len(find(root, "score")) > 0) == (obs.get("scores") is not None)
     return root
@@ -140,7 +145,11 @@ def test_hidden_zone_shows_only_its_count() -> None:
     obs = state.observation(0)
     root = check_structure(state, 0)
     hidden = [z for z in obs["zones"] if z["pieces"] is None]
-    assert hidden and len(find(root, "hidden")) >= len(hidden)
+    panel = " ".join(" ".join(g.itertext()) for g in find(root, "group"))
+    assert hidden and all(f"{z['count']} hidden" in panel for z in hidden)
+    names = [c["attrs"]["name"] for z in obs["zones"] if z["pieces"] is not None
+             for c in z["pieces"] if "name" in c.get("attrs", {})]
+    assert names and all(n in panel for n in names)  # the open cards, by name
 
 
 def test_render_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
