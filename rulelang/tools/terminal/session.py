@@ -347,7 +347,13 @@ class Session:
         try:
             from rich.markdown import Markdown  # (only when asked: a slow import)
 
-            self.out.print(Markdown(read_rules_text(found)))
+            text = Markdown(read_rules_text(found))
+            width = min(self.out.width, 120)
+            if self.tty:  # a pager (less): the rules are longer than a screen
+                with self.out.pager(styles=True):
+                    self.out.print(text, width=width, soft_wrap=False)
+            else:
+                self.out.print(text, width=width, soft_wrap=False)  # wrapped at words
         except OSError as exc:
             self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
 
