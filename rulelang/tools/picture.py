@@ -36,7 +36,11 @@ _NEUTRAL = "#BBBBBB"
 _EDGE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
                  "#555555")
 _SQRT3 = 3 ** 0.5
-_ROOM = 18  # layers side by side in rows of at most this many cells
+_ROOM = 11  # layers side by side in rows of at most this many cells
+# a picture is made to be read at this size: no wider or taller, so that its smallest text
+# (12 px) stays at least 12 px on a 1200 x 900 screen
+_SCREEN = (1200.0, 900.0)
+_SMALLEST = 12
 CSS = """
 text { font-family: sans-serif; }
 .site > .cell { stroke: #777; stroke-width: 1; }
@@ -150,15 +154,27 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
                        {str(p.get("kind")) for z in obs["zones"] for p in z.get("pieces") or []})
         ctx.shapes = {k: SHAPES[i % len(SHAPES)] for i, k in enumerate(kinds)}
     margin = 16.0
-    board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
-    width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
+    for scale in (1.0, 0.85, 0.72):  # smaller sites where the board would not leave room
+        ctx.cell = (96.0 if pictured else 56.0) * scale
+        ctx.titles = []
+        board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
+        width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
+        beside = width + 480 <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] - 80
+        if beside or (width <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] * 0.6):
+            break
     header = Node("text", _status(obs), x=margin, y=margin + 8, class_="status")
     header.set(font_size=16, font_weight="bold")
+    top = margin + 24
     panel_x = margin + width + (24 if width else 0)
-    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{margin + 24})")
-    panel_w, panel_h = _panel(ctx, panel)
-    total_w = panel_x + panel_w + margin
-    total_h = margin + 24 + max(height, panel_h) + margin
+    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{top})")
+    panel_w, panel_h = _panel(ctx, panel, _SCREEN[1] - top - margin - 8)
+    right, bottom = panel_x + panel_w, top + max(height, panel_h)
+    if width and right + margin > _SCREEN[0]:  # no room beside the board: below it
+        below = top + height + 24
+        panel = Node("g", class_="panel", transform=f"translate({margin},{below:.1f})")
+        panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
+        right, bottom = max(margin + width, margin + panel_w), below + panel_h
+    total_w, total_h = right + margin, bottom + margin
     root = document(round(total_w), round(total_h), [
         Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
              class_="background"), header, board, panel], css=CSS, class_="rulelang-board")
@@ -344,7 +360,8 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
             words = texts[1].split(" ")
             ends = [str(attrs["w"]), str(attrs["e"])]
             texts = [" ".join(words[1:-1]) if [words[0], words[-1]] == ends else texts[1]]
-        font = min(size * 0.8 / max(len(texts), 1), size * 1.6 / max(map(len, texts)), 16)
+        font = max(min(size * 0.8 / max(len(texts), 1), size * 1.6 / max(map(len, texts)), 16),
+                   _SMALLEST)
         top = cy - font * (len(texts) - 1) / 2
         for i, text in enumerate(texts):
             g.add(Node("text", text, x=cx, y=top + i * font * 1.1 + font * 0.35,
@@ -408,7 +425,7 @@ def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Nod
         colour = _EDGE_COLOURS[sum(map(ord, label)) % len(_EDGE_COLOURS)]
         out.append(Node("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=5,
                         class_=f"edge edge-{side}", data_edge=label))
-        out.append(Node("text", label, x=tx, y=ty, font_size=10, text_anchor="middle",
+        out.append(Node("text", label, x=tx, y=ty, font_size=_SMALLEST, text_anchor="middle",
                         class_="edge-label"))
     return out
 
@@ -419,19 +436,25 @@ _LINE = 17.0
 _WRAP = 58
 
 
-def _panel(ctx: _Ctx, out: Node) -> Point:
+def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
+    """The players, then the groups of the `view`, then the scores; in columns of at most
+    `tallest` pixels. Its width and height."""
     obs = ctx.obs
     y = 0.0
-    width = 240.0
+    x = 0.0  # the column's left
+    column = 240.0  # the column's width
+    top = 0.0
 
     def line(text: str, cls: str, **data: str | None) -> None:
-        nonlocal y, width
+        nonlocal y, x, column, top
         pieces = textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
         g = out.add(Node("g", class_=cls, **{f"data_{k}": v for k, v in data.items()}))
         for piece in pieces:
+            if y + _LINE > tallest:  # a new column
+                x, top, y, column = x + column + 24, max(top, y), 0.0, 240.0
             y += _LINE
-            g.add(Node("text", piece, x=0, y=y, class_="head" if cls == "head" else None))
-            width = max(width, len(piece) * 7.2)
+            g.add(Node("text", piece, x=x, y=y, class_="head" if cls == "head" else None))
+            column = max(column, len(piece) * 7.2)
 
     line("players", "head")
     for i, name in enumerate(obs["players"]):
@@ -453,4 +476,4 @@ def _panel(ctx: _Ctx, out: Node) -> Point:
         line("scores", "head")
         for name, score in zip(obs["players"], obs["scores"], strict=False):
             line(f"{name}: {score:g}", "score", player=name)
-    return width, y + 6
+    return x + column, max(top, y) + 6

@@ -4,6 +4,7 @@ attributes; every bundled game at its start, in the middle and at the end of a s
 the `render` command and its mistakes."""
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -197,3 +198,21 @@ def test_svg_at_the_play_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert (tmp_path / "hex.stopped.yaml").is_file()
     assert f"position written to {out}" in capsys.readouterr().out
     assert len(find(ET.parse(out).getroot(), "site")) == 121
+
+
+@pytest.mark.parametrize(("name", "options"), [("karesansui", {"players": 4}),
+                                               ("tatara", {"players": 4}),
+                                               ("muso_sakura", {"players": 5})])
+def test_a_picture_reads_at_1200_by_900(name: str, options: dict[str, int]) -> None:
+    """Shown whole on a 1200 x 900 screen, no text of a picture is under 12 px: the picture
+    is no larger than that, and no text in it is smaller."""
+    game = rulelang.load_game(name, options=options)
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(1)
+    while len(state.history()) < 80 and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    root = ET.fromstring(draw(state.observation(0), board_shape(game)))
+    width, height = float(root.get("width", 0)), float(root.get("height", 0))
+    scale = min(1.0, 1200 / width, 900 / height)
+    sizes = [float(e.get("font-size") or 13) for e in root.iter(NS + "text")]
+    assert sizes and min(sizes) * scale >= 12, (width, height, min(sizes))
