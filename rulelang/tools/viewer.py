@@ -90,6 +90,7 @@ aside { min-width: 220px; max-height: 85vh; overflow-y: auto; }
 #scores table { border-collapse: collapse; margin-top: 12px; }
 #scores td, #scores th { border: 1px solid #CCC; padding: 2px 6px; text-align: left; }
 button { font-size: 14px; }
+#fonts { margin: 6px 0 0; color: #8A3B00; }
 """
 
 _SCRIPT = """
@@ -148,6 +149,24 @@ _SCRIPT = """
     });
   }
   window.addEventListener('hashchange', () => show(fromHash()));
+  // names in Japanese, Chinese or Korean need a font with those characters: where the
+  // browser has none, two different characters are drawn as the same empty box; say so
+  const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+  function drawn(ch) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 40;
+    const g = c.getContext('2d');
+    g.font = '32px sans-serif';
+    g.fillText(ch, 2, 32);
+    return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
+  }
+  if (frames.some(f => cjk.test(f.svg)) && drawn('\u540d') === drawn('\u5712')) {
+    const note = document.getElementById('fonts');
+    note.hidden = false;
+    note.textContent = 'This game\u2019s names are in Japanese (or Chinese) and this ' +
+      'browser has no font for them, so they show as boxes: install a CJK font ' +
+      '(e.g. Noto Sans CJK: apt install fonts-noto-cjk).';
+  }
   show(fromHash());
 })();
 """
@@ -170,7 +189,7 @@ def page(title: str, viewer: str, shots: list[dict[str, Any]]) -> str:
 <span class="as">as {html.escape(viewer)}</span>
 <button data-step="first" title="Home">&laquo;</button><button data-step="-1" title="←">◀</button>
 <button data-step="1" title="→">▶</button><button data-step="last" title="End">&raquo;</button>
-<span id="where"></span></header>
+<span id="where"></span><p id="fonts" hidden></p></header>
 <main><div id="board"></div><aside><ol id="moves">{moves}</ol><div id="scores"></div>
 </aside></main>
 <script type="application/json" id="frames">{data}</script>

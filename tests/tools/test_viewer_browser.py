@@ -160,3 +160,40 @@ def test_tatara_pieces_differ_by_kind_and_the_panel_follows_the_view(
         assert name not in panel, (name, panel)  # hidden, or shown by another name
     assert "movement left" in panel and "saved movement" in panel
     assert first_move.startswith("Player2 ")  # the mover (setup: from the right)
+
+
+_MISSING = """() => {
+  function drawn(ch) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 40;
+    const g = c.getContext('2d');
+    g.font = '32px sans-serif';
+    g.fillText(ch, 2, 32);
+    return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
+  }
+  return drawn('\\u540d') === drawn('\\u5712');
+}"""
+
+
+def test_a_missing_cjk_font_is_said(browser: Any, tmp_path: Path) -> None:
+    """Muso Sakura's cards have Japanese names: where this browser has no font for them the
+    page says which font is missing; a game without such names never says it."""
+    paths = []
+    for name in ("muso_sakura", "tic_tac_toe"):
+        game = rulelang.load_game(name)
+        state = game.new_initial_state(seed=1)
+        agent = make_agent("random", seed=1)
+        for _ in range(4):
+            state.apply_action(agent.choose(state))
+        paths.append(tmp_path / f"{name}.html")
+        paths[-1].write_text(replay_page(game, 1, list(state.history()), 0), encoding="utf-8")
+    for path, names in zip(paths, (True, False), strict=True):
+        context, page, _ = _open(browser, path.as_uri())
+        try:
+            missing = page.evaluate(_MISSING)
+            note = page.locator("#fonts")
+            assert note.is_visible() == (names and missing)
+            if names and missing:
+                assert "CJK font" in note.inner_text()
+        finally:
+            context.close()
