@@ -340,10 +340,17 @@ class Session:
 
     def _rules(self) -> None:
         found = rules_path(self.rulebook or self.game.path)
-        if found is None:
+        parent = None if found is not None else self._parent_rules()
+        if found is None and parent is None:
             self.out.print("no written rules for this game beside its rulebook "
                            f"({self.game.path})")
             return
+        if parent is not None:  # a variant without rules of its own: its parent's, said so
+            found, name = parent
+            self.out.print(Text(f"no written rules for {self.game.name} itself: these are "
+                                f"the rules of {name}, which it changes (what differs is in "
+                                f"{self.game.path})", style="bold"), soft_wrap=False)
+        assert found is not None
         try:
             from rich.markdown import Markdown  # (only when asked: a slow import)
 
@@ -356,6 +363,20 @@ class Session:
                 self.out.print(text, width=width, soft_wrap=False)  # wrapped at words
         except OSError as exc:
             self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
+
+    def _parent_rules(self) -> tuple[Path, str] | None:
+        """The written rules of the rulebook this one extends (the nearest that has some)."""
+        program = program_of(self.game)
+        if program is None:
+            return None
+        own = program.loaded.game.source.path
+        for path, source in program.loaded.sources.items():
+            if path != own and source.text.lstrip().startswith(("#", "game", "use")) and \
+                    any(x.startswith("game ") for x in source.text.splitlines()):
+                found = rules_path(path)
+                if found is not None:
+                    return found, Path(path).name
+        return None
 
     def _undo(self, player: int) -> None:
         mine = [i for i, m in enumerate(self.movers) if m == player]
