@@ -36,7 +36,7 @@ _NEUTRAL = "#BBBBBB"
 _EDGE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
                  "#555555")
 _SQRT3 = 3 ** 0.5
-_ROOM = 11  # layers side by side in rows of at most this many cells
+_ROOM = 18  # layers side by side in rows of at most this many cells
 # a picture is made to be read at this size: no wider or taller, so that its smallest text
 # (12 px) stays at least 12 px on a 1200 x 900 screen
 _SCREEN = (1200.0, 900.0)
