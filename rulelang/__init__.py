@@ -134,6 +134,12 @@ def check_file(path: str | Path) -> Program:
     """What `rulelang check` does: a game is loaded with its default options (so that its
     board is built too); a file without a `game` line is checked as a library module."""
     loaded = load(path)
+    if not loaded.game.decls:  # nothing but blank lines and comments: not even a library
+        source = loaded.game.source
+        raise RulebookError([Diagnostic(
+            "R204", "the file declares nothing", source.span_at_end(),
+            'a game starts with `game "Name"` and `players …`; a library with its `def`s')],
+            {source.path: source})
     if not any(isinstance(d, ast.Game) for d in loaded.game.decls):
         return check(loaded, library=True)
     return load_game(path).runtime.program

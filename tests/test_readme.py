@@ -43,7 +43,9 @@ def test_readme_play_command_names_a_bundled_rulebook_and_known_agents() -> None
     assert (ROOT / words[0]).is_file()
     from rulelang.agents import make_agent
     for name in words[words.index("--agents") + 1].split(","):
-        make_agent(name)
+        agent = make_agent(name)
+        # the AI it teaches answers in seconds: a time cap, not only a number of playouts
+        assert getattr(agent, "is_human", False) or getattr(agent, "seconds", None) is not None
 
 
 def test_readme_quickstart_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

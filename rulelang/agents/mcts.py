@@ -9,13 +9,15 @@ player dealt again, the chance generator seeded anew: determinization), and a no
 that are not legal in that deal are left aside for that playout.  Otherwise it searches clones
 of the state as it is.
 
-Budget: `DEFAULT_ITERATIONS` = 400 playouts per move.  At the 1,000-3,000 random playouts per
-second of a small abstract board game that is about 0.13-0.4 s per move;
-ask for more with the agent name `mcts:N`. A time budget (`seconds`, agent name `mcts:2s`)
-stops the search when it runs out, whatever the playouts; with both, the first to run out
-ends it. A time budget makes the agent's choices depend on the machine's speed (the game
-itself stays determined by its actions, which the record keeps). `progress(playouts,
-seconds)`, when given, is called every few playouts (a thinking indicator).
+Budget: `DEFAULT_ITERATIONS` = 400 playouts per move. At the 1,000-3,000 random playouts
+per second of a small abstract board game that is about 0.13-0.4 s per move; ask for more
+with the agent name `mcts:N`. The agent named `mcts` also stops after `DEFAULT_SECONDS`
+(2 s) where playouts are slow (a long game: 400 can take 5-7 s); `mcts:N` is exactly N
+playouts, for reproducible strength. A time budget (`seconds`, agent name `mcts:2s`) stops
+the search when it runs out, whatever the playouts; with both, the first to run out ends
+it. A time budget makes the agent's choices depend on the machine's speed (the game itself
+stays determined by its actions, which the record keeps). `progress(playouts, seconds)`,
+when given, is called every few playouts (a thinking indicator).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from rulelang.agents.base import StateLike
 
 DEFAULT_ITERATIONS = 400
+DEFAULT_SECONDS = 2.0  # the agent "mcts": at most this long a move (mcts:N has no time cap)
 _MAX_PLAYOUT = 5000  # moves; a playout that runs longer is scored as a draw
 
 

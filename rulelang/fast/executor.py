@@ -428,7 +428,7 @@ class Executor(EffectStatements, Menus, ChoiceFns):
                                        s.chooser.span)
             who = player.index
         options = [(None, (v,)) for v in values]
-        d = Decision(who, options, secret=s.mode == "secret", choose=s)
+        d = Decision(who, options, secret=s.mode == "secret", choose=s, env=e)
         c.log.append(d)
         option = yield d
         e[s.var] = bound(option[1][0])

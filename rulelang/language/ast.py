@@ -163,9 +163,19 @@ class Let(Stmt):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Words(Node):
+    """A text a player reads (a question, why a move is refused), as written: `text` without
+    its quotes; `parts` its pieces, the `{expr}` ones parsed. Presentation only: the rules
+    never read it, and astwalk.walk does not go into it."""
+    text: str
+    parts: tuple[str | Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Require(Stmt):
     cond: Expr
-    message: str | None
+    message: str | None  # the `else` text as written (`reason` holds it parsed)
+    reason: Words | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -177,6 +187,8 @@ class Choose(Stmt):
     mode: str  # "mover" | "by" | "secret" | "random"
     chooser: Expr | None
     optional: bool = False  # `optionally choose`: no value (none) is offered too
+    reason: Words | None = None  # `else "…"`: why a value it does not offer is refused
+    ask: Words | None = None  # `ask "…"`: the question put to the player
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -250,6 +262,7 @@ class Do(Stmt):
     actions: tuple[str, ...]
     spans: tuple[Span, ...] = ()
     tiers: tuple[int, ...] = ()
+    ask: Words | None = None  # `ask "…"`: the question put to the player
 
     def groups(self) -> tuple[tuple[str, ...], ...]:
         """The actions by group, in the order they are tried."""

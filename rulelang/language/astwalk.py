@@ -8,7 +8,10 @@ from rulelang.language import ast
 
 
 def walk(node: Any) -> Iterator[ast.Node]:
-    """The node itself (if it is one) and every node inside it, depth first."""
+    """The node itself (if it is one) and every node inside it, depth first; texts for the
+    players (ast.Words) excepted, so no analysis of the rules sees them."""
+    if isinstance(node, ast.Words):
+        return  # what players read: no rule reads it (the resolver visits it itself)
     if isinstance(node, ast.Node):
         yield node
         for name in node.__dataclass_fields__:

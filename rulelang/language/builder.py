@@ -8,7 +8,7 @@ from lark.exceptions import VisitError
 from lark.tree import Meta
 
 from rulelang.errors import Diagnostic, RulebookError, RulelangError
-from rulelang.language import ast
+from rulelang.language import ast, texts
 from rulelang.source import Source, Span
 
 MAX_PLIES = 100_000_000  # the longest cap `end at most N plies` may give
@@ -23,8 +23,15 @@ class Builder(Transformer[Token, Any]):
         super().__init__()
         self._path = source.path
         self.diagnostics: list[Diagnostic] = []
+        self._shift: tuple[int, int] | None = None  # (line, column) of a `{…}` parsed alone
 
     def _span(self, m: Meta | Token) -> Span:
+        if self._shift is not None:  # a fragment of one line, placed where it is written
+            line, col = self._shift
+            start, end = (m.column, m.end_column) if isinstance(m, Token) or \
+                not getattr(m, "empty", True) else (1, 2)
+            return Span(self._path, line, col + (start or 1) - 1, line,
+                        col + (end or (start or 1) + 1) - 1)
         if isinstance(m, Token):
             return Span(self._path, m.line or 1, m.column or 1,
                         m.end_line or m.line or 1, m.end_column or (m.column or 1) + 1)
@@ -281,7 +288,27 @@ class Builder(Transformer[Token, Any]):
         return (str(c[0]), c[1])
 
     def require(self, m: Meta, c: list[Any]) -> ast.Require:
-        return ast.Require(c[0], _unquote(c[1]) if len(c) > 1 else None, span=self._span(m))
+        reason = self._words(c[1]) if len(c) > 1 else None
+        return ast.Require(c[0], reason.text if reason else None, reason, span=self._span(m))
+
+    def refusal(self, m: Meta, c: list[Any]) -> tuple[str, ast.Words]:
+        return ("else", self._words(c[0]))
+
+    def ask(self, m: Meta, c: list[Any]) -> tuple[str, ast.Words]:
+        return ("ask", self._words(c[0]))
+
+    def _words(self, tok: Token) -> ast.Words:
+        """A text for the players: its `{expr}` parts parsed, each placed where it stands."""
+        def fragment(tree: Tree[Token], line: int, col: int) -> Any:
+            sub = Builder(Source(self._path, ""))
+            sub._shift = (line, col)
+            expr = sub.transform(tree)
+            self.diagnostics += sub.diagnostics
+            return expr
+
+        words, found = texts.words(tok, self._path, self._span(tok), fragment)
+        self.diagnostics += found
+        return words
 
     def choose(self, m: Meta, c: list[Any]) -> ast.Choose:
         optional = any(isinstance(x, Token) and x.type == "OPTIONALLY" for x in c)
@@ -292,12 +319,14 @@ class Builder(Transformer[Token, Any]):
         if kind is not None and kind not in _KIND_WORDS:
             self._error("R204", f"unknown kind word '{kind}'", names[0],
                         "write one of " + ", ".join(_KIND_WORDS) + " or nothing")
+        said = {x[0]: x[1] for x in rest if isinstance(x, tuple) and x[0] in ("else", "ask")}
+        rest = [x for x in rest if not (isinstance(x, tuple) and x[0] in ("else", "ask"))]
         mode, chooser = "mover", None
         if rest and isinstance(rest[-1], tuple):
             mode, chooser = rest.pop()
         cond = rest[1] if len(rest) > 1 else None
         return ast.Choose(kind, str(names[-1]), rest[0], cond, mode, chooser, optional,
-                          span=self._span(m))
+                          said.get("else"), said.get("ask"), span=self._span(m))
 
     def chooser_by(self, m: Meta, c: list[Any]) -> tuple[Any, ...]:
         return ("by", c[0])
@@ -364,13 +393,15 @@ class Builder(Transformer[Token, Any]):
         return ast.While(c[0], c[1], span=self._span(m))
 
     def do_menu(self, m: Meta, c: list[Any]) -> ast.Do:
+        ask = c.pop()[1] if c and isinstance(c[-1], tuple) else None
         return ast.Do(tuple(str(t) for t in c), tuple(self._span(t) for t in c),
-                      span=self._span(m))
+                      span=self._span(m), ask=ask)
 
     def then_stmt(self, m: Meta, c: list[Any]) -> ast.Then:
         return ast.Then(str(c[0]), span=self._span(c[0]))
 
     def do_otherwise(self, m: Meta, c: list[Any]) -> ast.Do:
+        ask = c.pop()[1] if c and isinstance(c[-1], tuple) else None
         names = [t for t in c if t.type != "OTHERWISE"]
         tiers, n = [], 0
         for t in c:
@@ -381,7 +412,7 @@ class Builder(Transformer[Token, Any]):
                 n += 1
         tiers.append(n)
         return ast.Do(tuple(str(t) for t in names), tuple(self._span(t) for t in names),
-                      span=self._span(m), tiers=tuple(tiers))
+                      span=self._span(m), tiers=tuple(tiers), ask=ask)
 
     def call_stmt(self, m: Meta, c: list[Any]) -> ast.CallStmt:
         args, kwargs = c[1] if len(c) > 1 else ((), ())

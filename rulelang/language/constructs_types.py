@@ -157,10 +157,16 @@ def _number(e: ast.Expr) -> int | None:
 
 
 def compare(tc: Any, e: ast.Compare, a: Type, b: Type) -> None:
-    """`x == accept`: both symbols of one enumeration; a symbol is never a text (R251). A
+    """A number is never equal to a text (R230). `x == accept`: both symbols of one
+    enumeration; a symbol is never a text (R251). A
     record is never equal to a list or tuple, nor to a record of other fields (R266)."""
     if a.tag == "record" or b.tag == "record":
         _compare_record(tc, e, a, b)
+    if {a.tag, b.tag} == {"number", "text"}:  # `size(free) == "zero"`
+        tc.error("R230", f"'{e.op}' compares a number with a text: it is "
+                 f"{'never' if e.op == '==' else 'always'} true", e.span,
+                 "a number is equal only to a number: write it without quotes")
+        return
     if a.tag != "symbol" and b.tag != "symbol":
         return
     sym, other, other_e = (a, b, e.right) if a.tag == "symbol" else (b, a, e.left)

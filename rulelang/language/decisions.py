@@ -10,6 +10,7 @@ from rulelang.errors import RulelangError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Program
+from rulelang.language.wording import fill
 from rulelang.library.decision import Decision
 from rulelang.library.semantics import domain_items
 from rulelang.model.values import action_words, show
@@ -156,7 +157,7 @@ def later_refusal(program: Program, action: ast.Action, words: list[str], c: Any
                     return None
             elif isinstance(s, ast.Require):
                 if not value(s.cond, c, e):
-                    return s.message or f"requires {source_text(program, s.cond)}"
+                    return refusal(program, s, lambda x: value(x, c, e))
             elif isinstance(s, (ast.Choose, ast.Do)):
                 return None
             else:
@@ -188,7 +189,7 @@ def first_failure(program: Program, action: ast.Action, c: Any, value: Value) ->
             except RulelangError:
                 ok = False
             if not ok:
-                return s.message or f"requires {source_text(program, s.cond)}"
+                return refusal(program, s, lambda x: value(x, c, e))
         elif isinstance(s, ast.Let):
             for name, v in s.bindings:
                 e[name] = value(v, c, e)
@@ -225,6 +226,13 @@ def _slots(program: Program, action: ast.Action) -> list[ast.Choose | str]:
             out.append(s.action)
             out += _slots(program, program.actions[s.action])
     return out
+
+
+def refusal(program: Program, s: ast.Require, value: Callable[[ast.Expr], Any]) -> str:
+    """Why a `require` refuses: its `else` text filled in, else the condition as written."""
+    if s.reason is not None:
+        return fill(s.reason, value)
+    return s.message or f"requires {source_text(program, s.cond)}"
 
 
 def requirement_failed(program: Program, s: ast.Require) -> str:

@@ -1,6 +1,7 @@
 """The parse boundary: source text -> lark.Tree, syntax errors -> RulebookError (R1xx)."""
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from rulelang.source import Source, Span, unprintable
 
 # The language version: bumped when what a rulebook can say or what it means changes (each
 # bump is a CHANGELOG.md entry); written into game records.
-GRAMMAR_VERSION = 5
+GRAMMAR_VERSION = 6
 
 
 class _Indenter(Indenter):
@@ -34,8 +35,9 @@ class _Indenter(Indenter):
 @functools.cache
 def _lark(grammar: str = "grammar.lark") -> Lark:
     text = (Path(__file__).parent / grammar).read_text(encoding="utf-8")
+    start = ["start", "expr"] if grammar == "grammar.lark" else ["start"]  # expr: `{…}` in texts
     return Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=False, cache=_cache_file(grammar))
+                maybe_placeholders=False, cache=_cache_file(grammar), start=start)
 
 
 def _cache_file(grammar: str) -> str | bool:
@@ -85,6 +87,12 @@ def parse(source: Source) -> Tree[Token]:
     return _parse(source, "grammar.lark")
 
 
+def parse_expr(text: str) -> Tree[Token]:
+    """Parse one expression on one line (the `{…}` of a text); raises lark's UnexpectedInput,
+    positions counted from the fragment's first character."""
+    return _lark("grammar.lark").parse(text, start="expr")
+
+
 def parse_scenarios(source: Source) -> Tree[Token]:
     """Parse a scenario file (*.test, scenario.lark): the same layout, comments, strings and
     syntax errors as a rulebook, with its own declarations."""
@@ -102,7 +110,7 @@ def _parse(source: Source, grammar: str) -> Tree[Token]:
         text = "\n".join(lines) + "\n"  # blank lines keep every position where it was
         work += len(text.lstrip("\n"))
         try:
-            tree = _lark(grammar).parse(text)
+            tree = _lark(grammar).parse(text, start="start")
         except UnexpectedInput as exc:
             diagnostics.append(_syntax_diagnostic(exc, source))
             line = exc.line if isinstance(exc.line, int) and exc.line > 0 else len(lines)
@@ -202,7 +210,30 @@ def _describe(tok: Token | str) -> str:
     return f"'{name.lower()}'" if name.isalpha() else name
 
 
+# The words a line of a rulebook starts with: a misspelt one gets a "did you mean"
+_KEYWORDS = ("use", "game", "players", "option", "board", "piece", "zone", "counter", "var",
+             "def", "effect", "action", "setup", "turn", "round", "end", "score", "geometry",
+             "picture", "view", "enum", "table", "let", "require", "choose", "optionally",
+             "put", "move", "remove", "set", "increase", "decrease", "if", "elif", "else",
+             "for", "repeat", "while", "do", "then", "shuffle", "reveal", "return", "winner",
+             "winners", "draw", "highest", "sites", "relation", "region", "layer", "lines",
+             "name", "goal", "hide", "show")
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, source: Source) -> Diagnostic:
+    found = _syntax_diagnostic_of(exc, source)
+    line = getattr(exc, "line", None)
+    words = source.line(line).split() if isinstance(line, int) and line > 0 else []
+    first = words[0] if words else ""
+    if first.isidentifier() and first not in _KEYWORDS:
+        close = difflib.get_close_matches(first, _KEYWORDS, n=1, cutoff=0.75)
+        if close and len(first) > 2:
+            return Diagnostic(found.code, found.message, found.span,
+                              f"did you mean '{close[0]}'? ('{first}' is no keyword)")
+    return found
+
+
+def _syntax_diagnostic_of(exc: UnexpectedInput, source: Source) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         span = Span(source.path, exc.line, exc.column, exc.line, exc.column + 1)
         char = source.line(exc.line)[exc.column - 1: exc.column]

@@ -322,12 +322,21 @@ class Walker:
 
     def visit_Require(self, s: ast.Require) -> None:
         self.expr(s.cond)
+        self.words(s.reason)
 
     def visit_Choose(self, s: ast.Choose) -> None:
         self.expr(s.domain)
         self.expr(s.chooser)
+        self.words(s.ask)  # asked before the value is chosen
         self.bind(s.var)
         self.expr(s.cond)
+        self.words(s.reason)  # says why a value of s.var is refused
+
+    def words(self, w: ast.Words | None) -> None:
+        """The `{…}` of a text for the players: names resolved as in the rules there."""
+        for part in w.parts if w is not None else ():
+            if isinstance(part, ast.Expr):
+                self.expr(part)
 
     def visit_Put(self, s: ast.Put) -> None:
         self.expr(s.piece)
@@ -389,6 +398,7 @@ class Walker:
         self.block(s.body)
 
     def visit_Do(self, s: ast.Do) -> None:
+        self.words(s.ask)
         for name, span in zip(s.actions, s.spans, strict=True):
             if name not in self.ck.actions:
                 close = difflib.get_close_matches(name, sorted(self.ck.actions), n=1)

@@ -171,6 +171,16 @@ class StatementTypes(ExprTypes):
 
     def s_Require(self, s: ast.Require, env: Env) -> None:
         self.expr(s.cond, env)
+        self.words(s.reason, env)
+
+    def s_Do(self, s: ast.Do, env: Env) -> None:
+        self.words(s.ask, env)
+
+    def words(self, w: ast.Words | None, env: Env) -> None:
+        """The `{…}` of a text: each a value of any type (shown as the players see it)."""
+        for part in w.parts if w is not None else ():
+            if isinstance(part, ast.Expr):
+                self.expr(part, env)
 
     def s_Choose(self, s: ast.Choose, env: Env) -> None:
         d = self.domain(s.domain, env, "'choose'", s.kind)
@@ -182,9 +192,11 @@ class StatementTypes(ExprTypes):
                        f"write 'choose {s.var} in …' or choose among {want}s")
         if s.chooser is not None:
             self.expect(s.chooser, env, _PLAYER, "'by'", "a decision is made by a player")
+        self.words(s.ask, env)
         env[s.var] = item
         self.p.choice_types[s] = item
         self.expr(s.cond, env)
+        self.words(s.reason, env)
 
     def s_Put(self, s: ast.Put, env: Env) -> None:
         t = self.expr(s.piece, env)

@@ -52,13 +52,14 @@ class Options:
 class Decision:
     """Someone must choose among options; the strings are made only when asked for."""
 
-    __slots__ = ("player", "options", "secret", "menu", "choose", "count", "_labels")
+    __slots__ = ("player", "options", "secret", "menu", "choose", "count", "_labels", "env")
 
     def __init__(self, player: int, options: list[Option] | Options, secret: bool = False,
-                 menu: Any = None, choose: Any = None) -> None:
-        """menu: the `do` statement (ast.Do) of a menu; choose: the `choose` (ast.Choose)."""
+                 menu: Any = None, choose: Any = None, env: Any = None) -> None:
+        """menu: the `do` statement (ast.Do) of a menu; choose: the `choose` (ast.Choose);
+        env: the locals where a `choose` asks (read only to fill in its `ask` text)."""
         self.player, self.options, self.secret = player, options, secret
-        self.menu, self.choose = menu, choose
+        self.menu, self.choose, self.env = menu, choose, env
         self.count = len(options)
         self._labels: list[str] | None = None
 

@@ -201,7 +201,8 @@ class Statements(EffectStatements):
                 raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}",
                                        s.chooser.span)
             who = player.index
-        d = Decision(who, [(None, (v,)) for v in values], secret=s.mode == "secret", choose=s)
+        d = Decision(who, [(None, (v,)) for v in values], secret=s.mode == "secret", choose=s,
+                     env=e)
         c.log.append(d)
         option = yield d
         e[s.var] = bound(option[1][0])

@@ -234,7 +234,7 @@ def _describe(path: Path) -> bool:
     except RulelangError as exc:
         _err(f"{_shown(path)}: does not load\n{exc.render()}")
         return False
-    print(f"{_shown(path)}: {game.name}, {_players(game)}")
+    print(f"{path.stem}: {game.name}, {_players(game)}")  # the name one types
     for line in option_lines(game):
         print(f"    {line}")
     return True
@@ -408,8 +408,9 @@ def make_agents(spec: str | None, players: int, seed: int) -> list[Any]:
     if len(names) == 1:
         names *= players
     if len(names) != players:
+        example = ",".join(["human"] + ["mcts"] * (players - 1))
         raise _user_error("R413", f"{len(names)} agents given for {players} players",
-                          help="give one agent per seat, e.g. --agents human,mcts")
+                          help=f"give one agent per seat, e.g. --agents {example}")
     return [make_agent(name, seed + i + 1) for i, name in enumerate(names)]
 
 
@@ -433,9 +434,12 @@ def _ask_number(prompt: str, books: list[Path]) -> str | None:
             return None
         if text.isdigit() and 1 <= int(text) <= len(books):
             return books[int(text) - 1].stem  # a bundled rulebook by its name
+        named = [p.stem for p in books if p.stem == text.lower().removesuffix(".rule")]
+        if named:
+            return named[0]
         if text.lower() in ("q", "quit"):
             return None
-        print(f"type a number from 1 to {len(books)}, or q")
+        print(f"type a number from 1 to {len(books)} or a name, or q")
 
 
 def cmd_test(args: argparse.Namespace) -> int:

@@ -37,7 +37,7 @@ def _spawn(book: str, args: list[str], cwd: Path, sigint: Any = signal.SIG_DFL) 
     background job of a shell without job control, as CI runs, inherits it ignored)."""
     rows, cols = _size(book)
     env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": str(cols),
-           "LINES": str(rows)}
+           "LINES": str(rows), "PAGER": "cat"}  # `rules` pages through $PAGER: no waiting
     env.pop("NO_COLOR", None)
     child = pexpect.spawn(RULELANG[0], RULELANG[1:] + ["play", *args], cwd=str(cwd),
                           env=env, dimensions=(rows, cols), encoding="utf-8", timeout=90,

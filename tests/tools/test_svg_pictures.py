@@ -4,6 +4,7 @@ attributes; every bundled game at its start, in the middle and at the end of a s
 the `render` command and its mistakes."""
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -65,9 +66,14 @@ def check_structure(state: Any, player: int) -> ET.Element:
         owner = p.get("data-owner")
         assert (f"owner-{owner}" if owner else "unowned") in classes(p)
         assert f"kind-{p.get('data-piece')}" in classes(p)
-    zones = find(root, "zone")
-    assert len(zones) == len(obs["zones"])
-    assert len(find(root, "counter")) == len(obs["counters"])
+    # beside the board: the zones, counters and vars as the rulebook's `view` shows them
+    panel = " ".join(" ".join(g.itertext()) for g in find(root, "group"))
+    view = obs.get("view") or {}
+    hidden, labels = set(view.get("hidden") or []), view.get("labels") or {}
+    for c in obs["counters"] + obs.get("vars", []):
+        name = c.get("counter") or c.get("var")
+        title = labels.get(name, name.replace("_", " "))
+        assert (title in panel) == (name not in hidden), (name, panel)
     assert len(find(root, "player")) == len(obs["players"])
     assert (len(find(root, "score")) > 0) == (obs.get("scores") is not None)
     return root
@@ -140,7 +146,11 @@ def test_hidden_zone_shows_only_its_count() -> None:
     obs = state.observation(0)
     root = check_structure(state, 0)
     hidden = [z for z in obs["zones"] if z["pieces"] is None]
-    assert hidden and len(find(root, "hidden")) >= len(hidden)
+    panel = " ".join(" ".join(g.itertext()) for g in find(root, "group"))
+    assert hidden and all(f"{z['count']} hidden" in panel for z in hidden)
+    names = [c["attrs"]["name"] for z in obs["zones"] if z["pieces"] is not None
+             for c in z["pieces"] if "name" in c.get("attrs", {})]
+    assert names and all(n in panel for n in names)  # the open cards, by name
 
 
 def test_render_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -188,3 +198,21 @@ def test_svg_at_the_play_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert (tmp_path / "hex.stopped.yaml").is_file()
     assert f"position written to {out}" in capsys.readouterr().out
     assert len(find(ET.parse(out).getroot(), "site")) == 121
+
+
+@pytest.mark.parametrize(("name", "options"), [("karesansui", {"players": 4}),
+                                               ("tatara", {"players": 4}),
+                                               ("muso_sakura", {"players": 5})])
+def test_a_picture_reads_at_1200_by_900(name: str, options: dict[str, int]) -> None:
+    """Shown whole on a 1200 x 900 screen, no text of a picture is under 12 px: the picture
+    is no larger than that, and no text in it is smaller."""
+    game = rulelang.load_game(name, options=options)
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(1)
+    while len(state.history()) < 80 and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    root = ET.fromstring(draw(state.observation(0), board_shape(game)))
+    width, height = float(root.get("width", 0)), float(root.get("height", 0))
+    scale = min(1.0, 1200 / width, 900 / height)
+    sizes = [float(e.get("font-size") or 13) for e in root.iter(NS + "text")]
+    assert sizes and min(sizes) * scale >= 12, (width, height, min(sizes))

@@ -112,3 +112,88 @@ _PAINTED = """() => {
   }
   return fills.size;
 }"""
+
+
+_PIECES = """() => [...document.querySelectorAll('#board svg .piece')].map(g => {
+  const body = g.querySelector('.body');
+  return {kind: g.dataset.piece, owner: g.dataset.owner || '', label: g.dataset.label || '',
+          tag: body.tagName, corners: (body.getAttribute('points') || '').split(' ').length,
+          dashed: body.getAttribute('stroke-dasharray') || ''};
+})"""
+_PANEL = "() => [...document.querySelectorAll('#board svg .panel text')]" \
+    ".map(t => t.textContent).join('\\n')"
+
+
+def test_tatara_pieces_differ_by_kind_and_the_panel_follows_the_view(
+        browser: Any, tmp_path: Path) -> None:
+    """Every kind of piece on Tatara's board has a body of its own (tag and corners) and
+    a letter of its own; a sapling (lying) and a grown tree (standing) differ; the panel beside
+    the board holds only what the rulebook's `view` shows, by the names it gives."""
+    game = rulelang.load_game("tatara")
+    state = game.new_initial_state(seed=2)
+    agent = make_agent("random", seed=2)
+    while len(state.history()) < 120 and not state.is_terminal():
+        state.apply_action(agent.choose(state))
+    path = tmp_path / "tatara.html"
+    path.write_text(replay_page(game, 2, list(state.history()), 0), encoding="utf-8")
+    context, page, _ = _open(browser, path.as_uri())
+    try:
+        page.keyboard.press("End")
+        pieces = page.evaluate(_PIECES)
+        panel = page.evaluate(_PANEL)
+        first_move = page.locator("#moves li").first.inner_text()
+    finally:
+        context.close()
+    bodies: dict[str, set[tuple[str, int]]] = {}
+    letters: dict[str, set[str]] = {}
+    for p in pieces:
+        bodies.setdefault(p["kind"], set()).add((p["tag"], p["corners"]))
+        glyph = p["label"][1:] if p["owner"] else p["label"]  # without the owner's digit
+        letters.setdefault(p["kind"], set()).add(glyph.rstrip("0123456789").lower())
+    assert len(bodies) >= 5, bodies  # pawns, tatara, trees of several kinds
+    assert all(len(b) == 1 for b in bodies.values()), bodies  # one body a kind
+    assert len({next(iter(b)) for b in bodies.values()}) == len(bodies), bodies
+    assert len({next(iter(x)) for x in letters.values()}) == len(letters), letters
+    trees = [p for p in pieces if p["kind"] in ("pine", "cedar", "sawtooth", "oak", "beech")]
+    assert {p["dashed"] != "" for p in trees} == {True, False}  # saplings and grown trees
+    for name in ("figure", "beech_out", "blocks", "standing", "allowance", "extra"):
+        assert name not in panel, (name, panel)  # hidden, or shown by another name
+    assert "movement left" in panel and "saved movement" in panel
+    assert first_move.startswith("Player2 ")  # the mover (setup: from the right)
+
+
+_MISSING = """() => {
+  function drawn(ch) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 40;
+    const g = c.getContext('2d');
+    g.font = '32px sans-serif';
+    g.fillText(ch, 2, 32);
+    return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
+  }
+  return drawn('\\u540d') === drawn('\\u5712');
+}"""
+
+
+def test_a_missing_cjk_font_is_said(browser: Any, tmp_path: Path) -> None:
+    """Muso Sakura's cards have Japanese names: where this browser has no font for them the
+    page says which font is missing; a game without such names never says it."""
+    paths = []
+    for name in ("muso_sakura", "tic_tac_toe"):
+        game = rulelang.load_game(name)
+        state = game.new_initial_state(seed=1)
+        agent = make_agent("random", seed=1)
+        for _ in range(4):
+            state.apply_action(agent.choose(state))
+        paths.append(tmp_path / f"{name}.html")
+        paths[-1].write_text(replay_page(game, 1, list(state.history()), 0), encoding="utf-8")
+    for path, names in zip(paths, (True, False), strict=True):
+        context, page, _ = _open(browser, path.as_uri())
+        try:
+            missing = page.evaluate(_MISSING)
+            note = page.locator("#fonts")
+            assert note.is_visible() == (names and missing)
+            if names and missing:
+                assert "CJK font" in note.inner_text()
+        finally:
+            context.close()

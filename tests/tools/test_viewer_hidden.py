@@ -78,7 +78,10 @@ def test_frames_hold_a_picture_and_a_move_per_ply() -> None:
     game, moves = played("muso_sakura", 2, {"players": 3})
     shots = frames(game, 2, moves, 0)
     assert len(shots) == len(moves) + 1          # abilities=best: no run of secret choices
-    assert all(set(f) == {"ply", "move", "svg", "scores"} for f in shots)
+    assert all(set(f) == {"ply", "move", "svg", "scores", "mover"} for f in shots)
+    assert shots[0]["mover"] is None  # who moved; not said of others' secret choices
+    assert all(f["mover"] in game.player_names if not f["move"].startswith("(secret")
+               else f["mover"] is None for f in shots[1:])
     assert shots[-1]["scores"] is not None and all(f["scores"] is None for f in shots[:-1])
 
 

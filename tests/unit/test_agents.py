@@ -11,6 +11,7 @@ import fakes  # noqa: E402
 
 from rulelang.agents import (  # noqa: E402
     DEFAULT_ITERATIONS,
+    DEFAULT_SECONDS,
     LEVELS,
     HumanAgent,
     MCTSAgent,
@@ -111,7 +112,9 @@ def test_make_agent_knows_the_names(name, kind):
 
 def test_make_agent_budgets():
     assert make_agent("mcts").iterations == DEFAULT_ITERATIONS
+    assert make_agent("mcts").seconds == DEFAULT_SECONDS == 2.0  # the default answers in time
     assert make_agent("mcts:25").iterations == 25
+    assert make_agent("mcts:25").seconds is None  # mcts:N: fixed playouts, reproducible
 
 
 def test_a_playout_budget_is_bounded():

@@ -167,14 +167,15 @@ def test_list_shows_names_players_and_options(capsys, tmp_path):
     _bundle(tmp_path, alpha="fake\n")
     code, out, _ = _run(capsys, "list")
     assert code == 0
-    assert "rulebooks/alpha.rule: Fake Three, 2-3 players" in out
+    assert "alpha: Fake Three, 2-3 players" in out  # the name one types, not a path
+    assert "rulebooks/" not in out
     assert "--option size=3  (one of 3, 4)" in out
 
 
 def test_list_reports_a_broken_rulebook(capsys, tmp_path):
     _bundle(tmp_path, alpha="fake\n", beta="error\n")
     code, out, err = _run(capsys, "list")
-    assert code == 1 and "alpha.rule" in out and "beta.rule: does not load" in err
+    assert code == 1 and "alpha: " in out and "beta.rule: does not load" in err
 
 
 def test_play_asks_which_bundled_rulebook(capsys, tmp_path, monkeypatch):
@@ -183,6 +184,20 @@ def test_play_asks_which_bundled_rulebook(capsys, tmp_path, monkeypatch):
                         monkeypatch=monkeypatch)
     assert code == 0 and "1. alpha\n2. beta\n" in out and "type a number" in out
     assert "result: " in out
+
+
+def test_the_menu_takes_a_typed_name(capsys, tmp_path, monkeypatch):
+    _bundle(tmp_path, alpha="fake\n", beta="fake\n")
+    code, out, _ = _run(capsys, "play", "--agents", "random", stdin="gamma\nbeta\n",
+                        monkeypatch=monkeypatch)
+    assert code == 0 and "or a name" in out and out.count("which rulebook? ") == 2
+    assert "result: " in out
+
+
+def test_the_agent_count_example_has_one_agent_per_seat(capsys, book):
+    code, _, err = _run(capsys, "play", book, "--players", "3", "--agents", "random,random")
+    assert code == 1 and "2 agents given for 3 players" in err
+    assert "--agents human,mcts,mcts" in err
 
 
 def test_a_bundled_rulebook_by_its_name(capsys, tmp_path):

@@ -144,10 +144,10 @@ def test_refused_moves_are_explained_in_the_rules_terms(mode: str) -> None:
         return why_illegal(game, state, typed, str(info.value))
 
     assert why("spline", ["place 0a1"], "place 0a1") == "0a1 is occupied (by White)"
-    assert why("spline", [], "place 1a1") == "it needs every one of base(1a1): 0a1 is empty"
+    assert why("spline", [], "place 1a1") == "it needs every one of the base of 1a1: 0a1 is empty"
     assert why("hex", [], "place z9") == "there is no site z9 on this board"
-    assert why("breakthrough", [], "move a2 a3") == "owner(a2) is White, not Black"
+    assert why("breakthrough", [], "move a2 a3") == "the owner of a2 is White, not Black"
     assert why("breakthrough", [], "move b7 b5") == \
         "b5 is not among the choices here: a6, b6, c6"
     assert why("connect_four", [], "place a2") == \
-        "it needs every one of square.down(a2): a1 is empty"
+        "it needs every one of the down of a2: a1 is empty"

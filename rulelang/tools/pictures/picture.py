@@ -22,7 +22,11 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.tools.pictures.render import _piece_label, _value, _zone, owner_glyphs
+from rulelang.tools.pictures.render import (
+    PieceStyle,
+    owner_glyphs,
+    piece_style,
+)
 from rulelang.tools.pictures.svg import Node, document, slug
 
 Obs = dict[str, Any]
@@ -37,6 +41,10 @@ _EDGE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9
                  "#555555")
 _SQRT3 = 3 ** 0.5
 _ROOM = 18  # layers side by side in rows of at most this many cells
+# a picture is made to be read at this size: no wider or taller, so that its smallest text
+# (12 px) stays at least 12 px on a 1200 x 900 screen
+_SCREEN = (1200.0, 900.0)
+_SMALLEST = 12
 CSS = """
 text { font-family: sans-serif; }
 .site > .cell { stroke: #777; stroke-width: 1; }
@@ -95,6 +103,25 @@ def board_shape(game: Any) -> Shape:
 
 # --- drawing -----------------------------------------------------------------------------
 
+# a player named by a colour is drawn in it (White in white, Black in black …)
+NAMED_COLOURS = {"white": "#FFFFFF", "black": "#222222", "red": "#D55E00", "blue": "#0072B2",
+                 "green": "#009E73", "yellow": "#F0E442", "orange": "#E69F00",
+                 "purple": "#CC79A7", "pink": "#CC79A7", "brown": "#8B5A2B",
+                 "grey": "#999999", "gray": "#999999"}
+_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B"}
+# the body of a piece of each kind, in turn, when the board holds several kinds
+SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "pentagon", "star", "octagon",
+          "cross", "heptagon")
+
+
+def player_colours(players: list[str]) -> dict[str, str]:
+    """Each player's colour: the colour their name says, else the next of the palette that
+    no player's name took."""
+    named = {p: NAMED_COLOURS[p.lower()] for p in players if p.lower() in NAMED_COLOURS}
+    free = iter([c for c in PALETTE if c not in named.values()] * 2)
+    return {p: named.get(p) or next(free) for p in players}
+
+
 @dataclass
 class _Ctx:
     obs: Obs
@@ -104,6 +131,9 @@ class _Ctx:
     glyphs: dict[str, str]
     last: frozenset[str]
     titles: list[Node] = field(default_factory=list)
+    style: PieceStyle | None = None  # a letter per kind and state (as the terminal shows)
+    shapes: dict[str, str] = field(default_factory=dict)  # kind -> body shape
+    shown: Any = None  # the terminal's Screen of obs: what the rulebook's `view` shows
 
 
 def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> str:
@@ -115,20 +145,40 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
     if obs.get("draw_at"):  # the geometry says where each site is drawn: as the terminal does
         shape = Shape(hexagonal=shape.hexagonal, dims=shape.dims)
     players = list(obs["players"])
-    colours = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(players)}
+    colours = player_colours(players)
     pictured = any("picture" in p for s in obs["board"] for p in s["pieces"])
     ctx = _Ctx(obs, shape, 96.0 if pictured else 56.0, colours, owner_glyphs(players),
                frozenset(last))
+    from rulelang.tools.terminal.screen import Screen  # (rich: only when drawing)
+
+    ctx.shown = Screen(obs, width=_WRAP)
+    ctx.style = piece_style(obs)
+    if ctx.style is not None:  # every kind in sight, so a kind keeps its shape all game
+        kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]} |
+                       {str(p.get("kind")) for z in obs["zones"] for p in z.get("pieces") or []})
+        ctx.shapes = {k: SHAPES[i % len(SHAPES)] for i, k in enumerate(kinds)}
     margin = 16.0
-    board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
-    width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
+    for scale in (1.0, 0.85, 0.72):  # smaller sites where the board would not leave room
+        ctx.cell = (96.0 if pictured else 56.0) * scale
+        ctx.titles = []
+        board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
+        width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
+        beside = width + 480 <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] - 80
+        if beside or (width <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] * 0.6):
+            break
     header = Node("text", _status(obs), x=margin, y=margin + 8, class_="status")
     header.set(font_size=16, font_weight="bold")
+    top = margin + 24
     panel_x = margin + width + (24 if width else 0)
-    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{margin + 24})")
-    panel_w, panel_h = _panel(ctx, panel)
-    total_w = panel_x + panel_w + margin
-    total_h = margin + 24 + max(height, panel_h) + margin
+    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{top})")
+    panel_w, panel_h = _panel(ctx, panel, _SCREEN[1] - top - margin - 8)
+    right, bottom = panel_x + panel_w, top + max(height, panel_h)
+    if width and right + margin > _SCREEN[0]:  # no room beside the board: below it
+        below = top + height + 24
+        panel = Node("g", class_="panel", transform=f"translate({margin},{below:.1f})")
+        panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
+        right, bottom = max(margin + width, margin + panel_w), below + panel_h
+    total_w, total_h = right + margin, bottom + margin
     root = document(round(total_w), round(total_h), [
         Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
              class_="background"), header, board, panel], css=CSS, class_="rulelang-board")
@@ -298,7 +348,7 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
     classes = ["piece", f"kind-{slug(kind)}", f"owner-{slug(owner)}" if owner else "unowned"]
     classes += [slug(k) for k, v in attrs.items() if v is True]
     g = Node("g", class_=" ".join(classes), data_piece=kind, data_owner=owner)
-    g.add(Node("title", _piece_label(piece) + (f" ({owner})" if owner else "")))
+    g.add(Node("title", ctx.shown._label(piece) + (f" ({owner})" if owner else "")))
     fill = ctx.colours.get(str(owner), _NEUTRAL) if owner else _NEUTRAL
     lines = piece.get("picture")
     edges = all(k in attrs for k in ("n", "e", "s", "w"))
@@ -314,22 +364,56 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
             words = texts[1].split(" ")
             ends = [str(attrs["w"]), str(attrs["e"])]
             texts = [" ".join(words[1:-1]) if [words[0], words[-1]] == ends else texts[1]]
-        font = min(size * 0.8 / max(len(texts), 1), size * 1.6 / max(map(len, texts)), 16)
+        font = max(min(size * 0.8 / max(len(texts), 1), size * 1.6 / max(map(len, texts)), 16),
+                   _SMALLEST)
         top = cy - font * (len(texts) - 1) / 2
         for i, text in enumerate(texts):
             g.add(Node("text", text, x=cx, y=top + i * font * 1.1 + font * 0.35,
                        font_size=round(font, 1), text_anchor="middle", class_="label"))
         return g
     radius = size * 0.36
-    g.add(Node("circle", class_="body", cx=cx, cy=cy, r=radius, fill=fill,
-               stroke_width=1.5 + level))
+    body = ctx.shapes.get(kind, "circle")
+    g.set(data_shape=body)
+    flag = ctx.style.flags.get(kind) if ctx.style is not None else None
+    dashed = flag is not None and attrs.get(flag) is not True  # a sapling, a card face down
+    g.add(_body(body, cx, cy, radius, fill, 1.5 + level, dashed))
     mark = ctx.glyphs.get(str(owner), "?") if owner else kind[:1].lower()
+    if ctx.style is not None:  # the owner's glyph, the kind's letter, its state
+        mark = ctx.style.token(piece, ctx.glyphs)
+    g.set(data_label=mark)
     if on_top:
-        dark = fill in ("#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7")
-        g.add(Node("text", mark, x=cx, y=cy + radius * 0.35, font_size=round(radius, 1),
-                   text_anchor="middle", fill="#FFFFFF" if dark else "#000000",
+        font = min(radius, radius * 2.4 / max(len(mark), 1))
+        g.add(Node("text", mark, x=cx, y=cy + font * 0.35, font_size=round(max(font, 12), 1),
+                   text_anchor="middle", fill="#FFFFFF" if fill in _DARK else "#000000",
                    class_="label"))
     return g
+
+
+def _body(shape: str, cx: float, cy: float, r: float, fill: str, stroke: float,
+          dashed: bool) -> Node:
+    """A piece's body: a circle, or a regular polygon (a star for "star")."""
+    style = {"stroke_dasharray": "4 3"} if dashed else {}
+    if shape == "circle":
+        return Node("circle", class_="body", cx=cx, cy=cy, r=r, fill=fill,
+                    stroke_width=stroke, **style)
+    if shape == "square":
+        return Node("rect", class_="body", x=cx - r * 0.9, y=cy - r * 0.9, width=r * 1.8,
+                    height=r * 1.8, fill=fill, stroke_width=stroke, **style)
+    if shape == "cross":  # a plus sign: twelve corners
+        a, b = r * 0.95, r * 0.35
+        corners = [(-b, -a), (b, -a), (b, -b), (a, -b), (a, b), (b, b), (b, a), (-b, a),
+                   (-b, b), (-a, b), (-a, -b), (-b, -b)]
+        return Node("polygon", class_="body", fill=fill, stroke_width=stroke, **style,
+                    points=" ".join(f"{cx + x:.1f},{cy + y:.1f}" for x, y in corners))
+    sides = {"diamond": 4, "triangle": 3, "hexagon": 6, "pentagon": 5, "star": 10,
+             "octagon": 8, "heptagon": 7}[shape]
+    points = []
+    for i in range(sides):
+        angle = math.pi * 2 * i / sides - math.pi / 2
+        k = r * (0.5 if shape == "star" and i % 2 else 1.05)
+        points.append(f"{cx + k * math.cos(angle):.1f},{cy + k * math.sin(angle):.1f}")
+    return Node("polygon", class_="body", points=" ".join(points), fill=fill,
+                stroke_width=stroke, **style)
 
 
 def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Node]:
@@ -345,7 +429,7 @@ def _edges(attrs: dict[str, Any], cx: float, cy: float, half: float) -> list[Nod
         colour = _EDGE_COLOURS[sum(map(ord, label)) % len(_EDGE_COLOURS)]
         out.append(Node("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=5,
                         class_=f"edge edge-{side}", data_edge=label))
-        out.append(Node("text", label, x=tx, y=ty, font_size=10, text_anchor="middle",
+        out.append(Node("text", label, x=tx, y=ty, font_size=_SMALLEST, text_anchor="middle",
                         class_="edge-label"))
     return out
 
@@ -356,21 +440,25 @@ _LINE = 17.0
 _WRAP = 58
 
 
-def _panel(ctx: _Ctx, out: Node) -> Point:
+def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
+    """The players, then the groups of the `view`, then the scores; in columns of at most
+    `tallest` pixels. Its width and height."""
     obs = ctx.obs
     y = 0.0
-    width = 240.0
+    x = 0.0  # the column's left
+    column = 240.0  # the column's width
+    top = 0.0
 
     def line(text: str, cls: str, **data: str | None) -> None:
-        nonlocal y, width
-        short = len(text) <= _WRAP and text.isprintable() and text == text.strip()
-        pieces = [text] if short else (  # (what wrap gives such a line, without its cost)
-            textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""])
+        nonlocal y, x, column, top
+        pieces = textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
         g = out.add(Node("g", class_=cls, **{f"data_{k}": v for k, v in data.items()}))
         for piece in pieces:
+            if y + _LINE > tallest:  # a new column
+                x, top, y, column = x + column + 24, max(top, y), 0.0, 240.0
             y += _LINE
-            g.add(Node("text", piece, x=0, y=y, class_="head" if cls == "head" else None))
-            width = max(width, len(piece) * 7.2)
+            g.add(Node("text", piece, x=x, y=y, class_="head" if cls == "head" else None))
+            column = max(column, len(piece) * 7.2)
 
     line("players", "head")
     for i, name in enumerate(obs["players"]):
@@ -381,28 +469,15 @@ def _panel(ctx: _Ctx, out: Node) -> Point:
                    class_="swatch"))
         marker = " ◀" if i == obs["current_player"] and not obs["terminal"] else ""
         g.add(Node("text", f"{ctx.glyphs[name]}  {name}{marker}", x=20, y=y))
-    if obs["zones"]:
+    groups = ctx.shown.groups(_WRAP)  # the zones, counters and vars as the `view` shows them
+    if groups:
         y += 6
-        line("zones", "head")
-        for z in obs["zones"]:
-            line(_zone(z), "zone" + (" hidden" if z.get("pieces") is None else ""),
-                 zone=z["zone"], owner=z.get("owner"))
-    if obs["counters"]:
-        y += 6
-        line("counters", "head")
-        for c in obs["counters"]:
-            label = c["counter"] + (f" ({c['owner']})" if c.get("owner") else "")
-            line(f"{label}: {c['value']}", "counter", counter=c["counter"], owner=c.get("owner"))
-    if obs.get("vars"):
-        y += 6
-        line("variables", "head")
-        for v in obs["vars"]:
-            label = v["var"] + (f" ({v['owner']})" if v.get("owner") else "")
-            shown = "hidden" if v["value"] is None and v.get("owner") else _value(v["value"])
-            line(f"{label}: {shown}", "var", var=v["var"], owner=v.get("owner"))
+        for text in groups:
+            head = text.plain.split(": ", 1)[0] if not text.plain.startswith(" ") else None
+            line(text.plain, "group", owner=head)
     if obs.get("scores") is not None:
         y += 6
         line("scores", "head")
         for name, score in zip(obs["players"], obs["scores"], strict=False):
             line(f"{name}: {score:g}", "score", player=name)
-    return width, y + 6
+    return x + column, max(top, y) + 6

@@ -28,13 +28,19 @@ def frames(game: Any, seed: int, actions: list[str], player: int) -> list[dict[s
     shape = board_shape(game)
     state = game.new_initial_state(seed=seed)
     out = [_frame(state, player, None, shape, 0)]
+    out[0]["mover"] = None
+    names = list(game.player_names)
     for text in actions:
+        mover = state.current_player()
         state.apply_action(text)
         ply = len(state.observation(player)["history"])
         if ply == out[-1]["ply"] and len(out) > 1:  # the same run of secret choices
             out[-1] = _frame(state, player, out[-2]["_obs"], shape, ply)
         else:
             out.append(_frame(state, player, out[-1]["_obs"], shape, ply))
+        # who moved; a run of others' secret choices is said without names
+        secret = str(out[-1]["move"]).startswith("(secret")
+        out[-1]["mover"] = None if secret or not 0 <= mover < len(names) else names[mover]
     for frame in out:
         del frame["_obs"]
     return out
@@ -78,11 +84,13 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 #board svg { max-width: 100%; height: auto; }
 aside { min-width: 220px; max-height: 85vh; overflow-y: auto; }
 #moves { padding-left: 3em; margin: 0; }
+#moves .mover { font-weight: bold; }
 #moves li { cursor: pointer; padding: 1px 4px; }
 #moves li.current { background: #F0E442; font-weight: bold; }
 #scores table { border-collapse: collapse; margin-top: 12px; }
 #scores td, #scores th { border: 1px solid #CCC; padding: 2px 6px; text-align: left; }
 button { font-size: 14px; }
+#fonts { margin: 6px 0 0; color: #8A3B00; }
 """
 
 _SCRIPT = """
@@ -141,6 +149,24 @@ _SCRIPT = """
     });
   }
   window.addEventListener('hashchange', () => show(fromHash()));
+  // names in Japanese, Chinese or Korean need a font with those characters: where the
+  // browser has none, two different characters are drawn as the same empty box; say so
+  const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+  function drawn(ch) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 40;
+    const g = c.getContext('2d');
+    g.font = '32px sans-serif';
+    g.fillText(ch, 2, 32);
+    return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
+  }
+  if (frames.some(f => cjk.test(f.svg)) && drawn('\u540d') === drawn('\u5712')) {
+    const note = document.getElementById('fonts');
+    note.hidden = false;
+    note.textContent = 'This game\u2019s names are in Japanese (or Chinese) and this ' +
+      'browser has no font for them, so they show as boxes: install a CJK font ' +
+      '(e.g. Noto Sans CJK: apt install fonts-noto-cjk).';
+  }
   show(fromHash());
 })();
 """
@@ -148,8 +174,9 @@ _SCRIPT = """
 
 def page(title: str, viewer: str, shots: list[dict[str, Any]]) -> str:
     """The HTML text of the viewer for the frames of `frames()`."""
-    moves = "".join(f'<li data-ply="{f["ply"]}">{html.escape(str(f["move"] or "…"))}</li>'
-                    for f in shots[1:])
+    moves = "".join(f'<li data-ply="{f["ply"]}">' + (
+        f'<span class="mover">{html.escape(f["mover"])}</span> ' if f.get("mover") else "")
+        + f'{html.escape(str(f["move"] or "…"))}</li>' for f in shots[1:])
     data = json.dumps(shots, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # no "</script>" inside the JSON
     policy = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -162,7 +189,7 @@ def page(title: str, viewer: str, shots: list[dict[str, Any]]) -> str:
 <span class="as">as {html.escape(viewer)}</span>
 <button data-step="first" title="Home">&laquo;</button><button data-step="-1" title="←">◀</button>
 <button data-step="1" title="→">▶</button><button data-step="last" title="End">&raquo;</button>
-<span id="where"></span></header>
+<span id="where"></span><p id="fonts" hidden></p></header>
 <main><div id="board"></div><aside><ol id="moves">{moves}</ol><div id="scores"></div>
 </aside></main>
 <script type="application/json" id="frames">{data}</script>

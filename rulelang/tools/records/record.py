@@ -9,6 +9,7 @@ after its moves.  Replaying refuses a rulebook whose hash changed (R401).
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,9 @@ def record_game(game: Any, state: Any, seed: int, rulebook: str | None = None) -
     return rec
 
 
-def dump_record(rec: GameRecord) -> str:
+def dump_record(rec: GameRecord, as_json: bool = False) -> str:
+    """The record as YAML, or as JSON (for a file named *.json; JSON is YAML too, so either
+    reads back)."""
     result: dict[str, Any] | None = None
     if rec.finished:
         result = {"winners": rec.winners, "scores": rec.scores}
@@ -66,12 +69,14 @@ def dump_record(rec: GameRecord) -> str:
             "actions": rec.actions, "result": result}
     if rec.grammar is None:
         del data["grammar"]
+    if as_json:
+        return json.dumps(data, ensure_ascii=False, indent=1)
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
 
 
 def write_record(path: str | Path, rec: GameRecord) -> None:
     try:
-        limits.write_text(Path(path), dump_record(rec))
+        limits.write_text(Path(path), dump_record(rec, Path(path).suffix.lower() == ".json"))
     except Refused as exc:
         raise _error("R410", f"cannot write the record to '{shown(str(path))}': {exc}") from None
 

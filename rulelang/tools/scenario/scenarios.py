@@ -24,6 +24,7 @@ from rulelang.errors import (
     render,
 )
 from rulelang.game import position
+from rulelang.resources import bundled_rulebook
 from rulelang.tools.scenario.scenario_checks import (
     CHECKS,
     Failed,
@@ -427,6 +428,12 @@ def files(paths: list[str]) -> list[Path]:
             out.extend(sorted(path.glob("*.test")))
         elif path.is_file():
             out.append(path)
+        elif (book := bundled_rulebook(p)) is not None:  # a bundled name: its .test
+            tests = book.with_suffix(".test")
+            if not tests.is_file():
+                raise RulelangError(render(Diagnostic(
+                    "R420", f"the bundled rulebook '{p}' has no scenario file", None)))
+            out.append(tests)
         else:
             raise RulelangError(render(Diagnostic("R420", f"no such scenario file or folder "
                                                   f"'{p}'", None)))

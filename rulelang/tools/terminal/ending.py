@@ -44,7 +44,14 @@ def end_reason(game: Any, state: Any) -> list[str]:
                 words = _comment_above(src, n)
                 break
     out = []
-    if words:
+    own = program.loaded.game.source.path
+    if words and span.path != own and any(src.line(n).startswith("game ") for n in
+                                          range(1, min(len(src.text.splitlines()), 80) + 1)):
+        # a rule of the rulebook this variant extends: its words are the parent's
+        parent = span.path.rsplit("/", 1)[-1]
+        out.append(f"why (in the words of {parent}, which this variant extends): " +
+                   " ".join(words))
+    elif words:
         out.append("why: " + " ".join(words))
     rule = src.line(header).strip() if header else ""
     result = src.line(line).strip()

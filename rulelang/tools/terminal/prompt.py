@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-COMMANDS = ("help", "rules", "moves", "undo", "hint", "score", "svg", "quit")
+COMMANDS = ("help", "rules", "moves", "more", "undo", "hint", "score", "svg", "quit")
 
 
 def interactive() -> bool:

@@ -68,6 +68,8 @@ class Screen:
         self.colours = player_colours(obs["players"])
         self.glyphs = owner_glyphs(obs["players"])
         self.painter = BoardPainter(obs, last)
+        self.page = 0  # of a screen too tall for the terminal: which part is shown
+        self.pages = 1  # how many parts it has (set by lines())
 
     # -- parts ----------------------------------------------------------------------------
     def header(self) -> Text:
@@ -272,7 +274,27 @@ class Screen:
                         return screen
                     if best is None or len(screen) < len(best):
                         best = screen
+        if best is not None and self.height is not None and len(best) >= self.height:
+            last = boards[len(variants) - 1]
+            side = _remembered(lambda w: legend(w) + rest(w))
+            bodies = [b for b in (panel(last, side, self.width),
+                                  legend(self.width) + last + rest(self.width)) if b]
+            brief = (tails or [lambda w: []])[-1](self.width)
+            return self._paged(min(bodies, key=len), brief, len(best) + 1)
         return best or [self.header()]
+
+    def _paged(self, body: list[Text], tail: list[Text], needed: int) -> list[Text]:
+        """A screen too tall for the terminal: the header, one page of the board and what
+        lies beside it (page `self.page`, wrapping round), a note saying so, and the tail
+        (the question and the moves), so that the header and the prompt stay in sight."""
+        assert self.height is not None
+        room = max(1, self.height - 3 - len(tail))  # header, note, prompt
+        self.pages = -(-len(body) // room)
+        page = self.page % self.pages
+        shown = body[page * room:(page + 1) * room]
+        note = Text(f"— page {page + 1}/{self.pages}, `more`: next · needs {needed} rows, "
+                    f"the terminal has {self.height} —", style="dim")
+        return [self.header(), *shown, note, *tail]
 
 
     def _bodies(self, board: list[Text], legend: Side, rest: Side, tail: Side

@@ -30,7 +30,7 @@ from rulelang.tools.terminal.ending import (
     score_table,
     winners_line,
 )
-from rulelang.tools.terminal.explain import why_illegal
+from rulelang.tools.terminal.explain import question, why_illegal
 from rulelang.tools.terminal.prompt import Reader
 from rulelang.tools.terminal.screen import Screen, wrap, wrap_items
 
@@ -39,6 +39,7 @@ _LISTED = 9  # at most this many moves are listed on the screen; more: `moves` l
 HELP = """commands at the prompt:
   a move, as listed (Tab completes it), or its number from `moves`
   moves          list every legal move, numbered
+  more           the next page of a screen taller than the terminal
   undo           take back your last move (and the other players' moves since)
   hint           what the AI would play here
   score          the score so far, by term ("hidden": what you may not see)
@@ -75,6 +76,8 @@ class Session:
         self.seen: dict[int, Any] = {}  # per human: the board when they last looked
         self.last_human: int | None = None
         self.stopped = False
+        self.page = 0  # of a screen taller than the terminal: the part shown (`more`)
+        self._shown_last: set[str] = set()
 
     @property
     def tty(self) -> bool:
@@ -169,6 +172,7 @@ class Session:
     # -- a human's turn -------------------------------------------------------------------
     def _human_turn(self, player: int) -> str:
         self._hand_over(player)
+        self.page = 0
         self._draw(player)
         while True:
             line = self.reader.read(f"{self.names[player]}> ", lambda: self._labels())
@@ -197,11 +201,14 @@ class Session:
         else:
             print("\n" + "-" * 40)
 
-    def _draw(self, player: int) -> None:
+    def _draw(self, player: int, keep_last: bool = False) -> None:
         obs = self.state.observation(player)
         before = self.seen.get(player)
         last = _changed(before, obs["board"]) if before is not None else \
             self._last_move_sites(player)
+        if keep_last:  # the same screen again (another page): the same highlights
+            last = self._shown_last
+        self._shown_last = last
         self.seen[player] = obs["board"]
         if self.tty and len(self.humans) == 1:
             print("\033[H\033[2J", end="", flush=True)  # one player: keep the scrollback
@@ -212,7 +219,9 @@ class Session:
         """All a human's turn shows above the prompt: the screen of the observation, the
         moves since their last one, what is asked and the legal moves."""
         width, height = min(self.out.width, 120), min(self.out.height, 50)
-        return Screen(obs, last, width, height).lines(
+        screen = Screen(obs, last, width, height)
+        screen.page = self.page
+        return screen.lines(
             lambda w: self._recap(player, obs["history"], w),
             [self._moves_summary, lambda w: self._moves_summary(w, brief=True)])
 
@@ -260,18 +269,9 @@ class Session:
         return out + wrap(text, width)
 
     def _question(self) -> str:
-        """For a choice outside an action's menu (`choose site s in … by p`): what is asked,
-        in the rule's own words ("choose a site s in sites where empty(s)")."""
-        d = getattr(self.state, "_decision", None)
-        program = program_of(self.game)
-        choose = getattr(d, "choose", None)
-        if d is None or program is None or getattr(d, "menu", None) is not None or \
-                choose is None:
-            return ""
-        from rulelang.language.decisions import source_text
-        kind = f"a {choose.kind} " if choose.kind else ""
-        where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
-        return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}:"
+        """What is asked: the `ask "…"` of the choose or the `do`, filled in, else the value
+        asked for in words ("Choose dest, a site"), never the rule's code."""
+        return question(self.game, self.state)
 
     def _print_moves(self, labels: list[str]) -> None:
         for line in self._move_lines(labels):
@@ -298,6 +298,9 @@ class Session:
             self.out.print(HELP)
         elif word == "rules":
             self._rules()
+        elif word == "more":
+            self.page += 1
+            self._draw(player, keep_last=True)
         elif word == "moves" or not text:
             self._print_moves(self._labels())
         elif word == "undo":
@@ -322,27 +325,58 @@ class Session:
         try:
             action = self.state.string_to_action(text)
         except IllegalActionError as exc:
-            self.out.print(Text("not allowed: ", style="bold red")
-                           + Text(why_illegal(self.game, self.state, text, str(exc))))
+            self._refuse(why_illegal(self.game, self.state, text, str(exc)))
             return None
         if action not in self.state.legal_actions():
-            self.out.print(Text("not allowed: ", style="bold red") + Text(f"{text} is not "
-                                                                          "legal now"))
+            self._refuse(f"{text} is not legal now")
             return None
         return str(self.state.action_to_string(action))
 
+    def _refuse(self, why: str) -> None:
+        """Why a move is refused, wrapped to the terminal's width (never cut)."""
+        text = Text("not allowed: ", style="bold red") + Text(why)
+        for line in wrap(text, min(self.out.width, 120)):
+            self.out.print(line, overflow="ignore", crop=False)
+
     def _rules(self) -> None:
         found = rules_path(self.rulebook or self.game.path)
-        if found is None:
+        parent = None if found is not None else self._parent_rules()
+        if found is None and parent is None:
             self.out.print("no written rules for this game beside its rulebook "
                            f"({self.game.path})")
             return
+        if parent is not None:  # a variant without rules of its own: its parent's, said so
+            found, name = parent
+            self.out.print(Text(f"no written rules for {self.game.name} itself: these are "
+                                f"the rules of {name}, which it changes (what differs is in "
+                                f"{self.game.path})", style="bold"), soft_wrap=False)
+        assert found is not None
         try:
             from rich.markdown import Markdown  # (only when asked: a slow import)
 
-            self.out.print(Markdown(read_rules_text(found)))
+            text = Markdown(read_rules_text(found))
+            width = min(self.out.width, 120)
+            if self.tty:  # a pager (less): the rules are longer than a screen
+                with self.out.pager(styles=True):
+                    self.out.print(text, width=width, soft_wrap=False)
+            else:
+                self.out.print(text, width=width, soft_wrap=False)  # wrapped at words
         except OSError as exc:
             self.out.print(f"cannot read the rules in '{found}': {exc.strerror or exc}")
+
+    def _parent_rules(self) -> tuple[Path, str] | None:
+        """The written rules of the rulebook this one extends (the nearest that has some)."""
+        program = program_of(self.game)
+        if program is None:
+            return None
+        own = program.loaded.game.source.path
+        for path, source in program.loaded.sources.items():
+            if path != own and source.text.lstrip().startswith(("#", "game", "use")) and \
+                    any(x.startswith("game ") for x in source.text.splitlines()):
+                found = rules_path(path)
+                if found is not None:
+                    return found, Path(path).name
+        return None
 
     def _undo(self, player: int) -> None:
         mine = [i for i, m in enumerate(self.movers) if m == player]

@@ -1,0 +1,38 @@
+"""How long the default AI (`mcts`: 400 playouts, at most 2 s) and `mcts:400` (400 playouts,
+no time cap) take to decide in the card and board games, a few positions each (wall time).
+
+    python bench/mcts_decision_time.py
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rulelang  # noqa: E402
+from rulelang.agents import make_agent  # noqa: E402
+
+
+def main() -> None:
+    for name in ("tatara", "karesansui", "muso_sakura"):
+        game = rulelang.load_game(name)
+        for agent_name in ("mcts", "mcts:400"):
+            times = []
+            for seed in range(3):
+                state = game.new_initial_state(seed=seed)
+                rng = random.Random(seed)
+                for _ in range(12):
+                    state.apply_action(rng.choice(state.legal_actions()))
+                agent = make_agent(agent_name, seed)
+                start = time.monotonic()
+                agent.choose(state)
+                times.append(time.monotonic() - start)
+            print(f"{name:12} {agent_name:9} " + "  ".join(f"{t:5.2f} s" for t in times),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
