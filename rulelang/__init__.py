@@ -130,16 +130,22 @@ def _checked(given: str | Path) -> tuple[str | Path, Program, str]:
     return path, program, digest
 
 
+def declares_nothing(loaded: Any) -> Diagnostic | None:
+    """R204 for a file of nothing but blank lines and comments (not even a library)."""
+    if loaded.game.decls:
+        return None
+    return Diagnostic("R204", "the file declares nothing", loaded.game.source.span_at_end(),
+                      'a game starts with `game "Name"` and `players …`; a library with its '
+                      "`def`s")
+
+
 def check_file(path: str | Path) -> Program:
     """What `rulelang check` does: a game is loaded with its default options (so that its
     board is built too); a file without a `game` line is checked as a library module."""
     loaded = load(path)
-    if not loaded.game.decls:  # nothing but blank lines and comments: not even a library
-        source = loaded.game.source
-        raise RulebookError([Diagnostic(
-            "R204", "the file declares nothing", source.span_at_end(),
-            'a game starts with `game "Name"` and `players …`; a library with its `def`s')],
-            {source.path: source})
+    empty = declares_nothing(loaded)
+    if empty is not None:
+        raise RulebookError([empty], {loaded.game.source.path: loaded.game.source})
     if not any(isinstance(d, ast.Game) for d in loaded.game.decls):
         return check(loaded, library=True)
     return load_game(path).runtime.program

@@ -126,6 +126,10 @@ def _check_rulebook(path: Path, game: bool = True) -> Checked:
     try:
         loaded = load(path)
         result.sources = dict(loaded.sources)
+        empty = rulelang.declares_nothing(loaded)  # (as `rulelang check` says it)
+        if empty is not None:
+            _add(result, [empty])
+            return result
         library = not any(isinstance(d, ast.Game) for d in loaded.game.decls)
         result.program = check(loaded, library=library)
     except RulebookError as err:

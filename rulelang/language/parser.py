@@ -66,7 +66,7 @@ def expected_words(text: str, scenario: bool = False) -> tuple[frozenset[str], b
     words = {t.name: t.pattern.value for t in lark_.terminals
              if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()}
     cursor = "cursor_" * 3
-    interactive = lark_.parse_interactive(text + cursor)
+    interactive = lark_.parse_interactive(text + cursor, start="start")
     try:
         for token in interactive.iter_parse():
             if token == cursor and token.end_pos == len(text) + len(cursor):

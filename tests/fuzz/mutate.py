@@ -383,7 +383,7 @@ def shape_cases() -> list[Case]:
         out.append(Case(-1 - k, f"rulebooks/{name}", name, what,
                         {name: made.encode("utf-8", "surrogatepass")}))
     square = (STDLIB / "square.rule").read_text(encoding="utf-8")
-    sites = "  sites (r, c) for r in 0..rows-1, c in 0..cols-1"
+    sites = "  sites (r, c) for r in 0..rows - 1, c in 0..cols - 1"
     assert sites + "\n" in square
     game = (RULEBOOKS / "tic_tac_toe.rule").read_text(encoding="utf-8")
     files = {"square.rule": square.replace(sites, sites + " where r < 0"),

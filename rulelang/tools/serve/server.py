@@ -179,9 +179,11 @@ def _agent(seat: Any) -> str:
         return name
     try:
         agent = make_agent(name)
-    except RulelangError:
-        raise ClientError(f"unknown seat '{name}'", "each seat is 'human' or an agent: random, "
-                          "mcts:N, mcts:Ts, easy, normal, hard") from None
+    except RulelangError as err:  # (an unknown agent, or a budget past the agents' cap)
+        big = name.startswith("mcts:") and name[5:].isdigit()
+        why = "the budget is too large for seat" if big else "unknown seat"
+        raise ClientError(f"{why} '{name}'", "each seat is 'human' or an agent: random, "
+                          "mcts:N, mcts:Ts, easy, normal, hard") from err
     playouts = getattr(agent, "iterations", None) or 0
     seconds = getattr(agent, "seconds", None) or 0
     if playouts > MAX_PLAYOUTS or seconds > MAX_SECONDS:
