@@ -117,7 +117,7 @@ async def until(client: LanguageClient, holds: Callable[[], bool]) -> None:
         if holds():
             return
         await asyncio.wait_for(client.wait_for_notification(
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 5)
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)  # (a loaded machine)
     assert holds()
 
 
