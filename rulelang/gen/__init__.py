@@ -72,7 +72,7 @@ def generate(runtime: Any) -> type[GenState]:
             "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
             "counting": g.counting, "hides": facts.hides(runtime.program),
-            "chooses": g.chooses, "turn_slots": g.turn_slots,
+            "chooses": g.chooses, "choose_locals": g.choose_locals, "turn_slots": g.turn_slots,
             "keeps_segment": facts.hides(runtime.program) and machine,
             "rt": runtime,
             "players": runtime.players,

@@ -60,18 +60,20 @@ class GameWriter:
         # lets and loops around decisions, effects with decisions, rounds)?
         self.step2 = writer.program.round is not None
         self.chooses: list[tuple[ast.Choose, int]] = []  # the turn's chooses, their slots
+        self.choose_locals: list[dict[str, int]] = []  # … and the locals where each asks
 
     def new_slot(self) -> int:
         self.slots += 1
         return self.slots - 1
 
-    def choose_point(self, s: ast.Choose, slot: int) -> int:
+    def choose_point(self, s: ast.Choose, slot: int, names: dict[str, int]) -> int:
         """The decision point of a choose in the turn (after the `do`s), whose option's
         value goes to the turn's slot `slot` (each mover's turn writes it alike)."""
         for k, (node, at) in enumerate(self.chooses):
             if node is s and at == slot:  # (an effect's choose: one point per call of it)
                 return len(self.dos) + k
         self.chooses.append((s, slot))
+        self.choose_locals.append({k: v for k, v in names.items() if k != s.var})
         return len(self.dos) + len(self.chooses) - 1
 
     def write(self) -> Generated:
@@ -98,6 +100,7 @@ class GameWriter:
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
                          tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
+                         choose_locals=tuple(self.choose_locals),
                          calls=w.call_sites, step2=self.step2 or w.step2)
 
     # ---- the menu of the turn's `do`

@@ -67,8 +67,10 @@ def decision(s: GenState, entry: tuple[Any, ...]) -> Decision:
     at = entry[3]
     if at < len(s.do_nodes):
         return Decision(who, menu, menu=s.do_nodes[at])
-    node = s.chooses[at - len(s.do_nodes)][0]
-    return Decision(who, menu, secret=node.mode == "secret", choose=node)
+    k = at - len(s.do_nodes)
+    node = s.chooses[k][0]
+    env = {name: s.tl[slot] for name, slot in s.choose_locals[k].items()}  # (its `ask` text)
+    return Decision(who, menu, secret=node.mode == "secret", choose=node, env=env)
 
 
 def point(cls: type[GenState], d: Decision) -> tuple[int, ...]:

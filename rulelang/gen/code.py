@@ -53,6 +53,7 @@ class Generated:
     # the turn's chooses by a player, in the order of their decision points (after the
     # `do`s), each with the slot its value goes to
     chooses: tuple[tuple[Any, int], ...] = ()
+    choose_locals: tuple[dict[str, int], ...] = ()  # the locals' slots where each asks
     # the calls of each rule's function (rule tracebacks: game/callchain.py)
     calls: dict[str, list[Span]] = field(default_factory=dict)
     step2: bool = False  # uses what compiled mode's step 2 added (gen/actions.py)

@@ -101,6 +101,7 @@ class GenState:
     do_nodes: tuple[Any, ...] = ()
     # … its chooses by a player (decision points after the `do`s), each with its slot
     chooses: tuple[tuple[Any, int], ...] = ()
+    choose_locals: tuple[dict[str, int], ...] = ()  # … and the slots of the locals there
     turn_slots = 0
     keeps_segment = False
     # rounds: per mover, round(S, pc) the round section as a machine; until(S) whether the

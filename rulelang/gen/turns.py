@@ -232,7 +232,7 @@ class _Turn:
         if s.mode == "random":
             fn.add(f"{slot.src} = {w.const(H.chance)}(S, {values}, {w.const(s.span)})")
             return fn
-        point = self.gw.choose_point(s, self.index[s.var])
+        point = self.gw.choose_point(s, self.index[s.var], self.index)
         who = "None"
         if s.chooser is not None:
             chooser = w.ex(s.chooser, self.env)
