@@ -23,9 +23,7 @@ from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
-from rulelang.gen.rt import GenState
-from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.gen.rt import SETUP, TURN, GenState
 from rulelang.library.decision import Decision
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx
@@ -64,19 +62,23 @@ def generate(runtime: Any) -> type[GenState]:
             "rounders": tuple(space[f"round{m}"] for m in movers) if "round0" in space
             else None,
             "untils": tuple(space[f"until{m}"] for m in movers) if "until0" in space else (),
-            "do_nodes": tuple(n for n in walk(do) if isinstance(n, ast.Do)),
+            "setupper": staticmethod(space[f"setup{runtime.template.mover}"])
+            if f"setup{runtime.template.mover}" in space else None,
+            "do_nodes": g.dos,
             "acts": tuple(space[f"act{m}"] for m in movers),
             "ends": tuple(space[f"end{m}"] for m in movers),
             "draws": draws if all(draws) else None,
             "_touch": space["touch"], "_init_kept": space["init_kept"],
             "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),
+            "option_slot": g.option_slot,
+            "changing": tuple(sorted(set(runtime.template.attrs) - runtime.template.fixed)),
             "counting": g.counting, "hides": facts.hides(runtime.program),
             "chooses": g.chooses, "choose_locals": g.choose_locals, "turn_slots": g.turn_slots,
             "keeps_segment": facts.hides(runtime.program) and machine,
             "rt": runtime,
             "players": runtime.players,
-            "do_node": next((n for n in walk(do) if isinstance(n, ast.Do)), None),
+            "do_node": g.dos[0] if g.dos else None,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "generated": g}
     return type("GeneratedState", (State,), body)
@@ -174,7 +176,8 @@ class State(GenState, NumberedActions):
         mid = self.keeps_segment and self.menu is not None and self._checkpoint is not None
         start = self._checkpoint if mid else self
         assert start is not None
-        ref = self.game.reference_state(bridge.to_data(start), self.menu is not None)
+        setup = self.phase == SETUP
+        ref = self.game.reference_state(bridge.to_data(start), self.menu is not None, setup)
         for action in self._trail if mid else ():
             ref.apply_action(action)
         dealt = ref.resample(player, seed)
@@ -183,6 +186,7 @@ class State(GenState, NumberedActions):
             new.result, new.menu, new.ended_by = self.result, None, self.ended_by
             return new
         new = bridge.from_data(type(self), self.game, dealt._checkpoint.copy())
+        new.phase = SETUP if setup else TURN
         new._guarded(lambda _: new._start(), None)
         for action in dealt._trail:
             new.apply_action(action)
@@ -199,10 +203,20 @@ class GenGame(Game):
         self.state_class = cls
         self._start: GenState | None = None
         self._chance = facts.chance_in_setup(runtime.program)
+        self._setup_decides = facts.setup_decides(runtime.program)
 
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
         """A new game; its chance drawn from `seed`, or from `rng` when given (a
         game/chance.ScriptedRng: the outcomes are given from outside)."""
+        if self._setup_decides:  # the setup's machine, from the template
+            data = self.runtime.template.copy()
+            data.rng.seed(seed)
+            start = bridge.from_data(self.state_class, self, data)
+            start.hist, start.phase = [], SETUP
+            if rng is not None:
+                start.rng = rng
+            start._guarded(lambda _: start._start(), None)
+            return start
         if self._start is None or self._chance or rng is not None:  # the setup (no
             start = bridge.from_data(self.state_class, self, self._set_up(seed, rng))
             start.hist = []  # choice) run by the reference: once, or per seed where it
@@ -218,13 +232,14 @@ class GenGame(Game):
         state._guarded(lambda _: state._start(), None)
         return state
 
-    def reference_state(self, data: Any, turn: bool) -> Any:
-        """The reference engine's state holding `data` (a turn's start): its turn begun when
-        `turn` (resample plays the turn there)."""
+    def reference_state(self, data: Any, turn: bool, setup: bool = False) -> Any:
+        """The reference engine's state holding `data` (a turn's start, or the setup's):
+        its turn (or setup) begun when `turn` (resample plays the segment there)."""
         from rulelang.game.engine import State as Engine
         ref = Engine(Game(self.runtime, self.path, self.source_hash), data)
         if turn:
-            ref._guard(ref._start, ref.game.flow.turn)
+            flow = ref.game.flow
+            ref._guard(ref._start, flow.setup if setup else flow.turn)
         else:
             ref._decision = None
         return ref

@@ -8,11 +8,13 @@ import re
 from typing import Any
 
 import rulelang.gen.ends as ends
+import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.loops as loops
 import rulelang.gen.moves as moves
 import rulelang.gen.pieces as pieces
+import rulelang.gen.puts as puts
 import rulelang.gen.rt as rt
 import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
@@ -23,8 +25,6 @@ from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.library.decision import NOTHING
-from rulelang.library.effects import zone_text
-from rulelang.model.values import zone_ref
 
 # the functions in the module, rules first
 _ORDER = ("r", "menu", "walk", "turn", "act", "end", "kept")
@@ -35,14 +35,15 @@ class GameWriter:
         self.w = writer
         self.program = writer.program
         self.turn = turn
-        self.dos = [n for n in walk(turn) if isinstance(n, ast.Do)]
+        self.analysis = DecisionAnalysis(writer.program)
+        self.dos = self._dos(turn)  # (those of the effects it calls too)
         rnd = writer.program.round
         if rnd is not None and any(isinstance(n, ast.Do) for n in walk(rnd.body)):
             raise Unsupported("a 'do' in the round section", rnd.span)
+        self.setup = facts.setup_decides(writer.program)  # (a machine too: gen/turns.py)
         self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
-            or writer.program.round is not None  # (rounds: run by the turns' machine)
+            or writer.program.round is not None or self.setup  # (run by the turns' machine)
         self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)
-        self.analysis = DecisionAnalysis(writer.program)
         program = writer.program
         # does the game read `moved`, or have loops without a bound (charged as they run)?
         self.tracks_moved = any(str(r[0]) == "builtin" and r[1] == "moved"
@@ -58,9 +59,32 @@ class GameWriter:
         self.slots = self.n_slots = 0  # the turn's locals (gen/turns.py: S.tl)
         # does the turn use what the generator takes since compiled mode's step 2 (chooses,
         # lets and loops around decisions, effects with decisions, rounds)?
-        self.step2 = writer.program.round is not None
+        self.step2 = writer.program.round is not None or self.setup
+        self.option_slot: int | None = None  # an option the machine performs (turns.py)
         self.chooses: list[tuple[ast.Choose, int]] = []  # the turn's chooses, their slots
         self.choose_locals: list[dict[str, int]] = []  # … and the locals where each asks
+
+    def _dos(self, block: ast.Block) -> list[ast.Do]:
+        """The `do`s of a section, and of the effects with decisions it calls and of the
+        actions its `do`s offer (the machine performs those that ask more), in order."""
+        out: list[ast.Do] = []
+        seen: set[str] = set()
+
+        def visit(node: ast.Node) -> None:
+            for n in walk(node):
+                if isinstance(n, ast.Do) and not any(n is d for d in out):
+                    out.append(n)
+                    for a in dict.fromkeys(a for group in n.groups() for a in group):
+                        if "action " + a not in seen:
+                            seen.add("action " + a)
+                            visit(self.program.actions[a].body)
+                elif isinstance(n, ast.CallStmt) and self.analysis.decides(n):
+                    effect = self.analysis.effect(n)
+                    if effect.name not in seen:
+                        seen.add(effect.name)
+                        visit(effect.body)
+        visit(block)
+        return out
 
     def new_slot(self) -> int:
         self.slots += 1
@@ -85,6 +109,8 @@ class GameWriter:
                 menus = max((self.menu(mover, do, k) for k, do in enumerate(self.dos)), default=0)
                 steps = max(steps, menus + turns.write(self, mover) + self.act(mover)
                             + self.end(mover))
+                if self.setup and mover == w.rt.template.mover:  # (the setup's mover)
+                    steps = max(steps, turns.write_setup(self, mover))
             else:
                 steps = max(steps, self.menu(mover) + self.act(mover) + self.end(mover))
         w.mover = None
@@ -101,7 +127,8 @@ class GameWriter:
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
                          tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
                          choose_locals=tuple(self.choose_locals),
-                         calls=w.call_sites, step2=self.step2 or w.step2)
+                         calls=w.call_sites, step2=self.step2 or w.step2,
+                         dos=tuple(self.dos), option_slot=self.option_slot)
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -139,9 +166,23 @@ class GameWriter:
         if self.counts_steps or self.w.counting:
             fn.add(f"S.steps[{self.w.const(0)}] = {self.w.const(0)}")
 
+    def deep(self, action: ast.Action, seen: frozenset[str] = frozenset()) -> bool:
+        """Does the action ask more after its option (another player's choice, chance, or
+        a statement that may ask): then the turn's machine performs it (gen/turns.py)?"""
+        for s in action.body.stmts:  # (in the order of reference/menus.py walk)
+            if isinstance(s, ast.Choose) and s.mode == "mover":
+                continue
+            if isinstance(s, ast.Then):  # the option goes on as the named action's
+                return s.action not in seen and self.deep(self.program.actions[s.action],
+                                                          seen | {action.name})
+            if self.analysis.ends_option(s):
+                return True
+        return False
+
     def _ways(self, action: ast.Action, fn: Func) -> int:
         stmts = action.body.stmts
-        if not simple(stmts):  # effects between chooses, or that may refuse: walked
+        if not simple(stmts) or self.deep(action):  # effects between chooses, or that may
+            # refuse, or more to ask after the option: walked
             return Walk(self, action).write(fn)
         first = _first_effect(stmts)
         env: dict[str, Code] = {}
@@ -237,7 +278,7 @@ class GameWriter:
         take (their targets are sites: gen checks it where it writes them)."""
         needed: dict[tuple[str, str], tuple[int, Any]] = {}
         for put in leading_puts(rest):
-            zone, kind, _ = self._supply(put, {})
+            zone, kind, _ = puts.supply(self, put, {})
             n, span = needed.get((zone, kind), (0, put.piece.span))
             needed[(zone, kind)] = (n + 1, span)
         tests = []
@@ -278,65 +319,15 @@ class GameWriter:
             cost += v.cost
         return cost
 
-    def _supply(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, str, str]:
-        """The zone a `put KIND of PLAYER` (from the player's supply) or a `put KIND from
-        ZONE` takes its piece from, the kind, and the zone's words for a refusal (each a
-        source)."""
-        piece, w = s.piece, self.w
-        if s.source is None and isinstance(piece, ast.Of) \
-                and w.refs.get(piece.left, ("", ""))[0] == "kind":
-            kind = w.refs[piece.left][1]
-            who = w.ex(piece.right, env)
-            if who.form.kind != "player":
-                raise Unsupported("a put from the supply of a value not known as a player",
-                                  piece.right.span)
-            zones = tuple(zone_ref("supply", p.index) for p in w.rt.players)
-            if any(z not in w.rt.template.zones for z in zones):
-                raise Unsupported("a put from a supply some player does not have", s.span)
-            if who.form.known:
-                zone = zones[who.form.static.index]
-                return (w.const(zone), w.const(kind),
-                        w.const(zone_text(w.rt.players, zone)))
-            index = f"{who.src}.index"
-            words = tuple(zone_text(w.rt.players, z) for z in zones)
-            return f"{w.const(zones)}[{index}]", w.const(kind), f"{w.const(words)}[{index}]"
-        if s.source is not None and isinstance(piece, ast.Name) \
-                and w.refs.get(piece, ("", ""))[0] == "kind":
-            zone = self._zone(s.source, env)
-            return (w.const(zone), w.const(w.refs[piece][1]),
-                    w.const(zone_text(w.rt.players, zone)))
-        if s.source is not None:  # `put X from Z`, X a kind found as the game runs
-            zone = self._zone(s.source, env)
-            what = w.ex(piece, env)
-            return (w.const(zone), f"{w.const(pieces.kind_of)}({what.src}, {w.const(piece.span)})",
-                    w.const(zone_text(w.rt.players, zone)))
-        raise Unsupported("a put of anything but 'KIND of PLAYER' or 'KIND from ZONE'", s.span)
-
-    def _zone(self, e: ast.Expr, env: dict[str, Code]) -> Any:
-        """A zone known when written: a shared one, or one of a known player's."""
-        w = self.w
-        name, who = e, None
-        if isinstance(e, ast.Of):
-            name, who = e.left, w.ex(e.right, env)
-        cat, key = w.refs.get(name, ("", ""))
-        zone = None
-        if cat == "zone" and who is None:
-            zone = zone_ref(str(key), None)
-        elif cat == "zone" and who is not None and who.form.kind == "player" \
-                and who.form.known:
-            zone = zone_ref(str(key), who.form.static.index)
-        if zone is None or zone not in w.rt.template.zones:
-            raise Unsupported("a zone not known when the game is made", e.span)
-        return zone
-
     # ---- the actions' effects
     def act(self, mover: int) -> int:
         fn = Func(f"def act{mover}(S, o):")
         fn.add("name, vals = o")
         self._begin(fn)
         cost = 0
-        actions = list(dict.fromkeys(a for do in self.dos for group in do.groups()
-                                     for a in group))
+        actions = [a for a in dict.fromkeys(a for do in self.dos for group in do.groups()
+                                            for a in group)
+                   if not self.deep(self.program.actions[a])]  # (the machine's: turns.py)
         for i, name in enumerate(actions):
             action = self.program.actions[name]
             fn.add(f"{'if' if i == 0 else 'elif'} name == {self.w.const(name)}:")
@@ -382,7 +373,7 @@ class GameWriter:
         if isinstance(s, ast.Let):
             return self._let(s, env, fn)
         if isinstance(s, ast.Put):
-            return self._put(s, env, fn)
+            return puts.put(self, s, env, fn)
         if isinstance(s, (ast.Move, ast.Remove)):
             return self._move(s, env, fn)
         if isinstance(s, ast.If):
@@ -452,63 +443,6 @@ class GameWriter:
             self._effects.discard(effect.name)
             self.w.calls.pop()
         return cost
-
-    def piece_ok(self, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:
-        """Has this put its piece now (the menu's check of an option's first put)?"""
-        try:
-            zone, kind, _ = self._supply(s, env)
-        except Unsupported:
-            piece = self.w.ex(s.piece, env)
-            return (f"{self.w.const(pieces.put_ok)}({piece.src}, {self.w.const(s.piece.span)})",
-                    piece.cost)
-        return (f"{self.w.const(pieces.has_piece)}(S, {zone}, {kind}, "
-                f"{self.w.const(s.piece.span)})", 1)
-
-    def _put(self, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
-        w = self.w
-        if s.source is None and not isinstance(s.piece, ast.Of) \
-                and w.refs.get(s.piece, ("", ""))[0] != "kind":  # a piece itself
-            piece, target = w.ex(s.piece, env), w.ex(s.target, env)
-            fn.add(f"{w.const(pieces.put_piece)}(S, {piece.src}, {target.src}, "
-                   f"{w.const(s.piece.span)}, {w.const(s.span)})")
-            if s.name is not None:
-                env[s.name] = Code(piece.src, F.PIECE, 0)
-            return piece.cost + target.cost + 1
-        zone, kind, where = self._supply(s, env)
-        target = w.ex(s.target, env)
-        if target.form.kind != "site" and self._puts > 1:  # (it could feed another's zone)
-            raise Unsupported("a put not known to go to a site, among several", s.target.span)
-        z, pc, pile = w.fresh("v"), w.fresh("v"), w.fresh("v")
-        fn.add(f"{z} = {zone}")
-        if target.form.kind == "site":  # the top piece of its pile, to a site: in place
-            t, i, was = w.fresh("v"), w.fresh("v"), w.fresh("v")
-            owners = w.const(tuple(None if o is None else w.rt.players[o]
-                                   for o in w.rt.template.owner))
-            fn.add(f"{pile} = S.zones[{z}]")
-            fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
-            fn.add(f"    {pc} = {pile}.pop()")
-            fn.add(f"    {t} = {target.src}")
-            fn.add(f"    {i} = {t}.index")
-            fn.add(f"    {was} = S.at[{i}]")
-            fn.add(f"    S.at[{i}] = {was} + ({pc}, )")
-            fn.add(f"    S.top[{i}] = {owners}[{pc}.id]")
-            if w.layout.kept:
-                fn.add(f"    touch(S, {i}, {was})")
-            fn.add(f"    S.loc[{pc}.id] = {t}")
-            if self.tracks_moved:
-                fn.add(f"    S.moved.add({pc}.id)")
-            fn.add(f"    S.last[{w.const('site')}] = {t}")
-            fn.add(f"    S.last[{w.const('piece')}] = {pc}")
-            fn.add("else:")
-            fn.depth += 1
-        fn.add(f"{pc} = {w.const(pieces.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, {where})")
-        fn.add(f"{w.const(pieces.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
-               f"{w.const('put')})")
-        if target.form.kind == "site":
-            fn.depth -= 1
-        if s.name is not None:
-            env[s.name] = Code(pc, F.PIECE, 0)
-        return target.cost + 2
 
     def _if(self, s: ast.If, env: dict[str, Code], fn: Func, each: Any) -> int:
         cost = 0

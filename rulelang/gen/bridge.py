@@ -39,7 +39,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.game = game
     s.at, s.loc, s.owner = data.at.copy(), data.loc.copy(), data.owner.copy()
     s.zones = {k: v.copy() for k, v in data.zones.items()}
-    s.attrs = data.attrs
+    s.attrs = s._own_attrs(data.attrs)
     s.counters, s.vars, s.last = data.counters.copy(), data.vars.copy(), data.last.copy()
     s.mover, s.turn, s.result, s.idle = data.mover, data.turn, data.result, data.idle
     s.hist = [(d.player, list(d.options), k, *point(cls, d)) for d, k in data.history]

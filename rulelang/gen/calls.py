@@ -66,6 +66,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if key in ("repeated", "repeated_board") and len(args) == 1:
         return Code(f"{w.const(_REPEATS[key])}(S, {w.plain(args[0]).src})", F.BOOL,
                     cost)
+    if key in ("memo", "cached") and len(args) > (key == "cached"):
+        return _kept(w, key, args, n, cost)
     if b.facts.reads & ~_FLAT_READS and key != "moved":  # (the flat state keeps `moved`)
         raise Unsupported(f"'{key}' in generated code", n.span)
     called = [i for i in b.facts.calls if i < len(args)]
@@ -87,6 +89,21 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)
+
+def _kept(w: Any, key: str, args: list[Code], n: ast.Call, cost: int) -> Code:
+    """`memo(f, …)` and `cached(sites, f, …)`: f(…), remembered for the game's states by
+    the rule, its arguments (and the pieces on the sites) where no rule sets a piece's
+    attribute or owner (helpers.remembered)."""
+    at = int(key == "cached")
+    ref = w.refs.get(n.args[at], ("", ""))
+    name = ref[1] if ref[0] == "function" else None  # (a rule found as it runs: not kept)
+    sites = args[0].src if key == "cached" else w.const(None)
+    rest = "(" + "".join(a.src + ", " for a in args[at + 1:]) + ")"
+    if not w.counting:
+        cost += 1 + args[at].cost
+    return Code(f"{w.const(H.remembered)}(S, {w.const((key, name))}, {sites}, {rest}, "
+                f"{args[at].src})", F.ANY, cost)
+
 
 def _calls(w: Any, key: str, args: list[Code]) -> int | None:
     """How often a builtin may call the rules passed to it, at most: group's link once

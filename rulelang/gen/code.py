@@ -57,6 +57,8 @@ class Generated:
     # the calls of each rule's function (rule tracebacks: game/callchain.py)
     calls: dict[str, list[Span]] = field(default_factory=dict)
     step2: bool = False  # uses what compiled mode's step 2 added (gen/actions.py)
+    dos: tuple[Any, ...] = ()  # the turn's `do`s (and its effects'), in their points' order
+    option_slot: int | None = None  # the slot of an option the turn's machine performs
 
 
 class Func:

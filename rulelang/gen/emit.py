@@ -143,7 +143,7 @@ class Writer:
             if member is None:
                 raise Unsupported(f"the board has no '{key}'", n.span)
             return self.static(member)
-        if cat in ("player", "option", "kind", "symbol", "enum", "table"):  # (tables: made once)
+        if cat in ("player", "option", "kind", "symbol", "enum", "table", "zones"):  # (made once)
             self.step2 = self.step2 or cat == "table"
             return self.static(self.rt._component_value(cat, key, None, n))
         if cat == "function":  # a rule passed as a value: a function of the state S
@@ -175,7 +175,11 @@ class Writer:
         return Code(f"S.{table}[{self.const((key, owner))}]", F.ANY, 0)
 
     def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
-        cat, key = self.refs.get(n.left, ("", ""))
+        cat, key = self.refs.get(n.left, ("local", ""))
+        if cat == "local":  # a local holding a kind's or a zone's name: `species of p`
+            name, who = self.ex(n.left, env), self.ex(n.right, env)
+            return Code(f"{self.const(H.of_local)}(S, {name.src}, {who.src}, "
+                        f"{self.const(n.span)})", F.ANY, name.cost + who.cost + 1)
         if str(cat) not in ("var", "counter", "zone", "kind"):
             raise Unsupported("this 'of'", n.span)
         who = self.ex(n.right, env)
@@ -286,6 +290,12 @@ class Writer:
             return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
         return Code(f"{self.const(H.compare)}({self.const(n.op)}, {a.src}, {b.src}, "
                     f"{self.const(n.span)}, S)", F.BOOL, cost + self.n_sites)
+
+    def x_NoClause(self, n: ast.NoClause, env: dict[str, Code]) -> Code:
+        """The end of a rule written as clauses, reached by a value none is for: R301."""
+        subject = self.ex(n.subject, env)
+        return Code(f"{self.const(H.no_clause)}({self.const(n.rule)}, {self.const(n.symbols)}, "
+                    f"{subject.src}, {self.const(n.span)})", F.ANY, subject.cost)
 
     def x_BoolOp(self, n: ast.BoolOp, env: dict[str, Code]) -> Code:
         a, b = self.ex(n.left, env), self.ex(n.right, env)

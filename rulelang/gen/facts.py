@@ -1,5 +1,5 @@
-"""What must hold of a whole game for the generator to take it (no rounds, no decision in
-the setup), what it hides and whether its setup draws by chance, and the bound
+"""What must hold of a whole game for the generator to take it (the sections it knows, a
+decision in the turn), what it hides, whether its setup decides or draws by chance, and the bound
 on the steps one action can take, which must lie far below the budget for generated code
 to run without counting them. `scope` raises Unsupported at the construct in the way."""
 from __future__ import annotations
@@ -26,15 +26,18 @@ def chance_in_setup(program: Program) -> bool:
     return setup is not None and DecisionAnalysis(program).chance(setup)
 
 
+def setup_decides(program: Program) -> bool:
+    """Does the setup ask for a decision (then it runs as a machine: gen/turns.py)?"""
+    setup = program.sections.get("setup")
+    return setup is not None and DecisionAnalysis(program).decides(setup)
+
+
 def scope(program: Program) -> ast.Block:
     """The turn section, when the game is one the generator takes."""
     for name in program.sections:
         if name not in ("setup", "turn", "end"):
             raise Unsupported(f"a '{name}' section", program.sections[name].span)
-    setup = program.sections.get("setup")
     analysis = DecisionAnalysis(program)
-    if setup is not None and analysis.decides(setup):
-        raise Unsupported("a setup with a choice", setup.span)
     turn = program.sections.get("turn")
     if turn is None or not analysis.decides(turn):
         raise Unsupported("a turn without a decision", turn.span if turn else None)

@@ -20,7 +20,7 @@ from rulelang.library.semantics import (
     positioned,
     quant_error,
 )
-from rulelang.model.values import Site, show
+from rulelang.model.values import Piece, Site, show
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
 
@@ -141,6 +141,14 @@ def of_value(s: Any, cat: str, key: str, player: Any, span: Any) -> Any:
         raise RuleRuntimeError(str(exc), span) from None
 
 
+def of_local(s: Any, value: Any, player: Any, span: Any) -> Any:
+    """`x of p`, x a local holding a piece kind's or a zone's name (Interpreter.visit_Of)."""
+    from rulelang.library.semantics import local_of
+    view = s.view()
+    cat, key = local_of(view, value)
+    return of_value(s, cat, key, player, span)
+
+
 def slot(s: Any, cat: str, key: str, player: Any, span: Any) -> tuple[Any, ...]:
     """The table and key of `V of p` set or increased, p known only as the game runs."""
     from rulelang.library.effects import slot as meaning
@@ -187,3 +195,47 @@ def index(obj: Any, i: Any, span: Any) -> Any:
         return obj[i]
     except (IndexError, KeyError, TypeError, RuleRuntimeError) as exc:  # (a table's)
         raise runtime_error(exc, span, "indexing") from None
+
+
+def set_attr(s: Any, value: Any, piece: Any, name: str, span: Any) -> None:
+    """`set p.side = 2`: a piece's changing attribute (effects.set_attribute); the kept
+    structures test its site again."""
+    if not isinstance(piece, Piece):
+        raise RuleRuntimeError(f"only a piece's attributes can be set, not {show(piece)}'s",
+                               span)
+    decl = s.rt.program.pieces.get(piece.kind)
+    if not any(n == name for n, _ in (decl.attrs if decl else ()) or ()):
+        raise RuleRuntimeError(f"a {piece.kind} has no attribute '{name}'", span)
+    s.attrs[name][piece.id] = value
+    where = s.loc[piece.id]
+    if type(where) is Site:
+        s._touch(where.index, s.at[where.index])
+
+
+def no_clause(rule: str, symbols: tuple[str, ...], value: Any, span: Any) -> Any:
+    """A rule written as clauses, reached by a value none of them is for."""
+    from rulelang.library.semantics import no_clause as error
+    raise error(rule, symbols, value, span)
+
+
+def remembered(s: Any, key: tuple[str, Any], sites: Any, args: tuple[Any, ...],
+               f: Any) -> Any:
+    """f(*args) (what `memo` and `cached` mean), kept in the game's content cache by the
+    rule, the arguments and, for `cached`, the pieces on `sites` (runtime.content_cache:
+    None where a rule sets a piece's attribute or owner)."""
+    table = s.rt.content_cache if key[1] is not None else None
+    if table is None:
+        return f(*args)
+    try:
+        k = ("gen", key, args) if sites is None else \
+            ("gen", key, args, tuple([s.at[x.index] for x in sites]))
+        return table[k]
+    except KeyError:
+        pass
+    except (TypeError, AttributeError):  # (values not compared by value: not kept)
+        return f(*args)
+    value = f(*args)
+    if len(table) > 100_000:
+        table.clear()
+    table[k] = value
+    return value

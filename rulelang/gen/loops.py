@@ -24,6 +24,13 @@ def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func
         value = w.ex(s.value, env)
         fn.add(f"S.starter = {w.const(H.starter)}({value.src}, {w.const(s.value.span)})")
         return value.cost + 1
+    if isinstance(t, ast.Attr) and t not in w.refs and isinstance(s, ast.Set):
+        if t.name == "owner":  # (the flat state's owners and tops are fixed)
+            raise Unsupported("a set of a piece's owner", s.span)
+        value, piece = w.ex(s.value, env), w.ex(t.obj, env)  # (the reference's order)
+        fn.add(f"{w.const(H.set_attr)}(S, {value.src}, {piece.src}, {w.const(t.name)}, "
+               f"{w.const(t.span)})")
+        return value.cost + piece.cost + 1
     if str(cat) not in ("var", "counter"):
         raise Unsupported("a set of anything but a var or a counter", s.span)
     who = w.ex(t.right, env) if isinstance(t, ast.Of) else None

@@ -7,8 +7,9 @@ from typing import Any
 
 from rulelang.errors import Refusal, RuleRuntimeError
 from rulelang.gen.rt import GenState
+from rulelang.library.effects import zone_text
 from rulelang.model.state import REVEALED, Mixed, pieces_in
-from rulelang.model.values import Piece, Site, ZoneRef, show
+from rulelang.model.values import Piece, PieceSource, Site, ZoneRef, piece_source, show
 
 
 def lift(s: GenState, piece: Piece) -> None:
@@ -67,7 +68,7 @@ def remove(s: GenState, piece: Any, span: Any) -> None:
     lift(s, piece)
 
 
-def take(s: GenState, zone: ZoneRef, kind: str, span: Any, where: str) -> Piece:
+def take(s: GenState, zone: ZoneRef, kind: str | None, span: Any, where: str) -> Piece:
     """The last piece of a kind in a zone (effects.take_piece; `place` takes it out), or
     the Refusal of a put that has no piece."""
     pile = s.zones.get(zone)
@@ -99,13 +100,29 @@ def has_pieces(s: GenState, zone: ZoneRef, kind: str, n: int, span: Any) -> bool
     return sum(1 for p in pile if kind is None or p.kind == kind) >= n
 
 
-def put_ok(value: Any, span: Any) -> bool:
-    """Can a `put` of this value put it (a piece; none: the way is refused)?"""
-    if isinstance(value, Piece):
-        return True
-    if value is None:
+def take_value(s: GenState, what: Any, source: Any, given: bool, span: Any) -> Piece:
+    """The piece a `put` of a value found as the game runs puts (effects.take_piece): the
+    piece itself, or the last of its kind in its zone (or in `source`, when `given`)."""
+    if isinstance(what, Piece):
+        return what
+    if given:
+        what = piece_source(what if isinstance(what, str) else None, source)
+    if isinstance(what, PieceSource):
+        if not isinstance(what.zone, ZoneRef):
+            raise RuleRuntimeError(f"a piece is put from a zone, not from {show(what.zone)}",
+                                   span)
+        return take(s, what.zone, what.kind, span, zone_text(s.players, what.zone))
+    error = Refusal if what is None else RuleRuntimeError
+    raise error(f"'put' needs a piece, not {show(what)}", span)
+
+
+def put_ok(s: GenState, what: Any, source: Any, given: bool, span: Any) -> bool:
+    """Has a `put` of this value a piece to put (the menu's check; none: refused)?"""
+    try:
+        take_value(s, what, source, given, span)
+    except Refusal:
         return False
-    raise RuleRuntimeError(f"'put' needs a piece, not {show(value)}", span)
+    return True
 
 
 def put_piece(s: GenState, value: Any, target: Any, piece_span: Any, span: Any) -> None:

@@ -26,6 +26,7 @@ from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Player, ZoneRef, show
 
 TERMINAL = -4
+TURN, ROUND, SETUP = 0, 1, 2  # GenState.phase: what the machine runs
 # the debug switch: after each apply_action, compare the kept structures with ones made anew
 CHECK_KEPT = os.environ.get("RULELANG_CHECK_KEPT", "") not in ("", "0")
 
@@ -77,7 +78,7 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
-    phase: int  # 0: a turn; 1: the round section after it (turns.py writes both)
+    phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
     rt: Any = None
@@ -108,6 +109,9 @@ class GenState:
     # round ends after this turn
     rounders: tuple[Any, ...] | None = None
     untils: tuple[Any, ...] = ()
+    option_slot: int | None = None  # … the slot of a `do`'s option it performs itself
+    setupper: Any = None  # a setup with a decision: setup(S, pc), as a turn's machine
+    changing: tuple[str, ...] = ()  # the piece attributes a rule sets (the others shared)
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
 
@@ -176,6 +180,19 @@ class GenState:
         assert steppers is not None
         try:
             while True:
+                if self.phase == SETUP:
+                    if self.keeps_segment and self.pc == 1 and not self.decided:
+                        self._checkpoint, self._trail, self._views = None, [], None
+                        self._checkpoint = self.clone()  # (the setup's start: a resample's)
+                    menu = self.setupper(self, self.pc)
+                    if menu:
+                        self.menu = menu
+                        return
+                    self.phase = TURN  # the setup is over: the first turn
+                    if self.repetition:
+                        count_position(self, self.mover)
+                    self.pc, self.point, self.decided = 1, 0, False
+                    continue
                 if self.phase:
                     menu = self.rounders[self.mover](self, self.pc)  # type: ignore[index]
                 else:
@@ -229,6 +246,8 @@ class GenState:
         point = self.point - len(self.do_nodes)
         if point >= 0 and self.steppers is not None:  # a choose of the turn: its value
             self.tl[self.chooses[point][1]] = bound(option[1][0])
+        elif self.option_slot is not None:  # a `do`'s option, performed by the machine
+            self.tl[self.option_slot] = option
         else:
             self.acts[self.mover](self, option)
         self.decided = True
@@ -288,6 +307,7 @@ class GenState:
             if self.keeps_segment:
                 self._trail.append(action)
                 self._views = None
+        self.steps[0] = 0  # (the reference's budget: per action applied)
         self._guarded(self._play, menu[action])
         if CHECK_KEPT:
             self._verify_kept()
@@ -392,9 +412,19 @@ class GenState:
         this state's own (effects write neither)."""
         return self._copy(self.hist, self.positions)
 
+    def _own_attrs(self, attrs: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        """A copy's attributes: its own columns of those a rule sets, the others shared."""
+        if not self.changing:
+            return attrs
+        out = attrs.copy()
+        for name in self.changing:
+            out[name] = attrs[name].copy()
+        return out
+
     def _copy(self, hist: list[Any], positions: dict[Any, int]) -> GenState:
         new = self.__class__.__new__(self.__class__)
-        new.game, new.owner, new.attrs = self.game, self.owner, self.attrs  # (never set)
+        new.game, new.owner = self.game, self.owner  # (never set)
+        new.attrs = self._own_attrs(self.attrs)
         new.at, new.loc, new.top = self.at.copy(), self.loc.copy(), self.top.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.counters, new.vars = self.counters.copy(), self.vars.copy()

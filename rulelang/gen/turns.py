@@ -5,7 +5,7 @@ point to resume at and the `do` it came from kept in `S.pc` and `S.point`), or t
 and at each `if` and loop around one, the blocks numbered and run by a loop over `pc`; the
 turn's locals and the loops' items and positions live in the state's slots (`S.tl`), so a
 clone is a copy of the state (no replay of the turn). A result statement in the turn ends
-the game at once (rt.TurnOver)."""
+the game at once (rt.TurnOver). A setup with a decision is written the same way."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,7 +17,7 @@ from rulelang.errors import RuleRuntimeError
 from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
-from rulelang.library.decision import NOTHING
+from rulelang.library.decision import NOTHING, bound
 
 END = 0  # the block that ends the turn; the turn starts at block 1
 
@@ -25,6 +25,9 @@ END = 0  # the block that ends the turn; the turn starts at block 1
 def write(gw: Any, mover: int) -> int:
     """Write `turn<mover>`; the most steps its statements take besides the menus."""
     gw.slots = 0  # (every mover's turn numbers its slots alike)
+    if any(gw.deep(gw.program.actions[a]) for do in gw.dos for group in do.groups()
+           for a in group):  # the option taken, for the machine to perform (GenState._play)
+        gw.option_slot = gw.new_slot()
     cost = _Turn(gw, mover, gw.turn, "turn").write()
     rnd = gw.program.round
     if rnd is not None:  # the round section: `round<m>(S, pc)`, and when a round ends
@@ -41,6 +44,15 @@ def write(gw: Any, mover: int) -> int:
     return cost
 
 
+def write_setup(gw: Any, mover: int) -> int:
+    """Write `setup<mover>(S, pc)`: a setup with a decision, as a machine like a turn's (the
+    state's phase SETUP until it is over); the most steps its statements take."""
+    setup = gw.program.sections["setup"]
+    cost = _Turn(gw, mover, setup, "setup").write()
+    gw.n_slots = max(gw.n_slots, gw.slots)
+    return cost
+
+
 class _Turn:
     def __init__(self, gw: Any, mover: int, block: ast.Block, name: str) -> None:
         self.gw, self.w, self.mover = gw, gw.w, mover
@@ -53,6 +65,10 @@ class _Turn:
         self.env: dict[str, Code] = {}
         self.index: dict[str, int] = {}
         self.calling: set[str] = set()  # the effects being written in place
+        # an action performed by the machine: its chooses that take the option's values
+        # (each with its index there) and the requires its menu checked
+        self.given: dict[int, int] = {}
+        self.checked: set[int] = set()
 
     def write(self) -> int:
         w = self.w
@@ -101,15 +117,13 @@ class _Turn:
                                                       for n in walk(s))
         for s in stmts:
             if isinstance(s, ast.Do):
-                after = self.label()
-                fn.add(f"menu = menu{self.mover}_{self.gw.dos.index(s)}(S)")
-                fn.add("if menu:")  # a decision: the turn goes on from `after` once taken
-                fn.add(f"    S.pc = {w.const(after)}")
-                fn.add(f"    S.point = {w.const(self.gw.dos.index(s))}")
-                fn.add("    S.chooser = None")
-                fn.add("    return menu")
-                self.jump(fn, after)  # (nobody can take it: the turn goes on without)
-                fn = self.block(after)
+                fn = self.do(s, fn)
+            elif isinstance(s, ast.Choose) and id(s) in self.given:  # its value: the option's
+                option = f"S.tl[{w.const(self.gw.option_slot)}][{w.const(1)}]"
+                at = w.const(self.given[id(s)])
+                fn.add(f"{self.slot(s.var).src} = {w.const(bound)}({option}[{at}])")
+            elif id(s) in self.checked:
+                continue
             elif isinstance(s, ast.Choose):
                 self.gw.step2 = True
                 fn = self.choose(s, fn)
@@ -124,6 +138,9 @@ class _Turn:
             elif isinstance(s, (ast.ForEach, ast.Repeat)) and decides(s):
                 self.gw.step2 = True
                 fn = self.loop(s, fn)
+            elif isinstance(s, ast.While) and decides(s):
+                self.gw.step2 = True
+                fn = self.while_loop(s, fn)
             elif isinstance(s, ast.CallStmt) and decides(s):
                 self.gw.step2 = True
                 fn = self.call(s, fn)
@@ -133,11 +150,73 @@ class _Turn:
                 fn.add(f"raise {w.const(rt.TurnOver)}({result})")
                 fn = self.block(self.label())  # (nothing after it runs)
             elif not decides(s) and not isinstance(s, (ast.Require, ast.Then)):
-                self.cost += self.gw.effect(s, dict(self.env), fn)
+                inner = dict(self.env)
+                self.cost += self.gw.effect(s, inner, fn)
+                if isinstance(s, ast.Put) and s.name is not None:  # `put … as t`: a local
+                    fn.add(f"{self.slot(s.name).src} = {inner[s.name].src}")
             else:
                 raise Unsupported(f"the statement '{type(s).__name__}' in a turn of several "
                                   "decisions", s.span)
         self.jump(fn, then)
+
+    def do(self, s: ast.Do, fn: Func) -> Func:
+        """A `do`: its menu returned (the turn goes on at `after` once an option is taken,
+        or at once when there is none). Where an action of the game asks more after its
+        option, the option is kept in a slot and performed here: those actions by the
+        machine, the others by the act function."""
+        w, k = self.w, self.gw.dos.index(s)
+        after = self.label()
+        taken = after if self.gw.option_slot is None else self.label()
+        fn.add(f"menu = menu{self.mover}_{k}(S)")
+        fn.add("if menu:")
+        fn.add(f"    S.pc = {w.const(taken)}")
+        fn.add(f"    S.point = {w.const(k)}")
+        fn.add("    S.chooser = None")
+        fn.add("    return menu")
+        self.jump(fn, after)  # (nobody can take it: the turn goes on without)
+        if taken != after:
+            top, o = self.block(taken), w.fresh("v")
+            top.add(f"{o} = S.tl[{w.const(self.gw.option_slot)}]")
+            for name in dict.fromkeys(a for group in s.groups() for a in group):
+                action = self.gw.program.actions[name]
+                if self.gw.deep(action):
+                    label = self.label()
+                    top.add(f"if {o}[{w.const(0)}] == {w.const(name)}:")
+                    top.add(f"    pc = {w.const(label)}")
+                    top.add("    continue")
+                    self.perform(action, self.block(label), after)
+            top.add(f"act{self.mover}(S, {o})")
+            self.jump(top, after)
+        return self.block(after)
+
+    def perform(self, action: ast.Action, fn: Func, then: int) -> None:
+        """An action that asks more after its option (reference/statements.py perform):
+        its body from the start, the mover's chooses up to the option's end taking its
+        values, the requires its menu checked passed over."""
+        w, stmts = self.w, action.body.stmts
+        self.gw._begin(fn)
+        outer = (self.env, self.index)
+        self.env, self.index = {}, {}
+        n = 0
+        for s in stmts:
+            if isinstance(s, ast.Then):
+                raise Unsupported("a 'then' in an action that asks more after its option",
+                                  s.span)
+            if isinstance(s, ast.Choose) and s.mode == "mover":
+                self.given[id(s)], n = n, n + 1
+            elif isinstance(s, ast.Require):
+                self.checked.add(id(s))
+            elif self.gw.analysis.ends_option(s):
+                break
+        done = self.label()
+        try:
+            self.run(stmts, fn, done)
+        finally:
+            self.env, self.index = outer
+        end = self.block(done)
+        end.add(f"S.last[{w.const('action')}] = {w.const(action.name)}")
+        end.add(f"S.last[{w.const('player')}] = {w.const(self.w.rt.players)}[S.mover]")
+        self.jump(end, then)
 
     def call(self, s: ast.CallStmt, fn: Func) -> Func:
         """An effect with a decision in it, its statements in place: its parameters and
@@ -201,6 +280,23 @@ class _Turn:
         if isinstance(s, ast.ForEach):
             top.add(f"    {self.slot(s.var).src} = {items}[{at}]")
         top.add(f"    {at} += {w.const(1)}")
+        top.add(f"    pc = {w.const(body)}")
+        top.add("    continue")
+        self.jump(top, after)
+        self.run(s.body.stmts, self.block(body), head)
+        return self.block(after)
+
+    def while_loop(self, s: ast.While, fn: Func) -> Func:
+        """A `while` with a decision in its body: its condition tested at the head block,
+        each turn charged a step (reference/statements.py run_While)."""
+        w = self.w
+        head, body, after = self.label(), self.label(), self.label()
+        self.jump(fn, head)
+        top = self.block(head)
+        c = w.ex(s.cond, self.env)
+        self.cost += c.cost + 1
+        top.add(f"if {c.src}:")
+        top.add(f"    {w.const(rt.charge)}(S, {w.const(1)}, {w.const(s.span)})")
         top.add(f"    pc = {w.const(body)}")
         top.add("    continue")
         self.jump(top, after)

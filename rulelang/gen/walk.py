@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import rulelang.gen.forms as F
+import rulelang.gen.puts as puts
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.language import ast
@@ -84,7 +85,13 @@ class Walk:
         if isinstance(s, ast.Let):
             inner = dict(env)
             return int(self.gw._let(s, inner, fn)) + self.walk(stmts, i + 1, inner, chosen, fn)
+        if self.analysis.ends_option(s):  # another player or chance decides next: the
+            fn.add(f"out.append({self.option(chosen)})")  # option ends here
+            return 1
         return self.segment(stmts, i, env, chosen, fn)
+
+    def option(self, chosen: list[str]) -> str:
+        return f"({self.w.const(self.action.name)}, ({''.join(v + ', ' for v in chosen)}))"
 
     def segment(self, stmts: tuple[ast.Stmt, ...], i: int, env: dict[str, Code],
                 chosen: list[str], fn: Func) -> int:
@@ -113,17 +120,19 @@ class Walk:
         still refuse get through on a scratch copy."""
         w, rest, cost, checks = self.w, stmts[i:], 0, []
         if rest and isinstance(rest[0], ast.Put):
-            test, more = self.gw.piece_ok(rest[0], env)
+            test, more = puts.piece_ok(self.gw, rest[0], env)
             checks.append(test)
             cost += more
-        if self.analysis.may_refuse(rest, 0):  # (as reference/menus.py asks it)
+        if self.analysis.may_refuse(rest, 0):  # (as reference/menus.py asks it: tried up
+            tried = rest[:next((k for k, s in enumerate(rest)  # to the first that may ask)
+                                if self.analysis.decides(s)), len(rest))]
             self.gw.tries = True
             name, params = w.fresh("w"), _params(env, chosen)
             sub = Func(f"def {name}(S{''.join(', ' + p for p in params)}):")
             sub.add("try:")
             sub.depth += 1
             inner = dict(env)
-            for s in rest:
+            for s in tried:
                 cost += self.gw.effect(s, inner, sub)
             sub.add("pass")
             sub.depth -= 1
@@ -132,7 +141,7 @@ class Walk:
             sub.add(f"return {w.const(True)}")
             w.funcs.append((name, rest[0].span, "walk", sub))
             checks.append(f"{name}(S.scratch(){''.join(', ' + p for p in params)})")
-        option = f"({w.const(self.action.name)}, ({''.join(v + ', ' for v in chosen)}))"
+        option = self.option(chosen)
         if checks:
             fn.add(f"if {' and '.join(checks)}:")
             fn.add(f"    out.append({option})")

@@ -72,7 +72,9 @@ TAKEN = [("tic_tac_toe", {}), ("connect_four", {}), ("hex", {"size": 5}), ("hex"
          ("sponnect", {}), ("splice", {}), ("splade", {}), ("spao", {}), ("spodd", {}),
          ("spline_plus", {}), ("spought", {}), ("spyramid", {}), ("spaiji", {}),
          ("spargo", {}), ("spaniel", {}), ("spire", {}), ("spice", {}),
-         ("muso_sakura", {"players": 3}), ("muso_sakura", {"players": 4, "abilities": "by_hand"})]
+         ("muso_sakura", {"players": 3}), ("muso_sakura", {"players": 4, "abilities": "by_hand"}),
+         ("tatara", {}), ("tatara", {"players": 4}), ("karesansui", {}),
+         ("karesansui", {"players": 3})]
 
 
 def _same(gen: object, ref: object, where: str) -> None:
@@ -268,7 +270,8 @@ def _came(state: Any) -> list[Any]:
     return [repr(x) for x in data.came] + sorted(map(repr, data.revealed))
 
 
-@pytest.mark.parametrize("rulebook", ["gen/cards.rule", "gen/bids.rule", "flow/secret.rule",
+@pytest.mark.parametrize("rulebook", ["gen/cards.rule", "gen/bids.rule", "gen/setup.rule",
+                                      "flow/secret.rule",
                                       "flow/secret_rounds.rule"])
 def test_hidden_zones_chance_and_secrets_as_the_reference(tmp_path: object,
                                                           rulebook: str) -> None:

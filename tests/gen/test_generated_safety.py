@@ -85,13 +85,33 @@ def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
     assert state.history() == ref.history() and state.returns() == ref.returns()
 
 
-def test_a_game_not_taken_runs_compiled_whole_and_says_why() -> None:
-    game = rulelang.load_game("tatara", mode="generated")
+OWNERS = """use square
+game "Owners"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s as t
+  set t.owner = opponent
+turn
+  do place
+end
+  when turn >= 5
+    draw
+"""
+
+
+def test_a_game_not_taken_runs_compiled_whole_and_says_why(tmp_path: Path) -> None:
+    path = tmp_path / "owners.rule"
+    path.write_text(OWNERS)
+    game = rulelang.load_game(path, mode="generated")
     assert not isinstance(game, GenGame)
     assert type(game.runtime.evaluator).__name__ == "Compiler"
-    why = explain(rulelang.load_game("tatara", mode="interpreted").runtime)
-    assert why is not None and why.what == "a setup with a choice" and why.span is not None
-    assert why.span.path.endswith("tatara.rule")
+    why = explain(rulelang.load_game(path, mode="interpreted").runtime)
+    assert why is not None and why.what == "a set of a piece's owner" and why.span is not None
+    assert why.span.path.endswith("owners.rule") and why.span.line == 10
 
 
 def test_a_rule_error_in_generated_code_is_the_reference_error(tmp_path: Path) -> None:

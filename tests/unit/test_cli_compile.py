@@ -77,8 +77,26 @@ def test_compile_a_module_is_refused(capsys: pytest.CaptureFixture[str], book: s
     assert "error[R416]" in capsys.readouterr().err
 
 
+OWNERS = """use square
+game "Owners"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s as t
+  set t.owner = opponent
+turn
+  do place
+end
+  when turn >= 5
+    draw
+"""
+
+
 def test_compile_explain_says_which_mode_a_rulebook_gets(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], book: str) -> None:
     main = cli.main
     assert main(["compile", "--explain", "hex"]) == 0
     assert "hex.rule: generated (modes 'generated' and 'compiled')" in capsys.readouterr().out
@@ -86,10 +104,11 @@ def test_compile_explain_says_which_mode_a_rulebook_gets(
     out = capsys.readouterr().out
     assert "muso_sakura.rule: generated (mode 'generated'; mode 'compiled' runs it on the " \
         "closures)" in out and "(counted as they run)" in out
-    assert main(["compile", "--explain", "tatara"]) == 0
+    Path("owners.rule").write_text(OWNERS, encoding="utf-8")
+    assert main(["compile", "--explain", "owners.rule"]) == 0
     out = capsys.readouterr().out
-    assert "runs compiled (closures), not generated: a setup with a choice" in out \
-        and "tatara.rule:" in out
+    assert "runs compiled (closures), not generated: a set of a piece's owner" in out \
+        and "owners.rule:10:" in out
     assert main(["compile", "--show", "--generated", "tic_tac_toe"]) == 0
     out = capsys.readouterr().out
     assert "def menu0(S):" in out and "# menu0: " in out and "do place" in out

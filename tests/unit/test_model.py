@@ -38,7 +38,7 @@ def test_board_relations_aliases_and_regions() -> None:
 
 
 def test_put_stack_lift_and_zone_order() -> None:
-    game = rulelang.load_game(RULES / "line.rule")
+    game = rulelang.load_game(RULES / "line.rule", mode="interpreted")  # (GameData's own)
     state = game.new_initial_state(0)
     data = state.ctx.data
     supply = next(z for z in data.zones if z.owner == 0)
