@@ -48,6 +48,11 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if site and key in ("empty", "occupied"):
         op = "not " if key == "empty" else "() != "
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
+    if key == "pieces" and len(args) == 1:  # (a site's pile: the tuple itself)
+        if site:
+            return Code(f"S.at[{args[0].src}.index]", F.ANY, cost)
+        return Code(f"{w.const(H.at_site)}(S, {w.const(b.impl)}, {w.const(key)}, "
+                    f"{w.const(n.span)}, {args[0].src})", F.ANY, cost)
     if site and key == "owner":
         return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
     if site and key == "top":  # the top piece, or none

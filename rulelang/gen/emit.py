@@ -226,6 +226,9 @@ class Writer:
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
             return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
                         F.NUM, obj.cost)
+        if n.name in self.rt.template.attrs and n.name != "kind":  # a piece's, most likely
+            return Code(f"{self.const(H.piece_attr)}(S, {obj.src}, {self.const(n.name)}, "
+                        f"{self.const(n.span)})", F.ANY, obj.cost)
         return Code(f"{self.const(H.attr)}(S, {obj.src}, {self.const(n.name)}, "
                     f"{self.const(n.span)})", F.ANY, obj.cost)
 

@@ -32,6 +32,20 @@ def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
         raise RuleRuntimeError(str(exc), span) from None
 
 
+def piece_attr(s: Any, obj: Any, name: str, span: Any) -> Any:
+    """`x.name`, name a piece attribute of the game: a piece's column read in place."""
+    if type(obj) is Piece:
+        return s.attrs[name][obj.id]
+    return attr(s, obj, name, span)
+
+
+def at_site(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
+    """`pieces(x)`: a site's pile read in place, anything else by the builtin."""
+    if type(where) is Site:
+        return s.at[where.index]
+    return call_builtin(impl, key, span, s.view(), where)
+
+
 def relation(rel: Any, arg: Any, span: Any) -> Any:
     if not isinstance(arg, Site):
         raise RuleRuntimeError(f"relation '{rel.name}' takes one site, not {show(arg)}", span)
@@ -74,6 +88,8 @@ def compare(op: str, left: Any, right: Any, span: Any, s: Any) -> bool:
 
 
 def items(s: Any, x: Any, span: Any) -> Any:
+    if type(x) is tuple:  # (most domains: a pile, a relation's sites)
+        return x
     return domain_items(s.view(), x, span)
 
 

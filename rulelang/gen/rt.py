@@ -36,7 +36,8 @@ class GenState:
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
-                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase")
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase",
+                 "_view")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -78,6 +79,7 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
+    _view: View | None  # the state as builtins see it (made once, on the first call)
     phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
@@ -442,7 +444,7 @@ class GenState:
             self.starter, self.round_turns
         new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
             self.stated_chance
-        new.phase = self.phase
+        new.phase, new._view = self.phase, None
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
         self._copy_kept(new)
@@ -450,7 +452,10 @@ class GenState:
 
     def view(self) -> View:
         """The state as a builtin's context (its data) and the runtime as its game."""
-        return View(self, self.rt)
+        view = self._view
+        if view is None:
+            view = self._view = View(self, self.rt)
+        return view
 
     def __str__(self) -> str:
         return f"turn {self.turn}, to move: {self.current_player()}"
@@ -509,9 +514,12 @@ def charge(s: GenState, n: int, span: Any) -> None:
 def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     """A loop's items, its steps charged first: `each` per item (the reference's step per
     item and, at most, what one item's test and value take besides their own loops)."""
-    if not hasattr(items, "__len__"):
+    if type(items) is not tuple and not hasattr(items, "__len__"):
         items = tuple(items)
-    charge(s, len(items) * each, span)
+    steps = s.steps
+    steps[0] += len(items) * each
+    if steps[0] > STEP_BUDGET:
+        charge(s, 0, span)
     return items
 
 
