@@ -34,13 +34,24 @@ __all__ = ["generate", "GenGame", "Unsupported", "explain", "GENERATOR_VERSION"]
 
 
 def write(runtime: Any) -> tuple[Generated, Any]:
-    """The game's module (raises Unsupported) and the turn's `do`."""
+    """The game's module (raises Unsupported) and the turn's `do`. A setup that draws by
+    chance runs as a machine in each new game, or, where the writer does not take it and it
+    asks nothing, by the reference (GenGame._set_up)."""
+    try:
+        return _write(runtime, facts.setup_machine(runtime.program))
+    except Unsupported:
+        if not facts.setup_machine(runtime.program) or facts.setup_decides(runtime.program):
+            raise
+        return _write(runtime, False)
+
+
+def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
     do = facts.scope(runtime.program)
     layout = Layout(runtime.program, runtime.board)
-    GameWriter(Writer(runtime, layout), do).write()  # (finds the kept structures it reads)
-    g = GameWriter(Writer(runtime, layout), do).write()
+    GameWriter(Writer(runtime, layout), do, setup).write()  # (finds the kept structures)
+    g = GameWriter(Writer(runtime, layout), do, setup).write()
     if g.steps > facts.UNCOUNTED:  # its steps counted as they run, the loops charged
-        g = GameWriter(Writer(runtime, layout, counting=True), do).write()
+        g = GameWriter(Writer(runtime, layout, counting=True), do, setup).write()
         g.counting = True
     g.slots = layout.slots
     return g, do
@@ -202,35 +213,30 @@ class GenGame(Game):
         super().__init__(runtime, path, source_hash)
         self.state_class = cls
         self._start: GenState | None = None
-        self._chance = facts.chance_in_setup(runtime.program)
-        self._setup_decides = facts.setup_decides(runtime.program)
 
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
         """A new game; its chance drawn from `seed`, or from `rng` when given (a
         game/chance.ScriptedRng: the outcomes are given from outside)."""
-        if self._setup_decides:  # the setup's machine, from the template
+        chance = facts.chance_in_setup(self.runtime.program)
+        if self.state_class.setupper is not None:  # the setup's machine, from the template
             data = self.runtime.template.copy()
-            data.rng.seed(seed)
             start = bridge.from_data(self.state_class, self, data)
             start.hist, start.phase = [], SETUP
-            if rng is not None:
-                start.rng = rng
-            start._guarded(lambda _: start._start(), None)
-            return start
-        if self._start is None or self._chance or rng is not None:  # the setup (no
+        elif chance:  # (a setup the writer does not take, run by the reference)
             start = bridge.from_data(self.state_class, self, self._set_up(seed, rng))
-            start.hist = []  # choice) run by the reference: once, or per seed where it
-            if self._chance or rng is not None:  # draws by chance
-                if rng is not None:  # (the given generator itself, as the engine keeps it)
-                    start.rng = rng
-                start._guarded(lambda _: start._start(), None)
-                return start
-            self._start = start
-        state = self._start.clone()
-        state.rng = Rng(0)
-        state.rng.seed(seed)
-        state._guarded(lambda _: state._start(), None)
-        return state
+            start.hist = []
+        else:  # the same setup for every seed: run once, by the reference
+            if self._start is None:
+                self._start = bridge.from_data(self.state_class, self, self._set_up(0))
+                self._start.hist = []
+            start = self._start.clone()
+        if rng is not None:  # (the given generator itself, as the engine keeps it)
+            start.rng = rng
+        elif not chance or start.phase == SETUP:
+            start.rng = Rng(0)
+            start.rng.seed(seed)
+        start._guarded(lambda _: start._start(), None)
+        return start
 
     def reference_state(self, data: Any, turn: bool, setup: bool = False) -> Any:
         """The reference engine's state holding `data` (a turn's start, or the setup's):

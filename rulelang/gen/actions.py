@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import rulelang.gen.ends as ends
-import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.loops as loops
@@ -31,7 +30,7 @@ _ORDER = ("r", "menu", "walk", "turn", "act", "end", "kept")
 
 
 class GameWriter:
-    def __init__(self, writer: Writer, turn: ast.Block) -> None:
+    def __init__(self, writer: Writer, turn: ast.Block, setup: bool = False) -> None:
         self.w = writer
         self.program = writer.program
         self.turn = turn
@@ -40,7 +39,7 @@ class GameWriter:
         rnd = writer.program.round
         if rnd is not None and any(isinstance(n, ast.Do) for n in walk(rnd.body)):
             raise Unsupported("a 'do' in the round section", rnd.span)
-        self.setup = facts.setup_decides(writer.program)  # (a machine too: gen/turns.py)
+        self.setup = setup  # the setup written as a machine too (gen/turns.py)
         self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
             or writer.program.round is not None or self.setup  # (run by the turns' machine)
         self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)

@@ -20,6 +20,9 @@ _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Read
     | Reads.ZONES
 _SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
+# builtins of a site or a zone: a site's pile read in place (gen/helpers.py)
+_AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
+            "top": H.top_at}
 
 
 def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
@@ -48,11 +51,12 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if site and key in ("empty", "occupied"):
         op = "not " if key == "empty" else "() != "
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
-    if key == "pieces" and len(args) == 1:  # (a site's pile: the tuple itself)
-        if site:
-            return Code(f"S.at[{args[0].src}.index]", F.ANY, cost)
-        return Code(f"{w.const(H.at_site)}(S, {w.const(b.impl)}, {w.const(key)}, "
-                    f"{w.const(n.span)}, {args[0].src})", F.ANY, cost)
+    if key == "pieces" and site:  # (a site's pile: the tuple itself)
+        return Code(f"S.at[{args[0].src}.index]", F.ANY, cost)
+    if key in _AT_SITE and len(args) == 1 and not site:  # a site, most likely
+        return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
+                    f"{w.const(n.span)}, {args[0].src})",
+                    F.BOOL if key in ("occupied", "empty") else F.ANY, cost)
     if site and key == "owner":
         return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
     if site and key == "top":  # the top piece, or none

@@ -27,9 +27,17 @@ def chance_in_setup(program: Program) -> bool:
 
 
 def setup_decides(program: Program) -> bool:
-    """Does the setup ask for a decision (then it runs as a machine: gen/turns.py)?"""
     setup = program.sections.get("setup")
     return setup is not None and DecisionAnalysis(program).decides(setup)
+
+
+def setup_machine(program: Program) -> bool:
+    """Does the setup run as a machine (gen/turns.py) in each new game: where it asks for
+    a decision or draws by chance (a setup that does neither is run once, by the
+    reference, and its data kept)?"""
+    setup = program.sections.get("setup")
+    analysis = DecisionAnalysis(program)
+    return setup is not None and (analysis.decides(setup) or analysis.chance(setup))
 
 
 def scope(program: Program) -> ast.Block:

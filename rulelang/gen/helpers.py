@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.language.ast import Const
 from rulelang.library.semantics import (
     _FOLD,
     BINOPS,
@@ -43,6 +44,28 @@ def at_site(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
     """`pieces(x)`: a site's pile read in place, anything else by the builtin."""
     if type(where) is Site:
         return s.at[where.index]
+    return call_builtin(impl, key, span, s.view(), where)
+
+
+def occupied_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
+    """`occupied(x)`: a site's pile read in place, anything else by the builtin."""
+    if type(where) is Site:
+        return s.at[where.index] != ()
+    return call_builtin(impl, key, span, s.view(), where)
+
+
+def empty_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
+    """`empty(x)`: a site's pile read in place, anything else by the builtin."""
+    if type(where) is Site:
+        return s.at[where.index] == ()
+    return call_builtin(impl, key, span, s.view(), where)
+
+
+def top_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
+    """`top(x)`: a site's top piece read in place, anything else by the builtin."""
+    if type(where) is Site:
+        pile = s.at[where.index]
+        return pile[-1] if pile else None
     return call_builtin(impl, key, span, s.view(), where)
 
 
@@ -145,6 +168,9 @@ def _clamped(s: Any, name: str, value: int) -> int:
     d = s.rt.program.counters[name]
     if d.lo is None and d.hi is None:
         return value
+    if all(b is None or type(b) is Const for b in (d.lo, d.hi)):  # (written as numbers)
+        return clamp((None if d.lo is None else d.lo.value,
+                      None if d.hi is None else d.hi.value), value)
     return clamp(s.rt.counter_bounds(name, s.ctx), value)
 
 

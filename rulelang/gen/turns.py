@@ -149,7 +149,7 @@ class _Turn:
                 self.cost += cost
                 fn.add(f"raise {w.const(rt.TurnOver)}({result})")
                 fn = self.block(self.label())  # (nothing after it runs)
-            elif not decides(s) and not isinstance(s, (ast.Require, ast.Then)):
+            elif not decides(s) and not isinstance(s, ast.Then):  # (a require: a Refusal)
                 inner = dict(self.env)
                 self.cost += self.gw.effect(s, inner, fn)
                 if isinstance(s, ast.Put) and s.name is not None:  # `put … as t`: a local
