@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import rulelang.gen.draws as draws
 import rulelang.gen.ends as ends
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
@@ -134,6 +135,7 @@ class GameWriter:
         """The menu of the turn's `do` (or of its k-th, `menu<m>_<k>`, in a turn of several
         decisions)."""
         self.draws = []
+        tried, self.tries = self.tries, False
         do = self.do if do is None else do
         name = f"menu{mover}" if k is None else f"menu{mover}_{k}"
         fn = Func(f"def {name}(S):")
@@ -149,11 +151,14 @@ class GameWriter:
         fn.add("return out")
         self.w.funcs.append((name, do.span, "menu", fn))
         actions = [a for group in do.groups() for a in group]
-        if len(actions) == 1 and len(self.draws) == 1 and k is None:
+        if k is None and self.tries:  # (its options drawn without trying them all)
+            draws.write(self, mover, do)
+        elif len(actions) == 1 and len(self.draws) == 1 and k is None:
             draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's randrange)
             draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
             draw.add("return None")
             self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
+        self.tries = self.tries or tried
         return cost
 
     def _begin(self, fn: Func) -> None:

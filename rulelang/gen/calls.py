@@ -22,7 +22,7 @@ _SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
 # builtins of a site or a zone: a site's pile read in place (gen/helpers.py)
 _AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
-            "top": H.top_at}
+            "top": H.top_at, "moved": H.moved_at}
 
 
 def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
@@ -53,7 +53,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
         return Code(f"S.at[{args[0].src}.index]", F.ANY, cost)
-    if key in _AT_SITE and len(args) == 1 and not site:  # a site, most likely
+    if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",
                     F.BOOL if key in ("occupied", "empty") else F.ANY, cost)

@@ -61,6 +61,16 @@ def empty_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
     return call_builtin(impl, key, span, s.view(), where)
 
 
+def moved_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
+    """`moved(x)`: a site's top piece (or a piece) looked up in place."""
+    if type(where) is Site:
+        pile = s.at[where.index]
+        return bool(pile) and pile[-1].id in s.moved
+    if type(where) is Piece:
+        return where.id in s.moved
+    return call_builtin(impl, key, span, s.view(), where)
+
+
 def top_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
     """`top(x)`: a site's top piece read in place, anything else by the builtin."""
     if type(where) is Site:

@@ -1,0 +1,133 @@
+"""One option of a `do` drawn at random without listing its menu, for playouts, where the
+menu tries effects on scratch copies (gen/walk.py): `draw<m>(S, a0)` (a0: the generator's
+randrange), each option as likely as in `menu[a0(len(menu))]` (rejection sampling).
+
+An action whose first statement is a choose of the mover followed by effects that may
+refuse it is *lazy*: its options are its first choose's values, each standing for as many
+options as it can have at most (its bound: 1, times the board's sites for each later
+`choose site`), its ways found only when drawn (`rest`: the walk from its second
+statement). A draw that lands on one of a value's ways takes it; one past them puts that
+value's ways in the list and draws again. The other actions' options are listed as the menu
+lists them. A value with more ways than its bound has the whole menu listed instead."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.gen.code import Code, Func
+from rulelang.gen.walk import Walk, simple
+from rulelang.language import ast
+
+
+class Unbounded(Exception):
+    """A value of a lazy action with more ways than its bound."""
+
+
+def sample(s: Any, randrange: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
+    """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
+    an action listed, or (values, rest, bound) of a lazy one."""
+    pools: list[list[Any]] = []
+    total = 0
+    for listed, rest, bound in group:
+        values = listed(s)
+        pools.append([values, rest, bound])
+        total += len(values) * bound
+    while total:
+        r = randrange(total)
+        for pool in pools:
+            values, rest, bound = pool
+            size = len(values) * bound
+            if r >= size:
+                r -= size
+                continue
+            if rest is None:
+                return values[r]
+            i, j = divmod(r, bound)
+            ways = rest(s, values[i])
+            if len(ways) > bound:
+                raise Unbounded
+            if j < len(ways):
+                return ways[j]
+            total -= bound  # (a phantom: the value's ways listed from now on)
+            del values[i]
+            pools.append([ways, None, 1])
+            total += len(ways)
+            break
+    return None
+
+
+def write(gw: Any, mover: int, do: ast.Do) -> None:
+    """`draw<mover>` for the turn's `do`: per group of its actions, listed or lazy."""
+    w = gw.w
+    fn = Func(f"def draw{mover}(S, a0):")
+    if gw.tracks_moved:  # an action begins: `moved` forgets (as the menu does)
+        fn.add("S.moved.clear()")
+    fn.add("try:")
+    for group in do.groups():
+        entries = []
+        for name in group:
+            action = gw.program.actions[name]
+            lazy = _lazy(gw, action)
+            first = w.fresh("w")
+            f = Func(f"def {first}(S):")
+            f.add("out = []")
+            if lazy is None:
+                gw._ways(action, f)
+                f.add("return out")
+                entries.append(f"({first}, None, {w.const(1)})")
+            else:
+                rest, bound = lazy
+                _first_values(gw, action.body.stmts[0], f)
+                entries.append(f"({first}, {rest}, {w.const(bound)})")
+            w.funcs.append((first, action.span, "menu", f))
+        fn.add(f"    option = {w.const(sample)}(S, a0, ({''.join(e + ', ' for e in entries)}))")
+        fn.add("    if option is not None:")
+        fn.add("        return option")
+    fn.add("    return None")
+    fn.add(f"except {w.const(Unbounded)}:")
+    fn.add(f"    menu = menu{mover}(S)")
+    fn.add("    return menu[a0(len(menu))] if menu else None")
+    w.funcs.append((f"draw{mover}", do.span, "menu", fn))
+
+
+def _lazy(gw: Any, action: ast.Action) -> tuple[str, int] | None:
+    """A lazy action's `rest` function (written) and bound, or None: it is listed."""
+    stmts = action.body.stmts
+    first = stmts[0] if stmts else None
+    if not isinstance(first, ast.Choose) or first.mode != "mover" or first.optional \
+            or first.chooser is not None or gw.deep(action) or simple(stmts):
+        return None  # (a simple action's options are listed without trying anything)
+    bound = 1
+    for s in stmts[1:]:
+        if isinstance(s, ast.Then):
+            return None
+        if isinstance(s, ast.Choose):
+            if s.kind != "site" or s.optional:
+                return None
+            bound *= gw.w.n_sites
+    w = gw.w
+    name, value = w.fresh("w"), w.fresh("a")
+    fn = Func(f"def {name}(S, {value}):")
+    fn.add("out = []")
+    dom = w.raw(first.domain, {})
+    _, _, item = gw._domain(dom, first.domain.span)
+    tries = gw.tries
+    Walk(gw, action).walk(stmts, 1, {first.var: Code(value, item, 0)}, [value], fn)
+    gw.tries = tries
+    fn.add("return out")
+    w.funcs.append((name, action.span, "walk", fn))
+    return name, bound
+
+
+def _first_values(gw: Any, s: ast.Choose, fn: Func) -> None:
+    """The first choose's values, in its domain's order (the menu's walk's)."""
+    w = gw.w
+    dom = w.raw(s.domain, {})
+    src, _, item = gw._domain(dom, s.domain.span)
+    v = w.fresh("v")
+    c = w.ex(s.cond, {s.var: Code(v, item, 0)}) if s.cond is not None else None
+    if w.counting:
+        src = w.charged(src, 1 + (c.cost if c is not None else 0), s.domain.span)
+    if c is None:
+        fn.add(f"return [{v} for {v} in {src}]")
+        return
+    fn.add(f"return [{v} for {v} in {src} if {c.src}]")

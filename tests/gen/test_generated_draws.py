@@ -1,0 +1,80 @@
+"""Playouts of a generated game whose menus try effects on scratch copies draw one option
+without listing the menu (gen/draws.py): every option drawn is one the menu lists, and each
+is as likely (rejection sampling over a lazy action's first values and their bounds)."""
+from __future__ import annotations
+
+import collections
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang.gen import GenGame
+
+# a lazy action whose values have more ways than their bound (a site listed twice): the
+# whole menu is listed instead
+TWICE = """use square
+game "Twice"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  choose site t in sites + sites where empty(t)
+  require t != s
+turn
+  do place
+end
+  when turn >= 4
+    draw
+"""
+
+
+def _positions(game: Any, seeds: int) -> list[Any]:
+    """States met in random games (each a copy)."""
+    out, rng = [], random.Random(7)
+    for seed in range(seeds):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            out.append(state.clone())
+            state.apply_action(rng.randrange(len(state.legal_actions())))
+    return out
+
+
+def _drawn(game: Any, state: Any, rng: random.Random) -> Any:
+    cls = game.state_class
+    return cls.draws[state.mover](state.clone(), rng.randrange)
+
+
+@pytest.mark.parametrize("name", ["spargo", "spyramid", "spought"])
+def test_options_drawn_are_on_the_menu_and_equally_likely(name: str) -> None:
+    game = rulelang.load_game(name, mode="generated")
+    assert isinstance(game, GenGame) and game.state_class.draws is not None
+    rng = random.Random(1)
+    positions = _positions(game, 2)
+    for state in positions:
+        assert _drawn(game, state, rng) in game.state_class.menus[state.mover](state.clone())
+    state = max(positions, key=lambda s: len(s.legal_actions()))
+    menu = game.state_class.menus[state.mover](state.clone())
+    n = 300 * len(menu)
+    counts = collections.Counter(menu.index(_drawn(game, state, rng)) for _ in range(n))
+    expected, df = n / len(menu), len(menu) - 1
+    chi2 = sum((counts[i] - expected) ** 2 / expected for i in range(len(menu)))
+    assert chi2 < df + 6 * (2 * df) ** 0.5, (len(menu), chi2)  # (far off only when biased)
+
+
+def test_a_value_past_its_bound_has_the_menu_listed(tmp_path: Path) -> None:
+    path = tmp_path / "twice.rule"
+    path.write_text(TWICE)
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame) and game.state_class.draws is not None
+    rng = random.Random(2)
+    for state in _positions(game, 3):
+        assert _drawn(game, state, rng) in game.state_class.menus[state.mover](state.clone())
+    state = game.new_initial_state(0)
+    state.play_out(rng, 100)
+    assert state.is_terminal()
