@@ -66,8 +66,9 @@ def _dealt(data: GameData, program: Any, player: int, rng: random.Random,
     """`data` dealt again for `player` (deal_again, keeping `kept`), nothing kept of what
     it held before."""
     deal_again(data, program, player, rng, *kept)
-    data.cache = {}  # the deal changed zones in place: nothing kept holds
-    data.version += 1
+    if isinstance(data, GameData):  # (a generated state's copy keeps nothing of the kind)
+        data.cache = {}  # the deal changed zones in place: nothing kept holds
+        data.version += 1
     return data
 
 
@@ -194,7 +195,9 @@ def _attempt(state: State, player: int, made: list[Any], views: list[Any], kept_
     program = state.game.runtime.program
     data = None
     if fixed is not None:
-        data = _dealt(state._checkpoint.copy(), program, player, rng, fixed)
+        start = state._checkpoint  # (a GameData, or a generated state: gen/resample.py)
+        data = _dealt(start.copy() if isinstance(start, GameData) else start.clone(), program,
+                      player, rng, fixed)
     changed, k = fixed is not None, -1
     try:
         new = state._at_segment_start() if data is None else state._at_segment_start(data=data)

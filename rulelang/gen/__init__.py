@@ -23,6 +23,7 @@ from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
+from rulelang.gen.resample import resample as segment_resample
 from rulelang.gen.rt import SETUP, TURN, GenState
 from rulelang.library.decision import Decision
 from rulelang.library.pycode import run_source
@@ -176,21 +177,20 @@ class State(GenState, NumberedActions):
         return out
 
     def resample(self, player: int, seed: int) -> GenState:
-        """A copy in which what `player` cannot see is dealt and chosen again: the
-        reference's resample (game/resample.py) of the same turn, played by the reference
-        from the turn's start, then played again here from the start it dealt."""
+        """A copy in which what `player` cannot see is dealt and chosen again
+        (game/resample.py): in the middle of a turn, the reference's procedure on the flat
+        state (gen/resample.py); elsewhere (a game over, a turn of one decision) the
+        reference's resample of the same position, played again here from the start it
+        dealt."""
         import random
         if not self.hides:
             new = self.clone()
             new.rng = Rng(random.Random(seed).getrandbits(63))
             return new
-        mid = self.keeps_segment and self.menu is not None and self._checkpoint is not None
-        start = self._checkpoint if mid else self
-        assert start is not None
+        if self.keeps_segment and self.menu is not None and self._checkpoint is not None:
+            return segment_resample(self, player, seed)
         setup = self.phase == SETUP
-        ref = self.game.reference_state(bridge.to_data(start), self.menu is not None, setup)
-        for action in self._trail if mid else ():
-            ref.apply_action(action)
+        ref = self.game.reference_state(bridge.to_data(self), self.menu is not None, setup)
         dealt = ref.resample(player, seed)
         if dealt._checkpoint is None:  # the game is over: its data dealt again
             new = bridge.from_data(type(self), self.game, dealt.ctx.data)
