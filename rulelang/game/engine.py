@@ -120,6 +120,12 @@ class State(NumberedActions):
         data: GameData = self.ctx.data
         return data
 
+    @property
+    def live_data(self) -> GameData:
+        """What the state's rules read and change (its draws at random are made with it:
+        library/effects.chance_watch); `data` is a copy where they do not read GameData."""
+        return self.data
+
     # ---- running
     def _begin(self, _: Any) -> None:
         decision = self.game.flow.start(self.ctx)

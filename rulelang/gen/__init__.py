@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import rulelang.game.engine as engine
 import rulelang.gen.bridge as bridge
 import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.action_space import NumberedActions
 from rulelang.game.callchain import ORIGINS, note_calls
-from rulelang.game.engine import Game, observe
+from rulelang.game.engine import Game
 from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
@@ -158,7 +159,7 @@ class State(GenState, NumberedActions):
 
     def observation(self, player: int) -> dict[str, Any]:
         try:
-            return observe(self, player)  # type: ignore[arg-type]
+            return engine.observe(self, player)  # type: ignore[arg-type]
         except RulelangError as err:
             note_calls(err, self.rt.program.loaded)
             raise

@@ -36,8 +36,7 @@ class GenState:
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
-                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase",
-                 "_view")
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -79,7 +78,6 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
-    _view: View | None  # the state as builtins see it (made once, on the first call)
     phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
@@ -116,6 +114,12 @@ class GenState:
     changing: tuple[str, ...] = ()  # the piece attributes a rule sets (the others shared)
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
+
+    @property
+    def live_data(self) -> GenState:
+        """What the state's rules read and change: the flat state itself (its zones, places
+        and pieces' origins as GameData names them; its draws at random are made with it)."""
+        return self
 
     def totals(self) -> list[Any]:
         """Each player's points (the generated subclass gives its score terms)."""
@@ -342,7 +346,9 @@ class GenState:
         k = randrange(len(menu))
         history.append((self.mover, menu, k))
         option = menu[k]
+        steps = self.steps
         for n in range(1, limit + 1):
+            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
             self.acts[self.mover](self, option)
             last = n == limit or (cap is not None and len(history) >= cap)
             decided = True
@@ -366,11 +372,13 @@ class GenState:
             history.append((self.mover, [option], 0))
 
     def _play_listed(self, rng: Any, limit: int) -> None:
-        cap, history, randrange = self.game.max_plies, self.hist, rng.randrange
+        cap, history, randrange, steps = self.game.max_plies, self.hist, rng.randrange, \
+            self.steps
         for _ in range(limit):
             menu = self.menu
             if menu is None:
                 return
+            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
             k = randrange(len(menu))
             if self.steppers is None:
                 history.append((self.mover, menu, k))
@@ -444,7 +452,7 @@ class GenState:
             self.starter, self.round_turns
         new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
             self.stated_chance
-        new.phase, new._view = self.phase, None
+        new.phase = self.phase
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
         self._copy_kept(new)
@@ -452,10 +460,7 @@ class GenState:
 
     def view(self) -> View:
         """The state as a builtin's context (its data) and the runtime as its game."""
-        view = self._view
-        if view is None:
-            view = self._view = View(self, self.rt)
-        return view
+        return View(self, self.rt)  # (not kept: it would make a reference cycle)
 
     def __str__(self) -> str:
         return f"turn {self.turn}, to move: {self.current_player()}"
@@ -465,8 +470,9 @@ class GenState:
 
 class View:
     """What a builtin called from generated code sees as its context: the state as its data
-    and the runtime as its game. The steps a builtin charges are counted where the game
-    counts them (GenState.counting), else not (proven to stay far below the budget)."""
+    and the runtime as its game. The steps a builtin charges (its items, the rules it
+    calls) are counted in every game: the work they stand for depends on values the writer
+    cannot bound (a var's list, a zone's pile)."""
 
     __slots__ = ("data", "game")
 
@@ -475,18 +481,14 @@ class View:
 
     @property
     def steps(self) -> int:
-        state = self.data
-        return state.steps[0] if state.counting else 0
+        return self.data.steps[0]
 
     @steps.setter
     def steps(self, n: int) -> None:
-        state = self.data
-        if state.counting:
-            state.steps[0] = n
+        self.data.steps[0] = n
 
     def tick(self, span: Any, n: int = 1) -> None:
-        if self.data.counting:
-            charge(self.data, n, span)
+        charge(self.data, n, span)
 
 
 def domain(s: GenState, x: Any, span: Any) -> Any:

@@ -101,10 +101,7 @@ def _game_module(game: Any, path: str, explain_only: bool) -> int:
     generated, _ = write(runtime)
     if explain_only:
         counted = "counted as they run" if generated.counting else "uncounted"
-        made = rulelang.generated_state(runtime)
-        modes = "modes 'generated' and 'compiled'" if made is not None and not \
-            rulelang.slower(made) else "mode 'generated'; mode 'compiled' runs it on the closures"
-        print(printable(f"{name}: generated ({modes}): one module of "
+        print(printable(f"{name}: generated (modes 'generated' and 'compiled'): one module of "
                         f"{len(generated.origins)} functions, at most {generated.steps:,} "
                         f"steps per action ({counted})"))
         return 0

@@ -66,7 +66,7 @@ class Watch:
 
     def keep(self, state: Any) -> None:
         """From now on, only the draws made with this state's data (its setup's included)."""
-        data = state.ctx.data
+        data = state.live_data
         self.draws[:] = [d for d in self.draws if d[0] is data]
         self._watch[0] = data
 

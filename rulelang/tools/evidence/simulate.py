@@ -160,7 +160,7 @@ def _dealt(game: Any, state: Any, player: int, seed: int) -> Any:
     which refuses a deal that `player` would see, and so would hide the leak)."""
     other = state.clone()
     if game.has_hidden_information:
-        deal_again(other.ctx.data, game.runtime.program, player, random.Random(seed))
+        deal_again(other.live_data, game.runtime.program, player, random.Random(seed))
     return other
 
 
