@@ -101,7 +101,10 @@ def _game_module(game: Any, path: str, explain_only: bool) -> int:
     generated, _ = write(runtime)
     if explain_only:
         counted = "counted as they run" if generated.counting else "uncounted"
-        print(printable(f"{name}: generated (modes 'generated' and 'compiled'): one module of "
+        made = rulelang.generated_state(runtime)
+        modes = "mode 'generated'; mode 'compiled' runs it on the closures" if made is not None \
+            and made.hides else "modes 'generated' and 'compiled'"
+        print(printable(f"{name}: generated ({modes}): one module of "
                         f"{len(generated.origins)} functions, at most {generated.steps:,} "
                         f"steps per action ({counted})"))
         return 0
