@@ -15,6 +15,7 @@ Exits 0; this is not a test.
     python bench/ab_playouts.py ../base --pairs 80 spline tatara
     python bench/ab_playouts.py ../base --opcodes hex   # Python opcodes executed instead
                                                         # (repeatable; ~50x slower)
+    python bench/ab_playouts.py ../base --this-mode generated tatara   # this side generated
 """
 from __future__ import annotations
 
@@ -119,12 +120,15 @@ def median_interval(values: list[float], confidence: float = 0.95) -> tuple[floa
 
 
 def paired(base: Path, stem: str, pairs: int, scale: float = 1.0, mode: str = "compiled",
-           options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The A/B of one rulebook: the paired ratios' median and its interval, the totals."""
+           options: dict[str, Any] | None = None, this_mode: str | None = None
+           ) -> dict[str, Any]:
+    """The A/B of one rulebook: the paired ratios' median and its interval, the totals
+    (`this_mode`: this checkout's mode, when not `mode`)."""
     default, per_batch = GAMES.get(stem, ({}, 10))
     options = default if options is None else options
     n = max(1, int(per_batch * scale))
-    sides = {"base": Side(base, stem, options, mode), "this": Side(ROOT, stem, options, mode)}
+    sides = {"base": Side(base, stem, options, mode),
+             "this": Side(ROOT, stem, options, this_mode or mode)}
     try:
         ratios, totals, moves = [], {"base": 0.0, "this": 0.0}, {"base": 0, "this": 0}
         for i in range(pairs):
@@ -146,8 +150,9 @@ def paired(base: Path, stem: str, pairs: int, scale: float = 1.0, mode: str = "c
             "same_moves": moves["base"] == moves["this"]}
 
 
-def compare(base: Path, stem: str, pairs: int, scale: float, mode: str) -> str:
-    ab = paired(base, stem, pairs, scale, mode)
+def compare(base: Path, stem: str, pairs: int, scale: float, mode: str,
+            this_mode: str | None = None) -> str:
+    ab = paired(base, stem, pairs, scale, mode, this_mode=this_mode)
     (low, high), totals = ab["interval"], ab["totals"]
     same = "" if ab["same_moves"] else "  (the sides made different moves)"
     return (f"{stem:14} {ab['batch']:>5} x{pairs:<4} {totals['base']:>9.2f} "
@@ -177,6 +182,8 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=40, help="pairs of batches per game")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the games per batch")
     ap.add_argument("--mode", default="compiled", choices=("compiled", "interpreted"))
+    ap.add_argument("--this-mode", choices=("compiled", "interpreted", "generated"),
+                    help="this checkout's mode, when not --mode's (e.g. generated)")
     ap.add_argument("--opcodes", action="store_true",
                     help="count the Python opcodes one batch executes on each side instead")
     args = ap.parse_intermixed_args()
@@ -193,7 +200,8 @@ def main() -> int:
     print(f"{'game':14} {'batch':>5} {'pairs':5} {'base s':>9} {'this s':>9} "
           f"{'median':>7} {'95 % interval':>16} {'totals':>7}")
     for stem in stems:
-        print(compare(base, stem, args.pairs, args.scale, args.mode), flush=True)
+        print(compare(base, stem, args.pairs, args.scale, args.mode, args.this_mode),
+              flush=True)
     print("speed base/this per pair of batches (CPU time): above 1, this checkout is faster")
     return 0
 

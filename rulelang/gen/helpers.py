@@ -21,12 +21,16 @@ from rulelang.library.semantics import (
     positioned,
     quant_error,
 )
-from rulelang.model.values import Piece, Site, show
+from rulelang.model.values import Piece, Record, Site, show
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
 
 
 def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
+    if type(obj) is Record:  # (a record's field read in place: get_attr's meaning)
+        fields = obj.fields
+        if name in fields:
+            return tuple.__getitem__(obj, fields.index(name))
     try:
         return get_attr(s.view(), obj, name, s.rt.coord_index)
     except RulelangError as exc:
