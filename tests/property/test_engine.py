@@ -39,7 +39,7 @@ def depth(name: str, moves: int = MAX_MOVES) -> int:
     """How many moves a property walks in this game (at most `moves`)."""
     return moves // SHALLOWER.get(name, 1)
 
-SEEDED = settings(derandomize=True, max_examples=8, deadline=None, database=None,
+SEEDED = settings(derandomize=True, max_examples=6, deadline=None, database=None,
                   suppress_health_check=[HealthCheck.too_slow])
 
 
