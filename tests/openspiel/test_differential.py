@@ -73,7 +73,7 @@ OPENSPIEL_PERFT = {
     ("breakthrough", 6, 4): 71478,
     ("breakthrough", 8, 4): 256036,
 }
-RANDOM_GAMES = {"compiled": 50, "interpreted": 10}  # the full 200: bench/openspiel_games.py
+RANDOM_GAMES = {"compiled": 25, "interpreted": 5}  # the full 200: bench/openspiel_games.py
 BOARD_EVERY = 8          # compare whole boards every N moves (and at the end)
 
 

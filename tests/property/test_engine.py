@@ -39,7 +39,7 @@ def depth(name: str, moves: int = MAX_MOVES) -> int:
     """How many moves a property walks in this game (at most `moves`)."""
     return moves // SHALLOWER.get(name, 1)
 
-SEEDED = settings(derandomize=True, max_examples=12, deadline=None, database=None,
+SEEDED = settings(derandomize=True, max_examples=6, deadline=None, database=None,
                   suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -144,7 +144,7 @@ def _assert_result(state: Any, n: int) -> None:
 
 # ---- each property in both modes: the reference evaluator on fewer examples (the one below,
 # test_interpreter_and_compiler_agree, compares the two modes on SEEDED's full count)
-REFERENCE = settings(SEEDED, max_examples=3)
+REFERENCE = settings(SEEDED, max_examples=2)
 each_game = pytest.mark.parametrize("name", RULEBOOKS)
 
 
@@ -197,7 +197,7 @@ def test_actions_and_terminal_states_are_consistent_reference(name: str, data: s
 
 
 @pytest.mark.parametrize("name", RULEBOOKS)
-@settings(SEEDED, max_examples=4)  # per game: the conformance corpus, perft and
+@settings(SEEDED, max_examples=3)  # per game: the conformance corpus, perft and
 # tests/property/test_random_rulebooks.py do the rest
 @given(data=st.data(), seed=seeds())
 def test_interpreter_and_compiler_agree(name: str, data: st.DataObject, seed: int) -> None:

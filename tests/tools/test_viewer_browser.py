@@ -32,8 +32,9 @@ def browser() -> Any:
         b.close()
 
 
-def _page(tmp_path: Path, name: str, seed: int) -> tuple[Path, int, int]:
-    game = rulelang.load_game(name)
+def _page(tmp_path: Path, name: str, seed: int,
+          options: dict[str, Any] | None = None) -> tuple[Path, int, int]:
+    game = rulelang.load_game(name, options)
     state = game.new_initial_state(seed=seed)
     agent = make_agent("random", seed=seed)
     while not state.is_terminal():
@@ -57,7 +58,7 @@ def _ply(page: Any) -> int:
 
 
 def test_keys_step_through_a_game(browser: Any, tmp_path: Path) -> None:
-    path, moves, sites = _page(tmp_path, "hex", 1)
+    path, moves, sites = _page(tmp_path, "hex", 1, {"size": 7})  # (11x11: a 6 MB page)
     context, page, requests = _open(browser, path.as_uri())
     try:
         assert _ply(page) == 0

@@ -4,6 +4,7 @@ there is no import cycle, no module is over 600 lines, and no game lives in the 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -43,12 +44,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for the file's tests."""
+    return ast.parse(path.read_text())
+
+
 def imports(path: Path) -> set[str]:
     """Every module a file imports, at its top or inside a function."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -74,6 +81,7 @@ def layer_of(module: str) -> tuple[int, str] | None:
     return best
 
 
+@functools.cache
 def modules() -> dict[str, set[str]]:
     return {module_name(p): {m for m in imports(p) if m.startswith("rulelang")}
             for p in PACKAGE.rglob("*.py")}
@@ -137,8 +145,7 @@ def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
     that keys them)."""
     readers = {"limits.py", "parser.py", "cache.py"}
     for path in PACKAGE.rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+        for node in ast.walk(tree(path)):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -177,7 +184,7 @@ def test_only_the_code_generator_compiles_and_only_what_it_wrote() -> None:
     calls: dict[str, list[ast.Call]] = {}
     callers: dict[Path, list[ast.Call]] = {}
     for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(tree(path)):
             if not isinstance(node, ast.Call):
                 continue
             if isinstance(node.func, ast.Name) and node.func.id in makers:
