@@ -154,6 +154,9 @@ class State(GenState, NumberedActions):
             (self.current_player(), list(self.menu), 0, self.point)
         return bridge.decision(self, entry)
 
+    def history(self) -> list[str]:
+        return [d.labels()[k] for d, k in bridge.history(self)]
+
     def _explain(self, text: str) -> str:
         return bridge.explain(self, text)
 
@@ -222,14 +225,14 @@ class GenGame(Game):
         if self.state_class.setupper is not None:  # the setup's machine, from the template
             data = self.runtime.template.copy()
             start = bridge.from_data(self.state_class, self, data)
-            start.hist, start.phase = [], SETUP
+            start.hist, start._made, start.phase = [], [], SETUP
         elif chance:  # (a setup the writer does not take, run by the reference)
             start = bridge.from_data(self.state_class, self, self._set_up(seed, rng))
-            start.hist = []
+            start.hist, start._made = [], []
         else:  # the same setup for every seed: run once, by the reference
             if self._start is None:
                 self._start = bridge.from_data(self.state_class, self, self._set_up(0))
-                self._start.hist = []
+                self._start.hist, self._start._made = [], []
             start = self._start.clone()
         if rng is not None:  # (the given generator itself, as the engine keeps it)
             start.rng = rng

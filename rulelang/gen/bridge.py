@@ -22,7 +22,7 @@ def to_data(s: GenState) -> GameData:
     data.attrs = {k: v.copy() for k, v in s.attrs.items()}
     data.counters, data.vars, data.last = s.counters.copy(), s.vars.copy(), s.last.copy()
     data.mover, data.turn, data.result, data.idle = s.mover, s.turn, s.result, s.idle
-    data.history = [(decision(s, entry), entry[2]) for entry in s.hist]
+    data.history = history(s)
     data.rng, data.capped = s.rng.copy(), s.was_capped
     data.moved, data.positions = set(s.moved), dict(s.positions)
     data.came = s.came.copy() if s.came is not None else [None] * len(s.loc)
@@ -43,6 +43,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.counters, s.vars, s.last = data.counters.copy(), data.vars.copy(), data.last.copy()
     s.mover, s.turn, s.result, s.idle = data.mover, data.turn, data.result, data.idle
     s.hist = [(d.player, list(d.options), k, *point(cls, d)) for d, k in data.history]
+    s._made = [d for d, _ in data.history]
     s.rng, s.was_capped = data.rng.copy(), data.capped
     owners = cls.piece_owner
     s.top = [owners[st[-1].id] if st else None for st in s.at]
@@ -57,6 +58,15 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.phase = 0
     s._init_kept()
     return s
+
+
+def history(s: GenState) -> list[tuple[Decision, int]]:
+    """The state's history as the engine's GameData holds it: each entry's Decision (made
+    once per entry and kept: their labels are then found once too) and the choice made."""
+    made = s._made
+    for entry in s.hist[len(made):]:
+        made.append(decision(s, entry))
+    return [(d, entry[2]) for d, entry in zip(made, s.hist, strict=True)]
 
 
 def decision(s: GenState, entry: tuple[Any, ...]) -> Decision:

@@ -35,8 +35,7 @@ class _Data:
 
     @property
     def history(self) -> list[tuple[Any, int]]:
-        s = self.state
-        return [(bridge.decision(s, entry), entry[2]) for entry in s.hist]
+        return bridge.history(self.state)
 
 
 class Segment:

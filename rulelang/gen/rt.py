@@ -36,7 +36,8 @@ class GenState:
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
-                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase")
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase",
+                 "_made")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -78,6 +79,7 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
+    _made: list[Any]  # the reference's Decisions of the first entries of hist (bridge.py)
     phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
@@ -453,6 +455,7 @@ class GenState:
         new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
             self.stated_chance
         new.phase = self.phase
+        new._made = self._made if hist is self.hist else self._made.copy()
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
         self._copy_kept(new)
