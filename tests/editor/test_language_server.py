@@ -112,13 +112,14 @@ async def change(client: LanguageClient, doc: str, text: str, version: int) -> N
 
 
 async def until(client: LanguageClient, holds: Callable[[], bool]) -> None:
-    """Wait for the notifications that make `holds` true (each file is published in turn)."""
-    for _ in range(10):
-        if holds():
-            return
-        await asyncio.wait_for(client.wait_for_notification(
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)  # (a loaded machine)
-    assert holds()
+    """Wait for the notifications that make `holds` true (each file is published in turn):
+    looked at every 10 ms, so that one arriving between a look and a wait is not missed; at
+    most 60 s (a loaded machine)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not holds():
+        assert loop.time() < deadline, "no diagnostics that make it hold within 60 s"
+        await asyncio.sleep(0.01)
 
 
 def where(doc: str, position: lsp.Position) -> dict[str, object]:
