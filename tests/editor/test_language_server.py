@@ -113,8 +113,7 @@ async def change(client: LanguageClient, doc: str, text: str, version: int) -> N
 
 async def until(client: LanguageClient, holds: Callable[[], bool]) -> None:
     """Wait for the notifications that make `holds` true (each file is published in turn):
-    looked at every 10 ms, so that one arriving between a look and a wait is not missed; at
-    most 60 s (a loaded machine)."""
+    looked at every 10 ms, for at most 60 s in all (a loaded machine)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 60
     while not holds():
