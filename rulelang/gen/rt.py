@@ -112,7 +112,7 @@ class GenState:
     rounders: tuple[Any, ...] | None = None
     untils: tuple[Any, ...] = ()
     option_slot: int | None = None  # … the slot of a `do`'s option it performs itself
-    setupper: Any = None  # a setup with a decision: setup(S, pc), as a turn's machine
+    setupper: Any = None  # a setup that decides or draws by chance: setup(S, pc), a machine
     changing: tuple[str, ...] = ()  # the piece attributes a rule sets (the others shared)
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
