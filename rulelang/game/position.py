@@ -31,8 +31,11 @@ def restate(state: State, edit: Callable[[State, GameData], None]) -> State:
         raise PositionError("the game is over: a position can be stated only while it goes on")
     game = state.game
     restart = getattr(state, "restarted", None)
-    if restart is not None:  # a generated game's state (one decision per turn): its data
-        data = state.data
+    if restart is not None:  # a generated game's state: the data its turn began with
+        data = state.turn_start_data()  # type: ignore[attr-defined]
+        if data is None:
+            raise PositionError("a position can be stated only at the start of a turn, "
+                                "not in the middle of one or during the setup")
         edit(state, data)
         return restart(data)  # type: ignore[no-any-return]
     if state._gen is not None:

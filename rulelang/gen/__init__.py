@@ -88,7 +88,9 @@ def generate(runtime: Any) -> type[GenState]:
             "changing": tuple(sorted(set(runtime.template.attrs) - runtime.template.fixed)),
             "counting": g.counting, "hides": facts.hides(runtime.program),
             "chooses": g.chooses, "choose_locals": g.choose_locals, "turn_slots": g.turn_slots,
-            "keeps_segment": facts.hides(runtime.program) and machine,
+            # the turn's start kept (a resample's, a stated position's)
+            "keeps_segment": machine and (facts.hides(runtime.program)
+                                          or facts.acts_before_deciding(runtime.program, do)),
             "rt": runtime,
             "players": runtime.players,
             "do_node": g.dos[0] if g.dos else None,
@@ -130,6 +132,16 @@ class State(GenState, NumberedActions):
     @property
     def ctx(self) -> Ctx:
         return Ctx(self.rt, bridge.to_data(self))
+
+    def turn_start_data(self) -> Any:
+        """The data the current turn began with (a stated position restarts the turn from
+        it), or None in the middle of a turn or during the setup (none may be stated)."""
+        if self.steppers is None:  # (one decision a turn: nothing but requires before it)
+            return self.data
+        if self.phase != TURN or self.decided:
+            return None
+        start = self._checkpoint if self.keeps_segment else None  # (kept where the turn
+        return bridge.to_data(start if start is not None else self)  # acts before deciding)
 
     def restarted(self, data: Any) -> GenState:
         """A state of this game holding `data` (a stated position, game/position.py), its

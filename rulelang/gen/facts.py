@@ -50,3 +50,15 @@ def scope(program: Program) -> ast.Block:
     if turn is None or not analysis.decides(turn):
         raise Unsupported("a turn without a decision", turn.span if turn else None)
     return turn
+
+
+def acts_before_deciding(program: Program, turn: ast.Block) -> bool:
+    """May the turn change the game before its first decision (then a generated state keeps
+    the turn's start: a stated position restarts the turn from it)?"""
+    analysis = DecisionAnalysis(program)
+    for s in turn.stmts:
+        if isinstance(s, (ast.Do, ast.Choose)):
+            return False
+        if analysis.decides(s) or not isinstance(s, (ast.Let, ast.Require)):
+            return True
+    return False

@@ -76,8 +76,9 @@ def test_moved_cards_counters_vars_and_round(mode: str) -> None:
         position.move_pieces(state, ["Outou"] * 9, "open", "Player1")
 
 
-def test_not_in_the_middle_of_a_turn() -> None:
-    state = rulelang.load_game("muso_sakura").new_initial_state(seed=0)
+@pytest.mark.parametrize("mode", ["compiled", "generated"])
+def test_not_in_the_middle_of_a_turn(mode: str) -> None:
+    state = rulelang.load_game("muso_sakura", mode=mode).new_initial_state(seed=0)
     state.apply_action("wander")  # the turn goes on: step 2 is still to come
     with pytest.raises(position.PositionError, match="only at the start of a turn"):
         position.set_mover(state, "Player2")
@@ -157,3 +158,36 @@ def test_a_resample_draws_stated_chance_again() -> None:
     assert state.data.stated_chance == ()  # the turn's roll took it
     state.data.stated_chance = ("3",)
     assert state.resample(0, 1).data.stated_chance == ()
+
+
+COUNTS = """use square
+game "Counts"
+players A, B
+board square.grid(2, 2, 2)
+piece stone
+zone supply each player: 4 stone
+counter begun = 0
+var note = 0
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+turn
+  increase begun by 1
+  do place
+end
+  when turn >= 3
+    draw
+"""
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled", "generated"])
+def test_a_turn_restated_begins_again_from_its_start(tmp_path: Path, mode: str) -> None:
+    """What the turn did before its first decision is not done twice."""
+    path = tmp_path / "counts.rule"
+    path.write_text(COUNTS, encoding="utf-8")
+    state = rulelang.load_game(path, mode=mode).new_initial_state(seed=0)
+    state.apply_action(0)
+    assert state.data.counters[("begun", None)] == 2
+    stated = position.set_value(state, "var", "note", None, 3)
+    assert stated.data.counters[("begun", None)] == 2
+    assert stated.data.vars[("note", None)] == 3
