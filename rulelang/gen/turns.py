@@ -273,34 +273,32 @@ class _Turn:
                    f"{w.const(s.count.span)}, {w.const(s.span)})")
         self.cost += dom.cost + 1
         fn.add(f"{at} = {w.const(0)}")
-        head, body, after = self.label(), self.label(), self.label()
-        self.jump(fn, head)
-        top = self.block(head)
-        top.add(f"if {at} < len({items}):")
-        if isinstance(s, ast.ForEach):
-            top.add(f"    {self.slot(s.var).src} = {items}[{at}]")
-        top.add(f"    {at} += {w.const(1)}")
-        top.add(f"    pc = {w.const(body)}")
-        top.add("    continue")
-        self.jump(top, after)
-        self.run(s.body.stmts, self.block(body), head)
-        return self.block(after)
+        step = [f"{self.slot(s.var).src} = {items}[{at}]"] if isinstance(s, ast.ForEach) else []
+        return self.headed(fn, f"{at} < len({items})", [*step, f"{at} += {w.const(1)}"],
+                           s.body)
 
     def while_loop(self, s: ast.While, fn: Func) -> Func:
         """A `while` with a decision in its body: its condition tested at the head block,
         each turn charged a step (reference/statements.py run_While)."""
         w = self.w
-        head, body, after = self.label(), self.label(), self.label()
-        self.jump(fn, head)
-        top = self.block(head)
         c = w.ex(s.cond, self.env)
         self.cost += c.cost + 1
-        top.add(f"if {c.src}:")
-        top.add(f"    {w.const(rt.charge)}(S, {w.const(1)}, {w.const(s.span)})")
-        top.add(f"    pc = {w.const(body)}")
+        return self.headed(fn, c.src, [f"{w.const(rt.charge)}(S, {w.const(1)}, "
+                                       f"{w.const(s.span)})"], s.body)
+
+    def headed(self, fn: Func, test: str, enter: list[str], body: ast.Block) -> Func:
+        """A loop as blocks: its head tests `test` (each turn runs `enter`, then the body,
+        back to the head); the block after it is returned."""
+        head, first, after = self.label(), self.label(), self.label()
+        self.jump(fn, head)
+        top = self.block(head)
+        top.add(f"if {test}:")
+        for line in enter:
+            top.add("    " + line)
+        top.add(f"    pc = {self.w.const(first)}")
         top.add("    continue")
         self.jump(top, after)
-        self.run(s.body.stmts, self.block(body), head)
+        self.run(body.stmts, self.block(first), head)
         return self.block(after)
 
     def choose(self, s: ast.Choose, fn: Func) -> Func:

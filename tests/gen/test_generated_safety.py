@@ -18,6 +18,8 @@ import rulelang
 from rulelang.gen import GenGame, explain
 from rulelang.gen.code import ALLOWED
 
+OWNERS = Path(__file__).parent / "owners.rule"  # (a piece's owner set: not taken)
+
 RULEBOOK = r'''# names and texts that try to become Python
 use square
 use lines
@@ -85,27 +87,11 @@ def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
     assert state.history() == ref.history() and state.returns() == ref.returns()
 
 
-OWNERS = """use square
-game "Owners"
-players A, B
-board square.grid(3, 3, 3)
-piece stone
-zone supply each player: 9 stone
-action place
-  choose site s in sites where empty(s)
-  put stone of mover at s as t
-  set t.owner = opponent
-turn
-  do place
-end
-  when turn >= 5
-    draw
-"""
 
 
 def test_a_game_not_taken_runs_compiled_whole_and_says_why(tmp_path: Path) -> None:
     path = tmp_path / "owners.rule"
-    path.write_text(OWNERS)
+    path.write_text(OWNERS.read_text(encoding="utf-8"))
     game = rulelang.load_game(path, mode="generated")
     assert not isinstance(game, GenGame)
     assert type(game.runtime.evaluator).__name__ == "Compiler"

@@ -77,22 +77,7 @@ def test_compile_a_module_is_refused(capsys: pytest.CaptureFixture[str], book: s
     assert "error[R416]" in capsys.readouterr().err
 
 
-OWNERS = """use square
-game "Owners"
-players A, B
-board square.grid(3, 3, 3)
-piece stone
-zone supply each player: 9 stone
-action place
-  choose site s in sites where empty(s)
-  put stone of mover at s as t
-  set t.owner = opponent
-turn
-  do place
-end
-  when turn >= 5
-    draw
-"""
+OWNERS = Path(__file__).parents[1] / "gen" / "owners.rule"  # (not generated)
 
 
 def test_compile_explain_says_which_mode_a_rulebook_gets(
@@ -104,7 +89,7 @@ def test_compile_explain_says_which_mode_a_rulebook_gets(
     out = capsys.readouterr().out
     assert "muso_sakura.rule: generated (mode 'generated'; mode 'compiled' runs it on the " \
         "closures)" in out and "(counted as they run)" in out
-    Path("owners.rule").write_text(OWNERS, encoding="utf-8")
+    Path("owners.rule").write_text(OWNERS.read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["compile", "--explain", "owners.rule"]) == 0
     out = capsys.readouterr().out
     assert "runs compiled (closures), not generated: a set of a piece's owner" in out \
