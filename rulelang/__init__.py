@@ -85,16 +85,11 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
     if mode == "compiled" or mode not in EVALUATORS:  # (and "generated", unless a test
         runtime = compile_rulebook(program, chosen, "interpreted", digest)  # names another)
         made = generated_state(runtime)
-        if made is not None and (mode != "compiled" or not made.hides):
+        if made is not None:
             return GenGame(runtime, str(path), digest, made)
         mode = "closures"  # the generator does not take it: the closures run it, whole
     runtime = compile_rulebook(program, chosen, mode, digest)
     return Game(runtime, str(path), digest)
-
-
-# Mode "compiled" leaves the games that hide something to the closures for now: generated,
-# they are proven equal to the reference (mode "generated"), but the tests of the tools for
-# those games still set up positions through the closures' GameData (compiled mode, step 2).
 
 
 def generated_state(runtime: Runtime) -> Any:

@@ -7,6 +7,8 @@ from collections import Counter
 from typing import Any
 
 import rulelang
+from rulelang.game.position import restate
+from rulelang.model.state import GameData
 from rulelang.model.values import ZoneRef
 
 RULEBOOK = rulelang.BUNDLED / "muso_sakura.rule"
@@ -26,24 +28,29 @@ def _load(players: int, engine: str, options: tuple[tuple[str, Any], ...]) -> ru
 
 
 def zone(state: rulelang.State, name: str, owner: int | None = None) -> list[Any]:
-    return state.ctx.data.zones[_ref(state, name, owner)]
+    return _pile(state.data, name, owner)
 
 
-def _ref(state: rulelang.State, name: str, owner: int | None) -> ZoneRef:
-    return next(z for z in state.ctx.data.zones if z.name == name and z.owner == owner)
+def _pile(data: GameData, name: str, owner: int | None) -> list[Any]:
+    return data.zones[_ref(data, name, owner)]
+
+
+def _ref(data: GameData, name: str, owner: int | None) -> ZoneRef:
+    return next(z for z in data.zones if z.name == name and z.owner == owner)
 
 
 def name_of(state: rulelang.State, card: Any) -> str:
-    return str(state.ctx.data.attrs["name"][card.id])
+    return str(state.data.attrs["name"][card.id])
 
 
 def names(state: rulelang.State, name: str, owner: int | None = None) -> list[str]:
-    return [name_of(state, c) for c in zone(state, name, owner)]
+    data = state.data
+    return [str(data.attrs["name"][c.id]) for c in _pile(data, name, owner)]
 
 
 def every_card(state: rulelang.State) -> Counter[int]:
     """How many places hold each card (every card must be in exactly one)."""
-    data = state.ctx.data
+    data = state.data
     seen: Counter[int] = Counter()
     for pile in data.zones.values():
         seen.update(c.id for c in pile)
@@ -52,19 +59,17 @@ def every_card(state: rulelang.State) -> Counter[int]:
     return seen
 
 
-def move_cards(state: rulelang.State, card_names: list[str], to: str,
-               owner: int | None = None, source: str = "reserve") -> None:
+def _move_cards(data: GameData, card_names: list[str], to: str, owner: int | None = None,
+                source: str = "reserve") -> None:
     """Move cards by name from a source zone (by default the reserve) to a zone."""
-    data = state.ctx.data
     for n in card_names:
-        card = next(c for c in zone(state, source) if name_of(state, c) == n)
-        data.to_zone(card, _ref(state, to, owner))
+        card = next(c for c in _pile(data, source, None) if data.attrs["name"][c.id] == n)
+        data.to_zone(card, _ref(data, to, owner))
 
 
-def clear(state: rulelang.State) -> None:
+def _clear(data: GameData) -> None:
     """Every card to the reserve; no one has closed; no 勝景札."""
-    data = state.ctx.data
-    reserve = _ref(state, "reserve", None)
+    reserve = _ref(data, "reserve", None)
     for ref, pile in list(data.zones.items()):
         if ref != reserve:
             for card in list(pile):
@@ -74,24 +79,25 @@ def clear(state: rulelang.State) -> None:
 def at_round_end(state: rulelang.State, hands: list[tuple[list[str], list[str]]],
                  scenic: list[list[str]] | None = None, field: tuple[str, ...] = (),
                  round_no: int = 1) -> rulelang.State:
-    """Give each player p the 5-card hand hands[p] = (hidden names, open names), the
-    勝景札 scenic[p] and the field; players 1.. have closed with 幕引き札 1.. (the fifth with
-    none), and player 0, to move, draws the last of its hidden cards from an otherwise empty
-    deck ('wander') and closes, which ends the round."""
-    clear(state)
-    data = state.ctx.data
-    for p, (hidden, open_) in enumerate(hands):
-        move_cards(state, hidden if p else hidden[:-1], "hidden", p)
-        move_cards(state, open_, "open", p)
-        move_cards(state, (scenic or [[] for _ in hands])[p], "scenic", p)
-        if p > 0:
-            data.vars[("closed", p)] = True
-            data.vars[("curtain", p)] = p if p <= 4 else 0
-    move_cards(state, list(field), "field")
-    move_cards(state, hands[0][0][-1:], "deck")
-    data.counters[("curtains_taken", None)] = min(len(hands) - 1, 4)
-    data.round = round_no
-    state._start(state.game.flow.turn)  # the turn again, from the data as it is now (clonable)
+    """A new state from `state` (at a turn's start) where each player p holds the 5-card hand
+    hands[p] = (hidden names, open names), the 勝景札 scenic[p] and the field; players 1.. have
+    closed with 幕引き札 1.. (the fifth with none), and player 0, to move, has drawn the last of
+    its hidden cards from an otherwise empty deck ('wander') and closed, which ends the round.
+    The position is stated as a scenario's `given` is (rulelang.game.position.restate)."""
+    def edit(st: rulelang.State, data: GameData) -> None:
+        _clear(data)
+        for p, (hidden, open_) in enumerate(hands):
+            _move_cards(data, hidden if p else hidden[:-1], "hidden", p)
+            _move_cards(data, open_, "open", p)
+            _move_cards(data, (scenic or [[] for _ in hands])[p], "scenic", p)
+            if p > 0:
+                data.vars[("closed", p)] = True
+                data.vars[("curtain", p)] = p if p <= 4 else 0
+        _move_cards(data, list(field), "field")
+        _move_cards(data, hands[0][0][-1:], "deck")
+        data.counters[("curtains_taken", None)] = min(len(hands) - 1, 4)
+        data.round = round_no
+    state = restate(state, edit)
     assert state.current_player() == 0
     state.apply_action("wander")
     state.apply_action("close")

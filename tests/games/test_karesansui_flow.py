@@ -3,12 +3,13 @@ steals, gifts and gardener cards from a stated position are scenarios in
 rulebooks/karesansui.test; what stays here is setup, hidden information,
 the picture, and positions the scenario language cannot state.
 
-Each test is written from the rules text (../shared/rules/karesansui.md sections 2-6 and
-the seed); the expected moves and numbers come from the rules, worked out by hand. The tiles
+Each test is written from the rules text (sections 2-6 of the game's rules and the original
+Japanese text); the expected moves and numbers come from the rules, worked out by hand. The tiles
 are shuffled, so a test arranges what it needs first, as a player would stack a deck for a
 demonstration: the next tiles of stack[1], a gardener card in a hand, a virtue value, or
-tiles already laid in a garden (through the state's data, which logs the changed sites as
-any rule would). Everything after that goes through the public API (action strings).
+tiles already laid in a garden (edits of the data the turn starts from, made as a stated
+position is: rulelang.game.position.restate). Everything after that goes through the public
+API (action strings).
 Sites: "1a1" is Player1's top-left cell, "1a3" their bottom-left, "2e3" Player2's
 bottom-right.
 """
@@ -16,12 +17,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rulelang
+from rulelang.game.position import restate
 from rulelang.model.values import zone_ref
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,8 +47,75 @@ def new(request: pytest.FixtureRequest) -> Any:
 
 
 # ---- arranging a position --------------------------------------------------------------
+# Each arranging helper gives an edit of the data a turn starts from; arrange() restarts the
+# turn from its data so edited (rulelang.game.position.restate, in every mode).
+Edit = Callable[[Any, Any], None]
+
+
+def arrange(state: Any, *edits: Edit) -> Any:
+    """A new state: `state`'s turn restarted from its starting data with `edits` made."""
+    def edit(st: Any, data: Any) -> None:
+        for each in edits:
+            each(st, data)
+    return restate(state, edit)
+
+
+def _site(state: Any, name: str) -> Any:
+    return next(s for s in state.game.runtime.board.sites if s.name == name)
+
+
+def _free_tile(data: Any, design: str) -> Any:
+    """A tile of that design ("sand": any sand tile) still in a stack (taken out of it)."""
+    for i in range(1, 10):
+        pile = data.zones[zone_ref(f"stack[{i}]", None)]
+        for piece in pile:
+            if data.attrs["design"][piece.id] == design or (
+                    design == "sand" and not data.attrs["moss"][piece.id]):
+                pile.remove(piece)
+                data.loc[piece.id] = None
+                return piece
+    raise AssertionError(f"no {design} tile left in the stacks")
+
+
+def next_tiles(*designs: str) -> Edit:
+    """The next tiles drawn from stack[1] are these designs, in this order."""
+    def edit(st: Any, data: Any) -> None:
+        pieces = [_free_tile(data, design) for design in designs]
+        for piece in reversed(pieces):
+            data.zones[zone_ref("stack[1]", None)].append(piece)
+            data.loc[piece.id] = zone_ref("stack[1]", None)
+    return edit
+
+
+def lay(player: int, *cells: str, design: str = "sand") -> Edit:
+    """Tiles of one design (default: any sand tile) on these cells; the monk comes with the
+    first one if it is not out yet."""
+    def edit(st: Any, data: Any) -> None:
+        for name in cells:
+            data.put(_free_tile(data, design), _site(st, name))
+        pawn = data.vars[("pawn", player)]
+        if data.loc[pawn.id] == zone_ref("supply", player):
+            data.put(pawn, _site(st, cells[0]))
+    return edit
+
+
+def put_stone(cell: str, kind: str) -> Edit:
+    def edit(st: Any, data: Any) -> None:
+        stone = next(s for s in data.zones[zone_ref("temple", None)]
+                     if data.attrs["type"][s.id] == kind)
+        data.put(stone, _site(st, cell))
+    return edit
+
+
+def set_virtue(player: int, value: int) -> Edit:
+    def edit(st: Any, data: Any) -> None:
+        data.counters[("virtue", player)] = value
+    return edit
+
+
+# ---- reading a position ------------------------------------------------------------------
 def _zone(state: Any, name: str, owner: int | None = None) -> list[Any]:
-    return state.ctx.data.zones[zone_ref(name, owner)]
+    return state.data.zones[zone_ref(name, owner)]
 
 
 def _stacks(state: Any) -> list[list[Any]]:
@@ -53,55 +123,9 @@ def _stacks(state: Any) -> list[list[Any]]:
 
 
 def _attr(state: Any, piece: Any, name: str) -> Any:
-    return state.ctx.data.attrs[name][piece.id]
+    return state.data.attrs[name][piece.id]
 
 
-def _site(state: Any, name: str) -> Any:
-    return next(s for s in state.game.runtime.board.sites if s.name == name)
-
-
-def _free_tile(state: Any, design: str) -> Any:
-    """A tile of that design ("sand": any sand tile) still in a stack (taken out of it)."""
-    for pile in _stacks(state):
-        for piece in pile:
-            if _attr(state, piece, "design") == design or (
-                    design == "sand" and not _attr(state, piece, "moss")):
-                pile.remove(piece)
-                state.ctx.data.loc[piece.id] = None
-                return piece
-    raise AssertionError(f"no {design} tile left in the stacks")
-
-
-def next_tiles(state: Any, *designs: str) -> None:
-    """The next tiles drawn from stack[1] are these designs, in this order."""
-    pieces = [_free_tile(state, design) for design in designs]
-    for piece in reversed(pieces):
-        _zone(state, "stack[1]").append(piece)
-        state.ctx.data.loc[piece.id] = zone_ref("stack[1]", None)
-
-
-def lay(state: Any, player: int, *cells: str, design: str = "sand") -> None:
-    """Tiles of one design (default: any sand tile) on these cells; the monk comes with the
-    first one if it is not out yet."""
-    data = state.ctx.data
-    for name in cells:
-        data.put(_free_tile(state, design), _site(state, name))
-    pawn = data.vars[("pawn", player)]
-    if data.loc[pawn.id] == zone_ref("supply", player):
-        data.put(pawn, _site(state, cells[0]))
-
-
-def put_stone(state: Any, cell: str, kind: str) -> None:
-    data = state.ctx.data
-    stone = next(s for s in _zone(state, "temple") if _attr(state, s, "type") == kind)
-    data.put(stone, _site(state, cell))
-
-
-def set_virtue(state: Any, player: int, value: int) -> None:
-    state.ctx.data.counters[("virtue", player)] = value
-
-
-# ---- reading a position ------------------------------------------------------------------
 def legal(state: Any) -> set[str]:
     return {state.action_to_string(a) for a in state.legal_actions()}
 
@@ -136,7 +160,7 @@ def tiles_of(state: Any, player: int) -> int:
 
 
 def virtue(state: Any, player: int) -> int:
-    return state.ctx.data.counters[("virtue", player)]
+    return state.data.counters[("virtue", player)]
 
 
 def count(state: Any, zone: str, owner: int | None = None) -> int:
@@ -188,8 +212,7 @@ ALL = [f"{c}{r}" for r in (1, 2, 3) for c in "abcde"]
 
 
 def test_score_breakdown_has_the_nine_items(new: Any) -> None:
-    state = new(2)
-    set_virtue(state, P1, 4)
+    state = arrange(new(2), set_virtue(P1, 4))
     breakdown = state.score_breakdown(P1)
     assert list(breakdown) == ["sand", "moss", "symmetry", "vortices", "ripples",
                                "stone_kinds", "arrangements", "famous", "virtue"]
@@ -199,7 +222,6 @@ def test_score_breakdown_has_the_nine_items(new: Any) -> None:
 # ---- hidden information ------------------------------------------------------------------
 def test_no_secret_card_in_another_players_observation(new: Any) -> None:
     state = new(3)
-    data = state.ctx.data
     for p in range(3):
         secret = [_attr(state, c, "name") for z in ("famous", "gardeners")
                   for c in _zone(state, z, p)]
@@ -207,18 +229,14 @@ def test_no_secret_card_in_another_players_observation(new: Any) -> None:
             if q != p:
                 text = json.dumps(state.observation(q), ensure_ascii=False)
                 assert not any(f'"{name}"' in text for name in secret), (p, q)
-    assert data is state.ctx.data
 
 
 # ---- the picture for `rulelang play` ---------------------------------------------------------
 def test_render_draws_gardens_storage_and_the_temple(new: Any) -> None:
     from rulelang.tools.pictures.render import render_observation
 
-    state = new(2)
-    next_tiles(state, "MT", "QA")
-    lay(state, P1, "1a1", "1b1")
-    put_stone(state, "1b1", "T")
-    set_virtue(state, P1, 4)
+    state = arrange(new(2), next_tiles("MT", "QA"), lay(P1, "1a1", "1b1"),
+                    put_stone("1b1", "T"), set_virtue(P1, 4))
     play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a2"), (P1, "zazen"),
          (P2, "draw stack[1]"), (P2, "store"))
     text = render_observation(state.observation(P1))
@@ -237,11 +255,7 @@ def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> 
     """The declarations were secret, but who steals is seen: a resample made while the
     thief lays the tile (or later in the turn) may not undo the steal, give it to another
     player or take the thief's virtue back, whatever it redoes of the declarations."""
-    state = new(3)
-    set_virtue(state, P2, 2)
-    set_virtue(state, P3, 2)
-    lay(state, P3, "3a1")
-    state._start(state.game.flow.turn)  # the turn from the data as arranged (replayable)
+    state = arrange(new(3), set_virtue(P2, 2), set_virtue(P3, 2), lay(P3, "3a1"))
     play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a1"), (P2, "allow"), (P3, "steal"))
     for position in range(2):
         assert state.current_player() == (P3 if position == 0 else P1)
@@ -257,10 +271,7 @@ def test_a_resample_after_the_steal_keeps_the_thief_and_the_virtue(new: Any) -> 
 
 
 def test_steal_declarations_are_secret_until_the_outcome(new: Any) -> None:
-    state = new(3)
-    set_virtue(state, P2, 2)
-    set_virtue(state, P3, 2)
-    lay(state, P3, "3a1")
+    state = arrange(new(3), set_virtue(P2, 2), set_virtue(P3, 2), lay(P3, "3a1"))
     play(state, (P1, "draw stack[1]"), (P1, "place drawn 1a1"), (P2, "allow"))
     assert state.observation(P3)["history"][-1] == "(secret choice)"
     assert state.observation(P2)["history"][-1] == "allow"
@@ -282,9 +293,8 @@ def test_cli_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_famous_gardens_are_shown_at_the_end(new: Any) -> None:
-    state = new(2)
-    lay(state, P2, *[f"2{x}" for x in ALL])
-    lay(state, P1, *[f"1{x}" for x in ALL[:14]])
+    state = arrange(new(2), lay(P2, *[f"2{x}" for x in ALL]),
+                    lay(P1, *[f"1{x}" for x in ALL[:14]]))
     names = [_attr(state, c, "name") for p in (P1, P2) for c in _zone(state, "famous", p)]
     text = json.dumps(state.observation(P1), ensure_ascii=False)
     assert f'"{names[1]}"' not in text                       # Player2's card: secret

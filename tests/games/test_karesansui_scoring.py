@@ -1,5 +1,5 @@
-"""Karesansui (枯山水) gardens and their nine scoring items (spec ../shared/rules/karesansui.md
-sections 1, 7, 8; seed karesansui.ja.txt), on gardens laid by hand; every expected value is
+"""Karesansui (枯山水) gardens and their nine scoring items (sections 1, 7, 8 of the game's
+rules and the original Japanese text), on gardens laid by hand; every expected value is
 computed by hand from the rules text in the comment beside it. Both modes. The nine items on
 gardens laid by hand are scenarios in rulebooks/karesansui.test; here: the board, the module,
 and random gardens against an independent scorer."""
@@ -57,9 +57,9 @@ def test_garden_owner_tile_and_stone(book: Path, mode: str) -> None:
     assert [s.name for s in garden] == [f"2{c}{r}" for r in "123" for c in "abcde"]
     assert rule(state, "owner_of", garden[7]) is p1
     assert rule(state, "owner_of", rule(state, "garden", p2)[0]) is p2
-    lay(state, 1, "QA - - - - / - - - - - / - - - - -", "T..../...../.....")
+    state = lay(state, 1, "QA - - - - / - - - - - / - - - - -", "T..../...../.....")
     corner, other = garden[0], garden[1]
-    data = state.ctx.data
+    data = state.data
     assert data.attrs["design"][rule(state, "tile_at", corner).id] == "QA"
     assert data.attrs["type"][rule(state, "stone_at", corner).id] == "T"
     assert rule(state, "tile_at", other) is None and rule(state, "stone_at", other) is None
@@ -142,9 +142,9 @@ def test_random_gardens_score_as_the_reference_scorer(book: Path) -> None:
         for game in games.values():
             state = game.new_initial_state(seed=0)
             for p in range(2):
-                lay(state, p, *_text(*grids[p]))
+                state = lay(state, p, *_text(*grids[p]))
                 if cards[p] is not None:
-                    give_card(state, p, cards[p]["name"])
+                    state = give_card(state, p, cards[p]["name"])
             for p in range(2):
                 want = karesansui_reference.score(*grids[p], cards[p])
                 got = state.score_breakdown(p)
@@ -153,7 +153,7 @@ def test_random_gardens_score_as_the_reference_scorer(book: Path) -> None:
 
 def _grids_of(state: Any, player: int) -> tuple[list[list[Any]], list[list[Any]]]:
     """The garden as the reference scorer reads it: catalogue rows and stone letters."""
-    data, board = state.ctx.data, state.game.runtime.board
+    data, board = state.data, state.game.runtime.board
     by_design = {row["design"]: row for row in CATALOGUE}
     tiles: list[list[Any]] = [[None] * 5 for _ in range(3)]
     stones: list[list[Any]] = [[None] * 5 for _ in range(3)]
@@ -168,13 +168,13 @@ def _grids_of(state: Any, player: int) -> tuple[list[list[Any]], list[list[Any]]
 
 def test_kept_scores_follow_the_gardens_as_they_change(book: Path) -> None:
     """Stones come, move and go, tiles are swapped, on copies of the state as moves make
-    them: the compiled mode's kept values always equal a fresh count (reference scorer)."""
+    them: the closures' kept values always equal a fresh count (reference scorer)."""
     rng = random.Random(11)
-    game = rulelang.load_game(book, {"players": 2}, mode="compiled")
+    game = rulelang.load_game(book, {"players": 2}, mode="closures")
     state = game.new_initial_state(seed=0)
     pool = list(TILES)
     for p in range(2):
-        lay(state, p, *_text(*_random_garden(rng, pool, None)))
+        state = lay(state, p, *_text(*_random_garden(rng, pool, None)))
     board, quarry = game.runtime.board, zone_ref("quarry", None)
     for step in range(80):
         state = state.clone()

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.game.position import restate
+from rulelang.model.state import GameData
 from rulelang.tools.pictures.render import cell_lines, render_observation
 
 BOOK = """\
@@ -93,9 +95,11 @@ def test_equal_pieces_share_a_remembered_picture(state: rulelang.State) -> None:
     first = state.observation(0)
     hand = next(z for z in first["zones"] if z["zone"] == "hand" and z["owner"] == "A")
     assert hand["pieces"][0]["picture"] == ["H0", "--"]
-    card = state.ctx.data.zones[next(z for z in state.ctx.data.zones
-                                     if z.name == "hand" and z.owner == 0)][0]
-    state.ctx.data.attrs["rank"][card.id] = 9
+
+    def nine(st: rulelang.State, data: GameData) -> None:
+        card = data.zones[next(z for z in data.zones if z.name == "hand" and z.owner == 0)][0]
+        data.attrs["rank"][card.id] = 9
+    state = restate(state, nine)  # a position stated as a scenario's `given` is
     hand = next(z for z in state.observation(0)["zones"]
                 if z["zone"] == "hand" and z["owner"] == "A")
     assert hand["pieces"][0]["picture"] == ["H9", "--"]
