@@ -1,6 +1,6 @@
 """The mutation fuzzer over every bundled rulebook, standard-library module and data file
 (tests/fuzz/): N seeded cases, each loaded, checked and, if it loads, played for a few random
-plies in each mode (the interpreter, the closures, the generated code) under a time limit.
+plies in each mode (the interpreter, the game's generated module) under a time limit.
 Prints the number of cases per outcome class (ok, diagnostic, crash, hang, memory, outside
 read), the distinct problems (outcome, exception type and innermost project frame, with an
 example seed and its mutation) and the cases the modes ended differently; exits 0, this is

@@ -1,6 +1,9 @@
-"""The generated mode (rulelang/gen) against the closures and OpenSpiel's C++ games: random
-playouts per second of CPU time, the modes alternated in one run, for every rulebook the
-generator takes (and a line for each it does not, with what stands in the way).
+"""The compiled mode (the generated module, rulelang/gen) against the reference evaluator and
+OpenSpiel's C++ games: random playouts per second of CPU time, the modes alternated in one
+run, for every rulebook the generator takes (and a line for each it does not, with what
+stands in the way). The closures it replaced are measured against it by
+`python bench/ab_playouts.py BASE_WORKTREE --this-mode compiled` with a worktree of a commit
+that still has them (e.g. a8385d6).
 
     python bench/generated.py [--seconds S] [GAME ...]
 
@@ -63,20 +66,20 @@ def main() -> None:
     print(f"random playouts/s of CPU time, {args.seconds:g} s per measure "
           "(python bench/generated.py)")
     for name in names:
-        gen = rulelang.load_game(name, mode="generated")
+        gen = rulelang.load_game(name)
         if not isinstance(gen, GenGame):
             why = explain(rulelang.load_game(name, mode="interpreted").runtime)
             where = f"{why.span.path.rsplit('/', 1)[-1]}:{why.span.line}" if why and why.span \
                 else ""
             print(f"{name:14} not generated: {why.what if why else '?'} ({where})")
             continue
-        closures = rulelang.load_game(name, mode="closures")
+        reference = rulelang.load_game(name, mode="interpreted")
         g1 = _rate(gen.new_initial_state, args.seconds / 2)
-        c1 = _rate(closures.new_initial_state, args.seconds / 2)
+        r1 = _rate(reference.new_initial_state, args.seconds / 4)
         g2 = _rate(gen.new_initial_state, args.seconds / 2)
-        c2 = _rate(closures.new_initial_state, args.seconds / 2)
-        g, c = (g1 + g2) / 2, (c1 + c2) / 2
-        line = f"{name:14} generated {g:9,.0f}  closures {c:9,.0f}  ratio {g / c:5.2f}x"
+        r2 = _rate(reference.new_initial_state, args.seconds / 4)
+        g, r = (g1 + g2) / 2, (r1 + r2) / 2
+        line = f"{name:14} generated {g:9,.0f}  reference {r:8,.1f}  ratio {g / r:6.1f}x"
         if name == "spline" and shibumi is not None:  # the pure-Python Spline of PyPI
             o = _rate(lambda seed: _Played(shibumi, seed), args.seconds)
             line += f"  shibumi 0.5.0 {o:9,.0f}  generated/shibumi {g / o:5.0f}x"

@@ -24,8 +24,6 @@ from rulelang.errors import (
     RulelangError,
     RuleRuntimeError,
 )
-from rulelang.fast.compiler import Compiler
-from rulelang.fast.flow import FastFlow
 from rulelang.game.callchain import note_calls
 from rulelang.game.engine import TERMINAL, Game, State
 from rulelang.game.runtime import Runtime
@@ -45,17 +43,11 @@ COMPILER_VERSION = 1
 BUNDLED = bundled_dir()
 _PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}  # (hash, the files' paths)
 _RUNTIMES: dict[tuple[Any, ...], Runtime] = {}
-# mode -> (the expression evaluator, the flow of play): the reference one is the meaning of
-# the language, the closures (fast/, to be retired) are proven equal by the tests
-EVALUATORS: dict[str, tuple[Any, Any]] = {
-    "compiled": (Compiler, FastFlow),
-    "closures": (Compiler, FastFlow),
-    "interpreted": (Reference, ReferenceFlow),
-}
-# ("compiled" is the closures today, and "closures" names them for the tests of their own
-# internals, which stay on them when "compiled" becomes the generated mode.) And
-# "generated": one Python module per game over a flat state (rulelang/gen), on the
-# reference's runtime; a game the generator does not take runs on the closures, whole
+# The modes: "interpreted", the reference evaluator (the meaning of the language), and
+# "compiled" (also named "generated"), one Python module per game over a flat state
+# (rulelang/gen) written from the reference's runtime and proven equal to it by the tests; a
+# rulebook the generator does not take runs on the reference (`rulelang compile --explain`).
+MODES = ("compiled", "interpreted", "generated")
 _GENERATED: dict[Runtime, Any] = {}
 
 __all__ = ["load_game", "check_file", "is_library", "parse", "check", "compile_rulebook", "Game",
@@ -77,18 +69,14 @@ def load_game(path: str | Path, options: dict[str, Any] | None = None,
               mode: str = "compiled") -> Game:
     """Read, check and compile a rulebook (a path, or a bundled rulebook's name); RulebookError
     lists every mistake."""
-    if mode not in EVALUATORS and mode != "generated":
+    if mode not in MODES:
         raise RulelangError(f"unknown mode '{mode}' (use 'compiled', 'interpreted' or "
                             "'generated')")
     path, program, digest = _checked(path)
-    chosen = resolve_options(program, options or {})
-    if mode == "compiled" or mode not in EVALUATORS:  # (and "generated", unless a test
-        runtime = compile_rulebook(program, chosen, "interpreted", digest)  # names another)
-        made = generated_state(runtime)
-        if made is not None:
-            return GenGame(runtime, str(path), digest, made)
-        mode = "closures"  # the generator does not take it: the closures run it, whole
-    runtime = compile_rulebook(program, chosen, mode, digest)
+    runtime = compile_rulebook(program, resolve_options(program, options or {}), digest)
+    made = generated_state(runtime) if mode != "interpreted" else None
+    if made is not None:
+        return GenGame(runtime, str(path), digest, made)
     return Game(runtime, str(path), digest)
 
 
@@ -104,7 +92,7 @@ def generated_state(runtime: Runtime) -> Any:
             note_calls(err, runtime.program.loaded)
             raise
         except Exception:  # noqa: BLE001 - a fault of the generator (gen.explain says it):
-            _GENERATED[runtime] = None  # the game runs on the closures
+            _GENERATED[runtime] = None  # the game runs on the reference
     return _GENERATED[runtime]
 
 
@@ -147,15 +135,16 @@ def is_library(path: str | Path) -> bool:
     return not any(isinstance(d, ast.Game) for d in load(path).game.decls)
 
 
-def compile_rulebook(program: Program, options: dict[str, Any], mode: str = "compiled",
+def compile_rulebook(program: Program, options: dict[str, Any],
                      digest: str | None = None) -> Runtime:
-    """The runtime for one set of options, cached by source hash, versions, mode and options."""
+    """The runtime for one set of options (the reference's, which the generated module of the
+    game is written from), cached by source hash, versions and options."""
     key = (digest or source_hash(program.loaded), tuple(sorted(program.loaded.sources)),
-           GRAMMAR_VERSION, COMPILER_VERSION, mode, tuple(sorted(options.items())))
+           GRAMMAR_VERSION, COMPILER_VERSION, tuple(sorted(options.items())))
     runtime = _RUNTIMES.get(key)
     if runtime is None:
         try:
-            runtime = _RUNTIMES[key] = Runtime(program, options, *EVALUATORS[mode])
+            runtime = _RUNTIMES[key] = Runtime(program, options, Reference, ReferenceFlow)
         except RulelangError as err:
             note_calls(err, program.loaded)
             raise
@@ -216,27 +205,3 @@ def _as_int(value: Any) -> int | None:
 
 def _count_text(lo: int, hi: int) -> str:
     return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
-
-
-def generated_code(path: str | Path, options: dict[str, Any] | None = None) -> list[Any]:
-    """What `rulelang compile --show` prints: the functions the code generator
-    (fast/codegen.py) makes for a rulebook's rules and score terms, each a
-    `codegen.Generated` (its source, its constants, its line map), in the rulebook's order.
-    Made with a runtime of its own, whatever mode "compiled" uses."""
-    import functools
-
-    from rulelang.fast.codegen import Generated
-    _, program, _ = _checked(path)
-    chosen = resolve_options(program, options or {})
-    try:
-        runtime = Runtime(program, chosen, functools.partial(Compiler, generate=True), FastFlow)
-        for key in program.defs:
-            runtime.evaluator.def_body(key)
-        for term in program.scores:
-            runtime.fn(term.expr)
-    except RulelangError as err:
-        note_calls(err, program.loaded)
-        raise
-    found: list[Generated] = runtime.evaluator.generator.functions
-    return sorted(found, key=lambda g: (g.root.span.path, g.root.span.line,
-                                        g.root.span.column))

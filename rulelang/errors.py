@@ -4,11 +4,8 @@ Codes are stable: R1xx syntax, R2xx check, R3xx runtime, R4xx records and comman
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from types import FrameType
-from typing import Any, TypeVar
-from weakref import WeakKeyDictionary
 
 from rulelang.source import Source, Span, printable
 
@@ -159,53 +156,3 @@ class RecordError(RulelangError):
 def diagnostic_error(code: str, message: str, span: Span | None,
                      help: str | None = None) -> RulebookError:
     return RulebookError([Diagnostic(code, message, span, help)])
-
-
-# The key, in the globals of a function generated from rules, of its line map: an object
-# whose span_at(line) is the rulebook span a line of the function comes from.
-LINE_MAP = "__rulelang_line_map__"
-
-
-def note_rulebook_lines(exc: BaseException) -> None:
-    """Name the rulebook position of each generated function an unexpected exception (a bug,
-    not a rule error: those carry their own position) came through, innermost last, as notes
-    of the exception (Python prints them under its traceback)."""
-    tb = exc.__traceback__
-    while tb is not None:
-        lines = tb.tb_frame.f_globals.get(LINE_MAP)
-        if lines is not None:
-            span = lines.span_at(tb.tb_lineno)
-            exc.add_note(f"in the code generated for {span.path}:{span.line}:{span.column} "
-                         f"(its line {tb.tb_lineno}: `rulelang compile --show` prints it)")
-        tb = tb.tb_next
-
-
-# functions of the closures that are a rule's body in place of its call: the calls (outermost
-# first) they stand for
-_INLINED: WeakKeyDictionary[Callable[..., Any], tuple[Span, ...]] = WeakKeyDictionary()
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def inlined_at(fn: _F, call: Span) -> _F:
-    """Note that `fn` runs a rule's body in place of the call at `call` (a rule inlined
-    within it was noted first: the calls stay outermost first)."""
-    _INLINED[fn] = (call, *_INLINED.get(fn, ()))
-    return fn
-
-
-def inlined_calls(frame: FrameType) -> tuple[Span, ...]:
-    """The calls a frame stands for when it runs the body of an inlined rule: the noted
-    function of its code whose closure holds what the frame holds (none when unsure)."""
-    code, local = frame.f_code, frame.f_locals
-    found = {calls for fn, calls in list(_INLINED.items())
-             if fn.__code__ is code and _holds(fn, local)}
-    return found.pop() if len(found) == 1 else ()
-
-
-def _holds(fn: Callable[..., Any], local: dict[str, Any]) -> bool:
-    cells = getattr(fn, "__closure__", None) or ()
-    try:
-        return all(local.get(name, _holds) is cell.cell_contents
-                   for name, cell in zip(fn.__code__.co_freevars, cells, strict=True))
-    except ValueError:  # an empty cell
-        return False

@@ -21,18 +21,7 @@ def _cases() -> list[object]:
                 if sc.mode in (None, mode):
                     cases.append(pytest.param(file, sc, mode,
                                               id=f"{path.stem}:{sc.span.line}:{sc.name}:{mode}"))
-            if sc.mode is None and _generated(file.rulebook):
-                cases.append(pytest.param(file, sc, "generated",
-                                          id=f"{path.stem}:{sc.span.line}:{sc.name}:generated"))
     return cases
-
-
-def _generated(rulebook: Path) -> bool:
-    """Does the generator take this game (else mode "generated" is the closures again)?"""
-    import rulelang
-    from rulelang.gen import GenGame
-
-    return isinstance(rulelang.load_game(rulebook, mode="generated"), GenGame)
 
 
 @pytest.mark.parametrize("file, scenario, mode", _cases())

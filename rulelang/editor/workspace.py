@@ -148,7 +148,7 @@ def _build_game(result: Checked) -> bool:
         return False
     try:
         options = rulelang.resolve_options(program, {})
-        result.runtime = rulelang.compile_rulebook(program, options, "interpreted")
+        result.runtime = rulelang.compile_rulebook(program, options)
         return False
     except RulebookError as err:
         result.sources.update(err.sources)

@@ -4,12 +4,9 @@ rulebook through the `use`d modules to the error's own position.
 Named once, where the engine attaches the sources to an error (`note_calls`), from the
 Python traceback the error went through and nothing else, so the evaluators keep no call
 stack of their own:
-* the interpreter and the closures evaluate each node in a frame that holds it (a local
-  `n`, `node`, `s` or `span`): the frames' nodes, outermost first, pass from the caller's
-  rule to the callee's where a rule is called (a rule the closures inline runs in its
-  caller's frames, but its nodes are still the callee's);
-  except one the closures inline with no frame of its own, whose body's function is noted
-  with the place of its call (`inlined_at`, found again by the frame's code and closure);
+* the interpreter evaluates each node in a frame that holds it (a local `n`, `node`, `s` or
+  `span`): the frames' nodes, outermost first, pass from the caller's rule to the callee's
+  where a rule is called;
 * generated code (gen/) has no node in its frames: a rule's body written in place of its
   call holds its positions as CalledSpans that name the calls it was written for, and a
   frame of a generated function is placed by the origins table of its module (the rule it
@@ -24,7 +21,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any
 
-from rulelang.errors import RulelangError, RuleRuntimeError, inlined_calls
+from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language import ast
 from rulelang.source import Span
 
@@ -89,7 +86,6 @@ def _frame_spans(tb: TracebackType | None) -> list[Span]:
                 out.append(origin)
                 caller_origin = origin
         else:
-            out.extend(inlined_calls(frame))
             found = _frame_node_span(frame.f_locals)
             if found is not None:
                 out.extend(_with_calls(found))

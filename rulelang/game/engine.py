@@ -14,7 +14,6 @@ from rulelang.errors import (
     IllegalActionError,
     RulelangError,
     RuleRuntimeError,
-    note_rulebook_lines,
 )
 from rulelang.game.action_space import NumberedActions, space_of
 from rulelang.game.callchain import note_calls
@@ -63,13 +62,6 @@ class Game:
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> State:
         """A new game; its chance drawn from `seed`, or from `rng` when given (a
         game/chance.ScriptedRng: the outcomes are given from outside)."""
-        found = self.flow.initial(seed)
-        if found is not None:
-            state = State(self, found[0])
-            state._decision = found[1]
-            if rng is not None:
-                state.ctx.data.rng = rng
-            return state
         data = self.runtime.template.copy()
         data.rng.seed(seed)
         if rng is not None:
@@ -80,11 +72,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} players={self.num_players}>"
-
-
-def _reraise(exc: BaseException) -> None:
-    """State._guard(_reraise, exc) handles exc as if the step it guards had raised it."""
-    raise exc
 
 
 def _spec(o: Any) -> dict[str, Any]:
@@ -99,8 +86,7 @@ class State(NumberedActions):
     """One game in progress.
 
     A generator runs the segment of play (the flow's setup or one turn) and clone() replays
-    the segment's choices from its checkpoint. When the flow plays on without a generator
-    (its fast hooks: start, resume, apply), the state holds the decision alone.
+    the segment's choices from its checkpoint.
     """
 
     def __init__(self, game: Game, data: GameData) -> None:
@@ -128,16 +114,12 @@ class State(NumberedActions):
 
     # ---- running
     def _begin(self, _: Any) -> None:
-        decision = self.game.flow.start(self.ctx)
-        if decision is None:
-            self._start(self.game.flow.setup)
-        else:
-            self._decision = decision
+        self._start(self.game.flow.setup)
 
     def _start(self, segment: Any) -> None:
         self._segment = segment
         self._checkpoint = self.ctx.data.copy()
-        self._trail, self.ctx.log, self.ctx.values = [], [], []
+        self._trail, self.ctx.log = [], []
         self._gen = segment(self.ctx)
         self._guard(self._advance, None)
 
@@ -156,9 +138,6 @@ class State(NumberedActions):
         except RulelangError as err:
             note_calls(err, self.game.runtime.program.loaded)
             raise
-        except Exception as exc:  # a bug: its traceback names the rulebook lines it ran
-            note_rulebook_lines(exc)
-            raise
 
     def _ended(self, over: GameOver) -> None:
         """A result statement ended the game."""
@@ -168,7 +147,6 @@ class State(NumberedActions):
 
     def _advance(self, sent: Any) -> None:
         """Run the current generator segment, then the next ones, until a decision."""
-        flow = self.game.flow
         while self._gen is not None:
             try:
                 self._decision = self._gen.send(sent)
@@ -177,18 +155,10 @@ class State(NumberedActions):
             except StopIteration:
                 pass
             sent = None
-            decision = flow.resume(self.ctx)
-            if decision is not None:
-                self._gen, self._decision, self._index = None, decision, None
-                self.ctx.values = None  # (turns the flow applies itself are not replayed)
-                return
-            self._segment = flow.turn
+            self._segment = self.game.flow.turn
             self._checkpoint = self.ctx.data.copy()
-            self._trail, self.ctx.log, self.ctx.values = [], [], []
+            self._trail, self.ctx.log = [], []
             self._gen = self._segment(self.ctx)
-
-    def _apply(self, option: Any) -> None:
-        self._decision, self._index = self.game.flow.apply(option, self.ctx), None
 
     # ---- OpenSpiel-shaped API
     def current_player(self) -> int:
@@ -228,63 +198,21 @@ class State(NumberedActions):
         if not isinstance(action, int) or not 0 <= action < d.count:
             raise IllegalActionError(f"{action} is not a legal action now "
                                      f"(legal: 0..{d.count - 1})")
-        ctx = self.ctx
-        ctx.data.history.append((d, action))
-        if self._gen is None:  # _guard(_apply, option), inlined on this hot path
-            option = d.options[action]
-            ctx.steps = 0
-            try:
-                self._decision, self._index = self.game.flow.apply(option, ctx), None
-            except GameOver as over:  # (handled here: re-raised through _guard, whose frame
-                self._ended(over)     # holds it, the error and that frame would be a cycle)
-            except (RecursionError, RulelangError) as exc:
-                self._guard(_reraise, exc)
-        else:
-            self._trail.append(action)
-            self._guard(self._advance, d.options[action])
+        self.ctx.data.history.append((d, action))
+        self._trail.append(action)
+        self._guard(self._advance, d.options[action])
         cap = self.game.max_plies
         if cap is not None and len(self.ctx.data.history) >= cap and self._decision is not None:
             self._cap()
 
     def play_out(self, rng: Any, limit: int) -> None:
         """Apply uniformly random legal actions until the game ends or `limit` are applied:
-        a search's playout. Each legal action is as likely as with
-        `apply_action(rng.choice(legal_actions()))`, and the draws are those where nothing
-        must be tried; where the flow can (its `samples`: single-decision turns), a
-        decision's options are not all listed: an option whose effects may refuse it is
-        tried only when drawn (Menus.sample). The decisions the history then keeps for those
-        actions hold only the option taken. The game's cap ends it as apply_action would."""
-        flow, ctx = self.game.flow, self.ctx
-        if not flow.samples or self._gen is not None:
-            for _ in range(limit):
-                if self._decision is None:
-                    return
-                self.apply_action(rng.randrange(self._decision.count))
-            return
-        d, cap = self._decision, self.game.max_plies
-        if d is None or limit <= 0:
-            return
-        k = rng.randrange(d.count)
-        option = d.options[k]
-        history = ctx.data.history
-        self._index = None
-        try:
-            for n in range(1, limit + 1):
-                history.append((d, k))
-                ctx.steps = 0  # (the budget of an apply_action: its action and next menu)
-                flow.play(option, ctx)
-                if n == limit or (cap is not None and len(history) >= cap):
-                    self._decision = flow.decide(ctx)
-                    if cap is not None and len(history) >= cap:
-                        self._cap()
-                    return
-                d, option = flow.sample(ctx, rng)
-                k = 0
-        except GameOver as over:
-            self._ended(over)
-        except (RecursionError, RulelangError) as exc:
-            self._decision = None  # (its data is partly played: it cannot go on)
-            self._guard(_reraise, exc)
+        a search's playout, the same as `apply_action(rng.choice(legal_actions()))` each
+        time. The game's cap ends it as apply_action would."""
+        for _ in range(limit):
+            if self._decision is None:
+                return
+            self.apply_action(rng.randrange(self._decision.count))
 
     def _cap(self) -> None:
         """The game reached its longest length: it ends here, capped, with no result."""
@@ -326,7 +254,7 @@ class State(NumberedActions):
         if self._resampled and self._gen is not None:
             raise RulelangError("a resampled state cannot be cloned: clone the state first, "
                                 "then resample the clone")
-        if self._gen is None:  # terminal, or waiting for a decision the flow applies itself
+        if self._gen is None:  # terminal
             new = State.__new__(State)
             new._resampled = False
             new.game, new._index, new._segment = self.game, None, self._segment
@@ -340,21 +268,19 @@ class State(NumberedActions):
         """A copy of this state mid-segment: the segment replayed from its start with the
         same choices, each decision point given as it was logged (Ctx.log), so that no menu
         is made again."""
-        new = self._at_segment_start(self.ctx.log, self.ctx.values)
+        new = self._at_segment_start(self.ctx.log)
         for action in self._trail:
             new._replay(action)
         assert not new.ctx.replay, "a replay met fewer decision points than were logged"
-        assert not new.ctx.replay_values, "a replay met fewer sets than were logged"
-        new.ctx.replay = new.ctx.replay_values = None
+        new.ctx.replay = None
         return new
 
     def _at_segment_start(self, log: list[Any] | None = None,
-                          values: list[Any] | None = None,
                           data: GameData | None = None) -> State:
         """A copy at the start of the current segment, its first decision waiting; with the
-        segment's `log`, its decision points are given from it, and with its `values`, the
-        values of its `set`s (see _replayed: an exact replay). With `data`, the segment
-        starts from it instead of its checkpoint (a resample: game/resample.py)."""
+        segment's `log`, its decision points are given from it (see _replayed: an exact
+        replay). With `data`, the segment starts from it instead of its checkpoint (a
+        resample: game/resample.py)."""
         assert self._checkpoint is not None
         new = State.__new__(State)
         new._resampled, new.game, new._index, new._segment = False, self.game, None, \
@@ -362,9 +288,6 @@ class State(NumberedActions):
         new.ctx = Ctx(self.game.runtime, self._checkpoint.copy() if data is None else data)
         if log is not None:
             new.ctx.replay = log[::-1]
-        new.ctx.values = []
-        if values is not None:
-            new.ctx.replay_values = values[::-1]
         new._checkpoint = self._checkpoint if data is None else data.copy()
         new._trail, new._views = [], None
         new._gen = self._segment(new.ctx)

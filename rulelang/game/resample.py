@@ -68,7 +68,6 @@ def _dealt(data: GameData, program: Any, player: int, rng: random.Random,
     deal_again(data, program, player, rng, *kept)
     if isinstance(data, GameData):  # (a generated state's copy keeps nothing of the kind)
         data.cache = {}  # the deal changed zones in place: nothing kept holds
-        data.version += 1
     return data
 
 

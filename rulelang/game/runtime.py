@@ -1,10 +1,10 @@
 """The static side of one game: players, the board, pieces, options and the evaluation of
-names. Built once per (rulebook, options, evaluator); shared by every state of that game.
+names. Built once per (rulebook, options); shared by every state of that game, and the
+generated module of the game (rulelang/gen) is written from it.
 
-The evaluator is given (rulelang/__init__.py chooses it): `make_evaluator(runtime)` gives the
-expressions' closures (`expr(node)`) and the rules' bodies (`def_body(key)`), and
-`make_flow(runtime)` the flow of play the engine runs. The board and the initial data are
-built with the reference evaluator in every mode."""
+The evaluator is given (rulelang/__init__.py gives the reference's): `make_evaluator(runtime)`
+gives each expression's function (`expr(node)`) and the rules' bodies (`def_body(key)`), and
+`make_flow(runtime)` the flow of play the engine runs."""
 from __future__ import annotations
 
 from collections.abc import Callable

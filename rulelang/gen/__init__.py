@@ -6,8 +6,8 @@ Stages, one module each: facts.py (whether the generator takes the game, the bou
 steps), forms.py (what is known of a value before the game runs), emit.py and actions.py
 (the writer: expressions, then menus, effects and the end), library/pycode.py (the one
 compile and exec), rt.py (the state and the helpers its code calls), bridge.py (to and
-from the reference's GameData). A game the generator does not take runs on the closures,
-whole; `explain` says which construct is in the way, at its file:line:col.
+from the reference's GameData). A game the generator does not take runs on the reference
+evaluator, whole; `explain` says which construct is in the way, at its file:line:col.
 """
 from __future__ import annotations
 
@@ -114,7 +114,8 @@ def explain(runtime: Any) -> Unsupported | None:
 
 def failed(exc: Exception) -> Unsupported:
     """A fault of the generator itself, as why it does not take the game: the game then runs
-    on the closures (a player never meets the traceback; the tests look for this text)."""
+    on the reference evaluator (a player never meets the traceback; the tests look for this
+    text)."""
     return Unsupported(f"the generator failed ({type(exc).__name__}: {exc})", None)
 
 

@@ -111,7 +111,7 @@ def _kept(w: Any, key: str, args: list[Code], n: ast.Call, cost: int) -> Code:
     if not w.counting:
         cost += 1 + args[at].cost
     return Code(f"{w.const(H.remembered)}(S, {w.const((key, name))}, {sites}, {rest}, "
-                f"{args[at].src})", F.ANY, cost)
+                f"{args[at].src}, {w.const(n.span)})", F.ANY, cost)
 
 
 def _calls(w: Any, key: str, args: list[Code]) -> int | None:

@@ -46,8 +46,8 @@ class Generated:
     steps: int = 0  # the most steps one action (menu, effects, end) can take
     slots: tuple[str, ...] = ()  # the kept structures' slots (gen/layout.py)
     counting: bool = False  # are its steps counted as they run (its bound too high)?
-    # do its menus try effects on scratch copies (gen/walk.py)? The closures' play_out tries
-    # only the option drawn: mode "compiled" leaves such games to them for now
+    # do its menus try effects on scratch copies (gen/walk.py)? (a playout's draw then tries
+    # only the options it draws: gen/draws.py)
     tries: bool = False
     turn_slots: int = 0  # the turn's locals and loop positions (gen/turns.py: S.tl)
     # the turn's chooses by a player, in the order of their decision points (after the

@@ -70,7 +70,9 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         test = f" if {body.src}" if body is not None else ""
         return Code(f"sum([1 for {var} in {src}{where}{test}])", F.NUM, cost)
     if kind == "first":
-        return Code(f"next(iter([{gen}]), None)", body.form if body else item, cost)
+        found = body.form if body else item  # (none when no item is found)
+        return Code(f"next(({gen}), None)", F.MAYBE_SITE if found == F.SITE else F.ANY,
+                    cost)  # (stops at the first: no later item's condition is evaluated)
     if kind in ("max", "min", "sum"):
         return Code(f"{w.const(H.fold)}({w.const(kind)}, [{gen}], "
                     f"{w.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)

@@ -10,7 +10,7 @@ Values are the reference's values (sites, players, pieces are the runtime's obje
 operator means what it means to the reference; where the writer knows a value's form
 (gen/forms.py) it reads the flat state directly (`S.at[s.index]`), and elsewhere it calls
 the reference's own helpers. A construct it does not cover raises Unsupported at its span:
-the game then runs on the closures, whole (gen/__init__.py).
+the game then runs on the reference evaluator, whole (gen/__init__.py).
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
 from rulelang.model.values import zone_ref
-from rulelang.source import Span, with_calls
+from rulelang.source import CalledSpan, Span, with_calls
 
 
 def _foldable(c: Code) -> bool:
@@ -78,8 +78,9 @@ class Writer:
 
     def const(self, value: Any) -> str:
         value = with_calls(value, self.calls) if type(value) is Span else value
-        try:
-            key: Any = (type(value), value)
+        try:  # (a CalledSpan by its calls too: it hashes as its position alone)
+            key: Any = (CalledSpan, value.plain(), value.calls) \
+                if type(value) is CalledSpan else (type(value), value)
             hash(key)
         except TypeError:
             key = ("id", id(value))
@@ -154,7 +155,8 @@ class Writer:
             if self.counting:  # each call charged as it is made
                 body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
                        f"{self.const(n.span)}) or {call.src}"
-            return Code(f"(lambda {', '.join(names)}: {body})", F.ANY, call.cost)
+            named = f"*, {self.fresh('a')}={self.const(H.RuleName(key))}"  # (messages' name)
+            return Code(f"(lambda {', '.join([*names, named])}: {body})", F.ANY, call.cost)
         if cat in ("var", "counter", "zone"):
             return self.owned(cat, key, None, n)
         raise Unsupported(f"a {cat} as a value", n.span)
@@ -287,8 +289,8 @@ class Writer:
                                      and b.form.kind != "items" else 0)
         if n.op in ("==", "!="):
             return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
-        if n.op in ("in", "not in") and b.form.kind == "items":
-            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost + self.n_sites)
+        if n.op in ("in", "not in") and b.form.kind == "items":  # (the reference charges
+            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)  # the items: the bound)
         if n.op in ("<", "<=", ">", ">=") and a.form.kind == b.form.kind == "num":
             return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
         return Code(f"{self.const(H.compare)}({self.const(n.op)}, {a.src}, {b.src}, "
@@ -312,7 +314,10 @@ class Writer:
 
     def x_Neg(self, n: ast.Neg, env: dict[str, Code]) -> Code:
         a = self.ex(n.operand, env)
-        return Code(f"{self.const(H.negate)}({a.src}, {self.const(n.span)})", a.form, a.cost)
+        if a.form.known and type(a.form.static) is int:
+            return self.static(-a.form.static)
+        return Code(f"{self.const(H.negate)}({a.src}, {self.const(n.span)})",
+                    F.NUM if a.form.kind == "num" else F.ANY, a.cost)
 
     def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
         c = self.ex(n.cond, env)
@@ -347,11 +352,11 @@ class Writer:
     def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
         lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)
         if not (lo.form.known and hi.form.known and type(lo.form.static) is int
-                and type(hi.form.static) is int):  # ends known as the game runs: a range of
-            # any length, so the game's steps are counted (its loops charge as they run)
-            self.step2 = True
+                and type(hi.form.static) is int):  # ends known as the game runs: any length,
+            self.step2 = True  # so steps are counted (its loops charge as they run; it is free)
             return Code(f"{self.const(make_range)}({lo.src}, {hi.src}, {self.const(n.span)})",
-                        F.items(STEP_BUDGET, F.NUM), lo.cost + hi.cost + STEP_BUDGET)
+                        F.items(STEP_BUDGET, F.NUM),
+                        lo.cost + hi.cost + (0 if self.counting else STEP_BUDGET))
         if hi.form.static - lo.form.static >= STEP_BUDGET:  # (the reference's R302 at once)
             raise Unsupported("a range longer than the step budget", n.span)
         return self.static(range(lo.form.static, hi.form.static + 1))

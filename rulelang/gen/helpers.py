@@ -21,9 +21,26 @@ from rulelang.library.semantics import (
     positioned,
     quant_error,
 )
-from rulelang.model.values import Piece, Record, Site, show
+from rulelang.model.values import Piece, Record, Site
+from rulelang.model.values import show as _show
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
+
+
+class RuleName(str):
+    """The name of a rule passed as a value, held by the function written for it (as a
+    keyword-only default), so that a message shows the function as the reference shows a
+    rule: `rule NAME`."""
+
+
+def show(x: Any) -> str:
+    """A value as the reference's messages show it."""
+    named = getattr(x, "__kwdefaults__", None)
+    if named:
+        for v in named.values():
+            if type(v) is RuleName:
+                return f"rule {v}"
+    return _show(x)
 
 
 def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
@@ -274,11 +291,24 @@ def no_clause(rule: str, symbols: tuple[str, ...], value: Any, span: Any) -> Any
     raise error(rule, symbols, value, span)
 
 
+def _cannot_take(key: tuple[str, Any], sites: Any, f: Any, args: tuple[Any, ...],
+                 span: Any) -> RuleRuntimeError:
+    """R301 as the reference's Runtime.call_builtin says it: a rule given other arguments
+    than its parameters (or no rule at all)."""
+    shown = [] if sites is None else [show(sites)]
+    shown.append(f"rule {key[1]}" if key[1] is not None else show(f))
+    shown.extend(map(show, args))
+    return RuleRuntimeError(f"'{key[0]}' cannot take {', '.join(shown)}", span)
+
+
 def remembered(s: Any, key: tuple[str, Any], sites: Any, args: tuple[Any, ...],
-               f: Any) -> Any:
+               f: Any, span: Any) -> Any:
     """f(*args) (what `memo` and `cached` mean), kept in the game's content cache by the
     rule, the arguments and, for `cached`, the pieces on `sites` (runtime.content_cache:
     None where a rule sets a piece's attribute or owner)."""
+    code = getattr(f, "__code__", None)
+    if code is None or code.co_argcount != len(args):
+        raise _cannot_take(key, sites, f, args, span)
     table = s.rt.content_cache if key[1] is not None else None
     if table is None:
         return f(*args)

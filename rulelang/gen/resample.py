@@ -77,8 +77,7 @@ class Segment:
     def clone(self) -> Segment:
         return Segment(self.state.clone())
 
-    def _at_segment_start(self, log: Any = None, values: Any = None,
-                          data: GenState | None = None) -> Segment:
+    def _at_segment_start(self, log: Any = None, data: GenState | None = None) -> Segment:
         """The segment started again from its checkpoint (or from `data`, a dealt copy of
         it): played by the generated code to its first decision."""
         start = self.state._checkpoint

@@ -3,9 +3,7 @@ registry (library.registry.Facts) and from the categories of the names they use
 (program.Category), through the rules they call and the rules they pass as functions.
 
 Every consumer asks here instead of keeping its own list of builtins: the checker's R211 (what
-a rule given to `memo` or `cached` may read), the fast evaluator's live site queries
-(fast.incremental: which builtins read the board at one site, which only their arguments),
-its inlining (fast.calls: which constants are cheap) and the pictures remembered per piece
+a rule given to `memo` or `cached` may read) and the pictures remembered per piece
 (game.engine).
 """
 from __future__ import annotations
@@ -132,10 +130,6 @@ class Analysis:
         return found
 
     # ---- rules and expressions
-    def rules_called(self, key: str) -> list[str]:
-        """The rules that rule `key` uses itself (calls or passes), in source order."""
-        return self._rule(key)[1]
-
     def rule_reads(self, key: str) -> Reads:
         """Everything rule `key` reads beyond its arguments, through the rules it calls."""
         if key not in self._rules:
@@ -219,45 +213,3 @@ def _written(e: ast.Expr) -> str:
     if isinstance(e, ast.Attr):
         return f"{_written(e.obj)}.{e.name}"
     return "…"
-
-
-# ---- how pieces come and go on the board -----------------------------------------------
-
-def pieces_only_arrive(program: Program) -> bool:
-    """On the board, pieces only arrive: no statement reachable from the game's actions,
-    sections and round moves a piece that may lie on a site (`move`, `remove`, or `put` of a
-    piece value rather than one of a kind taken from a zone) or sets a piece's owner. Then a
-    site, once it holds a piece, never becomes empty again, and its pieces keep their owners
-    (a `put` on an occupied site may still cover one: a kept structure checks that itself).
-    False whenever a reachable statement or rule is not known here."""
-    refs = program.refs
-    todo: list[ast.Node] = [*program.actions.values(), *program.sections.values()]
-    if program.round is not None:
-        todo.append(program.round)
-    seen: set[str] = set()
-    while todo:
-        for n in walk(todo.pop()):
-            if isinstance(n, (ast.Move, ast.Remove)):
-                return False
-            if isinstance(n, ast.Set) and isinstance(n.target, ast.Attr) and \
-                    n.target not in refs and n.target.name == "owner":
-                return False
-            if isinstance(n, ast.Put) and not _a_kind(n.piece, refs):
-                return False
-            ref = refs.get(n)
-            if ref is not None and ref[0] in (Category.DEF, Category.FUNCTION,
-                                              Category.EFFECT) and ref[1] not in seen:
-                seen.add(ref[1])
-                body = program.defs.get(ref[1]) or program.effects.get(ref[1])
-                if body is None:
-                    return False
-                todo.append(body)
-    return True
-
-
-def _a_kind(piece: ast.Expr, refs: dict[ast.Node, Ref]) -> bool:
-    """`stone`, `stone of mover`: a piece of a kind, taken from a zone when put."""
-    if isinstance(piece, ast.Of):
-        piece = piece.left
-    ref = refs.get(piece)
-    return isinstance(piece, ast.Name) and ref is not None and ref[0] == Category.KIND

@@ -53,7 +53,6 @@ class EffectStatements:
                 raise RuleRuntimeError(f"a round starts with a player, not {show(player)}",
                                        s.value.span)
             c.data.starter = player.index
-            c.data.version += 1
             return
         if isinstance(s.target, ast.Attr) and s.target not in self.program.refs:
             self.set_piece_attr(s.target, self.set_value(s, c, e), c, e)
@@ -68,7 +67,6 @@ class EffectStatements:
         else:
             c.data.revealed.discard(key)  # a new secret value is hidden again
         table[key] = value
-        c.data.version += 1
 
     def set_piece_attr(self, t: ast.Attr, value: Any, c: Ctx, e: dict[str, Any]) -> None:
         """`set p.owner = q`, `set p.side = 2`: a piece's changing attributes."""
@@ -81,7 +79,6 @@ class EffectStatements:
         table, key = self.slot(s.target, c, e)
         new = increased(table[key], s.sign, self.value(s.amount, c, e), s.span)
         table[key] = self.clamp(key, new, c) if table is c.data.counters else new
-        c.data.version += 1
 
     def slot(self, t: ast.Expr, c: Ctx, e: dict[str, Any]) -> effects.Slot:
         """The table and key of a counter or var (`points`, `points of p`)."""

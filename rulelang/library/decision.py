@@ -1,14 +1,13 @@
 """Decisions: someone must choose among options. An option is (action name or None, values);
 its string is made only when asked for, and strings are unique among a decision's options.
 
-Also the protocol the engine runs (Flow), which both evaluators implement: the reference one
-(rulelang/reference/flow.py) and the fast one (rulelang/fast/flow.py)."""
+Also the protocol the engine runs (Flow), which the reference evaluator implements
+(rulelang/reference/flow.py)."""
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import Any
 
-from rulelang.model.state import GameData
 from rulelang.model.values import show
 
 Run = Generator["Decision", "Option", None]
@@ -16,45 +15,12 @@ Option = tuple[Any, ...]  # (action name or None, chosen values): one way to dec
 
 
 
-class Options:
-    """A menu's options kept as segments, so that a menu of a hundred places costs no hundred
-    tuples: (action, values) stands for (action, (v,)) for each value, (None, options) for
-    options listed in full. The full list is made only when someone iterates over it."""
-
-    __slots__ = ("segments", "_len", "_flat")
-
-    def __init__(self, segments: list[tuple[Any, ...]]) -> None:
-        self.segments = segments
-        n = 0
-        for _, vs in segments:
-            n += len(vs)
-        self._len = n
-        self._flat: list[Option] | None = None
-
-    def __len__(self) -> int:
-        return self._len
-
-    def __getitem__(self, k: int) -> Option:
-        if 0 <= k < self._len:
-            for action, vs in self.segments:
-                if k < len(vs):
-                    return (action, (vs[k],)) if action is not None else vs[k]
-                k -= len(vs)
-        raise IndexError(k)
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        if self._flat is None:
-            self._flat = [o for action, vs in self.segments for o in
-                          ([(action, (v,)) for v in vs] if action is not None else vs)]
-        return iter(self._flat)
-
-
 class Decision:
     """Someone must choose among options; the strings are made only when asked for."""
 
     __slots__ = ("player", "options", "secret", "menu", "choose", "count", "_labels", "env")
 
-    def __init__(self, player: int, options: list[Option] | Options, secret: bool = False,
+    def __init__(self, player: int, options: list[Option], secret: bool = False,
                  menu: Any = None, choose: Any = None, env: Any = None) -> None:
         """menu: the `do` statement (ast.Do) of a menu; choose: the `choose` (ast.Choose);
         env: the locals where a `choose` asks (read only to fill in its `ask` text)."""
@@ -133,10 +99,7 @@ class Flow:
     """The flow of a game as the engine (game/engine.py) runs it: segments of play, each a
     generator that yields a Decision whenever some player must choose and is sent the chosen
     option; a result raises GameOver. `setup` runs once, `turn` runs each turn with its `end`
-    section and, after the last turn of a round, the `round` section.
-
-    The hooks below let an evaluator play some turns without generators; this base class
-    declines them all, and the engine then runs only `setup` and `turn`."""
+    section and, after the last turn of a round, the `round` section."""
 
     def setup(self, c: Any) -> Run:
         raise NotImplementedError
@@ -146,43 +109,6 @@ class Flow:
 
     def explain(self, d: Decision, text: str, c: Any) -> str:
         """Why `text` is not among the options of decision d."""
-        raise NotImplementedError
-
-    # ---- fast hooks: a Decision returned by one of them is applied with `apply`
-    def initial(self, seed: int) -> tuple[GameData, Decision | None] | None:
-        """The data and first decision of a new game, or None: start it with `start`."""
-        return None
-
-    def start(self, c: Any) -> Decision | None:
-        """Set up and play on to the first decision without a generator, or None: run
-        `setup` as a generator segment."""
-        return None
-
-    def resume(self, c: Any) -> Decision | None:
-        """After a generator segment: play on to the next decision without a generator, or
-        None: run the next `turn` as a generator segment."""
-        return None
-
-    def apply(self, option: Option, c: Any) -> Decision:
-        """Apply an option of a decision given by `start`, `resume` or `apply`, and play on
-        to the next decision."""
-        raise NotImplementedError
-
-    # ---- playouts (State.play_out), when `samples`: apply an option without listing the
-    # next menu (`play`), then draw the next decision's option (`sample`) or list it (`decide`)
-    samples = False
-
-    def play(self, option: Option, c: Any) -> None:
-        """`apply` up to the next decision, without making it."""
-        raise NotImplementedError
-
-    def sample(self, c: Any, rng: Any) -> tuple[Decision, Option]:
-        """After `play`: the next decision, holding only the option drawn at random from its
-        options (each as likely; rng.randrange draws), and that option."""
-        raise NotImplementedError
-
-    def decide(self, c: Any) -> Decision:
-        """After `play`: the next decision, with all its options (as `apply` gives it)."""
         raise NotImplementedError
 
 

@@ -68,7 +68,6 @@ def set_attribute(data: GameData, attrs: tuple[tuple[str, Any], ...] | None, pie
         data.attrs[name][piece.id] = value
     else:
         raise RuleRuntimeError(f"a {piece.kind} has no attribute '{name}'", span)
-    data.version += 1
     where = data.loc[piece.id]
     if type(where) is Site:
         data.changes.append(where.index)  # queries over the board must see it

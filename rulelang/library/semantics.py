@@ -191,27 +191,19 @@ COMPARES: dict[str, Callable[[Any, Any], bool]] = {
 
 
 class Ctx:
-    """What an expression sees: the static game (Runtime) and the state's data; `forced` holds
-    the values of a chosen menu option still to be handed, in order, to the chooses of the
-    action being performed (the fast evaluator's plan of a `do`).
+    """What an expression sees: the static game (Runtime) and the state's data.
 
     `log` is the segment's decision points so far, as the evaluators meet them: each `do`
     and each choose that asks, with its Decision (None: a `do` whose menu was empty). A
     clone replays its segment from them (`replay`, the entries still to meet, last first):
     a decision point met again gives its logged Decision at once, without making the menu
     anew (the same state, so the same menu; docs/architecture.md)."""
-    __slots__ = ("game", "data", "steps", "forced", "log", "replay", "values", "replay_values")
+    __slots__ = ("game", "data", "steps", "log", "replay")
 
     def __init__(self, game: Any, data: Any) -> None:
         self.game, self.data, self.steps = game, data, 0
-        self.forced: list[Any] = []
         self.log: list[Any] = []
         self.replay: list[Any] | None = None
-        # the values the `set`s of the segment gave so far, in order (None: not kept); a
-        # clone's replay takes them from `replay_values` (last first) instead of computing
-        # them again (the fast evaluator: fast/executor.py set_value)
-        self.values: list[Any] | None = None
-        self.replay_values: list[Any] | None = None
 
     def replayed(self) -> Any:
         """The next logged decision point of a replay (a Decision, or None for an empty

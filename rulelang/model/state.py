@@ -2,7 +2,6 @@
 or piece id, one list per zone. Effects change it only through these methods."""
 from __future__ import annotations
 
-from itertools import count
 from typing import Any, NamedTuple
 
 from rulelang.model.rng import Rng
@@ -15,9 +14,6 @@ from rulelang.model.values import Piece, Site, ZoneRef
 REVEALED = "revealed"
 
 
-_ERAS = count(1)
-
-
 class Mixed(NamedTuple):
     source: Any  # what `came` was before the shuffle
 
@@ -26,7 +22,7 @@ class GameData:
     __slots__ = ("at", "loc", "zones", "owner", "attrs", "counters", "vars", "last", "mover",
                  "turn", "result", "history", "positions", "rng", "revealed", "idle", "changes",
                  "cache", "round", "starter", "round_turns", "capped", "came", "stated_chance",
-                 "moved", "era", "version", "fixed", "parent")
+                 "moved", "fixed")
 
     def __init__(self, n_sites: int, seed: int) -> None:
         self.at: list[tuple[Piece, ...]] = [()] * n_sites
@@ -46,39 +42,18 @@ class GameData:
         self.revealed: set[tuple[str, int | None]] = set()  # secret values shown to all
         self.idle = 0  # consecutive turns in which nobody could decide
         self.changes: list[int] = []  # indices of the sites changed so far, in order
-        self.cache: dict[Any, Any] = {}  # kept values: query node or key -> entry (see era)
+        self.cache: dict[Any, Any] = {}  # values kept for this data (game/repetition.py)
         self.round, self.starter, self.round_turns = 1, 0, 0  # rounds of turns
         # outcomes of the next draws, as stated, each with where it was stated (or None)
         self.stated_chance: tuple[tuple[str, Any], ...] = ()
         self.capped = False  # the game was cut at its longest length, without a result
         self.came: list[Any] = []  # per piece id: where it came from (see REVEALED above)
         self.moved: set[int] = set()  # ids of the pieces moved since the action began
-        # a number no other data has had, renewed on both sides of every copy(): a kept value
-        # stored with this data's era has not been shared since, so it may change in place
-        self.era = next(_ERAS)
-        # how many times this data changed: a value of the position kept with the version it
-        # was computed at (fast/kept.per_state) holds while the version is the same. Every
-        # change of what a rule can read (here, in library/effects.py, the flows) adds one.
-        self.version = 0
         # the piece attributes no rule sets: their columns are shared by every copy
         self.fixed: frozenset[str] = frozenset()
-        # a scratch copy's data (scratch()), unchanged while the copy lives: kept values
-        # may be brought up to date there, for its other scratch copies (incremental.py)
-        self.parent: GameData | None = None
 
     def copy(self) -> GameData:
-        return self._copy(self.history.copy(), self.positions.copy(), None)
-
-    def scratch(self) -> GameData:
-        """A copy for trying an action's effects (the menu walk): it shares the history and
-        the counts of positions, which only the flow writes, between turns, never an
-        effect; everything else is its own, as in copy()."""
-        return self._copy(self.history, self.positions, self)
-
-    def _copy(self, history: list[tuple[Any, int]], positions: dict[Any, int],
-              parent: GameData | None) -> GameData:
         new = GameData.__new__(GameData)
-        new.parent = parent
         new.at = self.at.copy()
         new.loc = self.loc.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
@@ -89,7 +64,7 @@ class GameData:
         new.vars = self.vars.copy()
         new.last = self.last.copy()
         new.mover, new.turn, new.result = self.mover, self.turn, self.result
-        new.history, new.positions = history, positions
+        new.history, new.positions = self.history.copy(), self.positions.copy()
         new.rng = self.rng.copy()
         new.revealed = self.revealed.copy()
         new.idle = self.idle
@@ -100,14 +75,11 @@ class GameData:
         new.capped = self.capped
         new.came = self.came.copy()
         new.moved = self.moved.copy()
-        new.era, self.era = next(_ERAS), next(_ERAS)  # what either kept is now shared
-        new.version = self.version
         return new
 
     # ---- pieces
     def new_piece(self, piece: Piece, owner: int | None, attrs: dict[str, Any]) -> None:
         assert piece.id == len(self.loc)
-        self.version += 1
         self.loc.append(None)
         self.came.append(None)
         self.owner.append(owner)
@@ -121,7 +93,6 @@ class GameData:
         """Take a piece from wherever it is; it is then nowhere until put somewhere."""
         where = self.loc[piece.id]
         self.moved.add(piece.id)
-        self.version += 1
         if where is None:
             return
         self.came[piece.id] = where
@@ -138,7 +109,7 @@ class GameData:
         self.loc[piece.id] = None
 
     def put(self, piece: Piece, site: Site) -> None:
-        self.lift(piece)  # (a new version)
+        self.lift(piece)
         self.at[site.index] = self.at[site.index] + (piece,)
         self.loc[piece.id] = site
         self.changes.append(site.index)
@@ -155,7 +126,6 @@ class GameData:
         if not pile or (kind is not None and pile[-1].kind != kind):
             return None
         piece = pile.pop()
-        self.version += 1
         self.came[piece.id] = zone
         self.moved.add(piece.id)
         i = site.index
@@ -175,7 +145,6 @@ class GameData:
         unknown to all (that it is in the zone stays known to those who knew it)."""
         pile = self.zones[zone]
         self.rng.shuffle(pile)
-        self.version += 1
         came = self.came
         for piece in pile:
             was = came[piece.id]
@@ -187,7 +156,6 @@ class GameData:
         the pieces those values name are then known to all where they lie."""
         keys = [k for k in self.vars if k[0] == name]
         self.revealed.update(keys)
-        self.version += 1
         for key in keys:
             for piece in pieces_in(self.vars[key]):
                 self.came[piece.id] = REVEALED

@@ -1,8 +1,8 @@
 """The reference meaning of connectivity, stated with networkx over the board's relation
 graphs: `group` is the set of sites reachable from a start in the subgraph of its owner's
 pieces (with a `link` rule, of the steps it allows), `reach` the sites whose cheapest path
-lies within a budget. The library's searches (rulelang/library/builtins.py), the closures and
-the generated code's union-find and bitsets are proven equal to these by the side-by-side
+lies within a budget. The library's searches (rulelang/library/builtins.py) and the
+generated code's union-find and bitsets are proven equal to these by the side-by-side
 runs of the modes. networkx is imported on the first use, so loading a game never pays."""
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The reference evaluator: walks expression trees. It is the specification of what every
-expression means; the fast evaluator (rulelang/fast) produces closures that the conformance
-corpus proves equivalent."""
+expression means; the generated code (rulelang/gen) is proven equal to it by the tests."""
 from __future__ import annotations
 
 from collections.abc import Sized

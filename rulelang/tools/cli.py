@@ -37,7 +37,7 @@ from rulelang.tools.serve.cli import add_parser as _serve_parser
 from rulelang.tools.show_code import add_parser as _compile_parser
 from rulelang.tools.terminal.play import play, resume
 
-_MODES = ("compiled", "interpreted", "generated", "closures")
+_MODES = rulelang.MODES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,13 +1,11 @@
-"""`rulelang compile --show PATH [--option K=V]`: the Python functions the code generator
-(rulelang/fast/codegen.py) makes for a rulebook's rules and score terms; with
-`--generated`, the whole module the game generator (rulelang/gen) writes for the game.
-`rulelang compile --explain PATH`: whether the game generator takes the rulebook, and if
-not, which construct stands in the way, at its file:line:col.
+"""`rulelang compile --show PATH [--option K=V]`: the Python module the game generator
+(rulelang/gen) writes for a rulebook, each function under a header naming the rulebook's
+file:line:col and line it comes from. `rulelang compile --explain PATH`: whether the generator
+takes the rulebook, and if not, which construct stands in the way, at its file:line:col (such
+a rulebook runs on the reference evaluator in every mode).
 
-Each function is printed under a header naming where it comes from — the rulebook's
-file:line:col and that line — and followed by its line map (each `# node N` of its source:
-the position of that node). The headers and the map are printed here, beside the source:
-the generated source itself holds no text of the rulebook."""
+The headers are printed here, beside the source: the generated source itself holds no text of
+the rulebook (its literals are in a table of constants)."""
 from __future__ import annotations
 
 import argparse
@@ -20,73 +18,26 @@ from rulelang.tools.common import _rulebook, load, parse_options
 
 
 def add_parser(sub: Any) -> None:
-    cp = sub.add_parser("compile", help="show the Python generated for a rulebook's rules")
+    cp = sub.add_parser("compile", help="show the Python module generated for a rulebook")
     cp.add_argument("path", metavar="PATH", help="rulebook file or bundled name")
     what = cp.add_mutually_exclusive_group(required=True)
     what.add_argument("--show", action="store_true",
-                      help="print the generated functions, each under the rulebook line it "
-                      "comes from")
+                      help="print the generated module, each function under the rulebook "
+                      "line it comes from")
     what.add_argument("--explain", action="store_true",
-                      help="say whether the game runs generated (mode 'generated') and, if "
-                      "not, what stands in the way")
-    cp.add_argument("--generated", action="store_true",
-                    help="with --show: the whole module of the game generator")
+                      help="say whether the game runs generated and, if not, what stands in "
+                      "the way")
     cp.add_argument("--players", type=int, metavar="N")
     cp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     cp.set_defaults(run=cmd_compile)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    """--explain: the game generator's verdict; --show: its module."""
+    from rulelang.gen import explain, write
     options = parse_options(args.option, args.players)
     path = _rulebook(args.path)
     game = load(path, options)  # the usual errors: no such file, a module, a bad option
-    if args.explain or args.generated:
-        return _game_module(game, path, explain_only=args.explain)
-    functions = rulelang.generated_code(path, options)
-    if not functions:
-        print(printable(f"# {Path(path).name}: no rule or score term has an expression the "
-                        "code generator compiles"))
-        return 0
-    print("\n".join(show(functions, game.runtime.program.loaded.sources)))
-    return 0
-
-
-def show(functions: list[Any], sources: dict[str, Any]) -> list[str]:
-    """The lines printed for these functions (codegen.Generated); a function made the same
-    again (a rule inlined where it is called) is printed once, with the count."""
-    made: dict[tuple[Any, str], int] = {}
-    for g in functions:
-        made[(g.root, g.source)] = made.get((g.root, g.source), 0) + 1
-    out: list[str] = []
-    for g in functions:
-        count = made.pop((g.root, g.source), 0)
-        if not count:
-            continue
-        again = "  (inlined where it is called" if g.inlined else ""
-        if count > 1:
-            again = f"{again or '  ('}{', ' if again else ''}made {count} times"
-        again += ")" if again else ""
-        out.append(f"# {_where(g.root, sources)}{again}")
-        out.extend(g.source.rstrip("\n").splitlines())
-        out.extend(f"#   node {i}: {_where(n, sources, text=False)}"
-                   for i, n in enumerate(g.nodes))
-        out.append("")
-    return out
-
-
-def _where(node: Any, sources: dict[str, Any], text: bool = True) -> str:
-    """file:line:col of a node, and (text) the rulebook line it is on, made printable."""
-    span = node.span
-    place = f"{span.path}:{span.line}:{span.column}"
-    src = sources.get(span.path)
-    if not text or src is None:
-        return printable(place)
-    return printable(f"{place}  {src.line(span.line).strip()}")
-
-
-def _game_module(game: Any, path: str, explain_only: bool) -> int:
-    """--explain, or --show --generated: the game generator's verdict or its module."""
-    from rulelang.gen import explain, write
     runtime = rulelang.load_game(path, game.options, mode="interpreted").runtime
     sources = runtime.program.loaded.sources
     why = explain(runtime)
@@ -95,16 +46,13 @@ def _game_module(game: Any, path: str, explain_only: bool) -> int:
         where = f"{why.span.path}:{why.span.line}:{why.span.column}" if why.span else name
         line = sources[why.span.path].line(why.span.line).strip() \
             if why.span and why.span.path in sources else ""
-        print(printable(f"{name}: runs compiled (closures), not generated: {why.what}"))
+        print(printable(f"{name}: runs on the reference evaluator, not generated: {why.what}"))
         print(printable(f"  at {where}  {line}".rstrip()))
         return 0
     generated, _ = write(runtime)
-    if explain_only:
+    if args.explain:
         counted = "counted as they run" if generated.counting else "uncounted"
-        made = rulelang.generated_state(runtime)
-        modes = "mode 'generated'; mode 'compiled' runs it on the closures" if made is not None \
-            and made.hides else "modes 'generated' and 'compiled'"
-        print(printable(f"{name}: generated ({modes}): one module of "
+        print(printable(f"{name}: generated (mode 'compiled'): one module of "
                         f"{len(generated.origins)} functions, at most {generated.steps:,} "
                         f"steps per action ({counted})"))
         return 0

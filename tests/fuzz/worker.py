@@ -1,6 +1,6 @@
 """The fuzzer's worker process: reads cases as JSON lines on stdin, runs each (load and check,
-then a short seeded random playout in each mode, the generated code's too) and writes one
-JSON line per case.
+then a short seeded random playout in each mode: the reference's, and the module the game
+generator writes for the case where it takes it) and writes one JSON line per case.
 
 Before each phase it writes `{"stage": ...}`, so that the parent, which kills a worker that
 overruns a case's time limit, knows where the case hung. A case's file opens are audited
@@ -12,7 +12,6 @@ growth ends as a MemoryError instead of filling the machine.
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 import random
@@ -35,9 +34,8 @@ from rulelang.errors import (  # noqa: E402
     RulelangError,
     RuleRuntimeError,
 )
-from rulelang.fast.compiler import Compiler  # noqa: E402
-from rulelang.fast.flow import FastFlow  # noqa: E402
 from rulelang.game.engine import Game  # noqa: E402
+from rulelang.gen import GenGame, Unsupported, generate  # noqa: E402
 from rulelang.language.checker import check  # noqa: E402
 from rulelang.language.loader import load  # noqa: E402
 
@@ -48,10 +46,6 @@ PACKAGE = Path(rulelang.__file__).resolve().parent
 import networkx  # noqa: E402
 
 networkx.descendants(networkx.DiGraph([(0, 1)]), 0)
-# the code generator's mode besides the default one (whichever that is): its functions made
-# for every rule and term (`rulelang compile --show`) and the game played
-GENERATED = "fuzz-generated"
-rulelang.EVALUATORS[GENERATED] = (functools.partial(Compiler, generate=True), FastFlow)
 MEMORY = int(os.environ.get("RULELANG_FUZZ_MEMORY", str(1536 << 20)))
 
 
@@ -159,6 +153,7 @@ def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
     rulelang._PROGRAMS.clear()
     rulelang._RUNTIMES.clear()
     modes: dict[str, str] = {}
+    generated = False
     stage = "load"
     start = time.monotonic()
     try:
@@ -171,14 +166,20 @@ def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
         stage = "options"
         chosen = rulelang.resolve_options(program, {})
         digest = rulelang.source_hash(loaded)
-        for mode in ("compiled", "interpreted", GENERATED):
+        for mode in ("compiled", "interpreted"):
             try:
                 stage = "build"
                 _say({"stage": stage})
-                runtime = rulelang.compile_rulebook(program, chosen, mode, digest)
-                if mode == GENERATED:  # every rule and term, as `rulelang compile --show`
-                    rulelang.generated_code(entry)
+                runtime = rulelang.compile_rulebook(program, chosen, digest)
                 game = Game(runtime, entry, digest)
+                if mode == "compiled":  # a fault of the generator is a crash here (a
+                    stage = "generate"  # player would meet the reference instead)
+                    _say({"stage": stage})
+                    try:
+                        game = GenGame(runtime, entry, digest, generate(runtime))
+                        generated = True
+                    except Unsupported:
+                        pass
                 stage = "play"
                 _say({"stage": stage})
                 plies_done = _playout(game, seed, plies)
@@ -188,7 +189,7 @@ def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
                 if stage != "play":
                     raise
         return {"outcome": "ok" if all(v.startswith("ok") for v in modes.values())
-                else "diagnostic", "stage": stage, "modes": modes}
+                else "diagnostic", "stage": stage, "modes": modes, "generated": generated}
     except RulelangError as err:
         text = err.render() if hasattr(err, "render") else str(err)
         return {"outcome": "diagnostic", "stage": stage, "codes": _codes(err),

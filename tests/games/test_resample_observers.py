@@ -93,7 +93,7 @@ def test_every_observers_copy_offers_what_it_holds_and_plays_to_the_end(players:
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_the_modes_make_the_same_copy(players: int) -> None:
-    games = [load(players, mode) for mode in ("interpreted", "closures")]
+    games = [load(players, mode) for mode in ("interpreted", "compiled")]
     states = [g.new_initial_state(seed=7) for g in games]
     rng = random.Random(7)
     for ply in range(60):

@@ -1,14 +1,12 @@
 """Hypothesis writes small games — a grid, stones in supplies, a counter per player, actions
 to place, shift and take stones under random conditions, an end and score terms — and each
-is played by the reference evaluator, the closures and the generated code (codegen_tools:
-"compiled" and the fast evaluator it is not), and by rulelang.gen where it takes the game
-(the compiled mode to come), move for move: the same options at every
-decision (as action strings), the same moves, the same end, returns and scores, or the same
-runtime error at the same ply. Derandomized: every run writes the same games."""
+is played by the reference evaluator and in the compiled mode (the generated module of the
+game where rulelang.gen takes it), move for move: the same options at every decision (as
+action strings), the same moves, the same end, returns and scores, or the same runtime error
+at the same ply. Derandomized: every run writes the same games."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from codegen_tools import OTHER, both_fast_modes  # noqa: E402, F401 - a fixture
-
-import rulelang  # noqa: E402
+import rulelang
 
 PLIES = 40
 
@@ -120,7 +115,7 @@ def rulebook(draw: st.DrawFn, build: bool = False) -> str:
 def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[Any]:
     """What a seeded random game shows, decision by decision, in one mode (with observe,
     what the player to decide observes too)."""
-    game = _generated(path) if mode == GEN else rulelang.load_game(path, mode=mode)
+    game = rulelang.load_game(path, mode=mode)
     rng, seen = random.Random(seed), []
     try:  # (the first menu is made with the initial state: it may meet an error too)
         state = game.new_initial_state(seed=seed)
@@ -139,9 +134,6 @@ def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[
     return seen
 
 
-GEN = "rulelang.gen"  # the generated mode, on every game the generator takes
-
-
 def _taken(path: Path) -> bool:
     """Does rulelang.gen take the game (and if not, for a reason, not a fault of its own)?"""
     from rulelang.gen import explain
@@ -149,14 +141,6 @@ def _taken(path: Path) -> bool:
     why = explain(runtime)
     assert why is None or not why.what.startswith("the generator failed"), why.what
     return rulelang.generated_state(runtime) is not None
-
-
-def _generated(path: Path) -> Any:
-    """The game in rulelang.gen's generated mode (None: the generator does not take it)."""
-    from rulelang.gen import GenGame
-    ref = rulelang.load_game(path, mode="interpreted")
-    made = rulelang.generated_state(ref.runtime)
-    return None if made is None else GenGame(ref.runtime, str(path), ref.source_hash, made)
 
 
 SETTINGS = settings(derandomize=True, max_examples=20, deadline=None, database=None,
@@ -168,10 +152,8 @@ def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int,
                observe: bool = False) -> None:
     path = Path(tmp_path_factory.mktemp("game")) / "random.rule"
     path.write_text(text, encoding="utf-8")
-    modes = ["interpreted", "compiled", OTHER]
-    if _taken(path):  # (a fourth side where rulelang.gen takes the game)
-        modes.append(GEN)
-    games = {mode: trajectory(path, mode, seed, observe) for mode in modes}
+    _taken(path)  # (not a fault of the generator)
+    games = {mode: trajectory(path, mode, seed, observe) for mode in ("interpreted", "compiled")}
     reference = games["interpreted"]
     for mode, seen in games.items():
         assert seen == reference, f"{mode} differs from the reference on\n{text}"
@@ -179,8 +161,8 @@ def play_alike(tmp_path_factory: pytest.TempPathFactory, text: str, seed: int,
 
 def test_the_generator_takes_a_share_of_the_random_rulebooks(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The fourth side is there: rulelang.gen takes some of the games the tests write (the
-    others have effects that call themselves)."""
+    """The compiled side is generated code for some of the games the tests write (the others
+    have effects that call themselves, and run on the reference)."""
     taken: list[bool] = []
 
     @SETTINGS
@@ -196,8 +178,8 @@ def test_the_generator_takes_a_share_of_the_random_rulebooks(
 
 @SETTINGS
 @given(rulebook(), st.integers(0, 1000))
-def test_the_three_evaluators_play_random_rulebooks_move_for_move(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+def test_both_modes_play_random_rulebooks_move_for_move(
+        tmp_path_factory: pytest.TempPathFactory,
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)
 
@@ -205,7 +187,7 @@ def test_the_three_evaluators_play_random_rulebooks_move_for_move(
 @SETTINGS
 @given(rulebook(build=True), st.integers(0, 1000))
 def test_effects_tried_before_a_later_choose_play_alike(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        tmp_path_factory: pytest.TempPathFactory,
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)
 
@@ -265,7 +247,7 @@ def flow_rulebook(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(flow_rulebook(), st.integers(0, 1000))
 def test_the_flows_constructs_play_alike(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        tmp_path_factory: pytest.TempPathFactory,
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)
 
@@ -322,7 +304,7 @@ def card_rulebook(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(card_rulebook(), st.integers(0, 1000))
 def test_card_games_play_and_show_alike(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        tmp_path_factory: pytest.TempPathFactory,
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed, observe=True)
 
@@ -378,6 +360,6 @@ def link_rulebook(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(link_rulebook(), st.integers(0, 1000))
 def test_the_board_searches_play_alike(
-        tmp_path_factory: pytest.TempPathFactory, both_fast_modes: tuple[str, str],  # noqa: F811
+        tmp_path_factory: pytest.TempPathFactory,
         text: str, seed: int) -> None:
     play_alike(tmp_path_factory, text, seed)

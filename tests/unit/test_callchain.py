@@ -14,7 +14,7 @@ from rulelang.source import Source, Span
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAIN = Path(__file__).parent / "rules" / "calls" / "chain.rule"
-MODES = ["interpreted", "closures", "compiled", "generated"]
+MODES = ["interpreted", "compiled"]
 
 
 def failure(path: Path | str, mode: str, options: dict[str, int] | None = None,

@@ -1,7 +1,7 @@
-"""`rulelang compile --show PATH`: the generated functions of a rulebook, each under a header
-naming the rulebook's file:line:col and line it comes from and followed by its line map; a
-missing rulebook, a module, a bad option or no --show is a clean message, never a
-traceback."""
+"""`rulelang compile --show PATH`: the module generated for a rulebook, each function under a
+header naming the rulebook's file:line:col and line it comes from; `--explain`: whether the
+generator takes it; a missing rulebook, a module, a bad option or no --show is a clean
+message, never a traceback."""
 from __future__ import annotations
 
 import re
@@ -21,8 +21,14 @@ option bonus: 0..3 = 1
 def gain(x) = (x * 2 + bonus) // 3 if x > 0 else -x
 def large(x) = x > 2 and not (x == 5)
 score points(p) = gain(size(supply of p))
+action place
+  choose s in sites where empty(s) and large(size(supply of mover))
+  put stone from supply of mover at s
 turn
-  draw
+  do place
+end
+  when size(supply of mover) == 0
+    highest score wins
 """
 
 
@@ -37,21 +43,21 @@ def test_compile_show_prints_each_function_under_its_rulebook_line(
         capsys: pytest.CaptureFixture[str], book: str) -> None:
     assert cli.main(["compile", "--show", book, "--option", "bonus=2"]) == 0
     out = capsys.readouterr().out
-    headers = [line for line in out.splitlines() if re.match(r"# \S+:\d+:\d+  ", line)]
-    gain = "# shown.rule:8:15  def gain(x) = (x * 2 + bonus) // 3 if x > 0 else -x"
-    assert headers == [gain, f"{gain}  (inlined where it is called)",  # in `score points`
-                       "# shown.rule:9:16  def large(x) = x > 2 and not (x == 5)"]
-    assert out.count("def f(c, e):") >= 2 and " // " in out and "not not " in out
-    # the line map: each `# node N` of a source has its position after the function
-    marks = re.findall(r"^    +# node (\d+)$", out, re.M)
-    positions = re.findall(r"^#   node (\d+): shown\.rule:(\d+):(\d+)$", out, re.M)
-    assert marks and sorted(set(marks)) == sorted({n for n, _, _ in positions})
-    assert {line for _, line, _ in positions} <= {"8", "9", "10"}
-    # the headers and the map are not part of the source: no rulebook text inside a function
-    for function in out.split("\n\n"):
-        source = [line for line in function.splitlines() if not line.startswith("# ")
-                  and not line.startswith("#   node")]
-        assert not any("bonus" in line or "gain" in line for line in source), source
+    functions = [f for f in out.split("\n\n") if f.startswith("# ") and "\ndef " in f]
+    headers = {f.splitlines()[0] for f in functions}
+    assert "# menu0: shown.rule:15:3  do place" in headers
+    wanted = [r"shown\.rule:10:1  score points\(p\) = gain\(size\(supply of p\)\)",
+              r"shown\.rule:8:1  def gain\(x\) = \(x \* 2 \+ bonus\) // 3 if x > 0 else -x",
+              r"shown\.rule:9:1  def large\(x\) = x > 2 and not \(x == 5\)"]
+    for line in wanted:
+        assert any(re.fullmatch(r"# \w+: " + line, h) for h in headers), (line, headers)
+    assert out.rstrip().splitlines()[-1].startswith("# constants: ")
+    # the headers are not part of the source: no rulebook text inside a function
+    for function in functions:
+        source = function.splitlines()[1:]
+        assert source[0].startswith("def ")
+        assert not any(word in line for line in source
+                       for word in ("bonus", "gain", "supply", "stone", "place")), source
 
 
 @pytest.mark.parametrize("argv, code, message", [
@@ -68,7 +74,7 @@ def test_compile_mistakes_are_clean_messages(capsys: pytest.CaptureFixture[str],
     assert cli.main(argv) == code
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err + captured.out
-    assert "def f(c, e):" not in captured.out
+    assert "def " not in captured.out
 
 
 def test_compile_a_module_is_refused(capsys: pytest.CaptureFixture[str], book: str) -> None:
@@ -84,16 +90,14 @@ def test_compile_explain_says_which_mode_a_rulebook_gets(
         capsys: pytest.CaptureFixture[str], book: str) -> None:
     main = cli.main
     assert main(["compile", "--explain", "hex"]) == 0
-    assert "hex.rule: generated (modes 'generated' and 'compiled')" in capsys.readouterr().out
+    assert "hex.rule: generated (mode 'compiled')" in capsys.readouterr().out
     assert main(["compile", "--explain", "muso_sakura"]) == 0
     out = capsys.readouterr().out
-    assert "muso_sakura.rule: generated (mode 'generated'; mode 'compiled' runs it on the " \
-        "closures)" in out and "(counted as they run)" in out
+    assert "muso_sakura.rule: generated (mode 'compiled')" in out \
+        and "(counted as they run)" in out
     Path("owners.rule").write_text(OWNERS.read_text(encoding="utf-8"), encoding="utf-8")
-    assert main(["compile", "--explain", "owners.rule"]) == 0
-    out = capsys.readouterr().out
-    assert "runs compiled (closures), not generated: a set of a piece's owner" in out \
-        and "owners.rule:10:" in out
-    assert main(["compile", "--show", "--generated", "tic_tac_toe"]) == 0
-    out = capsys.readouterr().out
-    assert "def menu0(S):" in out and "# menu0: " in out and "do place" in out
+    for flag in ("--explain", "--show"):
+        assert main(["compile", flag, "owners.rule"]) == 0
+        out = capsys.readouterr().out
+        assert "runs on the reference evaluator, not generated: a set of a piece's owner" \
+            in out and "owners.rule:10:" in out and "def " not in out

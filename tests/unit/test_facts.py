@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.fast.incremental import analyse
 from rulelang.language import ast
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis, fixed
 from rulelang.language.program import Category, Program
@@ -171,17 +170,6 @@ def test_an_expression_reads_what_its_rules_read(program: Program) -> None:
     whose_too = program.defs["whose_too"].body
     assert isinstance(whose_too, ast.Expr)
     assert a.expr_reads(whose_too) == Reads.MOVER | Reads.GAME  # White: a player of the game
-
-
-def test_the_live_site_queries_ask_the_facts(program: Program) -> None:
-    """A predicate reading the board at its site (and the mover) is local; one reading the
-    pieces given to attr_at, or a counter, is not."""
-    mine, lone = program.defs["mine"].body, program.defs["lone"].body
-    assert isinstance(mine, ast.Expr) and isinstance(lone, ast.Expr)
-    assert analyse(program, mine, "s") == ({()}, True)
-    assert analyse(program, lone, "s") == ({(), ("orthogonal",)}, False)
-    looks = program.defs["looks"].body
-    assert isinstance(looks, ast.Expr) and analyse(program, looks, "tiles") is None
 
 
 # ---- pictures remembered per piece -------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Builtins over collections, grids of values and the pieces on sites (rulelang/grids.py):
-each on its own in Python, and through a rulebook in both modes (tests/unit/rules/grids.rule);
-best_matching against networkx; cached() kept and refreshed in the compiled mode."""
+each on its own in Python, and through a rulebook (tests/unit/rules/grids.rule), its rules
+evaluated one by one by the reference evaluator; best_matching against networkx; cached() and
+memo in the reference."""
 from __future__ import annotations
 
 import random
@@ -16,7 +17,7 @@ from rulelang.library.semantics import Ctx
 from rulelang.model.values import zone_ref
 
 RULES = Path(__file__).parent / "rules"
-MODES = ["interpreted", "closures"]
+MODES = ["interpreted"]  # (a rule evaluated on its own: the reference in every mode)
 
 
 # ---- pure builtins, in Python -----------------------------------------------------------
@@ -184,27 +185,6 @@ def test_largest_rectangle_and_mirrored_rows_through_rules(mode: str) -> None:
 
 
 # ---- cached --------------------------------------------------------------------------------
-def test_cached_is_kept_until_its_sites_change() -> None:
-    state = _state("closures", "L A R A A A")
-    data, sites = state.ctx.data, state.game.runtime.board.sites
-    row = sites[:3]
-    first = _eval(state, "kept_looks", row)
-    assert first == ("L", "A", "R")
-    assert _eval(state, "kept_looks", row) is first                 # kept
-    data.put(data.zones[zone_ref("quarry", None)][0], sites[4])     # b2: outside the row
-    assert _eval(state, "kept_looks", row) is first
-    data.lift(data.at[1][0])                                         # the A on b1 leaves
-    assert _eval(state, "kept_looks", row) == ("L", None, "R")      # refreshed
-    copy = state.clone()                                             # a copy keeps it too
-    assert _eval(copy, "kept_looks", row) == ("L", None, "R")
-
-
-def test_cached_reuses_the_value_for_the_same_pieces_in_another_state() -> None:
-    one, two = _state("closures", "L A R A A A"), _state("closures", "L A R A A A")
-    row = one.game.runtime.board.sites[:3]
-    assert _eval(two, "kept_looks", row) is _eval(one, "kept_looks", row)
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_a_rule_kept_inside_an_inlined_rule_with_the_same_parameter_name(mode: str) -> None:
     # kept_look(x) is inlined with x held in a fresh local; look_on(x) is compiled as a rule
@@ -233,15 +213,6 @@ def test_no_reuse_across_states_when_a_rule_sets_attributes(tmp_path: Path) -> N
 
 
 # ---- memo -----------------------------------------------------------------------------------
-def test_memo_gives_the_remembered_value_for_equal_arguments() -> None:
-    one, two = _state("closures", "L A R A A A"), _state("closures", "L A R A A A")
-    first = _eval(one, "memo_looks")
-    assert first == (("L", "A", "R"), ("A", "A", "A"))
-    assert _eval(two, "memo_looks") is first        # the same tiles in another state
-    other = _state("closures", "R A L A A A")
-    assert _eval(other, "memo_looks") == (("R", "A", "L"), ("A", "A", "A"))
-
-
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", ["kept_colour", "cached_colour"])
 def test_a_mistake_in_a_kept_rule_points_into_that_rule(mode: str, name: str) -> None:

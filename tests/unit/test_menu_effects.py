@@ -1,7 +1,8 @@
 """The menu tries the effects that come before a later choose or `require` on a scratch copy
-(docs/language.md, Flow). The fast evaluator runs them as statement closures — effect calls
-(one calling itself), `while`, `for each`, `if`, `remove` — and must offer exactly the
-reference's options, refuse with its messages and stop an endless loop at the same place."""
+(docs/language.md, Flow). The generated code tries them on a scratch copy of its flat state —
+effect calls (one calling itself), `while`, `for each`, `if`, `remove` — and must offer
+exactly the reference's options, refuse with its messages and stop an endless loop at the
+same place."""
 from __future__ import annotations
 
 import random

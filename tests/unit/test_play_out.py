@@ -1,6 +1,6 @@
 """State.play_out: a search's playout. Each legal action as likely as with
 `apply_action(rng.choice(legal_actions()))`; an option whose effects may refuse it is tried
-only when drawn (Menus.sample), and where none needs trying the draws are the same ones."""
+only when drawn, and where none needs trying the draws are the same ones; in both modes."""
 from __future__ import annotations
 
 import random
@@ -61,10 +61,10 @@ end at most 60 plies
 
 def pairs(tmp_path: Path, second: str = "square.orthogonal(s) where empty(t)",
           width: int = 6) -> Any:
-    return load_text(tmp_path, PAIRS.format(width=width, second=second), "closures")
+    return load_text(tmp_path, PAIRS.format(width=width, second=second), "compiled")
 
 
-def crowding(tmp_path: Path, mode: str = "closures", width: int = 9, joiner: str = "or",
+def crowding(tmp_path: Path, mode: str = "compiled", width: int = 9, joiner: str = "or",
              cap: int = 60, guard: str = "") -> Any:
     text = CROWDING.format(width=width, joiner=joiner, cap=cap, guard=guard)
     return load_text(tmp_path, text, mode)
@@ -136,35 +136,6 @@ def test_each_way_of_two_chooses_is_as_likely(tmp_path: Path) -> None:
     assert_drawn_evenly(state, options, random.Random(11), 7000)
 
 
-def test_more_ways_than_the_bound_list_the_menu(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A last `choose site` bounds a value's ways by the board's sites: values repeated in
-    its domain go past that, and the whole menu is then listed (the same options)."""
-    from rulelang.fast.menus import Menus
-    listed: list[Any] = []
-    whole = Menus.menu
-
-    def menu(self: Any, s: Any, c: Any, actions: Any = None) -> Any:
-        if actions is None:
-            listed.append(s)
-        return whole(self, s, c, actions)
-    game = pairs(tmp_path, second="(s, s, s, s)", width=2)  # 4 ways each, 2 sites
-    state = game.new_initial_state(seed=0)
-    state.apply_action("pass")  # B can only pass; A's decision after it is drawn
-    after = state.clone()
-    after.apply_action("pass")
-    options = [after.action_to_string(a) for a in after.legal_actions()]
-    assert len(options) == 9  # 2 sites x 4 ways, numbered (`#2` …), and pass
-    drawn = set()
-    monkeypatch.setattr(Menus, "menu", menu)
-    for seed in range(80):
-        copy = state.clone()
-        copy.play_out(random.Random(seed), 2)
-        drawn.add(copy.history()[-1].split(" #")[0])
-    assert drawn == {"put2 a1 a1", "put2 b1 b1", "pass"}
-    assert listed  # (the draws that met a value with 4 ways listed the menu)
-
-
 @pytest.mark.parametrize("guard", ["", "  let me = mover\n  require me == A"])
 def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> None:
     game = crowding(tmp_path, guard=guard)  # (a let and a require before the choose)
@@ -180,7 +151,7 @@ def test_a_played_out_game_replays_move_for_move(tmp_path: Path, guard: str) -> 
 
 @pytest.mark.parametrize("stem", ["spargo", "spyramid", "spline_plus"])
 def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
-    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="closures")
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="compiled")
     for seed in range(3):
         state = game.new_initial_state(seed=0)
         state.play_out(random.Random(seed), 5000)
@@ -194,7 +165,7 @@ def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
                                           ("karesansui", {"players": 2}),
                                           ("muso_sakura", {"players": 3})])
 def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) -> None:
-    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", options, mode="closures")
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", options, mode="compiled")
     for seed in range(4):
         a, b = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
         looped(a, random.Random(seed), 5000)
@@ -203,7 +174,7 @@ def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) 
         assert a.returns() == b.returns()
 
 
-@pytest.mark.parametrize("mode", ["closures", "interpreted"])
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
 def test_the_limit_leaves_the_next_decision_whole(tmp_path: Path, mode: str) -> None:
     game = crowding(tmp_path, mode)
     for limit in (1, 2, 5):
@@ -218,7 +189,7 @@ def test_the_limit_leaves_the_next_decision_whole(tmp_path: Path, mode: str) -> 
         assert state.observation(0) == again.observation(0)
 
 
-@pytest.mark.parametrize("mode", ["closures", "interpreted"])
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
 def test_the_cap_ends_a_played_out_game(tmp_path: Path, mode: str) -> None:
     game = crowding(tmp_path, mode, width=20, cap=7)
     state = game.new_initial_state(seed=0)
@@ -247,15 +218,14 @@ def test_otherwise_draws_from_the_first_group_with_a_way(tmp_path: Path) -> None
 
 def test_mcts_plays_out_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rulelang.agents import make_agent
-    from rulelang.game.engine import State
     calls: list[int] = []
-    original = State.play_out
+    game = crowding(tmp_path)
+    state = game.new_initial_state(seed=0)
+    original = type(state).play_out
 
     def counted(self: Any, rng: Any, limit: int) -> None:
         calls.append(limit)
         original(self, rng, limit)
-    monkeypatch.setattr(State, "play_out", counted)
-    game = crowding(tmp_path)
-    state = game.new_initial_state(seed=0)
+    monkeypatch.setattr(type(state), "play_out", counted)
     action = make_agent("mcts:20", 1).choose(state)
     assert action in state.legal_actions() and len(calls) == 20

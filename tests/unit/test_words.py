@@ -91,7 +91,7 @@ def test_mistakes_in_texts_are_all_positioned(tmp_path: Path) -> None:
         info.value.render()
 
 
-@pytest.mark.parametrize("mode", ["interpreted", "closures", "generated"])
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
 def test_every_mode_plays_the_same_game_with_or_without_words(tmp_path: Path,
                                                               mode: str) -> None:
     worded = rulelang.load_game(_write(tmp_path, _book()), mode=mode)

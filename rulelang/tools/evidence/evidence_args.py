@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import rulelang
 from rulelang.tools.evidence.coverage import DEFAULT_LIMIT
 
 DEFAULT_GAMES = 1000
@@ -27,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser, games: int = DEFAULT_GAMES) -> Non
                    "one per idle core)")
     p.add_argument("--max-plies", type=int, default=DEFAULT_CAP, metavar="M",
                    help=f"cut a game after M moves (default {DEFAULT_CAP})")
-    p.add_argument("--mode", choices=("compiled", "interpreted", "generated", "closures"),
+    p.add_argument("--mode", choices=rulelang.MODES,
                    default="compiled")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: a process pool here (default); ray: a Ray cluster")

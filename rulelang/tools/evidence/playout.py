@@ -21,7 +21,7 @@ from typing import Any
 
 from rulelang.agents import make_agent
 from rulelang.errors import RuleRuntimeError
-from rulelang.library.decision import Decision, Options, label
+from rulelang.library.decision import Decision, label
 from rulelang.model.values import Site
 from rulelang.tools.common import cap_game, load
 from rulelang.tools.evidence.choices import (
@@ -29,7 +29,6 @@ from rulelang.tools.evidence.choices import (
     Watch,
     action_slots,
     value_text,
-    where_of,
     written_counts,
 )
 from rulelang.tools.evidence.failures import failed_record
@@ -127,8 +126,7 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         while not state.is_terminal():
             state.apply_action(agents[state.current_player()].choose(state))
     data = state.ctx.data
-    actions, movers, taken, chosen, branching = (_read_sites(program, data.history, memo)
-                                                 or _read(program, data.history, memo))
+    actions, movers, taken, chosen, branching = _read(program, data.history, memo)
     capped = bool(data.capped)  # (State.capped; every state here is terminal)
     returns = state.returns()  # (a new list of floats each time, as winners() of ints)
     if scored:
@@ -182,31 +180,18 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
     """From a game's decisions, in one pass: the string of each option taken, each mover,
     how often each action was taken (unsorted; a decision outside any action, such as a
     choose of the setup, counts for none), what the chooses took and the branching
-    figures. What the chooses took is the counts
-    (choices.written_counts) of the common decision below, and how often each other
-    (choose, value) pair was taken (a value that cannot be a key counted by how it is
-    written, which writes it the same), still to be added to them.
+    figures. What the chooses took is how often each (choose, value) pair was taken (a value
+    that cannot be a key counted by how it is written, which writes it the same), beside
+    counts (choices.written_counts) left empty.
 
     A string is d.labels()[k] (_label_at: with only the strings of the options before it
-    that could be the same), made alone when no other option of the menu can have the
-    same string, so that none is numbered. That is so for a menu
-    kept as one segment of values (`action value`) whose values are all different and of
-    one type whose strings tell them apart (sites, when the board names each site once;
-    whole numbers; texts); and for one kept as several such segments of different
-    actions. The first word of a string is its option's action, when it has one (an
-    action's name is one word).
-
-    The most common decision, a `do` menu of one action's values whose strings cannot
-    repeat, is only counted by (action, value) in the pass (its value goes to the action's
-    first choose), and written at the end. (All in one function and few objects: this runs
-    after each game, when little of it is still at hand in the processor's caches.)"""
-    once, slots_of, distinct, texts, board = (memo.sites_named_once, memo.slots,
-                                              memo.distinct, memo.texts, memo.board)
+    that could be the same). The first word of a string is its option's action, when it has
+    one (an action's name is one word)."""
+    slots_of = memo.slots
     actions: list[str] = []
     movers: list[int] = []
     names: dict[str, int] = {}
     pairs: dict[tuple[Any, Any], int] = {}
-    plain: dict[tuple[str, Any], int] = {}  # (action, value) -> times: the common decision
     total, most, single = 0, 0, 0
     for d, k in history:
         movers.append(d.player)
@@ -217,61 +202,11 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
         if n == 1:
             single += 1
         options = d.options
-        if type(options) is Options:
-            segments = options.segments
-            if len(segments) == 1 and segments[0][0] is not None:  # the most common menu
-                action, values = segments[0]
-                v = values[k]
-                if type(v) is Site:  # menus of sites recur: their verdicts are kept
-                    try:
-                        apart = distinct.get(values)
-                    except TypeError:  # (values that cannot be a key, lists say)
-                        apart = False
-                    if apart is None:
-                        apart = distinct[values] = _distinct(values, once, board)
-                        if len(distinct) > 100_000:
-                            distinct.clear()
-                    if apart:  # (one string object per action and site, kept: the
-                        # records of many games then hold no copies of it)
-                        named = texts.get(action)
-                        if named is None:
-                            named = texts[action] = {}
-                        text = named.get(v)
-                        if text is None:
-                            text = f"{action} {v.name}"
-                            if len(named) < 100_000:
-                                named[v] = text
-                    else:
-                        text = _label_at(segments, k, (action, (v,)))
-                else:
-                    text = (f"{action} {v}" if _distinct(values, once, board)
-                            else _label_at(segments, k, (action, (v,))))
-                actions.append(text)
-                if d.menu is not None:
-                    key = (action, v)
-                    try:
-                        plain[key] = plain.get(key, 0) + 1
-                        continue
-                    except TypeError:  # (a value that is no key: counted below)
-                        pass
-                names[action] = names.get(action, 0) + 1
-                option: Any = (action, (v,))
-            else:
-                option = options[k]
-                action = option[0]
-                if all(a is not None for a, _ in segments) and _apart(segments, once):
-                    text = f"{action} {_text(option[1][0])}"
-                else:
-                    text = _label_at(segments, k, option)
-                actions.append(text)
-                if action is not None:  # (a choose outside any action is no action)
-                    names[action] = names.get(action, 0) + 1
-        else:
-            option = options[k]
-            text = _label_at(((None, options),), k, option)
-            actions.append(text)
-            if option[0] is not None:
-                names[option[0]] = names.get(option[0], 0) + 1
+        option = options[k]
+        text = _label_at(options, k, option)
+        actions.append(text)
+        if option[0] is not None:
+            names[option[0]] = names.get(option[0], 0) + 1
         if d.menu is not None:
             slots = slots_of.get(option[0])
             if slots is None:
@@ -281,93 +216,8 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
         elif d.choose is not None:
             _count(pairs, d.choose, option[1][0], 1)
     counts: Counts = {}
-    last, run, counted = None, 0, None
-    for (action, v), n in plain.items():
-        if action is not last:  # (one action's values mostly come together)
-            if last is not None:
-                names[last] = names.get(last, 0) + run
-            last, run, slots = action, 0, slots_of.get(action)
-            if slots is None:
-                slots = action_slots(program, action, slots_of)
-            if slots:
-                where = slots_of.get(slots[0])
-                if where is None:
-                    where = where_of(program, slots[0], slots_of)
-                counted = counts.get(where)
-                if counted is None:
-                    counted = counts[where] = {}
-            else:
-                counted = None
-        run += n
-        if counted is not None:
-            text = v.name if type(v) is Site else value_text(v)
-            counted[text] = counted.get(text, 0) + n
-    if last is not None:
-        names[last] = names.get(last, 0) + run
     return actions, movers, names, (counts, pairs), {
         "decisions": len(actions), "options": total, "max": most, "single": single}
-
-
-def _read_sites(program: Any, history: list[tuple[Decision, int]], memo: _Memo) -> Any:
-    """What _read gives, for the most common game only (None for any other): every decision
-    a `do` menu of one and the same action, kept as one segment of sites of the board, all
-    different (a verdict kept per menu, as _read keeps its own), when the board names each
-    site once. Each string is then "action site" (kept per action and site), the action's
-    count is the number of decisions and its first choose took each decision's site. The
-    pass only keeps each decision's site, mover and number of options; the rest is read
-    from them with builtins (a loop in C each)."""
-    if not history or not memo.sites_named_once:
-        return None
-    known, board = memo.on_board, memo.board
-    first = history[0][0].options
-    action = first.segments[0][0] if type(first) is Options and first.segments else None
-    if action is None:
-        return None
-    texts = memo.site_texts.get(action)  # each site's string, by the site's index
-    if texts is None:
-        texts = memo.site_texts[action] = [f"{action} {name}" for name in memo.names]
-    names: list[str] = []  # the name of each site taken
-    site_names = memo.names
-    actions: list[str] = []
-    movers: list[int] = []
-    counts: list[int] = []
-    try:
-        for d, k in history:
-            if d.menu is None:  # (a decision of its own)
-                return None
-            # (AttributeError: a menu kept as a plain list; ValueError: more segments)
-            [(name, values)] = d.options.segments  # type: ignore[union-attr]
-            apart = known.get(values)  # (TypeError: values that cannot be a key)
-            if apart is None:  # all sites of the board, all different (a site equals
-                # only itself: as many sites of the board among them as values)
-                apart = known[values] = len(board.intersection(values)) == len(values)
-                if len(known) > 100_000:
-                    known.clear()
-            if not apart or name != action:
-                return None
-            i = values[k].index  # (a site of the board)
-            actions.append(texts[i])
-            names.append(site_names[i])
-            movers.append(d.player)
-            counts.append(d.count)
-    except (AttributeError, ValueError, TypeError):
-        return None
-    chosen: Counts = {}
-    if action in memo.first_choose:
-        where = memo.first_choose[action]
-    else:
-        slots = action_slots(program, action, memo.slots)
-        where = memo.first_choose[action] = (where_of(program, slots[0], memo.slots)
-                                             if slots else None)
-    if where is not None:
-        counted = chosen[where] = dict.fromkeys(names, 1)
-        if len(counted) < len(names):  # a site taken more than once: counted one by one
-            counted.clear()
-            for name in names:
-                counted[name] = counted.get(name, 0) + 1
-    return actions, movers, {action: len(actions)}, (chosen, {}), {
-        "decisions": len(actions), "options": sum(counts), "max": max(counts),
-        "single": counts.count(1)}
 
 
 def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> None:
@@ -379,71 +229,22 @@ def _count(pairs: dict[tuple[Any, Any], int], slot: Any, value: Any, n: int) -> 
         pairs[key] = pairs.get(key, 0) + n
 
 
-def _label_at(segments: Any, k: int, option: Any) -> str:
-    """d.labels()[k] of a menu kept as `segments` (Options.segments), its option k being
-    `option`, made without the strings of the options after it nor of those before it that
-    cannot have the same string: an option of an action starts its string with the action's
-    name (one word), so two options of different actions never have the same string."""
+def _label_at(options: Any, k: int, option: Any) -> str:
+    """d.labels()[k] of a menu, its option k being `option`, made without the strings of the
+    options after it nor of those before it that cannot have the same string: an option of
+    an action starts its string with the action's name (one word), so two options of
+    different actions never have the same string."""
     text = label(option)
     first = option[0]
     same = 0  # earlier options with the same string (the engine numbers them: `#2`, ...)
-    left = k
-    for action, values in segments:
-        if left <= 0:
-            break
-        if action is not None:  # (action, v) for each value v
-            if first is None or action == first:
-                for v in values[:left]:
-                    if label((action, (v,))) == text:
-                        same += 1
-        else:
-            for other in values[:left]:
-                if (first is None or other[0] is None or other[0] == first) \
-                        and label(other) == text:
-                    same += 1
-        left -= len(values)
+    for other in options[:k]:
+        if (first is None or other[0] is None or other[0] == first) and label(other) == text:
+            same += 1
     return text if not same else f"{text} #{same + 1}"
 
 
 def _text(v: Any) -> str:
     return v.name if type(v) is Site else str(v)
-
-
-def _distinct(values: Any, sites_named_once: bool, board: frozenset[Site]) -> bool:
-    """Whether the values of a segment are all different and of one type whose strings tell
-    them apart, so that no two are written the same. (A verdict on sites is kept by the
-    tuple of values: a tuple equal to it holds the same sites, as a site equals only
-    itself.) Sites of the board, the common case, are told by a test in C: `board` holds
-    them, and a site equals only itself."""
-    try:
-        if sites_named_once and board.issuperset(values):
-            return len(set(values)) == len(values)
-    except TypeError:  # (values that cannot be a key: not sites)
-        pass
-    kinds = set(map(type, values))
-    if len(kinds) > 1 or not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
-        return False
-    return len(set(values)) == len(values)
-
-
-def _apart(segments: list[tuple[Any, ...]], sites_named_once: bool) -> bool:
-    names = [action for action, _ in segments]
-    if len(set(names)) != len(names):
-        return False
-    for action, values in segments:
-        if action is None:
-            return False
-        kinds = set(map(type, values))
-        if len(kinds) > 1:
-            return False
-        if kinds and not (kinds <= _TEXTS or (kinds == _SITES and sites_named_once)):
-            return False
-        if len(set(values)) != len(values):
-            return False
-    return True
-
-
-_TEXTS, _SITES = frozenset((int, str)), frozenset((Site,))
 
 
 class _Memo:
@@ -452,18 +253,6 @@ class _Memo:
     def __init__(self, game: Any) -> None:
         self.game = game  # kept alive, so that its id stays its own
         self.slots: dict[Any, Any] = {}  # choices.py's
-        self.distinct: dict[Any, bool] = {}  # _read's verdicts, per tuple of values
-        self.texts: dict[str, dict[Site, str]] = {}  # _read's strings: action -> site -> it
-        sites = getattr(game.runtime.board, "sites", ())
-        names = [site.name for site in sites]
-        self.sites_named_once = len(set(names)) == len(names)
-        self.board = frozenset(sites)  # _distinct's
-        self.names: list[str] = [""] * (1 + max((site.index for site in sites), default=-1))
-        for site in sites:  # _read_sites': each site's name by its index
-            self.names[site.index] = site.name
-        self.site_texts: dict[str, list[str]] = {}  # _read_sites': action -> by index
-        self.on_board: dict[Any, bool] = {}  # _read_sites' verdicts, per tuple of values
-        self.first_choose: dict[str, str | None] = {}  # _read_sites': action -> its place
 
 
 def _memo(game: Any) -> _Memo:

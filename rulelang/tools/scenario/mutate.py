@@ -45,7 +45,7 @@ class Settings:
     seed: int = 0
     timeout: float = 20.0
     max_plies: int = 300
-    mode: str = "closures"
+    mode: str = "compiled"
 
 
 @dataclasses.dataclass(frozen=True)
