@@ -25,6 +25,7 @@ from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
 from rulelang.library.decision import NOTHING
+from rulelang.library.semantics import STEP_BUDGET
 
 # the functions in the module, rules first
 _ORDER = ("r", "menu", "walk", "turn", "act", "end", "kept")
@@ -55,6 +56,7 @@ class GameWriter:
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
         self._puts = 0  # the leading puts of the action being written
         self._effects: set[str] = set()  # the effects being written in place
+        self._effect_functions: dict[tuple[str, int | None], str] = {}  # (calling themselves)
         self.tries = False  # does a menu try effects on a scratch copy (gen/walk.py)?
         self.slots = self.n_slots = 0  # the turn's locals (gen/turns.py: S.tl)
         # does the turn use what the generator takes since compiled mode's step 2 (chooses,
@@ -429,8 +431,8 @@ class GameWriter:
     def _call_effect(self, s: ast.CallStmt, env: dict[str, Code], fn: Func) -> int:
         """An effect's statements in place, its parameters locals holding the arguments."""
         effect = self.analysis.effect(s)
-        if effect.name in self._effects:
-            raise Unsupported("an effect that calls itself", s.span)
+        if effect.name in self._effects:  # (a call from within itself)
+            return self._recursive_call(s, effect, env, fn)
         inner: dict[str, Code] = {}
         cost = 1
         for param, arg in zip(effect.params, s.call.args, strict=True):
@@ -447,6 +449,33 @@ class GameWriter:
             self._effects.discard(effect.name)
             self.w.calls.pop()
         return cost
+
+    def _recursive_call(self, s: ast.CallStmt, effect: ast.Effect, env: dict[str, Code],
+                        fn: Func) -> int:
+        """An effect called from within itself: a function of the module (one per effect
+        and mover), its parameters locals of unknown form. Each call charges the
+        reference's step; its depth is known only as the game runs, so the game's steps
+        are counted (the non-counting writer's bound is the budget)."""
+        w = self.w
+        args = [w.ex(a, env) for a in s.call.args]
+        name = self._effect_functions.get((effect.name, w.mover))
+        if name is None:
+            name = self._effect_functions[(effect.name, w.mover)] = w.fresh("e")
+            params = [w.fresh("a") for _ in effect.params]
+            f = Func(f"def {name}({', '.join(['S', *params])}):")
+            inner = {p: Code(a, F.ANY, 0) for p, a in zip(effect.params, params, strict=True)}
+            outer, w.calls = w.calls, []  # (written once for every call: no call in it)
+            try:
+                for b in effect.body.stmts:
+                    self.effect(b, inner, f)
+            finally:
+                w.calls = outer
+            f.add("return None")
+            w.funcs.append((name, s.span, "rule", f))  # (placed at the call to itself)
+        w.step2 = True
+        fn.add(f"{w.const(rt.ticked)}(S, 1, {w.const(s.span)}) or "
+               f"{name}({', '.join(['S', *(a.src for a in args)])})")
+        return sum(a.cost for a in args) + (0 if w.counting else STEP_BUDGET)
 
     def _if(self, s: ast.If, env: dict[str, Code], fn: Func, each: Any) -> int:
         cost = 0

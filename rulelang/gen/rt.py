@@ -15,10 +15,11 @@ mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures'
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
-from rulelang.game.callchain import note_calls
+from rulelang.game.callchain import ORIGINS, note_calls
 from rulelang.gen.bits import count_position
 from rulelang.library.decision import bound, label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
@@ -246,6 +247,10 @@ class GenState:
         self._labels = None
         try:
             step(arg)
+        except RecursionError as exc:
+            err = too_deep(exc)
+            note_calls(err, self.rt.program.loaded)
+            raise err from None
         except RulelangError as err:
             note_calls(err, self.rt.program.loaded)
             raise
@@ -332,10 +337,11 @@ class GenState:
                 self._play_listed(rng, limit)
             else:
                 self._play_drawn(rng, limit)
-        except RulelangError as err:
+        except (RulelangError, RecursionError) as exc:
             self.menu = None  # (its data is partly played: it cannot go on)
+            err = too_deep(exc) if isinstance(exc, RecursionError) else exc
             note_calls(err, self.rt.program.loaded)
-            raise
+            raise err from None
 
     def _play_drawn(self, rng: Any, limit: int) -> None:
         """play_out where the generated `draw` gives one option of a menu without listing
@@ -539,6 +545,22 @@ def repeats(s: GenState, value: Any, each: int, count_span: Any, span: Any) -> r
 def ticked(s: GenState, n: int, span: Any) -> None:
     """n steps (a rule passed to a builtin, called): None, for `or` in expressions."""
     charge(s, n, span)
+
+
+def too_deep(exc: RecursionError) -> RuleRuntimeError:
+    """The reference's R302 for an endless recursion (an effect calling itself), at the
+    rule or effect whose generated function recurs most among the innermost frames."""
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    seen: Counter[Any] = Counter()
+    for frame in frames[-300:]:
+        origin = frame.f_globals.get(ORIGINS, {}).get(frame.f_code.co_name)
+        if origin is not None and origin[0] is not None:
+            seen[origin[0]] += 1
+    return RuleRuntimeError("rules call each other too deeply (endless recursion?)",
+                            seen.most_common(1)[0][0] if seen else None, "R302")
 
 
 class TurnOver(Exception):

@@ -261,6 +261,67 @@ def test_a_repeat_count_that_is_not_a_number_fails_as_in_the_reference(tmp_path:
     assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
 
 
+# effects that call themselves (written as functions of the module), one tried by the menu
+# before a later choose, one run in a turn of several decisions
+RECURSIVE = """use square
+game "Recursive"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 5 stone
+counter points each player from -20 to 20 = 3
+effect pay(k)
+  if k > 0 and points of mover > -20
+    decrease points of mover by 1
+    pay(k - 1)
+effect spread(s, n)
+  for each t in square.orthogonal(s)
+    if n > 0 and empty(t) and size(supply of mover) > 0
+      put stone of mover at t
+      spread(t, n - 1)
+action build
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  pay(2)
+  choose site t in square.orthogonal(s) where empty(t)
+  put stone of mover at t
+action grow
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  spread(s, 2)
+  require points of mover > 0 else "too poor"
+turn
+  do grow or build
+  choose n in 0..2
+  pay(n)
+end
+  when turn >= 8
+    highest score wins
+score points(p) = points of p
+"""
+
+
+def test_effects_that_call_themselves_as_the_reference(tmp_path: object) -> None:
+    _, taken = _side_by_side(tmp_path, RECURSIVE, 6)
+    assert len(taken) > 20
+
+
+def test_an_endless_recursion_is_the_references_error(tmp_path: object) -> None:
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(RECURSIVE.replace("    pay(k - 1)", "    pay(k + 1)")
+                    .replace("  if k > 0 and points of mover > -20", "  if k > 0"))
+    codes = []
+    for mode in ("compiled", "interpreted"):
+        game = rulelang.load_game(path, mode=mode)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:  # (the menu tries `build`)
+            game.new_initial_state(0)
+        d = err.value.diagnostic
+        assert d.span is not None and 8 <= d.span.line <= 11, d.span  # (in `pay`)
+        codes.append((d.code, d.message))
+    assert codes[0] == codes[1] == ("R302", "rules call each other too deeply (endless "
+                                    "recursion?)")
+
+
 CARDS = (Path(__file__).parent / "cards.rule").read_text(encoding="utf-8")
 
 
