@@ -78,13 +78,8 @@ def _undo(table: Table, seat: int) -> dict[str, Any] | None:
 
 
 def question(game: Any, state: Any) -> str:
-    """For a choice outside an action's menu: what is asked, in the rule's own words."""
-    d = getattr(state, "_decision", None)
-    choose = getattr(d, "choose", None)
-    program = getattr(getattr(game, "runtime", None), "program", None)
-    if d is None or program is None or getattr(d, "menu", None) is not None or choose is None:
-        return ""
-    from rulelang.language.decisions import source_text
-    kind = f"a {choose.kind} " if choose.kind else ""
-    where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
-    return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}"
+    """What the seat to decide is asked: the rulebook's `ask` text filled in, else the value
+    asked for in words (never the rule's code), as the terminal asks it."""
+    from rulelang.tools.terminal.explain import question as asked
+
+    return asked(game, state)

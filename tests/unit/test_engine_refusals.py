@@ -1,0 +1,95 @@
+"""IllegalActionError says why in the designer's words (`require … else`, `choose … else`)
+or in plain words with the values it read, never in the rules' code: in the card and board
+games at random positions, and in a rulebook that words nothing (language/refusals.py)."""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.errors import IllegalActionError
+
+# what rule code looks like: a call of a rule, `where`, `each x in`, a choose's local quoted
+CODE = re.compile(r"\b[a-z_]+\.[a-z_]+\(|\b\w+_\w+\(|\(s\)|\bwhere\b|\beach \w+ in\b|"
+                  r"\(from |is not a choice for '|\bThenMark|\bNOTHING\b")
+BOOK = """use square
+game "Plain"
+players A, B
+board square.grid(1, 4, 2)
+piece stone
+zone supply each player: 5 stone
+counter coins each player = 0
+def free_next_to(s) = empty(s) and (any t in square.orthogonal(s): empty(t))
+action put
+  choose site s in sites where free_next_to(s)
+  put stone of mover at s
+  increase coins of mover by 1
+action buy
+  require coins of mover >= 3
+  choose site s in sites where occupied(s) and owner(s) == mover
+  remove top(s)
+turn
+  do put or buy
+"""
+
+
+def _refusal(state: rulelang.State, text: str) -> str:
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_action(text)
+    return str(err.value)
+
+
+def test_a_rulebook_without_words_is_refused_in_plain_words(tmp_path: Path) -> None:
+    path = tmp_path / "plain.rule"
+    path.write_text(BOOK, encoding="utf-8")
+    state = rulelang.load_game(path, mode="interpreted").new_initial_state()
+    assert _refusal(state, "buy a1") == \
+        "'buy' is not possible now: coins of A is 0; it must be at least 3"
+    state.apply_action("put a1")
+    state.apply_action("put d1")
+    assert _refusal(state, "put a1") == "'put a1' is not a legal way to put: a1 is occupied " \
+        "(by A)"
+    assert _refusal(state, "put z9") == "'put z9' is not a legal way to put: there is no " \
+        "site z9 on this board"
+
+
+def _wrong_texts(state: rulelang.State, rng: random.Random) -> list[str]:
+    """Texts near the legal ones: each legal action's name with another value, a site
+    of the board that is no choice here, and a name of no action."""
+    labels = [state.action_to_string(a) for a in state.legal_actions()]
+    sites = [s.name for s in state.game.runtime.board.sites] or ["a1"]
+    wrong = [f"{rng.choice(labels).split()[0]} {rng.choice(sites)}", rng.choice(sites),
+             "nonsense", f"{rng.choice(labels)} extra"]
+    return [w for w in wrong if w not in labels]
+
+
+@pytest.mark.parametrize("name,players", [("tatara", 2), ("karesansui", 2),
+                                          ("muso_sakura", 3)])
+def test_the_card_and_board_games_refuse_without_rule_code(name: str, players: int) -> None:
+    game = rulelang.load_game(name, options={"players": players})
+    rng = random.Random(7)
+    state = game.new_initial_state(seed=7)
+    said = []
+    for _ in range(24):
+        if state.is_terminal():
+            break
+        for text in _wrong_texts(state, rng):
+            try:
+                state.string_to_action(text)
+            except IllegalActionError as err:
+                said.append(str(err))
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(said) > 30
+    coded = [m for m in said if CODE.search(m)]
+    assert not coded, coded[:5]
+
+
+def test_the_web_table_asks_in_the_rulebook_words() -> None:
+    from rulelang.tools.serve.views import question
+
+    game = rulelang.load_game("tatara", options={"players": 2})
+    asked = question(game, game.new_initial_state(seed=1))  # the setup's choose of a site
+    assert asked and not CODE.search(asked) and not asked.startswith("choose ")
