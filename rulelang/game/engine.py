@@ -22,6 +22,7 @@ from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
+from rulelang.language.looks import look_of
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx, charge, weight
 from rulelang.model.state import GameData
@@ -440,7 +441,11 @@ def observe(state: State, player: int) -> dict[str, Any]:
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
         if p.kind in pictures:
-            view["picture"] = list(pictures[p.kind](c, p))
+            drawn = pictures[p.kind](c, p)
+            if isinstance(drawn, dict):  # a record: the piece's look
+                view["look"] = dict(drawn)
+            else:
+                view["picture"] = list(drawn)
         return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
@@ -506,34 +511,42 @@ def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
 
 
 def picture_fns(rt: Runtime) -> dict[str, Any]:
-    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
-    picture that reads only its piece (its attributes and owner: language.analysis) is
-    remembered per (attribute values, owner): observations draw many equal pieces."""
+    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines, or its
+    look (a record: language/looks.py). A picture that reads only its piece (its attributes
+    and owner: language.analysis) is remembered per (attribute values, owner): observations
+    draw many equal pieces."""
     found: dict[str, Any] = {}
     analysis = Analysis(rt.program)
     for kind, decl in rt.program.pictures.items():
         fn = rt.fn(decl.expr)
         if not analysis.reads_only_its_piece(decl.expr, decl.param):
-            found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
+            found[kind] = lambda c, p, fn=fn, decl=decl: picture_lines(fn(c, {decl.param: p}),
+                                                                       decl.span)
             continue
         names = [name for name, _ in rt.program.pieces[kind].attrs]
-        found[kind] = _remembered(fn, decl.param, names, {})
+        found[kind] = _remembered(fn, decl, names, {})
     return found
 
 
-def _remembered(fn: Any, param: str, names: list[str], memo: dict[Any, list[str]]) -> Any:
-    def picture(c: Ctx, p: Piece) -> list[str]:
+def _remembered(fn: Any, decl: Any, names: list[str], memo: dict[Any, Any]) -> Any:
+    def picture(c: Ctx, p: Piece) -> Any:
         data = c.data
         key = (data.owner[p.id], *(data.attrs[n][p.id] for n in names))
         lines = memo.get(key)
         if lines is None:
-            lines = memo[key] = picture_lines(fn(c, {param: p}))
+            lines = memo[key] = picture_lines(fn(c, {decl.param: p}), decl.span)
         return lines
     return picture
 
 
-def picture_lines(value: Any) -> list[str]:
-    """A picture is a text or a tuple of lines."""
+def picture_lines(value: Any, span: Span | None = None) -> list[str] | dict[str, str]:
+    """A picture is a text or a tuple of lines; a record is the piece's look (its glyph,
+    colour, shape, label), refused at the picture's position when it cannot be drawn."""
+    if isinstance(value, Record):
+        look, wrong = look_of(value.fields, tuple(value))
+        if wrong is not None:
+            raise RuleRuntimeError(f"this picture cannot be drawn: {wrong}", span)
+        return look
     if isinstance(value, (tuple, list)):
         return [show(v) for v in value]
     return [show(value)]

@@ -22,6 +22,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulelang.language.looks import COLOURS
+from rulelang.language.looks import SHAPES as BODIES
 from rulelang.tools.pictures.render import (
     PieceStyle,
     owner_glyphs,
@@ -104,14 +106,11 @@ def board_shape(game: Any) -> Shape:
 # --- drawing -----------------------------------------------------------------------------
 
 # a player named by a colour is drawn in it (White in white, Black in black …)
-NAMED_COLOURS = {"white": "#FFFFFF", "black": "#222222", "red": "#D55E00", "blue": "#0072B2",
-                 "green": "#009E73", "yellow": "#F0E442", "orange": "#E69F00",
-                 "purple": "#CC79A7", "pink": "#CC79A7", "brown": "#8B5A2B",
-                 "grey": "#999999", "gray": "#999999"}
-_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B"}
+NAMED_COLOURS = COLOURS
+_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B",
+         "#8B1A1A", "#1E5631", "#1F3A68", "#6B6B2A", "#2A7F7F"}
 # the body of a piece of each kind, in turn, when the board holds several kinds
-SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "pentagon", "star", "octagon",
-          "cross", "heptagon")
+SHAPES = BODIES
 
 
 def player_colours(players: list[str]) -> dict[str, str]:
@@ -154,9 +153,12 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
     ctx.shown = Screen(obs, width=_WRAP)
     ctx.style = piece_style(obs)
     if ctx.style is not None:  # every kind in sight, so a kind keeps its shape all game
-        kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]} |
-                       {str(p.get("kind")) for z in obs["zones"] for p in z.get("pieces") or []})
-        ctx.shapes = {k: SHAPES[i % len(SHAPES)] for i, k in enumerate(kinds)}
+        every = [p for s in obs["board"] for p in s["pieces"]] + \
+            [p for z in obs["zones"] for p in z.get("pieces") or []]
+        declared = {(p.get("look") or {}).get("shape") for p in every} - {None}
+        kinds = sorted({str(p.get("kind")) for p in every})
+        free = [x for x in SHAPES if x not in declared] or list(SHAPES)
+        ctx.shapes = {k: free[i % len(free)] for i, k in enumerate(kinds)}
     margin = 16.0
     for scale in (1.0, 0.85, 0.72):  # smaller sites where the board would not leave room
         ctx.cell = (96.0 if pictured else 56.0) * scale
@@ -372,11 +374,18 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
                        font_size=round(font, 1), text_anchor="middle", class_="label"))
         return g
     radius = size * 0.36
-    body = ctx.shapes.get(kind, "circle")
+    look = piece.get("look") or {}
+    body = look.get("shape") or ctx.shapes.get(kind, "circle")
     g.set(data_shape=body)
     flag = ctx.style.flags.get(kind) if ctx.style is not None else None
     dashed = flag is not None and attrs.get(flag) is not True  # a sapling, a card face down
-    g.add(_body(body, cx, cy, radius, fill, 1.5 + level, dashed))
+    ring = None
+    if look.get("colour"):  # the picture's colour: the body's, or its ring when owned
+        fill, ring = (fill, look["colour"]) if owner else (look["colour"], None)
+    shaped = _body(body, cx, cy, radius, fill, (3.5 if ring else 1.5) + level, dashed)
+    if ring:  # (a style: the sheet's stroke would win over an attribute)
+        shaped.set(style=f"stroke: {ring}")
+    g.add(shaped)
     mark = ctx.glyphs.get(str(owner), "?") if owner else kind[:1].lower()
     if ctx.style is not None:  # the owner's glyph, the kind's letter, its state
         mark = ctx.style.token(piece, ctx.glyphs)
@@ -384,9 +393,20 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
     if on_top:
         font = min(radius, radius * 2.4 / max(len(mark), 1))
         g.add(Node("text", mark, x=cx, y=cy + font * 0.35, font_size=round(max(font, 12), 1),
-                   text_anchor="middle", fill="#FFFFFF" if fill in _DARK else "#000000",
+                   text_anchor="middle", fill=_ink(fill),
                    class_="label"))
     return g
+
+
+def _ink(fill: str) -> str:
+    """White on a dark body, black on a light one."""
+    if fill in _DARK:
+        return "#FFFFFF"
+    try:
+        r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return "#000000"
+    return "#FFFFFF" if 0.299 * r + 0.587 * g + 0.114 * b < 110 else "#000000"
 
 
 def _body(shape: str, cx: float, cy: float, r: float, fill: str, stroke: float,

@@ -114,9 +114,10 @@ class Screen:
         style = piece_style(self.obs)
         pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
         if style is not None and not pictured:
-            kinds = ", ".join(f"{letter} {k}" for k, letter in style.letters.items())
-            flags = sorted(set(style.flags.values()))
-            numbers = sorted({a for names in style.numbers.values() for a in names})
+            kinds = ", ".join(style.legend())
+            flags = sorted({a for k, a in style.flags.items() if k not in style.looks})
+            numbers = sorted({a for k, names in style.numbers.items() if k not in style.looks
+                              for a in names})
             extra = (f"; capital: {'/'.join(flags)}" if flags else "") + \
                 (f"; digits: {'/'.join(numbers)}" if numbers else "")
             out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), width, 4)
@@ -221,6 +222,8 @@ class Screen:
         if lines:
             return lines[0] if len(lines) == 1 else "[" + " / ".join(
                 x.strip() for x in lines) + "]"
+        if (piece.get("look") or {}).get("label"):  # the rulebook's word for it
+            return str(piece["look"]["label"])
         attrs = {k: v for k, v in (piece.get("attrs") or {}).items() if k not in self.hidden}
         if "name" in attrs:  # a card by its name, then its other values: "Outou(桜桃 summer 3)"
             name = attrs.pop("name")
