@@ -17,6 +17,7 @@ and the scores. Every site is a `<g class="site …" data-site="a1">`, every pie
 """
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import Any
 
 from rulelang.language.looks import COLOURS
 from rulelang.language.looks import SHAPES as BODIES
+from rulelang.tools.pictures.fonts import FAMILY, fallback, needed
 from rulelang.tools.pictures.render import (
     PieceStyle,
     owner_glyphs,
@@ -57,6 +59,7 @@ text { font-family: sans-serif; }
 .piece .body { stroke: #222; stroke-width: 1.5; }
 .piece .plate { fill: #F3EBD8; stroke: #8A7A5A; }
 .panel text { font-size: 13px; fill: #222; }
+.panel .font-note text { fill: #8A3B00; }
 .panel .head { font-weight: bold; }
 .layer-title { font-size: 13px; fill: #444; }
 """
@@ -133,14 +136,19 @@ class _Ctx:
     style: PieceStyle | None = None  # a letter per kind and state (as the terminal shows)
     shapes: dict[str, str] = field(default_factory=dict)  # kind -> body shape
     shown: Any = None  # the terminal's Screen of obs: what the rulebook's `view` shows
+    note: str = ""  # the font missing for some names (fonts.py), at the panel's foot
 
 
-def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> str:
-    """The SVG text of an observation; `last` names the sites the last move changed."""
-    return drawing(obs, shape, last).to_string()
+def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(),
+         fonts: bool = True) -> str:
+    """The SVG text of an observation; `last` names the sites the last move changed; with
+    `fonts`, the glyphs of its names beyond Latin are embedded (or a note names the font
+    missing: fonts.py)."""
+    return drawing(obs, shape, last, fonts).to_string()
 
 
-def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> Node:
+def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(),
+            fonts: bool = False) -> Node:
     if obs.get("draw_at"):  # the geometry says where each site is drawn: as the terminal does
         shape = Shape(hexagonal=shape.hexagonal, dims=shape.dims)
     players = list(obs["players"])
@@ -151,6 +159,10 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
     from rulelang.tools.terminal.screen import Screen  # (rich: only when drawing)
 
     ctx.shown = Screen(obs, width=_WRAP)
+    found = None
+    if fonts:  # the glyphs of the names beyond Latin, or a note of the font missing
+        found = fallback(needed([json.dumps(obs, ensure_ascii=False)]))
+        ctx.note = found.note()
     ctx.style = piece_style(obs)
     if ctx.style is not None:  # every kind in sight, so a kind keeps its shape all game
         every = [p for s in obs["board"] for p in s["pieces"]] + \
@@ -181,9 +193,12 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
         panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
         right, bottom = max(margin + width, margin + panel_w), below + panel_h
     total_w, total_h = right + margin, bottom + margin
+    css = CSS
+    if found is not None and found.css:
+        css = found.css + CSS + f'text {{ font-family: "{FAMILY}", sans-serif; }}\n'
     root = document(round(total_w), round(total_h), [
         Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
-             class_="background"), header, board, panel], css=CSS, class_="rulelang-board")
+             class_="background"), header, board, panel], css=css, class_="rulelang-board")
     root.set(data_game=str(obs["game"]), data_player=str(obs["player"]))
     return root
 
@@ -500,4 +515,7 @@ def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
         line("scores", "head")
         for name, score in zip(obs["players"], obs["scores"], strict=False):
             line(f"{name}: {score:g}", "score", player=name)
+    if ctx.note:
+        y += 6
+        line(ctx.note, "font-note")
     return x + column, max(top, y) + 6
