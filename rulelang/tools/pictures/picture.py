@@ -32,6 +32,8 @@ from rulelang.tools.pictures.render import (
     piece_style,
 )
 from rulelang.tools.pictures.svg import Node, document, slug
+from rulelang.tools.terminal.board import _common as name_parts
+from rulelang.tools.terminal.board import _part as other_part
 
 Obs = dict[str, Any]
 Point = tuple[float, float]
@@ -62,6 +64,7 @@ text { font-family: sans-serif; }
 .panel .font-note text { fill: #8A3B00; }
 .panel .head { font-weight: bold; }
 .layer-title { font-size: 13px; fill: #444; }
+.coordinate { font-size: 12px; fill: #666; }
 """
 
 
@@ -172,26 +175,17 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
         free = [x for x in SHAPES if x not in declared] or list(SHAPES)
         ctx.shapes = {k: free[i % len(free)] for i, k in enumerate(kinds)}
     margin = 16.0
-    for scale in (1.0, 0.85, 0.72):  # smaller sites where the board would not leave room
+    top = margin + 24
+    for scale in (1.0, 0.85, 0.72, 0.62):  # smaller sites where the board leaves no room
         ctx.cell = (96.0 if pictured else 56.0) * scale
         ctx.titles = []
-        board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
+        board = Node("g", class_="board", transform=f"translate({margin},{top})")
         width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
-        beside = width + 480 <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] - 80
-        if beside or (width <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] * 0.6):
+        panel, right, bottom = _placed_panel(ctx, width, height, margin, top)
+        if right + margin <= _SCREEN[0] and bottom + margin <= _SCREEN[1]:
             break
     header = Node("text", _status(obs), x=margin, y=margin + 8, class_="status")
     header.set(font_size=16, font_weight="bold")
-    top = margin + 24
-    panel_x = margin + width + (24 if width else 0)
-    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{top})")
-    panel_w, panel_h = _panel(ctx, panel, _SCREEN[1] - top - margin - 8)
-    right, bottom = panel_x + panel_w, top + max(height, panel_h)
-    if width and right + margin > _SCREEN[0]:  # no room beside the board: below it
-        below = top + height + 24
-        panel = Node("g", class_="panel", transform=f"translate({margin},{below:.1f})")
-        panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
-        right, bottom = max(margin + width, margin + panel_w), below + panel_h
     total_w, total_h = right + margin, bottom + margin
     css = CSS
     if found is not None and found.css:
@@ -201,6 +195,22 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
              class_="background"), header, board, panel], css=css, class_="rulelang-board")
     root.set(data_game=str(obs["game"]), data_player=str(obs["player"]))
     return root
+
+
+def _placed_panel(ctx: _Ctx, width: float, height: float, margin: float, top: float
+                  ) -> tuple[Node, float, float]:
+    """The panel beside the board, or below it when there is no room beside: the panel,
+    and the right and bottom edges of board and panel."""
+    panel_x = margin + width + (24 if width else 0)
+    panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{top})")
+    panel_w, panel_h = _panel(ctx, panel, _SCREEN[1] - top - margin - 8)
+    right, bottom = panel_x + panel_w, top + max(height, panel_h)
+    if width and right + margin > _SCREEN[0]:  # no room beside the board: below it
+        below = top + height + 24
+        panel = Node("g", class_="panel", transform=f"translate({margin},{below:.1f})")
+        panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
+        right, bottom = max(margin + width, margin + panel_w), below + panel_h
+    return panel, right, bottom
 
 
 def _status(obs: Obs) -> str:
@@ -239,10 +249,13 @@ def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
     zs = sorted(by_z)
     sizes = {z: _extent(ctx, by_z[z]) for z in zs}
     cell_w = max(w for w, _ in sizes.values())
+    labelled = {z: bool(_coordinates(ctx, by_z[z], _spots(ctx, by_z[z]))) for z in zs}
+    banded = any(labelled.values())
     if places:
         per_row = max(int(p[1]) for p in places.values()) + 1
     elif ctx.obs.get("draw_at"):  # side by side, as many in a row as the room holds
-        per_row = max(1, int((_ROOM + 0.5) * ctx.cell // (cell_w + 0.5 * ctx.cell)))
+        bare = cell_w - (_BAND if banded else 0.0)  # (without the coordinates)
+        per_row = max(1, int((_ROOM + 0.5) * ctx.cell // (bare + 0.5 * ctx.cell)))
     else:
         per_row = 3
     spot = {z: tuple(places.get(str(z), (i // per_row, i % per_row))) for i, z in enumerate(zs)}
@@ -257,7 +270,8 @@ def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
             out.add(Node("text", titles.get(str(z), f"level {z}"), x=x, y=y + 14,
                          class_="layer-title", data_layer=z))
         group = out.add(Node("g", class_="layer", data_layer=z))
-        right, bottom = _grid(ctx, group, by_z[z], x, y + title_h)
+        shift = _BAND if banded and not labelled[z] else 0.0  # aligned with named grids
+        right, bottom = _grid(ctx, group, by_z[z], x + shift, y + title_h + shift)
         width, height = max(width, right), max(height, bottom)
     return width, height
 
@@ -266,9 +280,10 @@ def _extent(ctx: _Ctx, sites: list[Obs]) -> Point:
     spots = _spots(ctx, sites)
     rows = [r for r, _ in spots.values()]
     cols = [c for _, c in spots.values()]
-    return ((max(cols) - min(cols) + 1) * ctx.cell, (max(rows) - min(rows) + 1) * ctx.cell *
-            (_SQRT3 / 2 if ctx.shape.hexagonal else 1.0) + (ctx.cell * 0.3
-                                                            if ctx.shape.hexagonal else 0))
+    band = _BAND if _coordinates(ctx, sites, spots) else 0.0
+    return ((max(cols) - min(cols) + 1) * ctx.cell + band, (max(rows) - min(rows) + 1) *
+            ctx.cell * (_SQRT3 / 2 if ctx.shape.hexagonal else 1.0) +
+            (ctx.cell * 0.3 if ctx.shape.hexagonal else 0) + band)
 
 
 def _spots(ctx: _Ctx, sites: list[Obs]) -> dict[str, Point]:
@@ -304,14 +319,61 @@ def _cells(ctx: _Ctx, out: Node, sites: list[Obs], spots: dict[str, Point], x: f
            y: float) -> Point:
     size = ctx.cell
     squeeze = _SQRT3 / 2 if ctx.shape.hexagonal else 1.0
+    labels = _coordinates(ctx, sites, spots)
+    band = _BAND if labels else 0.0  # room for the coordinates above and left of the cells
     width = height = 0.0
+    centre: dict[str, Point] = {}
     for s in sites:
         r, c = spots[s["site"]]
-        cx, cy = x + (c + 0.5) * size, y + (r * squeeze + 0.5 + (0.15 if squeeze < 1 else 0)) \
-            * size
+        cx = x + band + (c + 0.5) * size
+        cy = y + band + (r * squeeze + 0.5 + (0.15 if squeeze < 1 else 0)) * size
+        centre[s["site"]] = (cx, cy)
         out.add(_site(ctx, s, cx, cy))
         width, height = max(width, cx + size / 2 - x), max(height, cy + size / 2 - y)
+    if labels:
+        g = out.add(Node("g", class_="coordinates"))
+        for name, text, side in labels:
+            cx, cy = centre[name]
+            if side == "column":
+                g.add(Node("text", text, x=cx, y=cy - size / 2 - 3, text_anchor="middle",
+                           class_="coordinate"))
+            else:
+                g.add(Node("text", text, x=cx - size / 2 - 3, y=cy + 4, text_anchor="end",
+                           class_="coordinate"))
     return x + width, y + height
+
+
+_BAND = 16.0  # the coordinates' band above and left of a grid
+
+
+def _coordinates(ctx: _Ctx, sites: list[Obs], spots: dict[str, Point]
+                 ) -> list[tuple[str, str, str]]:
+    """The column names over the top row's sites and the row names left of each row's
+    first site (the parts of the site names that differ, as the terminal shows them):
+    (site, text, "column" | "row") each; only the lowest level of stacked levels is named,
+    and nothing when the names have no such parts of at most 4 characters."""
+    if ctx.shape.levels:
+        low = min(int(s["coords"][0]) for s in sites)
+        sites = [s for s in sites if int(s["coords"][0]) == low]
+    names = [s["site"] for s in sites]
+    whole = name_parts(names) if names else []
+    if not whole:
+        return []
+    rows: dict[float, list[str]] = {}
+    for name in names:
+        rows.setdefault(round(spots[name][0], 2), []).append(name)
+    out: list[tuple[str, str, str]] = []
+    for i, r in enumerate(sorted(rows)):
+        row = sorted(rows[r], key=lambda n: spots[n][1])
+        shared = name_parts(row)
+        if i == 0:
+            out += [(n, other_part(n, whole, shared), "column") for n in row]
+        label = "".join(t for t, w in zip(shared, whole, strict=False)
+                        if t is not None and t != w)
+        out.append((row[0], label, "row"))
+    if any(not 0 < len(text) <= 4 for _, text, _ in out):
+        return []
+    return out
 
 
 def _site(ctx: _Ctx, site: Obs, cx: float, cy: float) -> Node:
