@@ -505,6 +505,22 @@ def shown_history(made: list[tuple[Decision, int]], player: int) -> list[str]:
     return out
 
 
+def shown_movers(made: list[tuple[Decision, int]], player: int) -> list[int | None]:
+    """Who made each entry of shown_history(made, player): the deciding player, None for a
+    run of another player's secret choices (said without a name)."""
+    out: list[int | None] = []
+    last_secret: int | None = None
+    for d, _ in made:
+        if d.secret and d.player != player:
+            if last_secret != d.player:
+                out.append(None)
+                last_secret = d.player
+            continue
+        out.append(d.player)
+        last_secret = None
+    return out
+
+
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
     visible = program.zones[ref.name].visible
     return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))

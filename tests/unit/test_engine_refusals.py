@@ -93,3 +93,20 @@ def test_the_web_table_asks_in_the_rulebook_words() -> None:
     game = rulelang.load_game("tatara", options={"players": 2})
     asked = question(game, game.new_initial_state(seed=1))  # the setup's choose of a site
     assert asked and not CODE.search(asked) and not asked.startswith("choose ")
+
+
+def test_the_movers_of_a_history_hide_who_chose_in_secret() -> None:
+    from rulelang.game.engine import shown_history, shown_movers
+
+    game = rulelang.load_game("muso_sakura", options={"players": 3})
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    made = state.ctx.data.history
+    assert any(d.secret for d, _ in made)  # the roles were chosen in secret
+    for p in range(3):
+        shown, movers = shown_history(made, p), shown_movers(made, p)
+        assert len(shown) == len(movers)
+        for text, who in zip(shown, movers, strict=True):
+            assert (who is None) == (text == "(secret choice)")
