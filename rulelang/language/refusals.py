@@ -12,12 +12,14 @@ from typing import Any
 from rulelang.errors import RulelangError
 from rulelang.language import ast
 from rulelang.language.program import Program
+from rulelang.language.visibility import Visibility
 from rulelang.language.wording import fill, say
 from rulelang.library.semantics import domain_items
 from rulelang.model.values import Player, Site, action_words, show
 
 Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, locals) -> value
 Run = Callable[[ast.Stmt, Any, dict[str, Any]], None]  # run a statement that cannot decide
+_VISIBILITY: dict[int, tuple[Program, Visibility]] = {}  # per program (few per process)
 _FAILS = (RulelangError, LookupError, TypeError, ValueError, AttributeError)
 _PHRASES = {"empty": "is occupied", "occupied": "is empty"}  # a failed `empty(s)` reads …
 
@@ -221,8 +223,10 @@ class Words:
 
     # ---- a false condition, in words
     def why_false(self, cond: ast.Expr, env: dict[str, Any], depth: int = 0) -> str | None:
-        """What a false condition tested, in words, with the values of the position."""
-        if depth > 6:
+        """What a false condition tested, in words, with the values of the position; None
+        where it reads what some player may not see (a hidden zone, a secret var): the
+        values it read must not tell them."""
+        if depth > 6 or depth == 0 and not self._open(cond):
             return None
         nxt = depth + 1
         if isinstance(cond, ast.BoolOp) and cond.op == "and":
@@ -330,6 +334,14 @@ class Words:
             return ", ".join(say_(x) for x in e.items)
         return "a condition"
 
+
+    def _open(self, cond: ast.Expr) -> bool:
+        cache = _VISIBILITY.get(id(self.program))
+        if cache is None or cache[0] is not self.program:
+            if len(_VISIBILITY) > 64:
+                _VISIBILITY.clear()
+            cache = _VISIBILITY[id(self.program)] = (self.program, Visibility(self.program))
+        return cache[1].open_to_all(cond)
 
     def _known(self, e: ast.Name, env: dict[str, Any]) -> Any:
         try:

@@ -110,3 +110,32 @@ def test_the_movers_of_a_history_hide_who_chose_in_secret() -> None:
         assert len(shown) == len(movers)
         for text, who in zip(shown, movers, strict=True):
             assert (who is None) == (text == "(secret choice)")
+
+
+HIDDEN = """use square
+game "Hidden"
+players A, B
+board square.grid(1, 2, 2)
+piece card with value = 0
+zone deck ordered visible to nobody: 3 card
+zone hand each player visible to owner
+setup
+  for each c in deck
+    set c.value = 7
+action peek
+  require (first c in deck: c.value) == 2
+action take
+  require (first c in hand of mover: c.value) == 2 else "you need a two in hand"
+action pass
+turn
+  do peek or take or pass
+"""
+
+
+def test_plain_words_never_tell_what_a_player_may_not_see(tmp_path: Path) -> None:
+    path = tmp_path / "hidden.rule"
+    path.write_text(HIDDEN, encoding="utf-8")
+    state = rulelang.load_game(path, mode="interpreted").new_initial_state()
+    said = _refusal(state, "peek")
+    assert "7" not in said and said.endswith("a requirement of the rules does not hold")
+    assert _refusal(state, "take").endswith("you need a two in hand")  # the designer's
