@@ -18,11 +18,10 @@ from rulelang.errors import (
 )
 from rulelang.game.action_space import NumberedActions, space_of
 from rulelang.game.callchain import note_calls
+from rulelang.game.pictures import picture_fns
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
-from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
-from rulelang.language.looks import look_of
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx, charge, weight
 from rulelang.model.state import GameData
@@ -524,48 +523,6 @@ def shown_movers(made: list[tuple[Decision, int]], player: int) -> list[int | No
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
     visible = program.zones[ref.name].visible
     return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))
-
-
-def picture_fns(rt: Runtime) -> dict[str, Any]:
-    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines, or its
-    look (a record: language/looks.py). A picture that reads only its piece (its attributes
-    and owner: language.analysis) is remembered per (attribute values, owner): observations
-    draw many equal pieces."""
-    found: dict[str, Any] = {}
-    analysis = Analysis(rt.program)
-    for kind, decl in rt.program.pictures.items():
-        fn = rt.fn(decl.expr)
-        if not analysis.reads_only_its_piece(decl.expr, decl.param):
-            found[kind] = lambda c, p, fn=fn, decl=decl: picture_lines(fn(c, {decl.param: p}),
-                                                                       decl.span)
-            continue
-        names = [name for name, _ in rt.program.pieces[kind].attrs]
-        found[kind] = _remembered(fn, decl, names, {})
-    return found
-
-
-def _remembered(fn: Any, decl: Any, names: list[str], memo: dict[Any, Any]) -> Any:
-    def picture(c: Ctx, p: Piece) -> Any:
-        data = c.data
-        key = (data.owner[p.id], *(data.attrs[n][p.id] for n in names))
-        lines = memo.get(key)
-        if lines is None:
-            lines = memo[key] = picture_lines(fn(c, {decl.param: p}), decl.span)
-        return lines
-    return picture
-
-
-def picture_lines(value: Any, span: Span | None = None) -> list[str] | dict[str, str]:
-    """A picture is a text or a tuple of lines; a record is the piece's look (its glyph,
-    colour, shape, label), refused at the picture's position when it cannot be drawn."""
-    if isinstance(value, Record):
-        look, wrong = look_of(value.fields, tuple(value))
-        if wrong is not None:
-            raise RuleRuntimeError(f"this picture cannot be drawn: {wrong}", span)
-        return look
-    if isinstance(value, (tuple, list)):
-        return [show(v) for v in value]
-    return [show(value)]
 
 
 def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
