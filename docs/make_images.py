@@ -28,7 +28,8 @@ def images() -> dict[str, str]:
                 break
             before = state.observation(0)
             state.apply_action(agent.choose(state))
-        out[file] = position(state, 0, before) + "\n"
+        # (no glyphs embedded: the same file on every machine, whatever its fonts)
+        out[file] = position(state, 0, before, fonts=False) + "\n"
     return out
 
 

@@ -129,7 +129,7 @@ def _pixels(state: Any, player: int) -> Any:
     from PIL import ImageFile
 
     from rulelang.tools.pictures.picture import board_shape, draw
-    svg = draw(state.observation(player), board_shape(state.game))
+    svg = draw(state.observation(player), board_shape(state.game), fonts=False)  # (pixels)
     png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
     decoder = ImageFile.Parser()  # (PNG bytes in memory: no file is read)
     decoder.feed(png)

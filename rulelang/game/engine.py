@@ -17,9 +17,9 @@ from rulelang.errors import (
 )
 from rulelang.game.action_space import NumberedActions, space_of
 from rulelang.game.callchain import note_calls
+from rulelang.game.pictures import picture_fns
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
-from rulelang.language.analysis import Analysis
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.library.decision import Decision, Flow, GameOver, Run
 from rulelang.library.semantics import Ctx, charge, weight
@@ -363,7 +363,11 @@ def observe(state: State, player: int) -> dict[str, Any]:
                 "attrs": {k: show(v) if not isinstance(v, (int, str, bool)) else v
                           for k, v in attrs.items()}}
         if p.kind in pictures:
-            view["picture"] = list(pictures[p.kind](c, p))
+            drawn = pictures[p.kind](c, p)
+            if isinstance(drawn, dict):  # a record: the piece's look
+                view["look"] = dict(drawn)
+            else:
+                view["picture"] = list(drawn)
         return view
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
@@ -423,43 +427,25 @@ def shown_history(made: list[tuple[Decision, int]], player: int) -> list[str]:
     return out
 
 
+def shown_movers(made: list[tuple[Decision, int]], player: int) -> list[int | None]:
+    """Who made each entry of shown_history(made, player): the deciding player, None for a
+    run of another player's secret choices (said without a name)."""
+    out: list[int | None] = []
+    last_secret: int | None = None
+    for d, _ in made:
+        if d.secret and d.player != player:
+            if last_secret != d.player:
+                out.append(None)
+                last_secret = d.player
+            continue
+        out.append(d.player)
+        last_secret = None
+    return out
+
+
 def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
     visible = program.zones[ref.name].visible
     return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))
-
-
-def picture_fns(rt: Runtime) -> dict[str, Any]:
-    """Per piece kind with a `picture` declaration: (ctx, piece) -> its picture lines. A
-    picture that reads only its piece (its attributes and owner: language.analysis) is
-    remembered per (attribute values, owner): observations draw many equal pieces."""
-    found: dict[str, Any] = {}
-    analysis = Analysis(rt.program)
-    for kind, decl in rt.program.pictures.items():
-        fn = rt.fn(decl.expr)
-        if not analysis.reads_only_its_piece(decl.expr, decl.param):
-            found[kind] = lambda c, p, fn=fn, param=decl.param: picture_lines(fn(c, {param: p}))
-            continue
-        names = [name for name, _ in rt.program.pieces[kind].attrs]
-        found[kind] = _remembered(fn, decl.param, names, {})
-    return found
-
-
-def _remembered(fn: Any, param: str, names: list[str], memo: dict[Any, list[str]]) -> Any:
-    def picture(c: Ctx, p: Piece) -> list[str]:
-        data = c.data
-        key = (data.owner[p.id], *(data.attrs[n][p.id] for n in names))
-        lines = memo.get(key)
-        if lines is None:
-            lines = memo[key] = picture_lines(fn(c, {param: p}))
-        return lines
-    return picture
-
-
-def picture_lines(value: Any) -> list[str]:
-    """A picture is a text or a tuple of lines."""
-    if isinstance(value, (tuple, list)):
-        return [show(v) for v in value]
-    return [show(value)]
 
 
 def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:

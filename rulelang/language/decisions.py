@@ -10,13 +10,15 @@ from rulelang.errors import RulelangError
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Program
+from rulelang.language.refusals import Words, some, source_text
 from rulelang.language.wording import fill
 from rulelang.library.decision import Decision
-from rulelang.library.semantics import domain_items
-from rulelang.model.values import action_words, show
+from rulelang.model.values import action_words
 
 Value = Callable[[ast.Expr, Any, dict[str, Any]], Any]  # (expression, context, locals) -> value
 Run = Callable[[ast.Stmt, Any, dict[str, Any]], None]  # run a statement that cannot decide
+__all__ = ["DecisionAnalysis", "explain", "later_refusal", "refusal", "requirement_failed",
+           "source_text"]
 
 
 def _decision(s: ast.Node) -> bool | None:
@@ -104,23 +106,19 @@ class DecisionAnalysis:
         return self.decides(s) or isinstance(s, ast.Choose)
 
 
-# ---- why an action is refused
-def source_text(program: Program, node: ast.Node) -> str:
-    """The text of a one-line node as written ("a condition" otherwise)."""
-    span = node.span
-    src = program.loaded.sources.get(span.path)
-    if src is None or span.line != span.end_line:
-        return "a condition"
-    return src.line(span.line)[span.column - 1: span.end_column - 1]
-
-
+# ---- why an action is refused (in plain words: language/refusals.py)
 def explain(program: Program, d: Decision, text: str, c: Any, value: Value,
             run: Run | None = None) -> str:
-    """Why `text` is not among the options of decision d; `value` evaluates an expression,
-    `run` (if given) runs a statement, to find a `require` after the action's effects."""
+    """Why `text` is not among the options of decision d, in the designer's words (a
+    `require … else`, a `choose … else`) or in plain words, never a rule's text; `value`
+    evaluates an expression, `run` (if given) runs a statement, to find a `require` after
+    the action's effects."""
     words = action_words(text)
+    plain = Words(program, c, value, run).explain(d, text)
     if d.menu is None:
-        return f"'{text}' is not one of the choices for '{d.choose.var}'"
+        what = d.choose.kind or d.choose.var.replace("_", " ") if d.choose is not None \
+            else "value"
+        return f"'{text}' is not a choice here: " + (plain or _choices(d, what))
     names = d.menu.actions
     if not words or words[0] not in names:
         return f"'{words[0] if words else text}' is not an action now (actions: " \
@@ -130,10 +128,15 @@ def explain(program: Program, d: Decision, text: str, c: Any, value: Value,
         before = fallback_of(d.menu, words[0])
         if before and any(o[0] in before for o in d.options):
             return f"'{words[0]}' is offered only when {' or '.join(before)} cannot be taken"
-        return f"'{words[0]}' is not possible now: {first_failure(program, action, c, value)}"
-    later = later_refusal(program, action, words, c, value, run) if run is not None else None
+        return f"'{words[0]}' is not possible now: " + (
+            plain or first_failure(program, action, c, value))
     return f"'{text}' is not a legal way to {words[0]}: " + (
-        later or bad_value(program, action, words, d))
+        plain or bad_value(program, action, words, d))
+
+
+def _choices(d: Decision, what: str) -> str:
+    labels = d.labels()
+    return f"the {what} to choose is one of {some(labels)}" if labels else "there is none"
 
 
 def later_refusal(program: Program, action: ast.Action, words: list[str], c: Any,
@@ -141,32 +144,7 @@ def later_refusal(program: Program, action: ast.Action, words: list[str], c: Any
     """The requirement that refuses these values of the action's chooses when the action runs
     on a scratch copy of the data (a `require` after its effects), if each value is one its
     choose offers; None when none is found."""
-    given = iter(words[1:])
-    e: dict[str, Any] = {}
-    saved = c.data
-    c.data = saved.copy()
-    try:
-        for s in action.body.stmts:
-            if isinstance(s, ast.Choose) and s.mode == "mover":
-                word = next(given, None)
-                for v in domain_items(c, value(s.domain, c, e), s.domain.span):
-                    e[s.var] = v
-                    if show(v) == word and (s.cond is None or value(s.cond, c, e)):
-                        break
-                else:
-                    return None
-            elif isinstance(s, ast.Require):
-                if not value(s.cond, c, e):
-                    return refusal(program, s, lambda x: value(x, c, e))
-            elif isinstance(s, (ast.Choose, ast.Do)):
-                return None
-            else:
-                run(s, c, e)
-    except RulelangError:
-        return None
-    finally:
-        c.data = saved
-    return None
+    return Words(program, c, value, run).later(action, words)
 
 
 def fallback_of(menu: ast.Do, name: str) -> tuple[str, ...]:
@@ -182,6 +160,7 @@ def fallback_of(menu: ast.Do, name: str) -> tuple[str, ...]:
 def first_failure(program: Program, action: ast.Action, c: Any, value: Value) -> str:
     """The first leading requirement of an action that fails now."""
     e: dict[str, Any] = {}
+    words = Words(program, c, value)
     for s in action.body.stmts:
         if isinstance(s, ast.Require):
             try:
@@ -189,7 +168,7 @@ def first_failure(program: Program, action: ast.Action, c: Any, value: Value) ->
             except RulelangError:
                 ok = False
             if not ok:
-                return refusal(program, s, lambda x: value(x, c, e))
+                return words.requirement(s, e)
         elif isinstance(s, ast.Let):
             for name, v in s.bindings:
                 e[name] = value(v, c, e)
@@ -209,9 +188,11 @@ def bad_value(program: Program, action: ast.Action, words: list[str], d: Decisio
             got = words[k + 1] if k + 1 < len(words) else "nothing"
             if isinstance(s, str):
                 return f"expected '{s}' (the action goes on as '{s}'), found '{got}'"
-            cond = f" where {source_text(program, s.cond)}" if s.cond is not None else ""
-            return f"'{got}' is not a choice for '{s.var}' (from " \
-                   f"{source_text(program, s.domain)}{cond})"
+            offered = sorted({lab[k + 1] for lab in labels
+                              if lab[: k + 1] == prefix[: k + 1] and len(lab) > k + 1})
+            what = s.kind or s.var.replace("_", " ")
+            return f"'{got}' is not offered here" + (
+                f" (the {what} offered: {some(offered)})" if offered else "")
     return "too many values"
 
 
@@ -229,12 +210,13 @@ def _slots(program: Program, action: ast.Action) -> list[ast.Choose | str]:
 
 
 def refusal(program: Program, s: ast.Require, value: Callable[[ast.Expr], Any]) -> str:
-    """Why a `require` refuses: its `else` text filled in, else the condition as written."""
+    """Why a `require` refuses, for a tool that has only its values: its `else` text filled
+    in, else a plain sentence (language/refusals.py says more where it has the position)."""
     if s.reason is not None:
         return fill(s.reason, value)
-    return s.message or f"requires {source_text(program, s.cond)}"
+    return "a requirement of the rules does not hold"
 
 
 def requirement_failed(program: Program, s: ast.Require) -> str:
-    """The message of a failed `require` outside a menu."""
+    """The message of a failed `require` outside a menu (for the rulebook's author)."""
     return f"requirement failed: {s.message or source_text(program, s.cond)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import rulelang.limits as limits
-from rulelang.language import ast, clauses_types, constructs_types, written_types
+from rulelang.language import ast, clauses_types, constructs_types, looks, written_types
 from rulelang.language import types as ty
 from rulelang.language.astwalk import walk
 from rulelang.language.program import Program
@@ -111,7 +111,7 @@ class StatementTypes(ExprTypes):
         elif isinstance(d, ast.Score):
             self.expr(d.expr, {d.param: ty.PLAYER})
         elif isinstance(d, ast.Picture):
-            self.expr(d.expr, {d.param: ty.piece(d.name)})
+            self.picture(d)
         elif isinstance(d, ast.Board):
             self.expr(d.expr, {})
         elif isinstance(d, ast.Geometry):
@@ -135,6 +135,25 @@ class StatementTypes(ExprTypes):
             for item in d.contents:
                 self.expect(item.count, {}, _NUMBER, f"the zone '{d.name}'",
                             "a zone starts with a number of pieces of a kind: '16 ball'")
+
+    def picture(self, d: ast.Picture) -> None:
+        """A picture's lines, or a record of its look whose written texts can be drawn
+        (R239: a field no picture has, a colour or shape it does not know)."""
+        env = {d.param: ty.piece(d.name)}
+        if not isinstance(d.expr, ast.RecordExpr):
+            self.expr(d.expr, env)
+            return
+        for name, item in zip(d.expr.fields, d.expr.items, strict=True):
+            self.expr(item, env)
+            field = looks.field_name(name)
+            if field not in looks.FIELDS:
+                self.error("R239", f"a picture has no field '{name}'", item.span,
+                           f"a picture's fields: {', '.join(looks.FIELDS)}")
+                continue
+            for text in _written_texts(item):
+                wrong = looks.wrong_value(field, text.value)
+                if wrong is not None:
+                    self.error("R239", wrong, text.span)
 
     def geometry(self, g: ast.Geometry) -> None:
         env: Env = {p: ty.UNKNOWN for p in g.params}
@@ -329,3 +348,13 @@ class StatementTypes(ExprTypes):
         names = ", ".join(self.p.players.names) or "Player1 …"
         return f"'{self.text(e)}' is {t}; a player is mover, opponent, a name ({names}) or " \
                "owner(…)"
+
+
+def _written_texts(e: ast.Expr) -> list[ast.Const]:
+    """The texts written as the possible values of an expression: a text, or the branches of
+    `a if c else b` (a computed value is judged as the game runs)."""
+    if isinstance(e, ast.Const) and isinstance(e.value, str):
+        return [e]
+    if isinstance(e, ast.IfExpr):
+        return _written_texts(e.then) + _written_texts(e.orelse)
+    return []

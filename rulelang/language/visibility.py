@@ -51,6 +51,7 @@ class Visibility:
         self._busy: set[tuple[str, frozenset[int]]] = set()
         self._cuts = 0  # how often a rule was met again while being read
         self._secret: bool | None = None  # does any `choose … secret` exist
+        self._open: dict[ast.Expr, bool] = {}  # open_to_all, per expression
 
     def term(self, score: ast.Score) -> TermReads:
         return self._reads(score.expr, frozenset({score.param}))
@@ -64,6 +65,21 @@ class Visibility:
         if reads.other & Reads.PIECES and any(n.category == Category.VAR for n in reads.named):
             return False
         return all(self._shown(n, own) for n in reads.named)
+
+    def open_to_all(self, expr: ast.Expr) -> bool:
+        """May every player know the value of this expression (what a refusal in plain
+        words reads: language/refusals.py)? Only the board, the pieces, counters, the zones
+        shown to everyone and the vars that are not secret."""
+        found = self._open.get(expr)
+        if found is None:
+            reads = self._reads(expr, frozenset())
+            shown = _SHOWN if not self._secret_choices() else _SHOWN & ~Reads.TURN
+            found = not reads.other & ~shown and not (
+                reads.other & Reads.PIECES and any(n.category == Category.VAR
+                                                   for n in reads.named)) and \
+                all(self._shown(n, False) for n in reads.named)
+            self._open[expr] = found
+        return found
 
     def _secret_choices(self) -> bool:
         if self._secret is None:

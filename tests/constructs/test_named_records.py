@@ -138,4 +138,5 @@ def test_a_record_not_offered_is_named_whole_in_the_refusal(tmp_path: Path) -> N
     state = rulelang.load_game(_write(tmp_path, GAME)).new_initial_state()
     with pytest.raises(rulelang.IllegalActionError) as info:
         state.apply_action("take (name: ember, season: spring, card: 4)")
-    assert "'(name: ember, season: spring, card: 4)' is not a choice for 'c'" in str(info.value)
+    assert "(name: ember, season: spring, card: 4) is not among the choices here: " \
+        "(name: ember, season: spring, card: 3)" in str(info.value)

@@ -63,13 +63,15 @@ def test_the_picture_shows_trees_pawns_buildings_resources_and_cards(load) -> No
     from rulelang.tools.pictures.render import render_observation
     state = play(load(ORDERED), ROUND1)
     text = render_observation(state.observation(0))
-    assert "1 Player1, 2 Player2" in text and "c cedar" in text and "s sawtooth" in text
-    assert "upper case: standing" in text and "digits: side" in text
+    # the rulebook's `picture` glyphs: a sapling in small letters, a standing tree a capital
+    assert "1 Player1, 2 Player2" in text and "C cedar" in text and "s sawtooth oak" in text
+    assert "P pawn" in text and "T tatara" in text and "upper case" not in text
     lines = text.splitlines()
     board4 = lines[[i for i, line in enumerate(lines) if "board 4" in line][0]:][:5]
-    # board 4 (its columns are the picture's last three): 2s 2p O / 1t 1p 1s / O 1C2 .
+    # board 4 (its columns are the picture's last three): 2s 2P O / 1T 1P 1s / O 1C .
     assert [line.split()[-3:] for line in board4[2:5]] == [
-        ["2s", "2p", "O"], ["1t", "1p", "1s"], ["O", "1C2", "."]]
+        ["2s", "2P", "O"], ["1T", "1P", "1s"], ["O", "1C", "."]]
+    assert "7 red pine (sapling)" in text  # a zone lists a piece by its picture's label
     assert "money (Player1) 0" in text and "material (Player2) 0" in text
     assert "revealed: 2 card(board=4)" in text and "drawn (4, 4)" in text
 

@@ -133,7 +133,8 @@ def test_tokens_stale_moves_and_malformed_frames(client: Client) -> None:
         wo.send(json.dumps({"type": "act", "action": vx["options"][0], "turn": vx["turn"]}))
         assert "it is not your turn: X to move" in _recv(wo)["message"]
         wx.send(json.dumps({"type": "act", "action": vx["options"][4], "turn": vx["turn"]}))
-        assert _recv(wx)["history"] == [vx["options"][4]]
+        moved = _recv(wx)
+        assert moved["history"] == [vx["options"][4]] and moved["movers"] == ["X"]
         assert _recv(wo)["options"]  # pushed to the other seat
         wx.send(json.dumps({"type": "act", "action": vx["options"][4], "turn": vx["turn"]}))
         assert "not your turn" in _recv(wx)["message"]  # the same frame again

@@ -130,6 +130,21 @@ def test_pyramid_levels_lie_side_by_side_as_the_terminal_draws_them() -> None:
     assert centre("0a4")[1] == centre("1a3")[1] == centre("2a2")[1] == centre("3a1")[1]
 
 
+@pytest.mark.parametrize("name,columns,rows", [
+    ("hex", list("abcdefghijk"), [str(r) for r in range(1, 12)]),
+    ("connect_four", list("abcdefg"), ["6", "5", "4", "3", "2", "1"]),
+    ("tatara", list("abc") * 4, ["1", "2", "3"] * 4)])
+def test_grids_carry_their_coordinates(name: str, columns: list[str], rows: list[str]) -> None:
+    """Column names over each grid's top row and row names at each row's left, the parts
+    of the site names that differ (as the terminal shows them), at least 12 px."""
+    root = check_structure(rulelang.load_game(name).new_initial_state(seed=0), 0)
+    marks = find(root, "coordinate")
+    assert all(float(m.get("font-size") or 12) >= 12 for m in marks)
+    columns_seen = [m.text for m in marks if m.get("text-anchor") == "middle"]
+    rows_seen = [m.text for m in marks if m.get("text-anchor") == "end"]
+    assert columns_seen == columns and rows_seen == rows
+
+
 def test_joined_boards_lie_as_placed_and_tiles_show_edges() -> None:
     tatara = check_structure(at("tatara", 0), 0)
     titles = [t.text for t in tatara.iter(NS + "text") if "layer-title" in classes(t)]

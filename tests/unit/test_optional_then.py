@@ -87,7 +87,7 @@ def test_a_refused_string_is_explained_along_the_then(tmp_path: Path, mode: str)
     state.apply_action(state.string_to_action("put b c"))
     with pytest.raises(rulelang.IllegalActionError, match="expected 'put'.*found 'a'"):
         state.string_to_action("take b a")
-    with pytest.raises(rulelang.IllegalActionError, match="'b' is not a choice for 't'"):
+    with pytest.raises(rulelang.IllegalActionError, match="'b' is not offered here"):
         state.string_to_action("take c put a b")  # b is A's
 
 

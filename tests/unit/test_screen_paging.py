@@ -48,3 +48,25 @@ def test_a_tall_screen_is_paged_with_header_question_and_prompt_in_sight() -> No
     shown = {x for p in pages for x in p}
     body = [x for x in whole if x not in (whole[0], whole[-1]) and x.strip()]
     assert sum(x in shown for x in body) >= len(body) * 0.6  # the pages show the board
+
+
+def test_the_first_page_is_the_part_that_matters_and_parts_stay_whole() -> None:
+    """The page shown first holds the viewer's own garden (the board's part that matters to
+    them); no page begins in the middle of a garden or a group of the panel."""
+    session = _session(24)
+    player = session.state.current_player()
+    obs = session.state.observation(player)
+    name = obs["players"][player]
+    first = [t.plain for t in session.screen(player, obs, set())]
+    assert first[1] == f"garden of {name}", first  # right under the header
+    seen = []
+    for page in range(6):
+        session.page = page
+        lines = [t.plain for t in session.screen(player, obs, set())]
+        body = lines[1:lines.index(next(x for x in lines if x.startswith("— page ")))]
+        # a part's head (or the legend), never a group's second line or a garden's row
+        assert body and not body[0].startswith(("    ", "  +", "  |", "|")), body[:2]
+        assert not body[0][:1].isdigit(), body[:2]
+        seen.append(tuple(body))
+    pages = len(set(seen))
+    assert 3 <= pages < 6 and seen[pages] == seen[0]  # `more` goes round every page

@@ -1,6 +1,7 @@
 """A variant that keeps its parent's end rule, and has no written rules of its own: the end
-screen says that the reason is in the parent's words, and `rules` says whose rules it
-shows (a four-in-a-row variant no longer passes for "three in a row" silently)."""
+screen and `rules` give the variant's own words first (its `goal`, else the comment that
+opens it), then say that the rest is in the parent's words (a four-in-a-row variant no longer
+passes for "three in a row")."""
 from __future__ import annotations
 
 import io
@@ -39,8 +40,15 @@ def test_the_end_says_the_words_are_the_parents(tmp_path: Path) -> None:
         if state.winners():
             break
     why = end_reason(game, state)
-    assert why[0].startswith("why (in the words of tic_tac_toe.rule, which this variant "
-                             "extends): ")
+    assert why[0] == "why: Four in a row on a 4x4 board"  # the variant's opening comment
+    assert why[1].startswith("the rule (in the words of tic_tac_toe.rule, which this "
+                             "variant extends): ")
+    goal = VARIANT + 'view\n  goal everyone "four of your marks in a row"\n'
+    (tmp_path / "four.rule").write_text(goal, encoding="utf-8")
+    again = rulelang.load_game(tmp_path / "four.rule").new_initial_state(seed=seed)
+    for action in state.history():
+        again.apply_action(action)
+    assert end_reason(again.game, again)[0] == "why: four of your marks in a row"
     own = rulelang.load_game("tic_tac_toe")
     state = own.new_initial_state(seed=0)
     for move in ("place a1", "place b1", "place a2", "place b2", "place a3"):
@@ -55,6 +63,7 @@ def test_rules_of_a_variant_say_whose_they_are(tmp_path: Path) -> None:
                       console=Console(file=out, width=80, height=24, soft_wrap=True))
     session._rules()
     text = " ".join(out.getvalue().split())
+    assert text.startswith("Four in a row: Four in a row on a 4x4 board ")  # its own words
     assert "no written rules for Four in a row itself: these are the rules of " \
         "tic_tac_toe.rule, which it changes" in text
     assert "Tic-tac-toe" in text

@@ -17,17 +17,23 @@ and the scores. Every site is a `<g class="site …" data-site="a1">`, every pie
 """
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulelang.language.looks import COLOURS
+from rulelang.language.looks import SHAPES as BODIES
+from rulelang.tools.pictures.fonts import FAMILY, fallback, needed
 from rulelang.tools.pictures.render import (
     PieceStyle,
     owner_glyphs,
     piece_style,
 )
 from rulelang.tools.pictures.svg import Node, document, slug
+from rulelang.tools.terminal.board import _common as name_parts
+from rulelang.tools.terminal.board import _part as other_part
 
 Obs = dict[str, Any]
 Point = tuple[float, float]
@@ -55,8 +61,10 @@ text { font-family: sans-serif; }
 .piece .body { stroke: #222; stroke-width: 1.5; }
 .piece .plate { fill: #F3EBD8; stroke: #8A7A5A; }
 .panel text { font-size: 13px; fill: #222; }
+.panel .font-note text { fill: #8A3B00; }
 .panel .head { font-weight: bold; }
 .layer-title { font-size: 13px; fill: #444; }
+.coordinate { font-size: 12px; fill: #666; }
 """
 
 
@@ -104,14 +112,11 @@ def board_shape(game: Any) -> Shape:
 # --- drawing -----------------------------------------------------------------------------
 
 # a player named by a colour is drawn in it (White in white, Black in black …)
-NAMED_COLOURS = {"white": "#FFFFFF", "black": "#222222", "red": "#D55E00", "blue": "#0072B2",
-                 "green": "#009E73", "yellow": "#F0E442", "orange": "#E69F00",
-                 "purple": "#CC79A7", "pink": "#CC79A7", "brown": "#8B5A2B",
-                 "grey": "#999999", "gray": "#999999"}
-_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B"}
+NAMED_COLOURS = COLOURS
+_DARK = {"#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7", "#222222", "#8B5A2B",
+         "#8B1A1A", "#1E5631", "#1F3A68", "#6B6B2A", "#2A7F7F"}
 # the body of a piece of each kind, in turn, when the board holds several kinds
-SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "pentagon", "star", "octagon",
-          "cross", "heptagon")
+SHAPES = BODIES
 
 
 def player_colours(players: list[str]) -> dict[str, str]:
@@ -134,14 +139,19 @@ class _Ctx:
     style: PieceStyle | None = None  # a letter per kind and state (as the terminal shows)
     shapes: dict[str, str] = field(default_factory=dict)  # kind -> body shape
     shown: Any = None  # the terminal's Screen of obs: what the rulebook's `view` shows
+    note: str = ""  # the font missing for some names (fonts.py), at the panel's foot
 
 
-def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> str:
-    """The SVG text of an observation; `last` names the sites the last move changed."""
-    return drawing(obs, shape, last).to_string()
+def draw(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(),
+         fonts: bool = True) -> str:
+    """The SVG text of an observation; `last` names the sites the last move changed; with
+    `fonts`, the glyphs of its names beyond Latin are embedded (or a note names the font
+    missing: fonts.py)."""
+    return drawing(obs, shape, last, fonts).to_string()
 
 
-def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset()) -> Node:
+def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(),
+            fonts: bool = False) -> Node:
     if obs.get("draw_at"):  # the geometry says where each site is drawn: as the terminal does
         shape = Shape(hexagonal=shape.hexagonal, dims=shape.dims)
     players = list(obs["players"])
@@ -152,23 +162,45 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
     from rulelang.tools.terminal.screen import Screen  # (rich: only when drawing)
 
     ctx.shown = Screen(obs, width=_WRAP)
+    found = None
+    if fonts:  # the glyphs of the names beyond Latin, or a note of the font missing
+        found = fallback(needed([json.dumps(obs, ensure_ascii=False)]))
+        ctx.note = found.note()
     ctx.style = piece_style(obs)
     if ctx.style is not None:  # every kind in sight, so a kind keeps its shape all game
-        kinds = sorted({str(p.get("kind")) for s in obs["board"] for p in s["pieces"]} |
-                       {str(p.get("kind")) for z in obs["zones"] for p in z.get("pieces") or []})
-        ctx.shapes = {k: SHAPES[i % len(SHAPES)] for i, k in enumerate(kinds)}
+        every = [p for s in obs["board"] for p in s["pieces"]] + \
+            [p for z in obs["zones"] for p in z.get("pieces") or []]
+        declared = {(p.get("look") or {}).get("shape") for p in every} - {None}
+        kinds = sorted({str(p.get("kind")) for p in every})
+        free = [x for x in SHAPES if x not in declared] or list(SHAPES)
+        ctx.shapes = {k: free[i % len(free)] for i, k in enumerate(kinds)}
     margin = 16.0
-    for scale in (1.0, 0.85, 0.72):  # smaller sites where the board would not leave room
+    top = margin + 24
+    for scale in (1.0, 0.85, 0.72, 0.62):  # smaller sites where the board leaves no room
         ctx.cell = (96.0 if pictured else 56.0) * scale
         ctx.titles = []
-        board = Node("g", class_="board", transform=f"translate({margin},{margin + 24})")
+        board = Node("g", class_="board", transform=f"translate({margin},{top})")
         width, height = _board(ctx, board) if obs["board"] else (0.0, 0.0)
-        beside = width + 480 <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] - 80
-        if beside or (width <= _SCREEN[0] - 2 * margin and height <= _SCREEN[1] * 0.6):
+        panel, right, bottom = _placed_panel(ctx, width, height, margin, top)
+        if right + margin <= _SCREEN[0] and bottom + margin <= _SCREEN[1]:
             break
     header = Node("text", _status(obs), x=margin, y=margin + 8, class_="status")
     header.set(font_size=16, font_weight="bold")
-    top = margin + 24
+    total_w, total_h = right + margin, bottom + margin
+    css = CSS
+    if found is not None and found.css:
+        css = found.css + CSS + f'text {{ font-family: "{FAMILY}", sans-serif; }}\n'
+    root = document(round(total_w), round(total_h), [
+        Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
+             class_="background"), header, board, panel], css=css, class_="rulelang-board")
+    root.set(data_game=str(obs["game"]), data_player=str(obs["player"]))
+    return root
+
+
+def _placed_panel(ctx: _Ctx, width: float, height: float, margin: float, top: float
+                  ) -> tuple[Node, float, float]:
+    """The panel beside the board, or below it when there is no room beside: the panel,
+    and the right and bottom edges of board and panel."""
     panel_x = margin + width + (24 if width else 0)
     panel = Node("g", class_="panel", transform=f"translate({panel_x:.1f},{top})")
     panel_w, panel_h = _panel(ctx, panel, _SCREEN[1] - top - margin - 8)
@@ -178,12 +210,7 @@ def drawing(obs: Obs, shape: Shape, last: frozenset[str] | set[str] = frozenset(
         panel = Node("g", class_="panel", transform=f"translate({margin},{below:.1f})")
         panel_w, panel_h = _panel(ctx, panel, max(_SCREEN[1] - below - margin - 8, 300.0))
         right, bottom = max(margin + width, margin + panel_w), below + panel_h
-    total_w, total_h = right + margin, bottom + margin
-    root = document(round(total_w), round(total_h), [
-        Node("rect", x=0, y=0, width=round(total_w), height=round(total_h), fill="#FFFFFF",
-             class_="background"), header, board, panel], css=CSS, class_="rulelang-board")
-    root.set(data_game=str(obs["game"]), data_player=str(obs["player"]))
-    return root
+    return panel, right, bottom
 
 
 def _status(obs: Obs) -> str:
@@ -222,10 +249,13 @@ def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
     zs = sorted(by_z)
     sizes = {z: _extent(ctx, by_z[z]) for z in zs}
     cell_w = max(w for w, _ in sizes.values())
+    labelled = {z: bool(_coordinates(ctx, by_z[z], _spots(ctx, by_z[z]))) for z in zs}
+    banded = any(labelled.values())
     if places:
         per_row = max(int(p[1]) for p in places.values()) + 1
     elif ctx.obs.get("draw_at"):  # side by side, as many in a row as the room holds
-        per_row = max(1, int((_ROOM + 0.5) * ctx.cell // (cell_w + 0.5 * ctx.cell)))
+        bare = cell_w - (_BAND if banded else 0.0)  # (without the coordinates)
+        per_row = max(1, int((_ROOM + 0.5) * ctx.cell // (bare + 0.5 * ctx.cell)))
     else:
         per_row = 3
     spot = {z: tuple(places.get(str(z), (i // per_row, i % per_row))) for i, z in enumerate(zs)}
@@ -240,7 +270,8 @@ def _layers(ctx: _Ctx, out: Node, sites: list[Obs]) -> Point:
             out.add(Node("text", titles.get(str(z), f"level {z}"), x=x, y=y + 14,
                          class_="layer-title", data_layer=z))
         group = out.add(Node("g", class_="layer", data_layer=z))
-        right, bottom = _grid(ctx, group, by_z[z], x, y + title_h)
+        shift = _BAND if banded and not labelled[z] else 0.0  # aligned with named grids
+        right, bottom = _grid(ctx, group, by_z[z], x + shift, y + title_h + shift)
         width, height = max(width, right), max(height, bottom)
     return width, height
 
@@ -249,9 +280,10 @@ def _extent(ctx: _Ctx, sites: list[Obs]) -> Point:
     spots = _spots(ctx, sites)
     rows = [r for r, _ in spots.values()]
     cols = [c for _, c in spots.values()]
-    return ((max(cols) - min(cols) + 1) * ctx.cell, (max(rows) - min(rows) + 1) * ctx.cell *
-            (_SQRT3 / 2 if ctx.shape.hexagonal else 1.0) + (ctx.cell * 0.3
-                                                            if ctx.shape.hexagonal else 0))
+    band = _BAND if _coordinates(ctx, sites, spots) else 0.0
+    return ((max(cols) - min(cols) + 1) * ctx.cell + band, (max(rows) - min(rows) + 1) *
+            ctx.cell * (_SQRT3 / 2 if ctx.shape.hexagonal else 1.0) +
+            (ctx.cell * 0.3 if ctx.shape.hexagonal else 0) + band)
 
 
 def _spots(ctx: _Ctx, sites: list[Obs]) -> dict[str, Point]:
@@ -287,14 +319,61 @@ def _cells(ctx: _Ctx, out: Node, sites: list[Obs], spots: dict[str, Point], x: f
            y: float) -> Point:
     size = ctx.cell
     squeeze = _SQRT3 / 2 if ctx.shape.hexagonal else 1.0
+    labels = _coordinates(ctx, sites, spots)
+    band = _BAND if labels else 0.0  # room for the coordinates above and left of the cells
     width = height = 0.0
+    centre: dict[str, Point] = {}
     for s in sites:
         r, c = spots[s["site"]]
-        cx, cy = x + (c + 0.5) * size, y + (r * squeeze + 0.5 + (0.15 if squeeze < 1 else 0)) \
-            * size
+        cx = x + band + (c + 0.5) * size
+        cy = y + band + (r * squeeze + 0.5 + (0.15 if squeeze < 1 else 0)) * size
+        centre[s["site"]] = (cx, cy)
         out.add(_site(ctx, s, cx, cy))
         width, height = max(width, cx + size / 2 - x), max(height, cy + size / 2 - y)
+    if labels:
+        g = out.add(Node("g", class_="coordinates"))
+        for name, text, side in labels:
+            cx, cy = centre[name]
+            if side == "column":
+                g.add(Node("text", text, x=cx, y=cy - size / 2 - 3, text_anchor="middle",
+                           class_="coordinate"))
+            else:
+                g.add(Node("text", text, x=cx - size / 2 - 3, y=cy + 4, text_anchor="end",
+                           class_="coordinate"))
     return x + width, y + height
+
+
+_BAND = 16.0  # the coordinates' band above and left of a grid
+
+
+def _coordinates(ctx: _Ctx, sites: list[Obs], spots: dict[str, Point]
+                 ) -> list[tuple[str, str, str]]:
+    """The column names over the top row's sites and the row names left of each row's
+    first site (the parts of the site names that differ, as the terminal shows them):
+    (site, text, "column" | "row") each; only the lowest level of stacked levels is named,
+    and nothing when the names have no such parts of at most 4 characters."""
+    if ctx.shape.levels:
+        low = min(int(s["coords"][0]) for s in sites)
+        sites = [s for s in sites if int(s["coords"][0]) == low]
+    names = [s["site"] for s in sites]
+    whole = name_parts(names) if names else []
+    if not whole:
+        return []
+    rows: dict[float, list[str]] = {}
+    for name in names:
+        rows.setdefault(round(spots[name][0], 2), []).append(name)
+    out: list[tuple[str, str, str]] = []
+    for i, r in enumerate(sorted(rows)):
+        row = sorted(rows[r], key=lambda n: spots[n][1])
+        shared = name_parts(row)
+        if i == 0:
+            out += [(n, other_part(n, whole, shared), "column") for n in row]
+        label = "".join(t for t, w in zip(shared, whole, strict=False)
+                        if t is not None and t != w)
+        out.append((row[0], label, "row"))
+    if any(not 0 < len(text) <= 4 for _, text, _ in out):
+        return []
+    return out
 
 
 def _site(ctx: _Ctx, site: Obs, cx: float, cy: float) -> Node:
@@ -372,11 +451,18 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
                        font_size=round(font, 1), text_anchor="middle", class_="label"))
         return g
     radius = size * 0.36
-    body = ctx.shapes.get(kind, "circle")
+    look = piece.get("look") or {}
+    body = look.get("shape") or ctx.shapes.get(kind, "circle")
     g.set(data_shape=body)
     flag = ctx.style.flags.get(kind) if ctx.style is not None else None
     dashed = flag is not None and attrs.get(flag) is not True  # a sapling, a card face down
-    g.add(_body(body, cx, cy, radius, fill, 1.5 + level, dashed))
+    ring = None
+    if look.get("colour"):  # the picture's colour: the body's, or its ring when owned
+        fill, ring = (fill, look["colour"]) if owner else (look["colour"], None)
+    shaped = _body(body, cx, cy, radius, fill, (3.5 if ring else 1.5) + level, dashed)
+    if ring:  # (a style: the sheet's stroke would win over an attribute)
+        shaped.set(style=f"stroke: {ring}")
+    g.add(shaped)
     mark = ctx.glyphs.get(str(owner), "?") if owner else kind[:1].lower()
     if ctx.style is not None:  # the owner's glyph, the kind's letter, its state
         mark = ctx.style.token(piece, ctx.glyphs)
@@ -384,9 +470,20 @@ def _piece(ctx: _Ctx, piece: Obs, cx: float, cy: float, size: float, level: int,
     if on_top:
         font = min(radius, radius * 2.4 / max(len(mark), 1))
         g.add(Node("text", mark, x=cx, y=cy + font * 0.35, font_size=round(max(font, 12), 1),
-                   text_anchor="middle", fill="#FFFFFF" if fill in _DARK else "#000000",
+                   text_anchor="middle", fill=_ink(fill),
                    class_="label"))
     return g
+
+
+def _ink(fill: str) -> str:
+    """White on a dark body, black on a light one."""
+    if fill in _DARK:
+        return "#FFFFFF"
+    try:
+        r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return "#000000"
+    return "#FFFFFF" if 0.299 * r + 0.587 * g + 0.114 * b < 110 else "#000000"
 
 
 def _body(shape: str, cx: float, cy: float, r: float, fill: str, stroke: float,
@@ -480,4 +577,7 @@ def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
         line("scores", "head")
         for name, score in zip(obs["players"], obs["scores"], strict=False):
             line(f"{name}: {score:g}", "score", player=name)
+    if ctx.note:
+        y += 6
+        line(ctx.note, "font-note")
     return x + column, max(top, y) + 6

@@ -19,6 +19,7 @@ alike but for a trailing number (Player1, Player2 …) show as that number.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import Counter
 from typing import Any
@@ -87,18 +88,36 @@ class PieceStyle:
     as digits per kind."""
 
     def __init__(self, letters: dict[str, str], flags: dict[str, str],
-                 numbers: dict[str, list[str]]) -> None:
+                 numbers: dict[str, list[str]],
+                 looks: dict[str, list[tuple[str, str]]] | None = None) -> None:
         self.letters, self.flags, self.numbers = letters, flags, numbers
+        self.looks = looks or {}  # kind -> its (glyph, label) pairs in sight, by `picture`
 
     def token(self, piece: Obs, glyphs: dict[str, str]) -> str:
         kind, attrs = str(piece.get("kind", "")), piece.get("attrs") or {}
         owner = piece.get("owner")
+        mark = "" if owner is None else (glyphs.get(owner) or str(owner)[:1].upper())
+        glyph = (piece.get("look") or {}).get("glyph")
+        if glyph:  # the rulebook's own glyph for this kind and state
+            return mark + str(glyph)
         letter = self.letters.get(kind, kind[:1].lower() or "?")
         if kind in self.flags and attrs.get(self.flags[kind]) is True:
             letter = letter.upper()
         digits = "".join(str(attrs.get(a)) for a in self.numbers.get(kind, []))
-        mark = "" if owner is None else (glyphs.get(owner) or str(owner)[:1].upper())
         return mark + letter + digits
+
+    def legend(self) -> list[str]:
+        """The legend's items: a kind's glyphs and its shortest label ("r/R red pine") when
+        its picture gives them, else its letter and name."""
+        out = []
+        for k, letter in self.letters.items():
+            seen = self.looks.get(k)
+            if seen:
+                label = min((re.sub(r"\s*\(.*\)$", "", lab) for _, lab in seen), key=len)
+                out.append("/".join(dict.fromkeys(g for g, _ in seen)) + " " + label)
+            else:
+                out.append(f"{letter} {k}")
+        return out
 
 
 def piece_style(obs: Obs) -> PieceStyle | None:
@@ -106,7 +125,8 @@ def piece_style(obs: Obs) -> PieceStyle | None:
     owner, a kind letter) tells them apart."""
     on_board = [p for s in obs["board"] for p in s["pieces"]]
     owned = {p.get("kind") for p in on_board if p.get("owner") is not None}
-    if len(owned) < 2 and not any(p.get("attrs") for p in on_board):
+    looked = any("look" in p for p in on_board)
+    if len(owned) < 2 and not looked and not any(p.get("attrs") for p in on_board):
         return None
     kinds = sorted({str(p.get("kind")) for p in on_board})
     letters: dict[str, str] = {}
@@ -116,6 +136,13 @@ def piece_style(obs: Obs) -> PieceStyle | None:
     every = on_board + [p for z in obs["zones"] for p in (z.get("pieces") or [])]
     flags: dict[str, str] = {}
     numbers: dict[str, list[str]] = {}
+    looks: dict[str, list[tuple[str, str]]] = {}
+    for p in sorted(on_board, key=_look_order):  # each kind's looks, saplings first
+        look = p.get("look") or {}
+        if look.get("glyph"):
+            pair = (look["glyph"], look.get("label") or str(p.get("kind")).replace("_", " "))
+            if pair not in looks.setdefault(str(p.get("kind")), []):
+                looks[str(p.get("kind"))].append(pair)
     for k in kinds:
         rows = [p.get("attrs") or {} for p in every if p.get("kind") == k]
         names = list(rows[0]) if rows else []
@@ -123,7 +150,12 @@ def piece_style(obs: Obs) -> PieceStyle | None:
         if bools:
             flags[k] = bools[0]
         numbers[k] = [a for a in names if _varies(rows, a, int)]
-    return PieceStyle(letters, flags, numbers)
+    return PieceStyle(letters, flags, numbers, looks)
+
+
+def _look_order(piece: Obs) -> tuple[str, str]:
+    glyph = (piece.get("look") or {}).get("glyph") or ""
+    return str(piece.get("kind")), glyph.swapcase()  # small letters (a sapling) first
 
 
 def _varies(rows: list[Obs], attr: str, kind: type) -> bool:
@@ -173,9 +205,10 @@ def _name(players: list[str], index: int) -> str:
 def _legend(obs: Obs, glyphs: dict[str, str], style: PieceStyle | None = None) -> str:
     marks = [f"{g} {name}" for name, g in glyphs.items()]
     if style is not None:
-        marks += [f"{letter} {k}" for k, letter in style.letters.items()]
-        flags = sorted(set(style.flags.values()))
-        numbers = sorted({a for names in style.numbers.values() for a in names})
+        marks += style.legend()
+        flags = sorted({a for k, a in style.flags.items() if k not in style.looks})
+        numbers = sorted({a for k, names in style.numbers.items() if k not in style.looks
+                          for a in names})
         extra = ([f"upper case: {'/'.join(flags)}"] if flags else []) + \
                 ([f"digits: {'/'.join(numbers)}"] if numbers else [])
         return "pieces: " + ", ".join(marks) + "".join(f"; {x}" for x in extra)
@@ -329,6 +362,9 @@ def _piece_label(piece: Obs) -> str:
     lines = piece.get("picture")
     if lines:
         return lines[0] if len(lines) == 1 else "[" + " / ".join(x.strip() for x in lines) + "]"
+    look = piece.get("look") or {}
+    if look.get("label"):
+        return str(look["label"])
     attrs = dict(piece.get("attrs") or {})
     if "name" in attrs:
         name = attrs.pop("name")

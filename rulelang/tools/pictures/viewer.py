@@ -15,6 +15,7 @@ import html
 import json
 from typing import Any
 
+from rulelang.tools.pictures.fonts import FAMILY, fallback, needed
 from rulelang.tools.pictures.picture import Shape, board_shape, draw
 
 Obs = dict[str, Any]
@@ -47,11 +48,12 @@ def frames(game: Any, seed: int, actions: list[str], player: int) -> list[dict[s
 
 
 def position(state: Any, player: int, before: Obs | None = None,
-             shape: Shape | None = None) -> str:
+             shape: Shape | None = None, fonts: bool = True) -> str:
     """The SVG of one position as `player` sees it (the last move's sites highlighted when
-    the observation `before` it is given)."""
+    the observation `before` it is given; with `fonts`, the glyphs of its names embedded:
+    fonts.py)."""
     obs = state.observation(player)
-    return draw(obs, shape or board_shape(state.game), changed(before, obs))
+    return draw(obs, shape or board_shape(state.game), changed(before, obs), fonts)
 
 
 def changed(before: Obs | None, after: Obs) -> set[str]:
@@ -72,7 +74,7 @@ def _frame(state: Any, player: int, before: Obs | None, shape: Shape, ply: int) 
                       "terms": {k: v for k, v in state.score_breakdown(i).items() if v}}
                      for i, (name, score) in enumerate(zip(obs["players"], obs["scores"],
                                                            strict=False))]
-    return {"ply": ply, "move": move, "svg": draw(obs, shape, changed(before, obs)),
+    return {"ply": ply, "move": move, "svg": draw(obs, shape, changed(before, obs), fonts=False),
             "scores": breakdown, "_obs": obs}
 
 
@@ -152,20 +154,30 @@ _SCRIPT = """
   // names in Japanese, Chinese or Korean need a font with those characters: where the
   // browser has none, two different characters are drawn as the same empty box; say so
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+  // (the glyphs embedded in the page, family "rulelang-names", count as a font)
   function drawn(ch) {
     const c = document.createElement('canvas');
     c.width = c.height = 40;
     const g = c.getContext('2d');
-    g.font = '32px sans-serif';
+    g.font = '32px "rulelang-names", sans-serif';
     g.fillText(ch, 2, 32);
     return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
   }
-  if (frames.some(f => cjk.test(f.svg)) && drawn('\u540d') === drawn('\u5712')) {
-    const note = document.getElementById('fonts');
-    note.hidden = false;
-    note.textContent = 'This game\u2019s names are in Japanese (or Chinese) and this ' +
-      'browser has no font for them, so they show as boxes: install a CJK font ' +
-      '(e.g. Noto Sans CJK: apt install fonts-noto-cjk).';
+  const named = frames.map(f => f.svg).join('').match(cjk);
+  function check() {
+    if (named && drawn('\u540d') === drawn('\u5712') && drawn(named[0]) === drawn('\u5712')) {
+      const note = document.getElementById('fonts');
+      note.hidden = false;
+      note.textContent = 'This game\u2019s names are in Japanese (or Chinese) and this ' +
+        'browser has no font for them, so they show as boxes: install a CJK font ' +
+        '(e.g. Noto Sans CJK: apt install fonts-noto-cjk).';
+    }
+    document.body.dataset.fonts = 'checked';
+  }
+  if (named) {
+    document.fonts.load('32px "rulelang-names"', named[0]).then(check, check);
+  } else {
+    check();
   }
   show(fromHash());
 })();
@@ -180,11 +192,15 @@ def page(title: str, viewer: str, shots: list[dict[str, Any]]) -> str:
     data = json.dumps(shots, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # no "</script>" inside the JSON
     policy = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-              "img-src data:")
+              "img-src data:; font-src data:")
+    # the glyphs of the names beyond Latin, once for every frame (fonts.py)
+    found = fallback(needed([title, viewer, moves] + [f["svg"] for f in shots]))
+    fonts = found.css + (f'body, svg text {{ font-family: "{FAMILY}", sans-serif; }}\n'
+                         if found.css else "")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{policy}">
-<title>{html.escape(title)}</title><style>{_CSS}</style></head>
+<title>{html.escape(title)}</title><style>{fonts}{_CSS}</style></head>
 <body data-ply="0"><header><h1>{html.escape(title)}</h1>
 <span class="as">as {html.escape(viewer)}</span>
 <button data-step="first" title="Home">&laquo;</button><button data-step="-1" title="←">◀</button>

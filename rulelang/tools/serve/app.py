@@ -46,7 +46,7 @@ MAX_BODY = 16_384  # bytes of a request's body
 _MAX_ASSET = 200_000  # bytes of the page's script or style
 # the replay page (viewer.py) is one file: its script and style are inline
 _VIEWER_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-                  "img-src data:")
+                  "img-src data:; font-src data:")
 _STATIC = {"table.js": "text/javascript", "table.css": "text/css", "lobby.js": "text/javascript"}
 
 

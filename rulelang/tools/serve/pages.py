@@ -15,7 +15,7 @@ from rulelang.language.loader import read_rules_text
 from rulelang.resources import rules_path
 
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-          "img-src 'self' data:; "
+          "img-src 'self' data:; font-src data:; "
           "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 SEAT_KINDS = ("human", "random", "easy", "normal", "hard", "mcts:200", "mcts:1000", "mcts:2s")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulelang.game.engine import shown_movers
 from rulelang.tools.pictures.picture import Shape, draw
 from rulelang.tools.pictures.render import _piece_label
 from rulelang.tools.serve.table import SPECTATOR, Table
@@ -35,6 +36,7 @@ def build(table: Table, seat: int, shape: Shape) -> dict[str, Any]:
                                                             strict=True)],
         "to_move": _name(obs, obs["current_player"]), "over": obs["terminal"],
         "svg": draw(obs, shape, table.last_sites), "history": obs["history"],
+        "movers": _movers(state, seat, obs),
         "zones": [_zone(z) for z in obs["zones"]],
         "scores": _scores(table, seat, obs),
         "thinking": None if obs["terminal"] else (
@@ -49,6 +51,20 @@ def build(table: Table, seat: int, shape: Shape) -> dict[str, Any]:
     if obs["terminal"]:
         view["result"] = winners_line(table.game, state).removeprefix("result: ")
     return view
+
+
+def _movers(state: Any, seat: int, obs: dict[str, Any]) -> list[str | None]:
+    """Who made each move of the seat's history: a name, None for a run of another's
+    secret choices (said without one)."""
+    shown = obs["history"]
+    try:
+        movers = shown_movers(state.ctx.data.history, seat)
+    except (AttributeError, TypeError):  # (a stand-in state without the engine's data)
+        return [None] * len(shown)
+    if len(movers) != len(shown):
+        return [None] * len(shown)
+    names = obs["players"]
+    return [names[m] if m is not None and 0 <= m < len(names) else None for m in movers]
 
 
 def _name(obs: dict[str, Any], p: int) -> str | None:
@@ -78,13 +94,8 @@ def _undo(table: Table, seat: int) -> dict[str, Any] | None:
 
 
 def question(game: Any, state: Any) -> str:
-    """For a choice outside an action's menu: what is asked, in the rule's own words."""
-    d = getattr(state, "_decision", None)
-    choose = getattr(d, "choose", None)
-    program = getattr(getattr(game, "runtime", None), "program", None)
-    if d is None or program is None or getattr(d, "menu", None) is not None or choose is None:
-        return ""
-    from rulelang.language.decisions import source_text
-    kind = f"a {choose.kind} " if choose.kind else ""
-    where = f" where {source_text(program, choose.cond)}" if choose.cond is not None else ""
-    return f"choose {kind}{choose.var} in {source_text(program, choose.domain)}{where}"
+    """What the seat to decide is asked: the rulebook's `ask` text filled in, else the value
+    asked for in words (never the rule's code), as the terminal asks it."""
+    from rulelang.tools.terminal.explain import question as asked
+
+    return asked(game, state)

@@ -111,6 +111,9 @@ class BoardPainter:
             lines = [cell_text(pieces, self.glyphs, self.style)]
         owners = {p.get("owner") for p in pieces} - {None}
         style = self.colours.get(next(iter(owners))) if len(owners) == 1 else None
+        looks = {(p.get("look") or {}).get("colour") for p in pieces}
+        if not owners and len(looks) == 1 and None not in looks:  # the picture's colour
+            style = next(iter(looks))
         out = [Text(line, style=style or "") for line in lines]
         if site["site"] in self.last:
             for t in out:

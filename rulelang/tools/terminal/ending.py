@@ -47,10 +47,14 @@ def end_reason(game: Any, state: Any) -> list[str]:
     own = program.loaded.game.source.path
     if words and span.path != own and any(src.line(n).startswith("game ") for n in
                                           range(1, min(len(src.text.splitlines()), 80) + 1)):
-        # a rule of the rulebook this variant extends: its words are the parent's
+        # a rule of the rulebook this variant extends: the variant's own words first (its
+        # goal, else the comment that opens it), then the parent's, said so
         parent = span.path.rsplit("/", 1)[-1]
-        out.append(f"why (in the words of {parent}, which this variant extends): " +
-                   " ".join(words))
+        mine = variant_words(game, state)
+        if mine:
+            out.append("why: " + mine)
+        out.append(f"{'the rule' if mine else 'why'} (in the words of {parent}, which this "
+                   f"variant extends): " + " ".join(words))
     elif words:
         out.append("why: " + " ".join(words))
     rule = src.line(header).strip() if header else ""
@@ -59,6 +63,41 @@ def end_reason(game: Any, state: Any) -> list[str]:
     out.append(f"rule: {rule} → {result}  ({name}:{line})" if rule else
                f"rule: {result}  ({name}:{line})")
     return out
+
+
+def variant_words(game: Any, state: Any | None = None) -> str:
+    """A variant's own words for its aim: the `goal` its own `view` declares (the winner's,
+    else everyone's), else the comment that opens its rulebook; "" when it has neither."""
+    program = program_of(game)
+    if program is None:
+        return ""
+    from rulelang.language import ast
+
+    loaded = program.loaded
+    own = loaded.game.source.path
+    if any(isinstance(d, ast.View) and any(g[2].path == own for g in d.goals)
+           for d in loaded.game.decls):
+        goals = getattr(game.runtime, "view", {}).get("goals", {})
+        winners = state.winners() if state is not None and state.is_terminal() else []
+        names = [game.player_names[w] for w in winners]
+        found = next((goals[n] for n in names if n in goals), goals.get("everyone"))
+        if found:
+            return str(found)
+    return " ".join(opening_comment(loaded.game.source))
+
+
+def opening_comment(src: Any) -> list[str]:
+    """The comment lines that open a rulebook, before its first declaration."""
+    found: list[str] = []
+    for line in src.text.splitlines():
+        if not line.strip():
+            if found:
+                break
+            continue
+        if not line.lstrip().startswith("#"):
+            break
+        found.append(line.strip().lstrip("#").strip())
+    return [w for w in found if w]
 
 
 def _indent(text: str) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 from rich.text import Text
 
 from rulelang.tools.pictures.render import owner_glyphs, piece_style
-from rulelang.tools.terminal.board import BoardPainter, player_colours
+from rulelang.tools.terminal.board import LAST, BoardPainter, player_colours
 
 Obs = dict[str, Any]
 
@@ -114,9 +114,10 @@ class Screen:
         style = piece_style(self.obs)
         pictured = any("picture" in p for s in self.obs["board"] for p in s["pieces"])
         if style is not None and not pictured:
-            kinds = ", ".join(f"{letter} {k}" for k, letter in style.letters.items())
-            flags = sorted(set(style.flags.values()))
-            numbers = sorted({a for names in style.numbers.values() for a in names})
+            kinds = ", ".join(style.legend())
+            flags = sorted({a for k, a in style.flags.items() if k not in style.looks})
+            numbers = sorted({a for k, names in style.numbers.items() if k not in style.looks
+                              for a in names})
             extra = (f"; capital: {'/'.join(flags)}" if flags else "") + \
                 (f"; digits: {'/'.join(numbers)}" if numbers else "")
             out += wrap(Text(f"  pieces: {kinds}{extra}", style="dim"), width, 4)
@@ -221,6 +222,8 @@ class Screen:
         if lines:
             return lines[0] if len(lines) == 1 else "[" + " / ".join(
                 x.strip() for x in lines) + "]"
+        if (piece.get("look") or {}).get("label"):  # the rulebook's word for it
+            return str(piece["look"]["label"])
         attrs = {k: v for k, v in (piece.get("attrs") or {}).items() if k not in self.hidden}
         if "name" in attrs:  # a card by its name, then its other values: "Outou(桜桃 summer 3)"
             name = attrs.pop("name")
@@ -285,16 +288,37 @@ class Screen:
 
     def _paged(self, body: list[Text], tail: list[Text], needed: int) -> list[Text]:
         """A screen too tall for the terminal: the header, one page of the board and what
-        lies beside it (page `self.page`, wrapping round), a note saying so, and the tail
-        (the question and the moves), so that the header and the prompt stay in sight."""
+        lies beside it, a note saying so, and the tail (the question and the moves), so that
+        the header and the prompt stay in sight. Pages hold whole parts (a layer, a group)
+        where they fit; the first one shown is the page that matters most to the viewer
+        (`_relevance`), and `more` (self.page) turns to the next, wrapping round."""
         assert self.height is not None
         room = max(1, self.height - 3 - len(tail))  # header, note, prompt
-        self.pages = -(-len(body) // room)
-        page = self.page % self.pages
-        shown = body[page * room:(page + 1) * room]
+        pages = _pack(_parts(body), room)
+        self.pages = len(pages)
+        first = max(range(len(pages)), key=lambda i: (self._relevance(pages[i]), -i))
+        page = (first + self.page) % self.pages
         note = Text(f"— page {page + 1}/{self.pages}, `more`: next · needs {needed} rows, "
                     f"the terminal has {self.height} —", style="dim")
-        return [self.header(), *shown, note, *tail]
+        return [self.header(), *pages[page], note, *tail]
+
+    def _relevance(self, lines: list[Text]) -> int:
+        """How much a page matters to its viewer: the viewer's own part (a layer titled
+        with their name, their group "you: …"), the last move's sites, their pieces."""
+        players, me = self.obs["players"], self.obs["player"]
+        name = players[me] if 0 <= me < len(players) else None
+        mine = self.colours.get(name) if name else None
+        score = 0
+        for line in lines:
+            plain = line.plain
+            if _starts_part(line) and (plain.startswith("you:") or
+                                       (name and re.search(rf"\b{re.escape(name)}\b",
+                                                           plain.split(":")[0]))):
+                score += 4
+            styles = {str(span.style) for span in line.spans}
+            score += 2 * any(LAST in st for st in styles)
+            score += any(mine and st.endswith(mine) for st in styles)
+        return score
 
 
     def _bodies(self, board: list[Text], legend: Side, rest: Side, tail: Side
@@ -396,3 +420,35 @@ def value_text(value: Any) -> str:
     if isinstance(value, dict):  # a record, as an observation shows it
         return "(" + ", ".join(f"{k}: {value_text(v)}" for k, v in value.items()) + ")"
     return "—" if value is None else str(value)
+
+
+def _starts_part(line: Text) -> bool:
+    """A line that begins a part of the screen: a layer's title or a group's head (bold,
+    at the left edge)."""
+    plain = line.plain
+    if not plain or plain[0].isspace():
+        return False
+    return "bold" in str(line.style) or any(
+        span.start == 0 and "bold" in str(span.style) for span in line.spans)
+
+
+def _parts(body: list[Text]) -> list[list[Text]]:
+    parts: list[list[Text]] = []
+    for line in body:
+        if not parts or _starts_part(line):
+            parts.append([])
+        parts[-1].append(line)
+    return parts
+
+
+def _pack(parts: list[list[Text]], room: int) -> list[list[Text]]:
+    """Pages of at most `room` lines, a part kept whole when it fits on a page of its own."""
+    pages: list[list[Text]] = [[]]
+    for part in parts:
+        if pages[-1] and len(pages[-1]) + len(part) > room:
+            pages.append([])
+        for line in part:
+            if len(pages[-1]) >= room:
+                pages.append([])
+            pages[-1].append(line)
+    return [p for p in pages if p] or [[]]

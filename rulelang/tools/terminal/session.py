@@ -28,6 +28,7 @@ from rulelang.tools.terminal.ending import (
     end_reason,
     program_of,
     score_table,
+    variant_words,
     winners_line,
 )
 from rulelang.tools.terminal.explain import question, why_illegal
@@ -345,8 +346,11 @@ class Session:
             self.out.print("no written rules for this game beside its rulebook "
                            f"({self.game.path})")
             return
-        if parent is not None:  # a variant without rules of its own: its parent's, said so
-            found, name = parent
+        if parent is not None:  # a variant without rules of its own: its own words, then
+            found, name = parent  # its parent's rules, said so
+            mine = variant_words(self.game)
+            if mine:
+                self.out.print(Text(f"{self.game.name}: ", style="bold") + Text(mine))
             self.out.print(Text(f"no written rules for {self.game.name} itself: these are "
                                 f"the rules of {name}, which it changes (what differs is in "
                                 f"{self.game.path})", style="bold"), soft_wrap=False)

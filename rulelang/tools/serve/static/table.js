@@ -76,11 +76,17 @@
     $('scores').textContent = (v.scores || []).join('\n');
     const log = $('log');
     log.innerHTML = '';
-    for (const entry of v.history) {
+    v.history.forEach((entry, i) => {
       const li = document.createElement('li');
-      li.textContent = entry;
+      const who = (v.movers || [])[i];
+      if (who) {  // the mover, then the move
+        const b = document.createElement('b');
+        b.textContent = who + ' ';
+        li.appendChild(b);
+      }
+      li.appendChild(document.createTextNode(entry));
       log.appendChild(li);
-    }
+    });
     log.scrollTop = log.scrollHeight;
     drawUndo(v);
     $('end').hidden = !v.over;
