@@ -251,13 +251,20 @@ class GameWriter:
                          len(clauses))
         guards = [c[3:] for c in clauses[:first_for]]  # requires before any choose
         option = f"({self.w.const(action.name)}, {values})"
-        add = f"out.extend([{option} {' '.join(clauses[first_for:])}])" \
-            if first_for < len(clauses) else f"out.append({option})"
-        guards = ([check] if check is not None else []) + guards
-        if guards:
-            add = f"if {' and '.join(guards)}:\n{'    ' * (fn.depth + 1)}{add}"
-        fn.add(add)
+        made = f"[{option} {' '.join(clauses[first_for:])}]" if first_for < len(clauses) \
+            else None
+        add = f"out.extend({made})" if made else f"out.append({option})"
+        if check is not None:  # the pieces missing, the statements before the puts still
+            # run as the reference runs them, for their errors (the action offers nothing)
+            fn.add(f"if {check}:")
+            fn.add(f"    {self._guarded(guards, add)}")
+            fn.add(f"else:\n{'    ' * (fn.depth + 1)}{self._guarded(guards, made or 'pass')}")
+        else:
+            fn.add(self._guarded(guards, add))
         return cost + size
+
+    def _guarded(self, guards: list[str], line: str) -> str:
+        return f"if {' and '.join(guards)}: {line}" if guards else line
 
     def _refusals(self, action: ast.Action, rest: tuple[ast.Stmt, ...]) -> None:
         """Effects the menu does not try: the ones that could refuse the action."""

@@ -11,9 +11,11 @@ import rulelang.gen.helpers as H
 from rulelang.gen.bits import repeated, repeated_board, site_mask
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
+from rulelang.gen.rt import ticked
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
+from rulelang.library.semantics import STEP_BUDGET
 
 # builtins whose values the flat state can give through the builtin itself
 _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
@@ -127,3 +129,22 @@ def _calls(w: Any, key: str, args: list[Code]) -> int | None:
         return int(w.n_sites)
     return None
 
+
+
+def recursive(w: Any, key: str, d: ast.Def, params: tuple[str, ...], args: list[Code],
+              n: ast.Node) -> Code:
+    """A rule called from within itself: one function of the module for every such call of
+    the rule (per mover), its parameters of unknown form, named before its body is written
+    so that the calls in it call it. Each call charges the reference's step; its depth is
+    known only as the game runs, so the game's steps are counted (the non-counting writer's
+    bound is the budget)."""
+    shape: tuple[Any, ...] = (w.mover, None)
+    made = w._rules.get((key, shape))
+    if made is None:
+        made = w._rules[(key, shape)] = (w.fresh("r"), F.ANY, 0)
+        w._write_rule(key, d, params, [Code("", F.ANY, 0) for _ in params], made[0],
+                      n.span)  # (placed at the call to itself)
+    w.step2 = True
+    passed = ", ".join(["S", *(a.src for a in args)])
+    return Code(f"({w.const(ticked)}(S, 1, {w.const(n.span)}) or {made[0]}({passed}))", F.ANY,
+                sum(a.cost for a in args) + (0 if w.counting else STEP_BUDGET))

@@ -352,13 +352,12 @@ class Writer:
     def x_Range(self, n: ast.Range, env: dict[str, Code]) -> Code:
         lo, hi = self.ex(n.lo, env), self.ex(n.hi, env)
         if not (lo.form.known and hi.form.known and type(lo.form.static) is int
-                and type(hi.form.static) is int):  # ends known as the game runs: any length,
-            self.step2 = True  # so steps are counted (its loops charge as they run; it is free)
+                and type(hi.form.static) is int) or hi.form.static - lo.form.static \
+                >= STEP_BUDGET:  # ends known as the game runs (or past the budget): any
+            self.step2 = True  # length, so steps are counted (its loops charge as they run)
             return Code(f"{self.const(make_range)}({lo.src}, {hi.src}, {self.const(n.span)})",
                         F.items(STEP_BUDGET, F.NUM),
                         lo.cost + hi.cost + (0 if self.counting else STEP_BUDGET))
-        if hi.form.static - lo.form.static >= STEP_BUDGET:  # (the reference's R302 at once)
-            raise Unsupported("a range longer than the step budget", n.span)
         return self.static(range(lo.form.static, hi.form.static + 1))
 
     def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
@@ -479,8 +478,8 @@ class Writer:
         inline = self._inline(key, d, params, args)
         if inline is not None:
             return inline
-        if key in self._calling:
-            raise Unsupported("a rule that calls itself", n.span)
+        if key in self._calling:  # (a call from within itself)
+            return calls.recursive(self, key, d, params, args, n)
         shape = (self.mover, *(a.src if a.form.known else a.form for a in args))
         made = self._rules.get((key, shape))
         if made is None:
@@ -523,9 +522,9 @@ class Writer:
         """The name of the function giving a site's kept group as bits (gen/kept.py)."""
         return f"group{groups.number}"
 
-    def _write_rule(self, key: str, d: ast.Def, params: tuple[str, ...],
-                    args: list[Code]) -> tuple[str, Form, int]:
-        name = self.fresh("r")
+    def _write_rule(self, key: str, d: ast.Def, params: tuple[str, ...], args: list[Code],
+                    name: str | None = None, at: Span | None = None) -> tuple[str, Form, int]:
+        name = name or self.fresh("r")
         env: dict[str, Code] = {}
         formal = ["S"]
         for p, a in zip(params, args, strict=True):
@@ -551,7 +550,7 @@ class Writer:
         finally:
             self._calling.discard(key)
             self.calls = outer
-        self.funcs.append((name, d.span, "rule", fn))
+        self.funcs.append((name, at or d.span, "rule", fn))
         return name, form, cost
 
     def _pure_block(self, block: ast.Block, env: dict[str, Code], fn: Func) -> tuple[Form, int]:

@@ -528,7 +528,7 @@ def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     if type(items) is not tuple and not hasattr(items, "__len__"):
         items = tuple(items)
     steps = s.steps
-    steps[0] += len(items) * each
+    steps[0] += (len(items) if type(items) is not range else count_of(items)) * each
     if steps[0] > STEP_BUDGET:
         charge(s, 0, span)
     return items

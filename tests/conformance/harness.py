@@ -31,9 +31,10 @@ The prelude's `hidden(x)` is x with a type the checker cannot know: a case of a 
 error that the type checker would find first (`1 + hidden("a") => !R301`) reaches the
 evaluators through it; its twin without `hidden` states the check error (`1 + "a" => !R230`).
 
-A case written `block: exact: TITLE` counts the steps of the reference to the budget's last
-one; it is judged in mode interpreted only (the generated code charges each loop's items as
-the loop starts, a bound per item, and may stop a few steps apart at that edge).
+A case written `exact: EXPR => EXPECTED` (or `block: exact: TITLE`) counts the steps of the
+reference to the budget's last one; it is judged in mode interpreted only (the generated code
+charges each loop's items as the loop starts, a bound per item, and may stop a few steps
+apart at that edge).
 
 A case written `known: EXPR => EXPECTED` (or `block: known: TITLE`) states the meaning where
 the code is known to be wrong in a file outside the evaluators (a bug left for its owner): it
@@ -163,7 +164,9 @@ def parse(path: Path) -> list[Case]:
             known, line = True, line[len("known:"):].strip()
         elif line.startswith("block: known:"):
             known = True
-        exact = line.startswith("block: exact:")
+        exact = line.startswith(("block: exact:", "exact:"))
+        if line.startswith("exact:"):
+            line = line[len("exact:"):].strip()
         if line.startswith("block:"):
             body: list[str] = []
             while i < len(lines) and not lines[i].strip().startswith("=>"):
@@ -182,7 +185,8 @@ def parse(path: Path) -> list[Case]:
             raise ValueError(f"{path.name}:{number}: neither a case nor a declaration: {line!r}")
         expr, _, expected = line.partition(" => ")
         cases.append(Case(path, number, "expr", expr.strip(),
-                          _expectation(expected, f"{path.name}:{number}"), known=known))
+                          _expectation(expected, f"{path.name}:{number}"), known=known,
+                          exact=exact))
     for case in cases:
         case.decls, case.before = decls, before
     return cases
