@@ -148,3 +148,10 @@ def recursive(w: Any, key: str, d: ast.Def, params: tuple[str, ...], args: list[
     passed = ", ".join(["S", *(a.src for a in args)])
     return Code(f"({w.const(ticked)}(S, 1, {w.const(n.span)}) or {made[0]}({passed}))", F.ANY,
                 sum(a.cost for a in args) + (0 if w.counting else STEP_BUDGET))
+
+
+def not_callable(w: Any, key: str, args: list[Code], n: ast.Node) -> Code:
+    """A call of what is no rule, builtin or relation (a local, say): the reference's R301
+    once its arguments are evaluated."""
+    return Code(f"{w.const(H.not_callable)}({w.const(key)}, {w.const(n.span)}, "
+                f"{''.join(a.src + ', ' for a in args)})", F.ANY, sum(a.cost for a in args))

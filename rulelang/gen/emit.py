@@ -238,9 +238,7 @@ class Writer:
         if n.kwargs:
             raise Unsupported("named arguments", n.span)
         ref = self.refs.get(n.func)
-        if ref is None:
-            raise Unsupported("a call of a value", n.span)
-        cat, key = str(ref[0]), ref[1]
+        cat, key = (str(ref[0]), ref[1]) if ref is not None else ("", "")
         if cat == "def":
             return self.call_rule(key, [self.raw(a, env) for a in n.args], n)
         if cat == "builtin":
@@ -256,7 +254,7 @@ class Writer:
                             F.items(longest, F.SITE), arg.cost)
             return Code(f"{self.const(H.relation)}({self.const(rel)}, {arg.src}, "
                         f"{self.const(n.span)})", F.items(longest, F.SITE), arg.cost)
-        raise Unsupported(f"a call of a {cat}", n.span)
+        return calls.not_callable(self, key, [self.ex(a, env) for a in n.args], n)
 
     def call_builtin(self, key: str, args: list[Code], n: ast.Call) -> Code:
         return calls.builtin(self, key, args, n)

@@ -119,6 +119,11 @@ def call_builtin(impl: Any, key: str, span: Any, c: Any, *args: Any) -> Any:
                                span) from exc
 
 
+def not_callable(key: str, span: Any, *args: Any) -> Any:
+    """Runtime.call of what is no rule, builtin or relation, its arguments evaluated."""
+    raise RuleRuntimeError(f"'{key or '?'}' cannot be called here", span)
+
+
 def binop(op: str, left: Any, right: Any, span: Any) -> Any:
     try:
         return BINOPS[op](left, right)

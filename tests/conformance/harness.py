@@ -56,10 +56,12 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang.gen import GenGame
 from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site, ZoneRef
 
 CASES = Path(__file__).resolve().parent / "cases"
 MODES = ("interpreted", "compiled")
+GENERATED: dict[str, bool] = {}  # per corpus file: was its compiled rulebook generated?
 
 PRELUDE = """game "Conformance"
 players A, B
@@ -294,6 +296,8 @@ def outcomes(cases: list[Case], mode: str, folder: Path, seed: int = 0
         except rulelang.RulebookError as exc:
             raise AssertionError(f"{runs[0].path.name}: the rulebook of its cases does not "
                                  f"load: {[str(d) for d in exc.diagnostics]}") from None
+        if mode == "compiled":
+            GENERATED[runs[0].path.name] = isinstance(game, GenGame)
         start = game.new_initial_state(seed)
         actions = start.legal_actions()
         assert len(actions) == len(runs)
