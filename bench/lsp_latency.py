@@ -39,19 +39,26 @@ async def _edit(client, doc: str, text: str, version: int, wait_for: str | None 
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         lsp.VersionedTextDocumentIdentifier(uri=doc, version=version),
         [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    while target not in client.diagnostics:
-        await asyncio.wait_for(client.wait_for_notification(
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+    await _published(client, target, 30)
     return time.perf_counter() - start
+
+
+async def _published(client, doc: str, seconds: float) -> None:
+    """Wait for the document's diagnostics, looking every millisecond (not for the next
+    notification: the client may store a notification's diagnostics after it wakes who
+    waits for it, and a wait for the next one then hangs when no other follows)."""
+    deadline = time.perf_counter() + seconds
+    while doc not in client.diagnostics:
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"no diagnostics for {doc} within {seconds} s")
+        await asyncio.sleep(0.001)
 
 
 async def _open(client, path: Path) -> str:
     doc = path.resolve().as_uri()
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
         uri=doc, language_id="rulelang", version=1, text=path.read_text(encoding="utf-8"))))
-    while doc not in client.diagnostics:
-        await asyncio.wait_for(client.wait_for_notification(
-            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+    await _published(client, doc, 60)
     return doc
 
 
