@@ -45,6 +45,7 @@ class RulesServer(LanguageServer):
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
         self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
+        self.collected = 0  # objects alive after the last full garbage collection
 
     # ---- checks
     def changed(self, uri: str) -> None:
@@ -69,16 +70,19 @@ class RulesServer(LanguageServer):
 
     def build_games(self, docs: list[Path]) -> None:
         """The games' runtimes (their boards), after the checker's diagnostics are out; the
-        diagnostics again if that found mistakes. Then Python's full garbage collection,
-        while the editor is quiet: a check leaves the objects alive after it frozen (out of
-        the collector's sight, gc.freeze), so that no full collection (20-60 ms with what the
-        server keeps) falls inside the next check."""
+        diagnostics again if that found mistakes. Then, while the editor is quiet, Python's
+        full garbage collection when it is due: a check leaves the objects alive after it
+        frozen (out of the automatic collections' sight, gc.freeze), so that no full
+        collection (20-150 ms with what the server keeps) falls inside a check; it is due
+        when the frozen objects grew by a quarter since the last one (CPython's own rule)."""
         self.building = None
         if any([self.space.build_game(doc) for doc in docs]):
             self.publish(docs)
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        if gc.get_freeze_count() > self.collected * 5 // 4:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            self.collected = gc.get_freeze_count()
 
     def publish(self, checked: list[Path] | None = None) -> None:
         """Every file's diagnostics (an empty list clears a file's): the documents just
