@@ -1,6 +1,7 @@
 """How long `rulelang lsp` takes to answer an edit with diagnostics, through a real client
 (pytest-lsp's, over stdio), wall time from the didChange sent to the document's
-publishDiagnostics received (the server's debounce of 30 ms included):
+publishDiagnostics received (a change that comes alone is checked at once; a burst waits
+for server.DEBOUNCE seconds of quiet):
 
 * per bundled rulebook, warm: the rulebook open, then N edits (a line appended, then a
   mistake, alternately: each needs a parse of the file and a check), median and worst;
@@ -10,7 +11,7 @@ publishDiagnostics received (the server's debounce of 30 ms included):
 Beside the wall times (which a loaded machine stretches), the CPU time of the same edits'
 checks in this process (a Workspace with the same documents open, each edit re-checking what
 the server re-checks before it publishes): the part of the latency that is rulelang's work,
-steady from one run to the next. The rest is the debounce (server.DEBOUNCE) and the protocol.
+steady from one run to the next. The rest is the protocol and the machine's other work.
 
     python bench/lsp_latency.py [--edits N] [names...]
 """

@@ -29,7 +29,7 @@ from rulelang.language.cache import cached
 from rulelang.language.parser import parse
 from rulelang.source import Source, Span
 
-DEBOUNCE = 0.03  # seconds of quiet after a change before the check
+DEBOUNCE = 0.03  # seconds of quiet awaited before checking a burst of changes
 BUILD_DELAY = 0.25  # and before the game's board is built (cached: costly only after an edit)
 _MAX_WORKSPACE_FILES = 300  # rulebooks read for references and rename
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
@@ -49,14 +49,19 @@ class RulesServer(LanguageServer):
 
     # ---- checks
     def changed(self, uri: str) -> None:
+        """A document's new text. Its check starts at once when none is waiting; a change
+        that finds one waiting (a burst: a paste, a rename's edits, changes that came while
+        the server was busy) replaces it by one DEBOUNCE seconds after the last change."""
         path = path_of(uri)
         self.space.edit(path, self.workspace.get_text_document(uri).source)
-        for old in (self.pending.pop(path, None), self.building):
+        waiting = self.pending.pop(path, None)
+        for old in (waiting, self.building):
             if old is not None:
                 old.cancel()
         self.building = None
         loop = asyncio.get_running_loop()
-        self.pending[path] = loop.call_later(DEBOUNCE, self.guarded, self.check, path)
+        self.pending[path] = loop.call_later(DEBOUNCE if waiting is not None else 0,
+                                             self.guarded, self.check, path)
 
     def check(self, path: Path) -> None:
         self.pending.pop(path, None)

@@ -154,6 +154,25 @@ async def test_diagnostics_are_the_checkers_and_follow_changes(
     assert not [m for m in client.log_messages if m.type == lsp.MessageType.Error]
 
 
+async def test_a_burst_of_changes_is_checked_as_its_last_text(
+        client: LanguageClient, folder: Path) -> None:
+    """Changes sent together (the first is checked at once, those that find a check waiting
+    are gathered): the diagnostics end as the last text's, for its version."""
+    doc = await opened(client, folder, "game.rule")
+    texts = [GAME.replace("do place", f"do plac{k}") for k in range(4)] + [
+        GAME.replace("do place", "do pl")]
+    for version, text in enumerate(texts, start=2):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=doc, version=version),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await until(client, lambda: client.versions.get(doc) == 6)  # type: ignore[attr-defined]
+    messages = [d.message for d in client.diagnostics[doc]]
+    assert "unknown action 'pl'" in [m.split("\n")[0] for m in messages], messages
+    assert not any(re.search(r"plac\d", m) for m in messages), messages
+    await change(client, doc, GAME, 7)
+    assert not client.diagnostics[doc]
+
+
 async def test_a_broken_module_shows_in_the_file_that_uses_it(
         client: LanguageClient, folder: Path) -> None:
     game = await opened(client, folder, "game.rule")
