@@ -31,6 +31,7 @@ from rulelang.source import Source, Span
 
 DEBOUNCE = 0.03  # seconds of quiet awaited before checking a burst of changes
 BUILD_DELAY = 0.25  # and before the game's board is built (cached: costly only after an edit)
+_SWEEP_QUIET, _SWEEP_ANYWAY = 40, 200  # checks between full garbage collections
 _MAX_WORKSPACE_FILES = 300  # rulebooks read for references and rename
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 _T = TypeVar("_T")
@@ -45,7 +46,7 @@ class RulesServer(LanguageServer):
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
         self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
-        self.collected = 0  # objects alive after the last full garbage collection
+        self.unswept = 0  # checks since the last full garbage collection
 
     # ---- checks
     def changed(self, uri: str) -> None:
@@ -69,25 +70,33 @@ class RulesServer(LanguageServer):
         for doc in docs:
             self.space.check(doc, game=False)
         self.publish(docs)
-        gc.freeze()  # (see build_games)
+        self.tidy(quiet=False)
         self.building = asyncio.get_running_loop().call_later(
             BUILD_DELAY, self.guarded, self.build_games, docs)
 
     def build_games(self, docs: list[Path]) -> None:
         """The games' runtimes (their boards), after the checker's diagnostics are out; the
-        diagnostics again if that found mistakes. Then, while the editor is quiet, Python's
-        full garbage collection when it is due: a check leaves the objects alive after it
-        frozen (out of the automatic collections' sight, gc.freeze), so that no full
-        collection (20-150 ms with what the server keeps) falls inside a check; it is due
-        when the frozen objects grew by a quarter since the last one (CPython's own rule)."""
+        diagnostics again if that found mistakes; then a full garbage collection if due."""
         self.building = None
         if any([self.space.build_game(doc) for doc in docs]):
             self.publish(docs)
-        if gc.get_freeze_count() > self.collected * 5 // 4:
+        self.tidy(quiet=True)
+
+    def tidy(self, quiet: bool) -> None:
+        """Python's full garbage collections (20-150 ms with what the server keeps) are made
+        here, not inside a check: what a check leaves alive is frozen (out of the automatic
+        collections' sight, gc.freeze, O(1)). A full collection is due while the editor is
+        quiet after _SWEEP_QUIET checks (about CPython's own rate of full collections
+        here), and after a check (its diagnostics out) after _SWEEP_ANYWAY: a long run of
+        edits without a pause must not keep its garbage (about 0.3 MB a check of
+        karesansui)."""
+        if not quiet:
+            self.unswept += 1
+        if self.unswept >= (_SWEEP_QUIET if quiet else _SWEEP_ANYWAY):
             gc.unfreeze()
             gc.collect()
-            gc.freeze()
-            self.collected = gc.get_freeze_count()
+            self.unswept = 0
+        gc.freeze()
 
     def publish(self, checked: list[Path] | None = None) -> None:
         """Every file's diagnostics (an empty list clears a file's): the documents just
