@@ -88,8 +88,8 @@ class RulesServer(LanguageServer):
         collections' sight, gc.freeze, O(1)). A full collection is due while the editor is
         quiet after _SWEEP_QUIET checks (about CPython's own rate of full collections
         here), and after a check (its diagnostics out) after _SWEEP_ANYWAY: a long run of
-        edits without a pause must not keep its garbage (about 0.3 MB a check of
-        karesansui)."""
+        edits without a pause must not keep its garbage (about 0.3 MB a check of the
+        largest bundled game)."""
         if not quiet:
             self.unswept += 1
         if self.unswept >= (_SWEEP_QUIET if quiet else _SWEEP_ANYWAY):
