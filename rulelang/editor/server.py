@@ -9,6 +9,7 @@ ending the server."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import traceback
 from collections.abc import Callable
@@ -28,8 +29,9 @@ from rulelang.language.cache import cached
 from rulelang.language.parser import parse
 from rulelang.source import Source, Span
 
-DEBOUNCE = 0.03  # seconds of quiet after a change before the check
+DEBOUNCE = 0.03  # seconds of quiet awaited before checking a burst of changes
 BUILD_DELAY = 0.25  # and before the game's board is built (cached: costly only after an edit)
+_SWEEP_QUIET, _SWEEP_ANYWAY = 40, 200  # checks between full garbage collections
 _MAX_WORKSPACE_FILES = 300  # rulebooks read for references and rename
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 _T = TypeVar("_T")
@@ -44,17 +46,23 @@ class RulesServer(LanguageServer):
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
         self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
+        self.unswept = 0  # checks since the last full garbage collection
 
     # ---- checks
     def changed(self, uri: str) -> None:
+        """A document's new text. Its check starts at once when none is waiting; a change
+        that finds one waiting (a burst: a paste, a rename's edits, changes that came while
+        the server was busy) replaces it by one DEBOUNCE seconds after the last change."""
         path = path_of(uri)
         self.space.edit(path, self.workspace.get_text_document(uri).source)
-        for old in (self.pending.pop(path, None), self.building):
+        waiting = self.pending.pop(path, None)
+        for old in (waiting, self.building):
             if old is not None:
                 old.cancel()
         self.building = None
         loop = asyncio.get_running_loop()
-        self.pending[path] = loop.call_later(DEBOUNCE, self.guarded, self.check, path)
+        self.pending[path] = loop.call_later(DEBOUNCE if waiting is not None else 0,
+                                             self.guarded, self.check, path)
 
     def check(self, path: Path) -> None:
         self.pending.pop(path, None)
@@ -62,15 +70,33 @@ class RulesServer(LanguageServer):
         for doc in docs:
             self.space.check(doc, game=False)
         self.publish(docs)
+        self.tidy(quiet=False)
         self.building = asyncio.get_running_loop().call_later(
             BUILD_DELAY, self.guarded, self.build_games, docs)
 
     def build_games(self, docs: list[Path]) -> None:
         """The games' runtimes (their boards), after the checker's diagnostics are out; the
-        diagnostics again if that found mistakes."""
+        diagnostics again if that found mistakes; then a full garbage collection if due."""
         self.building = None
         if any([self.space.build_game(doc) for doc in docs]):
             self.publish(docs)
+        self.tidy(quiet=True)
+
+    def tidy(self, quiet: bool) -> None:
+        """Python's full garbage collections (20-150 ms with what the server keeps) are made
+        here, not inside a check: what a check leaves alive is frozen (out of the automatic
+        collections' sight, gc.freeze, O(1)). A full collection is due while the editor is
+        quiet after _SWEEP_QUIET checks (about CPython's own rate of full collections
+        here), and after a check (its diagnostics out) after _SWEEP_ANYWAY: a long run of
+        edits without a pause must not keep its garbage (about 0.3 MB a check of the
+        largest bundled game)."""
+        if not quiet:
+            self.unswept += 1
+        if self.unswept >= (_SWEEP_QUIET if quiet else _SWEEP_ANYWAY):
+            gc.unfreeze()
+            gc.collect()
+            self.unswept = 0
+        gc.freeze()
 
     def publish(self, checked: list[Path] | None = None) -> None:
         """Every file's diagnostics (an empty list clears a file's): the documents just

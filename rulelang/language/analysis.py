@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import nodes, walk
 from rulelang.language.program import Category, Program, Ref
 from rulelang.library.registry import Facts, Reads, facts_of
 from rulelang.source import Span
@@ -120,7 +120,7 @@ class Analysis:
         if found is None:
             reads: list[Read] = []
             calls: list[str] = []
-            for n in walk(self.program.defs[key]):
+            for n in nodes(self.program.defs[key], ast.Node):
                 read, rule = self.node(n)
                 if read is not None:
                     reads.append(read)
@@ -169,7 +169,7 @@ class Analysis:
 
     def _search(self, key: str, allowed: Reads, seen: set[str]) -> Read | None:
         seen.add(key)
-        for n in walk(self.program.defs[key]):
+        for n in nodes(self.program.defs[key], ast.Node):
             read, rule = self.node(n)
             if read is not None and read.reads & ~allowed:
                 return read

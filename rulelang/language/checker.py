@@ -11,7 +11,7 @@ import rulelang.limits as limits
 from rulelang.errors import RulebookError
 from rulelang.language import ast, clauses, constructs, written_types
 from rulelang.language.analysis import KEPT_BY_CACHED, KEPT_BY_MEMO, Analysis
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import nodes
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Category, Loaded, Module, Program, Ref
 from rulelang.language.resolver import Checker, GameDecl, Walker, category, qual, written
@@ -61,9 +61,7 @@ def _check_kept(ck: Checker, program: Program) -> None:
     loaded = program.loaded
     analysis = Analysis(program, ck.refs)
     for module in [loaded.game, *loaded.modules.values()]:
-        for node in walk(module.decls):
-            if not isinstance(node, ast.Call):
-                continue
+        for node in (n for d in module.decls for n in nodes(d, ast.Call)):
             cat, name = ck.refs.get(node.func, ("", ""))
             at = _KEPT.get(name) if cat == "builtin" else None
             if at is None or len(node.args) <= at:
@@ -377,7 +375,7 @@ def _check_then(ck: Checker, p: Program) -> None:
     """`then NAME` is the last statement of an action, and no action goes on as itself."""
     last = {a.body.stmts[-1] for a in p.actions.values() if a.body.stmts}
     blocks = [*p.sections.values(), *p.effects.values(), *p.actions.values()]
-    for n in walk(tuple(blocks)):
+    for n in (n for b in blocks for n in nodes(b, ast.Then)):
         if isinstance(n, ast.Then) and n not in last:
             ck.error("R204", "'then' can only be the last statement of an action", n.span,
                      "write it as the action's last line: the action goes on as another")

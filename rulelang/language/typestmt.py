@@ -8,7 +8,7 @@ from typing import Any
 import rulelang.limits as limits
 from rulelang.language import ast, clauses_types, constructs_types, looks, written_types
 from rulelang.language import types as ty
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import nodes
 from rulelang.language.program import Program
 from rulelang.language.resolver import Checker
 from rulelang.language.typecheck import Env, ExprTypes
@@ -41,7 +41,7 @@ def rules_callees_first(program: Program, refs: Any,
     is computed as the walk leaves it, the rules the walk is inside counted as being
     computed (a recursive rule's UNKNOWN): never deeper than one rule, however long a chain
     `def a0 = a1`, `def a1 = a2` … or a cycle of rules is."""
-    calls = {key: [ref[1] for node in walk(d.body) if (ref := refs.get(node)) is not None
+    calls = {key: [ref[1] for node in nodes(d.body, ast.Node) if (ref := refs.get(node)) is not None
                    and ref[0] == "def" and ref[1] in program.defs]
              for key, d in program.defs.items()}
     order: list[str] = []

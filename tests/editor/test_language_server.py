@@ -93,11 +93,19 @@ def uri(folder: Path, name: str) -> str:
 
 async def opened(client: LanguageClient, folder: Path, name: str, text: str | None = None
                  ) -> str:
+    """Open a document and wait for its check: a rulebook's or a scenario's own diagnostics
+    (not a notification left over from the test before); for a data file, the next one."""
     doc = uri(folder, name)
+    client.diagnostics.pop(doc, None)
+    versions = client.versions  # type: ignore[attr-defined]
+    versions.pop(doc, None)
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
         uri=doc, language_id="rulelang", version=1,
         text=text if text is not None else (folder / name).read_text())))
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    if name.endswith((".rule", ".test")):
+        await until(client, lambda: doc in client.diagnostics and versions.get(doc) == 1)
+    else:
+        await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return doc
 
 
@@ -144,6 +152,25 @@ async def test_diagnostics_are_the_checkers_and_follow_changes(
     await change(client, doc, GAME, 3)
     assert not client.diagnostics[doc]
     assert not [m for m in client.log_messages if m.type == lsp.MessageType.Error]
+
+
+async def test_a_burst_of_changes_is_checked_as_its_last_text(
+        client: LanguageClient, folder: Path) -> None:
+    """Changes sent together (the first is checked at once, those that find a check waiting
+    are gathered): the diagnostics end as the last text's, for its version."""
+    doc = await opened(client, folder, "game.rule")
+    texts = [GAME.replace("do place", f"do plac{k}") for k in range(4)] + [
+        GAME.replace("do place", "do pl")]
+    for version, text in enumerate(texts, start=2):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=doc, version=version),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await until(client, lambda: client.versions.get(doc) == 6)  # type: ignore[attr-defined]
+    messages = [d.message for d in client.diagnostics[doc]]
+    assert "unknown action 'pl'" in [m.split("\n")[0] for m in messages], messages
+    assert not any(re.search(r"plac\d", m) for m in messages), messages
+    await change(client, doc, GAME, 7)
+    assert not client.diagnostics[doc]
 
 
 async def test_a_broken_module_shows_in_the_file_that_uses_it(
@@ -351,3 +378,74 @@ async def test_half_typed_rulebooks_give_the_checkers_diagnostics_and_no_error(
         wrong += bool(expected)
     assert wrong >= 3
     assert not [m.message for m in client.log_messages if m.type == lsp.MessageType.Error]
+
+
+def checked(*paths: Path) -> list[rulelang.Diagnostic]:
+    """Every diagnostic `rulelang check` gives these files (each checked as the command does)."""
+    found = []
+    for path in paths:
+        try:
+            rulelang.check_file(path)
+        except rulelang.RulebookError as err:
+            found.extend(err.diagnostics)
+    return found
+
+
+def shown(d: rulelang.Diagnostic, lines: list[str]) -> tuple[object, ...]:
+    """A diagnostic as the server publishes it: its message with the help line, its range in
+    UTF-16 units (the client's default)."""
+    def units(line: int, column: int) -> int:
+        return len(lines[line - 1][:column - 1].encode("utf-16-le")) // 2
+    s = d.span
+    assert s is not None
+    return (d.code, d.message + (f"\nhelp: {d.help}" if d.help else ""), s.line - 1,
+            units(s.line, s.column), s.end_line - 1, units(s.end_line, s.end_column))
+
+
+def published(client: LanguageClient, doc: str) -> set[tuple[object, ...]]:
+    return {(d.code, d.message, d.range.start.line, d.range.start.character,
+             d.range.end.line, d.range.end.character) for d in client.diagnostics[doc]}
+
+
+@pytest.mark.parametrize(("game", "module", "wrong", "right"), [
+    # a module's mistake (in the module, and in the game that uses it), a name it lost
+    ("karesansui", "karesansui_garden", "def moss_points(p) = memo(moss_of, tile_grid(p))",
+     "def moss_point(p) = memo(moss_of, tile_grd(p) + true)"),
+    ("tatara", "tatara_terms", "enum wood_use: money, material",
+     "enum wood_use: money, materials"),
+], ids=["karesansui", "tatara"])
+async def test_after_an_edit_each_file_shows_what_rulelang_check_says(
+        client: LanguageClient, folder: Path, game: str, module: str, wrong: str,
+        right: str) -> None:
+    """A bundled game and the module it uses, both open; the module edited: each file's
+    diagnostics are exactly those `rulelang check` gives for it (code, message, help line and
+    range), whichever of the two checks found them, and the game shows the module's on the
+    line that uses it."""
+    here = folder / game
+    here.mkdir()
+    for path in (ROOT.parents[2] / "rulebooks").glob(f"{game.split('_')[0]}*"):
+        shutil.copy(path, here / path.name)
+    book = await opened(client, here, f"{game}.rule")
+    mod = await opened(client, here, f"{module}.rule")
+    text = (here / f"{module}.rule").read_text()
+    assert wrong in text
+    edited = text.replace(wrong, right, 1)
+    (here / f"{module}.rule").write_text(edited)  # for `rulelang check`
+    await change(client, mod, edited, 2)
+    await until(client, lambda: client.versions.get(book) == 1  # type: ignore[attr-defined]
+                and bool(client.diagnostics.get(book)))
+    expected = checked(here / f"{module}.rule", here / f"{game}.rule")
+    assert {Path(d.span.path).name for d in expected if d.span is not None} >= {f"{game}.rule"}
+    for name in (module, game):
+        lines = (here / f"{name}.rule").read_text().splitlines()
+        own = {shown(d, lines) for d in expected
+               if d.span is not None
+               and Path(d.span.path).resolve() == (here / f"{name}.rule").resolve()}
+        got = published(client, uri(here, f"{name}.rule"))
+        assert {g for g in got if not str(g[1]).startswith("in ")} == own, name
+    others = {f"in {module}.rule:{d.span.line}: {d.message}" for d in checked(
+        here / f"{game}.rule") if d.span is not None and module in d.span.path}
+    assert {str(g[1]).split("\nhelp: ")[0] for g in published(client, book)
+            if str(g[1]).startswith("in ")} == others
+    await change(client, mod, text, 3)
+    await until(client, lambda: not client.diagnostics[mod] and not client.diagnostics[book])
