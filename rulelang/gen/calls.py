@@ -75,8 +75,11 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                     Form("items", most, args[0].form.item or F.ANY,
                          masks=f"{w.const(masks)}[{args[1].src}.index]"), cost)
     if key in ("repeated", "repeated_board") and len(args) == 1:
-        return Code(f"{w.const(_REPEATS[key])}(S, {w.plain(args[0]).src})", F.BOOL,
-                    cost)
+        count = w.plain(args[0])
+        if count.form.kind == "num":
+            return Code(f"{w.const(_REPEATS[key])}(S, {count.src})", F.BOOL, cost)
+        return Code(f"{w.const(H.call_builtin)}({w.const(_REPEATS[key])}, {w.const(key)}, "
+                    f"{w.const(n.span)}, S, {count.src})", F.BOOL, cost)  # (else R301)
     if key in ("memo", "cached") and len(args) > (key == "cached"):
         return _kept(w, key, args, n, cost)
     if b.facts.reads & ~_FLAT_READS and key != "moved":  # (the flat state keeps `moved`)

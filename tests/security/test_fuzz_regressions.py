@@ -107,3 +107,13 @@ def test_a_site_query_inside_a_rule_may_rebind_a_parameter_name(tmp_path: Path) 
         state = rulelang.load_game(tmp_path / "g.rule", mode=mode).new_initial_state(seed=0)
         offered[mode] = [state.action_to_string(a) for a in state.legal_actions()]
     assert offered["compiled"] == offered["interpreted"] == ["place 0", "place 1"]
+
+
+def test_repeated_of_what_is_no_number_is_a_rule_error(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 13102 (a literal of another type in Spline+): `repeated(none)` was a
+    Python TypeError in the generated code; it is the reference's R301 in both modes."""
+    defs = "def nothing(x) = none"
+    for key in ("repeated", "repeated_board"):
+        found = {_refusal(tmp_path, defs, f"{key}(nothing(1))", mode)
+                 for mode in ("compiled", "interpreted")}
+        assert len(found) == 1 and found.pop().startswith("R301"), (key, found)
