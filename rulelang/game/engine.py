@@ -132,7 +132,7 @@ class State(NumberedActions):
             self._ended(over)
         except RecursionError as exc:
             err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
-                                   _recurring_span(exc), "R302")
+                                   recurring_span(exc), "R302")
             note_calls(err, self.game.runtime.program.loaded)
             raise err from None
         except RulelangError as err:
@@ -322,23 +322,28 @@ class State(NumberedActions):
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"
 
 
-def _recurring_span(exc: BaseException) -> Span | None:
-    """Where the endless recursion is: the rule call met most often among the innermost
-    frames (a compiled call keeps its `span`, the interpreter its node, or its statement
-    `s` for an effect's call)."""
+def recurring_span(exc: BaseException, span_of: Any = None) -> Span | None:
+    """Where the endless recursion is: the span met most often among the innermost frames
+    (span_of(frame), by default the rule call an interpreter frame holds: a call keeps its
+    `span`, the interpreter its node, or its statement `s` for an effect's call)."""
     tb, frames = exc.__traceback__, []
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
     seen: Counter[Span] = Counter()
     for frame in frames[-300:]:
-        found = frame.f_locals.get("span")
-        for name in ("node", "s"):  # an expression; the interpreter's statement `s`
-            if not isinstance(found, Span):
-                found = getattr(frame.f_locals.get(name), "span", None)
+        found = (span_of or _frame_span)(frame)
         if isinstance(found, Span):
             seen[found] += 1
     return seen.most_common(1)[0][0] if seen else None
+
+
+def _frame_span(frame: Any) -> Span | None:
+    found = frame.f_locals.get("span")
+    for name in ("node", "s"):  # an expression; the interpreter's statement `s`
+        if not isinstance(found, Span):
+            found = getattr(frame.f_locals.get(name), "span", None)
+    return found if isinstance(found, Span) else None
 
 
 def observe(state: State, player: int) -> dict[str, Any]:
@@ -414,31 +419,28 @@ def shown_history(made: list[tuple[Decision, int]], player: int) -> list[str]:
     """The history as `player` may know it: another player's secret choices read
     `(secret choice)`, and a run of them in a row (the same player's, nothing else between)
     is one entry, so that how many there were tells nothing of what they were about."""
-    out: list[str] = []
-    last_secret: int | None = None  # the player of the run of secret choices just shown
-    for d, i in made:
-        if d.secret and d.player != player:
-            if last_secret != d.player:
-                out.append(SECRET)
-                last_secret = d.player
-            continue
-        out.append(d.labels()[i])
-        last_secret = None
-    return out
+    return [d.labels()[i] if shown else SECRET for d, i, shown in _shown(made, player)]
 
 
 def shown_movers(made: list[tuple[Decision, int]], player: int) -> list[int | None]:
     """Who made each entry of shown_history(made, player): the deciding player, None for a
     run of another player's secret choices (said without a name)."""
-    out: list[int | None] = []
-    last_secret: int | None = None
-    for d, _ in made:
+    return [d.player if shown else None for d, _, shown in _shown(made, player)]
+
+
+def _shown(made: list[tuple[Decision, int]], player: int
+           ) -> list[tuple[Decision, int, bool]]:
+    """The entries `player` may know of, each with whether it is shown (False: the first of
+    a run of another player's secret choices, which stands for the whole run)."""
+    out: list[tuple[Decision, int, bool]] = []
+    last_secret: int | None = None  # the player of the run of secret choices just met
+    for d, i in made:
         if d.secret and d.player != player:
             if last_secret != d.player:
-                out.append(None)
+                out.append((d, i, False))
                 last_secret = d.player
             continue
-        out.append(d.player)
+        out.append((d, i, True))
         last_secret = None
     return out
 

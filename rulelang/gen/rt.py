@@ -15,11 +15,11 @@ mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures'
 from __future__ import annotations
 
 import os
-from collections import Counter
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
 from rulelang.game.callchain import ORIGINS, note_calls
+from rulelang.game.engine import recurring_span
 from rulelang.gen.bits import count_position
 from rulelang.library.decision import bound, label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
@@ -548,19 +548,16 @@ def ticked(s: GenState, n: int, span: Any) -> None:
 
 
 def too_deep(exc: RecursionError) -> RuleRuntimeError:
-    """The reference's R302 for an endless recursion (an effect calling itself), at the
-    rule or effect whose generated function recurs most among the innermost frames."""
-    tb, frames = exc.__traceback__, []
-    while tb is not None:
-        frames.append(tb.tb_frame)
-        tb = tb.tb_next
-    seen: Counter[Any] = Counter()
-    for frame in frames[-300:]:
-        origin = frame.f_globals.get(ORIGINS, {}).get(frame.f_code.co_name)
-        if origin is not None and origin[0] is not None:
-            seen[origin[0]] += 1
+    """The reference's R302 for an endless recursion (an effect or rule calling itself), at
+    the rule or effect whose generated function recurs most among the innermost frames."""
     return RuleRuntimeError("rules call each other too deeply (endless recursion?)",
-                            seen.most_common(1)[0][0] if seen else None, "R302")
+                            recurring_span(exc, _origin), "R302")
+
+
+def _origin(frame: Any) -> Any:
+    """The span a generated function was written from (its module's origins table)."""
+    origin = frame.f_globals.get(ORIGINS, {}).get(frame.f_code.co_name)
+    return origin[0] if origin is not None else None
 
 
 class TurnOver(Exception):

@@ -76,14 +76,13 @@ class Watch:
 
 
 def written_counts(program: Any, pairs: dict[tuple[Any, Any], int], draws: list[Any],
-                   memo: dict[Any, Any], out: Counts | None = None) -> Counts:
-    """The values each choose took in one game, added to `out` (made when None): how often
-    its decisions took each (choose, value) pair (a None choose: where a `then` goes on as
-    another action; a value that is no key may be given as it is written), and its draws;
-    each value written once. `memo` keeps, per loaded game, each action's chooses (by name,
-    action_slots) and each choose's position."""
-    if out is None:
-        out = {}
+                   memo: dict[Any, Any]) -> Counts:
+    """The values each choose took in one game: how often its decisions took each (choose,
+    value) pair (a None choose: where a `then` goes on as another action; a value that is no
+    key may be given as it is written), and its draws; each value written once. `memo`
+    keeps, per loaded game, each action's chooses (by name, action_slots) and each choose's
+    position."""
+    out: Counts = {}
     last, counted = None, {}
     for (s, v), n in pairs.items():
         if s is not last:  # (the pairs of one choose mostly come together)

@@ -25,7 +25,6 @@ from rulelang.library.decision import Decision, label
 from rulelang.model.values import Site
 from rulelang.tools.common import cap_game, load
 from rulelang.tools.evidence.choices import (
-    Counts,
     Watch,
     action_slots,
     value_text,
@@ -146,8 +145,7 @@ def _play(game: Any, memo: _Memo, state: Any, agents: list[Any], index: int, see
         "branching": branching,
         "action_counts": taken if len(taken) < 2 else dict(sorted(taken.items())),
         "actions": actions, "movers": movers,
-        "choices": written_counts(program, chosen[1], draws, memo.slots, chosen[0])
-        if chosen[1] or draws else chosen[0],
+        "choices": written_counts(program, chosen, draws, memo.slots),
     }
 
 
@@ -175,14 +173,14 @@ def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> 
 
 
 def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
-          ) -> tuple[list[str], list[int], dict[str, int],
-                     tuple[Counts, dict[tuple[Any, Any], int]], dict[str, int]]:
+          ) -> tuple[list[str], list[int], dict[str, int], dict[tuple[Any, Any], int],
+                     dict[str, int]]:
     """From a game's decisions, in one pass: the string of each option taken, each mover,
     how often each action was taken (unsorted; a decision outside any action, such as a
     choose of the setup, counts for none), what the chooses took and the branching
     figures. What the chooses took is how often each (choose, value) pair was taken (a value
-    that cannot be a key counted by how it is written, which writes it the same), beside
-    counts (choices.written_counts) left empty.
+    that cannot be a key counted by how it is written, which writes it the same), for
+    choices.written_counts.
 
     A string is d.labels()[k] (_label_at: with only the strings of the options before it
     that could be the same). The first word of a string is its option's action, when it has
@@ -215,8 +213,7 @@ def _read(program: Any, history: list[tuple[Decision, int]], memo: _Memo
                 _count(pairs, slot, v, 1)
         elif d.choose is not None:
             _count(pairs, d.choose, option[1][0], 1)
-    counts: Counts = {}
-    return actions, movers, names, (counts, pairs), {
+    return actions, movers, names, pairs, {
         "decisions": len(actions), "options": total, "max": most, "single": single}
 
 
