@@ -313,7 +313,7 @@ class GameWriter:
         if dom.form.kind == "sitelist":  # (a menu changes nothing: the list itself)
             return (f"map({self.w.const(self.w.board.sites.__getitem__)}, {dom.src})",
                     dom.form.size, F.SITE)
-        dom = self.w.plain(dom)
+        dom = self.w.zone_pile(self.w.plain(dom))
         if dom.form.kind == "items":
             item = dom.form.item or F.ANY
             return dom.src, dom.form.size, F.Form(item.kind, item.size, item.item)

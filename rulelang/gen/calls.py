@@ -16,6 +16,7 @@ from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
 from rulelang.library.semantics import STEP_BUDGET
+from rulelang.model.values import ZoneRef
 
 # builtins whose values the flat state can give through the builtin itself
 _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
@@ -25,6 +26,11 @@ _REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
 # builtins of a site or a zone: a site's pile read in place (gen/helpers.py)
 _AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
             "top": H.top_at, "moved": H.moved_at}
+
+# builtins that call the rules passed to them: the forms of the values each gets, by the
+# rule's position (reach asks the cost and the stop of sites; group its link of two sites)
+PASSES: dict[str, dict[int, tuple[Form, ...]]] = {
+    "reach": {3: (F.SITE,), 4: (F.SITE,)}, "group": {2: (F.SITE, F.SITE)}}
 
 
 def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
@@ -54,7 +60,19 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         op = "not " if key == "empty" else "() != "
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
-        return Code(f"S.at[{args[0].src}.index]", F.ANY, cost)
+        return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_sites), cost)
+    zone = len(args) == 1 and type(args[0].form.static) is ZoneRef \
+        and args[0].form.static in w.rt.template.zones
+    if zone and key == "pieces":  # (a zone's pile, as it is now)
+        pile: Code = w.zone_pile(args[0])
+        return pile._replace(cost=cost)
+    if zone and key == "size":
+        return Code(f"len(S.zones[{args[0].src}])", F.NUM, cost)
+    piece = len(args) == 1 and args[0].form.kind == "piece"
+    if piece and key == "owner":  # (owners are fixed in generated games)
+        return Code(f"{w.owner_players()}[{args[0].src}.id]", F.ANY, cost)
+    if piece and key == "kind":
+        return Code(f"{args[0].src}.kind", F.TEXT, cost)
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",

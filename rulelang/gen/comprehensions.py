@@ -24,7 +24,7 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     """`[x for a in A, b in B where c]`: one comprehension, its domains found in turn."""
     inner, loops, cost, size = dict(env), [], 0, 1
     for g in n.generators:
-        dom = w.plain(w.ex(g.domain, inner))
+        dom = w.zone_pile(w.plain(w.ex(g.domain, inner)))
         var = w.fresh("v")
         known = dom.form.kind == "items"
         src = dom.src if known else \

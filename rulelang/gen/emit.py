@@ -32,7 +32,7 @@ from rulelang.gen.rt import ticked
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import zone_ref
+from rulelang.model.values import ZoneRef, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -89,6 +89,20 @@ class Writer:
             name = self._by_value[key] = f"k{len(self.constants)}"
             self.constants[name] = value
         return name
+
+    def zone_pile(self, code: Code) -> Code:
+        """A zone of the game known when written, as a domain: its pieces now, in place
+        (semantics.iterate); any other value as it is."""
+        zone = code.form.static
+        if type(zone) is ZoneRef and zone in self.rt.template.zones:
+            return Code(f"tuple(S.zones[{code.src}])", F.pile(self.n_sites), code.cost)
+        return code
+
+    def owner_players(self) -> str:
+        """The constant giving each piece's owner as a player (or none), by piece id: owners
+        are fixed in a generated game."""
+        return self.const(tuple(None if o is None else self.rt.players[o]
+                                for o in self.rt.template.owner))
 
     def static(self, value: Any) -> Code:
         return Code(self.const(value), F.of_constant(value, self.board, len(self.rt.players)),
@@ -148,18 +162,25 @@ class Writer:
             self.step2 = self.step2 or cat == "table"
             return self.static(self.rt._component_value(cat, key, None, n))
         if cat == "function":  # a rule passed as a value: a function of the state S
-            params = self.program.defs[key].params or ()
-            names = [self.fresh("a") for _ in params]
-            call = self.call_rule(key, [Code(a, F.ANY, 0) for a in names], n)
-            body = call.src
-            if self.counting:  # each call charged as it is made
-                body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
-                       f"{self.const(n.span)}) or {call.src}"
-            named = f"*, {self.fresh('a')}={self.const(H.RuleName(key))}"  # (messages' name)
-            return Code(f"(lambda {', '.join([*names, named])}: {body})", F.ANY, call.cost)
+            return self.rule_value(key, n, ())
         if cat in ("var", "counter", "zone"):
             return self.owned(cat, key, None, n)
         raise Unsupported(f"a {cat} as a value", n.span)
+
+    def rule_value(self, key: str, n: ast.Node, given: tuple[Form, ...]) -> Code:
+        """A rule passed as a value: a function of the state S; its parameters of the
+        forms `given` where the builtin it goes to calls it with those (else unknown)."""
+        params = self.program.defs[key].params or ()
+        names = [self.fresh("a") for _ in params]
+        forms = given if len(given) == len(params) else (F.ANY,) * len(params)
+        call = self.call_rule(key, [Code(a, f, 0) for a, f in zip(names, forms, strict=True)],
+                              n)
+        body = call.src
+        if self.counting:  # each call charged as it is made
+            body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
+                   f"{self.const(n.span)}) or {call.src}"
+        named = f"*, {self.fresh('a')}={self.const(H.RuleName(key))}"  # (messages' name)
+        return Code(f"(lambda {', '.join([*names, named])}: {body})", F.ANY, call.cost)
 
     def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
         """A shared zone, var or counter, or a known player's (`points of p`)."""
@@ -228,6 +249,10 @@ class Writer:
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
             return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
                         F.NUM, obj.cost)
+        if obj.form.kind == "piece" and n.name == "kind":
+            return Code(f"{obj.src}.kind", F.TEXT, obj.cost)
+        if obj.form.kind == "piece" and n.name in self.rt.template.attrs:  # its column
+            return Code(f"S.attrs[{self.const(n.name)}][{obj.src}.id]", F.ANY, obj.cost)
         if n.name in self.rt.template.attrs and n.name != "kind":  # a piece's, most likely
             return Code(f"{self.const(H.piece_attr)}(S, {obj.src}, {self.const(n.name)}, "
                         f"{self.const(n.span)})", F.ANY, obj.cost)
@@ -241,8 +266,12 @@ class Writer:
         cat, key = (str(ref[0]), ref[1]) if ref is not None else ("", "")
         if cat == "def":
             return self.call_rule(key, [self.raw(a, env) for a in n.args], n)
-        if cat == "builtin":
-            return self.call_builtin(key, [self.raw(a, env) for a in n.args], n)
+        if cat == "builtin":  # (a rule it calls: its parameters of the forms it gives)
+            given = calls.PASSES.get(key, {})
+            return self.call_builtin(key, [
+                self.rule_value(self.refs[a][1], a, given[i])
+                if i in given and self.refs.get(a, ("",))[0] == "function"
+                else self.raw(a, env) for i, a in enumerate(n.args)], n)
         if cat == "relation":
             [arg] = [self.ex(a, env) for a in n.args] if len(n.args) == 1 else [None]
             rel = self.board.relations.get(key)
@@ -395,7 +424,7 @@ class Writer:
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
                                dom.form.size, F.SITE)
         else:
-            dom = self.plain(dom)
+            dom = self.zone_pile(self.plain(dom))
             if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
                 src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
                 if dom.form.kind == "lines":

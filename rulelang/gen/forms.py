@@ -50,6 +50,12 @@ def sitelist(size: int) -> Form:
     return Form("sitelist", size, SITE)
 
 
+def pile(size: int) -> Form:
+    """A site's pile or a zone's: a tuple of pieces (at most `size`, the bound the writer
+    takes for any collection it cannot count)."""
+    return Form("items", size, PIECE)
+
+
 def bits(size: int) -> Form:
     return Form("bits", size, SITE)
 

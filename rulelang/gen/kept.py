@@ -21,8 +21,7 @@ from rulelang.gen.emit import Writer
 def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     layout = w.layout
     sites, n = w.const(w.board.sites), w.n_sites
-    owner_of = w.const(tuple(None if o is None else w.rt.players[o]
-                             for o in w.rt.template.owner))
+    owner_of = w.owner_players()
     one, zero, last = w.const(1), w.const(0), w.const(-1)
     funcs = []
 

@@ -24,8 +24,7 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
         fn.add(f"{w.const(pieces.place)}(S, {piece.src}, {target.src}, "
                f"{w.const(s.piece.span)}, {w.const(verb)})")
         return piece.cost + target.cost + 1
-    owners = w.const(tuple(None if o is None else w.rt.players[o]
-                           for o in w.rt.template.owner))
+    owners = w.owner_players()
     last, i, was, pc, rest = w.const(-1), *(w.fresh("v") for _ in range(4))
     fn.add(f"{i} = {top.src}.index")
     fn.add(f"{was} = S.at[{i}]")

@@ -47,8 +47,7 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     fn.add(f"{z} = {zone}")
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
         t, i, was = w.fresh("v"), w.fresh("v"), w.fresh("v")
-        owners = w.const(tuple(None if o is None else w.rt.players[o]
-                               for o in w.rt.template.owner))
+        owners = w.owner_players()
         fn.add(f"{pile} = S.zones[{z}]")
         fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.add(f"    {pc} = {pile}.pop()")
