@@ -31,6 +31,9 @@ _AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
 # rule's position (reach asks the cost and the stop of sites; group its link of two sites)
 PASSES: dict[str, dict[int, tuple[Form, ...]]] = {
     "reach": {3: (F.SITE,), 4: (F.SITE,)}, "group": {2: (F.SITE, F.SITE)}}
+# and of those, the rules whose values it reads by site index where they are kept
+# (SiteValues.by_site: gen/layout.py)
+BY_SITE = frozenset({("reach", 3), ("reach", 4)})
 
 
 def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:

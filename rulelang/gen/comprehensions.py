@@ -1,15 +1,18 @@
 """The writer's comprehensions: quantifiers over a domain's items (`any`, `all`, `count`,
-`each`, `first`, `max`, `min`, `sum`, `best`, `sorted`) as one Python comprehension each,
-list comprehensions over several domains, and records."""
+`each`, `first`, `max`, `min`, `sum`, `best`, `sorted`) as one Python comprehension each
+(`any`/`all` over sites as bits as one mask test), list comprehensions over several
+domains, and records."""
 from __future__ import annotations
 
 from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.gen.bits import site_mask
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.model.values import Record
 
 
@@ -83,3 +86,51 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         return Code(f"{w.const(H.ranked)}({w.const(kind)}, {pairs}, "
                     f"{w.const(n.span)})", form, cost)
     raise Unsupported(f"the quantifier '{kind}'", n.span)
+
+
+def masked(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
+    """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
+    when the game is made: one mask test."""
+    body = n.body
+    if n.kind not in ("any", "all") or n.cond is not None \
+            or not isinstance(body, ast.Compare):
+        return None
+    owned = _owned_by(w, n.var, body, env)
+    if owned is not None:  # any/all x in g: owner(x) == p
+        return _mask_test(w, n.kind, dom, owned)
+    if body.op != "in" or not isinstance(body.left, ast.Name) or body.left.id != n.var \
+            or any(isinstance(x, ast.Name) and x.id == n.var for x in walk(body.right)):
+        return None
+    right = w.ex(body.right, env)
+    if right.form.kind != "items" or right.form.item != F.SITE:
+        return None
+    if right.form.known:
+        mask = w.const(site_mask(right.form.static))
+    else:
+        mask = f"{w.const(site_mask)}({right.src})"
+    return _mask_test(w, n.kind, dom, mask)
+
+
+def _mask_test(w: Any, kind: str, dom: Code, mask: str) -> Code:
+    """any: some site of dom's bits is in mask; all: every one is."""
+    zero, cost = w.const(0), dom.cost + dom.form.size
+    if kind == "any":
+        return Code(f"({dom.src} & {mask} != {zero})", F.BOOL, cost)
+    return Code(f"({dom.src} & ~{mask} == {zero})", F.BOOL, cost)
+
+
+def _owned_by(w: Any, var: str, body: ast.Compare, env: dict[str, Code]) -> str | None:
+    """`owner(var) == P` (either way round) with P a player known when written: the
+    source of that player's owner bits."""
+    if body.op != "==":
+        return None
+    for call, other in ((body.left, body.right), (body.right, body.left)):
+        if isinstance(call, ast.Call) and len(call.args) == 1 and not call.kwargs \
+                and w.refs.get(call.func) == ("builtin", "owner") \
+                and isinstance(call.args[0], ast.Name) and call.args[0].id == var \
+                and not any(isinstance(x, ast.Name) and x.id == var for x in walk(other)):
+            who = w.ex(other, env)
+            if who.form.kind == "player" and who.form.known:
+                slot = w.layout.owner_bits()
+                return f"S.{slot}[{w.const(who.form.static.index)}]"
+    return None

@@ -23,14 +23,13 @@ import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
-from rulelang.gen.bits import bit_sites, site_mask
+from rulelang.gen.bits import bit_sites
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
+from rulelang.gen.rt import SiteValues, ticked
 from rulelang.gen.rt import charged as rt_charged
-from rulelang.gen.rt import ticked
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
 from rulelang.model.values import ZoneRef, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
@@ -57,6 +56,8 @@ class Writer:
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}
+        # the rules whose site values are kept, as written for each mover (kept_now checks)
+        self.value_rules: dict[str, dict[int, str]] = {}
         self.mover: int | None = None  # the mover the function being written is for
         self.program = runtime.program
         self.refs = runtime.program.refs
@@ -167,9 +168,12 @@ class Writer:
             return self.owned(cat, key, None, n)
         raise Unsupported(f"a {cat} as a value", n.span)
 
-    def rule_value(self, key: str, n: ast.Node, given: tuple[Form, ...]) -> Code:
+    def rule_value(self, key: str, n: ast.Node, given: tuple[Form, ...],
+                   by_site: bool = False) -> Code:
         """A rule passed as a value: a function of the state S; its parameters of the
-        forms `given` where the builtin it goes to calls it with those (else unknown)."""
+        forms `given` where the builtin it goes to calls it with those (else unknown);
+        with the mover's kept values of it where the builtin reads them (`by_site`) and
+        the layout keeps them."""
         params = self.program.defs[key].params or ()
         names = [self.fresh("a") for _ in params]
         forms = given if len(given) == len(params) else (F.ANY,) * len(params)
@@ -180,7 +184,13 @@ class Writer:
             body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
                    f"{self.const(n.span)}) or {call.src}"
         named = f"*, {self.fresh('a')}={self.const(H.RuleName(key))}"  # (messages' name)
-        return Code(f"(lambda {', '.join([*names, named])}: {body})", F.ANY, call.cost)
+        rule = f"(lambda {', '.join([*names, named])}: {body})"
+        mover = self.mover
+        values = self.layout.site_values(key) if by_site and mover is not None else None
+        if values is not None and mover is not None:
+            self.value_rules.setdefault(key, {}).setdefault(mover, rule)
+            rule = f"{self.const(SiteValues)}({rule}, S.{values.slot}[{self.const(self.mover)}])"
+        return Code(rule, F.ANY, call.cost)
 
     def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
         """A shared zone, var or counter, or a known player's (`points of p`)."""
@@ -246,6 +256,9 @@ class Writer:
             return Code(f"S.last[{self.const(n.name)}]", F.MAYBE_SITE, obj.cost)
         if obj.form.kind == "last" and n.name in ("piece", "action", "player"):
             return Code(f"S.last[{self.const(n.name)}]", F.ANY, obj.cost)
+        if obj.form.kind == "player" and n.name in ("name", "index"):
+            return Code(f"{obj.src}.{n.name}", F.NUM if n.name == "index" else F.TEXT,
+                        obj.cost)
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
             return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
                         F.NUM, obj.cost)
@@ -269,7 +282,7 @@ class Writer:
         if cat == "builtin":  # (a rule it calls: its parameters of the forms it gives)
             given = calls.PASSES.get(key, {})
             return self.call_builtin(key, [
-                self.rule_value(self.refs[a][1], a, given[i])
+                self.rule_value(self.refs[a][1], a, given[i], (key, i) in calls.BY_SITE)
                 if i in given and self.refs.get(a, ("",))[0] == "function"
                 else self.raw(a, env) for i, a in enumerate(n.args)], n)
         if cat == "relation":
@@ -359,7 +372,11 @@ class Writer:
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
         obj, i = self.ex(n.obj, env), self.ex(n.index, env)
-        return Code(f"{self.const(H.index)}({obj.src}, {i.src}, {self.const(n.span)})", F.ANY,
+        form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form)
+        if i.form.kind == "num" and obj.form.kind in ("lines", "items") \
+                and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
+            form = obj.form.item
+        return Code(f"{self.const(H.index)}({obj.src}, {i.src}, {self.const(n.span)})", form,
                     obj.cost + i.cost)
 
     def x_MapExpr(self, n: ast.MapExpr, env: dict[str, Code]) -> Code:
@@ -407,7 +424,8 @@ class Writer:
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
         dom = self.raw(n.domain, env)
-        masked = self._masked(n, dom, env) if dom.form.kind in ("bits", "linemask") else None
+        masked = comprehensions.masked(self, n, dom, env) \
+            if dom.form.kind in ("bits", "linemask") else None
         if masked is not None:
             return masked
         if dom.form.kind == "linemask":
@@ -438,51 +456,6 @@ class Writer:
     def charged(self, src: str, each: int, span: Any) -> str:
         """A loop's items, charged `each` steps apiece as the loop starts."""
         return f"{self.const(rt_charged)}(S, {src}, {self.const(each)}, {self.const(span)})"
-
-    def _masked(self, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
-        """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
-        when the game is made: one mask test."""
-        body = n.body
-        if n.kind not in ("any", "all") or n.cond is not None \
-                or not isinstance(body, ast.Compare):
-            return None
-        owned = self._owned_by(n.var, body, env)
-        if owned is not None:  # any/all x in g: owner(x) == p
-            return self._mask_test(n.kind, dom, owned)
-        if body.op != "in" or not isinstance(body.left, ast.Name) or body.left.id != n.var \
-                or any(isinstance(x, ast.Name) and x.id == n.var for x in walk(body.right)):
-            return None
-        right = self.ex(body.right, env)
-        if right.form.kind != "items" or right.form.item != F.SITE:
-            return None
-        if right.form.known:
-            mask = self.const(site_mask(right.form.static))
-        else:
-            mask = f"{self.const(site_mask)}({right.src})"
-        return self._mask_test(n.kind, dom, mask)
-
-    def _mask_test(self, kind: str, dom: Code, mask: str) -> Code:
-        """any: some site of dom's bits is in mask; all: every one is."""
-        zero, cost = self.const(0), dom.cost + dom.form.size
-        if kind == "any":
-            return Code(f"({dom.src} & {mask} != {zero})", F.BOOL, cost)
-        return Code(f"({dom.src} & ~{mask} == {zero})", F.BOOL, cost)
-
-    def _owned_by(self, var: str, body: ast.Compare, env: dict[str, Code]) -> str | None:
-        """`owner(var) == P` (either way round) with P a player known when written: the
-        source of that player's owner bits."""
-        if body.op != "==":
-            return None
-        for call, other in ((body.left, body.right), (body.right, body.left)):
-            if isinstance(call, ast.Call) and len(call.args) == 1 and not call.kwargs \
-                    and self.refs.get(call.func) == ("builtin", "owner") \
-                    and isinstance(call.args[0], ast.Name) and call.args[0].id == var \
-                    and not any(isinstance(x, ast.Name) and x.id == var for x in walk(other)):
-                who = self.ex(other, env)
-                if who.form.kind == "player" and who.form.known:
-                    slot = self.layout.owner_bits()
-                    return f"S.{slot}[{self.const(who.form.static.index)}]"
-        return None
 
     # ---- rules: one function per rule and per form of its arguments
     @noting_call

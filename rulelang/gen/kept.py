@@ -7,7 +7,8 @@
 * `init_kept(S)` — every structure made from the board (a state made from data);
 * `copy_kept(S, new)` — a clone's own copies;
 * `kept_now(S)` — the structures' meaning (the queries' lists, every site's group) as
-  plain values, for the debug check that compares them with ones made anew.
+  plain values, for the debug check that compares them with ones made anew (for kept site
+  values: the entries that differ from the rule's value now, none when right).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 from rulelang.gen.bits import uf_build
 from rulelang.gen.code import Func
 from rulelang.gen.emit import Writer
+from rulelang.library.builtins import UNASKED
 
 
 def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
@@ -104,6 +106,20 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         init.add(f"        S.own[S.top[j].index] |= {one} << j")
         copy.add("new.own = S.own.copy()")
         now.add("out.append(tuple(S.own))")
+    unasked, players = w.const(UNASKED), w.const(len(w.rt.players))
+    for v in layout.values.values():
+        touch.add(f"for t in S.{v.slot}:")  # (each player's values)
+        if all(a == (i,) for i, a in enumerate(v.affected)):  # (its own site's only)
+            touch.add(f"    t[i] = {unasked}")
+        else:
+            touch.add(f"    for j in {w.const(v.affected)}[i]:")
+            touch.add(f"        t[j] = {unasked}")
+        init.add(f"S.{v.slot} = [[{unasked}] * {w.const(n)} for _ in range({players})]")
+        copy.add(f"new.{v.slot} = [t.copy() for t in S.{v.slot}]")
+        for mover, rule in sorted(w.value_rules.get(v.key, {}).items()):
+            now.add(f"t, f = S.{v.slot}[{w.const(mover)}], {rule}")
+            now.add(f"out.append([j for j in range({w.const(n)}) if t[j] is not {unasked} "
+                    f"and t[j] != f({sites}[j])])")
     for fn in (touch, init, copy):
         fn.add("pass")
     now.add("return out")

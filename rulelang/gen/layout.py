@@ -11,7 +11,13 @@ runs (the writer asks; it never decides a representation by matching shapes):
 * **kept groups** for `group(s, rel)` over a symmetric relation: a union-find whose roots
   hold their group's sites as a bitset; a piece arriving on an empty site joins its
   neighbours' groups, any other change of a site's top owner drops the structure, and the
-  next question builds it anew from the board.
+  next question builds it anew from the board;
+* **kept site values** of a rule of one site given to `reach` (a move's cost, where it may
+  stop) whose value reads the position only at its site (the pieces there, their
+  attributes) and at the sites of static relations of it, and the mover: per player, a list
+  by site index of the values asked so far, an entry forgotten when a change can affect it
+  (the rule is still asked only where the builtin asks it, so its errors come where the
+  reference's do).
 
 Each structure is a few slots of the generated State class (`q0`/`b0`, `u1`/`g1`, `own`),
 written by gen/kept.py.
@@ -30,6 +36,7 @@ _PILE = frozenset({"empty", "occupied", "owner"})
 _STATIC_CATS = frozenset({"player", "option", "kind", "symbol", "enum", "relation", "region",
                           "lines"})
 SELF = "self"  # the role of the query's own site
+PIECE = "piece of "  # the role of a piece on a site of a role: PIECE + that role
 
 
 @dataclass
@@ -62,13 +69,28 @@ class Groups:
 
 
 @dataclass
+class Values:
+    """Kept site values of a rule of one site: slot `v<n>`, per player a list by site
+    index of its values asked so far (UNASKED where a change may have altered one)."""
+    key: str
+    number: int
+    affected: tuple[tuple[int, ...], ...]  # changed site index -> entries to forget
+
+    @property
+    def slot(self) -> str:
+        return f"v{self.number}"
+
+
+@dataclass
 class Layout:
     program: Any
     board: Any
     queries: dict[str, Query] = field(default_factory=dict)  # used ones, by def key
     groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
     owners: bool = False  # owner bits kept (slot `own`: a list by player index)
+    values: dict[str, Values] = field(default_factory=dict)  # used ones, by def key
     _refused: set[str] = field(default_factory=set)
+    _no_values: set[str] = field(default_factory=set)
     _count: int = 0
 
     @property
@@ -80,11 +102,12 @@ class Layout:
             out.extend(g.slots)
         if self.owners:
             out.append("own")
+        out.extend(v.slot for v in self.values.values())
         return tuple(out)
 
     @property
     def kept(self) -> bool:
-        return bool(self.queries or self.groups or self.owners)
+        return bool(self.queries or self.groups or self.owners or self.values)
 
     def owner_bits(self) -> str:
         """The slot of the owner bits (kept from now on)."""
@@ -103,6 +126,38 @@ class Layout:
         else:
             self.queries[key] = made
         return made
+
+    def site_values(self, key: str) -> Values | None:
+        """Kept values for the rule `key` of one site, if they can be kept."""
+        if key in self.values:
+            return self.values[key]
+        if key in self._no_values:
+            return None
+        d = self.program.defs.get(key)
+        roles = None
+        if d is not None and d.params is not None and len(d.params) == 1 \
+                and not isinstance(d.body, ast.Block):
+            roles = _Local(self.program, mover=True).reads(d.body, {d.params[0]: SELF}, 0)
+        if roles is None:
+            self._no_values.add(key)
+            return None
+        made = self.values[key] = Values(key, self._next(), self._affected(roles))
+        return made
+
+    def _affected(self, roles: set[str]) -> tuple[tuple[int, ...], ...]:
+        """Per changed site index, the sites whose value reading `roles` it can change."""
+        n = len(self.board.sites)
+        affected: list[set[int]] = [set() for _ in range(n)]
+        for role in roles:
+            if role == SELF:
+                for i in range(n):
+                    affected[i].add(i)
+            else:  # read at the sites relation `role` gives for s: s is affected by them
+                table = self.board.relations[role].indices
+                for s in range(n):
+                    for i in table[s]:
+                        affected[i].add(s)
+        return tuple(tuple(sorted(a)) for a in affected)
 
     def group(self, relation: Any) -> Groups | None:
         """Kept groups over `relation` (a symmetric one: a group is then a component)."""
@@ -129,29 +184,20 @@ class Layout:
         roles = _Local(self.program).reads(q.cond, {q.var: SELF}, 0)
         if roles is None:
             return None
-        n = len(self.board.sites)
-        affected: list[set[int]] = [set() for _ in range(n)]
-        for role in roles:
-            if role == SELF:
-                for i in range(n):
-                    affected[i].add(i)
-            else:  # read at the sites relation `role` gives for s: s is affected by them
-                table = self.board.relations[role].indices
-                for s in range(n):
-                    for i in table[s]:
-                        affected[i].add(s)
-        return Query(key, self._next(), q.var, q.cond,
-                     tuple(tuple(sorted(a)) for a in affected))
+        return Query(key, self._next(), q.var, q.cond, self._affected(roles))
 
 
 class _Local:
     """Whether a condition reads the position only at its site (role SELF) and at the
-    sites of static relations of it (role: the relation's name): the roles it reads, or
-    None when it reads anything else (the mover, the turn, a zone, another site)."""
+    sites of static relations of it (role: the relation's name) — their piles, the pieces
+    on them (a local of role `PIECE + role`) and those pieces' attributes —: the roles it
+    reads, or None when it reads anything else (the turn, a zone, another site; the mover
+    unless `mover`: values kept per player)."""
 
-    def __init__(self, program: Any) -> None:
+    def __init__(self, program: Any, mover: bool = False) -> None:
         self.program = program
         self.refs = program.refs
+        self.mover = mover
 
     def reads(self, e: ast.Expr, roles: dict[str, str | None], depth: int) -> set[str] | None:
         if depth > 8:
@@ -177,7 +223,7 @@ class _Local:
         cat, key = self.refs.get(e, ("local", e.id))
         if cat == "local":
             return set() if e.id in roles else None
-        if cat in _STATIC_CATS:
+        if cat in _STATIC_CATS or (cat, key) == ("builtin", "mover") and self.mover:
             return set()
         if cat == "def":
             d = self.program.defs[key]
@@ -191,7 +237,10 @@ class _Local:
         ref = self.refs.get(e)
         if ref is not None:
             return set() if str(ref[0]) in _STATIC_CATS else None
-        if isinstance(e.obj, ast.Name) and roles.get(e.obj.id, "") != "":
+        role = roles.get(e.obj.id, "") if isinstance(e.obj, ast.Name) else ""
+        if role is not None and role.startswith(PIECE):
+            return {role[len(PIECE):]}  # an attribute of a piece on that site
+        if role != "":
             return set()  # a site's coordinate
         return None
 
@@ -202,7 +251,7 @@ class _Local:
         if cat == "builtin" and key in _PILE and len(e.args) == 1:
             arg = e.args[0]
             role = roles.get(arg.id) if isinstance(arg, ast.Name) else None
-            return None if role is None else {role}
+            return None if role is None else {role.removeprefix(PIECE)}
         if cat == "builtin":
             b = BUILTINS[key]
             if b.facts.reads & ~(Reads.GAME) or b.facts.calls:
@@ -231,6 +280,14 @@ class _Local:
                 and isinstance(dom.args[0], ast.Name) and roles.get(dom.args[0].id) == SELF \
                 and str(self.refs.get(dom.func, ("", ""))[0]) == "relation":
             role = str(self.refs[dom.func][1])
+        elif isinstance(dom, ast.Call) and len(dom.args) == 1 and not dom.kwargs \
+                and isinstance(dom.args[0], ast.Name) \
+                and self.refs.get(dom.func) == ("builtin", "pieces") \
+                and not str(roles.get(dom.args[0].id) or PIECE).startswith(PIECE):
+            site = str(roles[dom.args[0].id])  # the pieces on a site of a role
+            inner = {**roles, e.var: PIECE + site}
+            got = self._all((e.cond, e.body), inner, depth)
+            return None if got is None else got | {site}
         elif self.reads(dom, roles, depth) != set():
             return None
         inner = {**roles, e.var: role}

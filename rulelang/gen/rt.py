@@ -560,6 +560,21 @@ def _origin(frame: Any) -> Any:
     return origin[0] if origin is not None else None
 
 
+class SiteValues:
+    """A rule of one site given to a builtin (reach) with the mover's kept values of it by
+    site index (gen/layout.py): the builtin reads and fills those, and asks the rule where
+    one is UNASKED."""
+
+    __slots__ = ("rule", "by_site", "__kwdefaults__")
+
+    def __init__(self, rule: Any, by_site: list[Any]) -> None:
+        self.rule, self.by_site = rule, by_site
+        self.__kwdefaults__ = rule.__kwdefaults__  # (messages name the rule: helpers.show)
+
+    def __call__(self, site: Any) -> Any:
+        return self.rule(site)
+
+
 class TurnOver(Exception):
     """A result statement in a turn of several decisions: the game ends at once."""
 

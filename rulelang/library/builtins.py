@@ -211,8 +211,9 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     best = [over] * len(sites)  # site index -> the least it costs to get there
     best[origin] = 0
     frontier = [(0, origin)]
-    costs: list[Any] = [_UNASKED] * len(sites)  # entering each site costs, asked once
-    ask = getattr(cost, "at_site", cost)  # (a rule kept per site: its values read directly)
+    # entering each site costs, asked once (the values kept by the caller, if it keeps them)
+    costs: list[Any] = getattr(cost, "by_site", None) or [UNASKED] * len(sites)
+    ask = cost
     pop, push = heapq.heappop, heapq.heappush
     while frontier:
         spent, i = pop(frontier)
@@ -220,7 +221,7 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
             continue
         for j in table[i]:
             step = costs[j]
-            if step is _UNASKED:
+            if step is UNASKED:
                 step = costs[j] = ask(sites[j])
             if step is None:
                 continue
@@ -231,11 +232,27 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     ends = [sites[i] for i, b in enumerate(best) if b <= budget and i != origin]
     if stop is None:
         return tuple(ends)
-    keep = getattr(stop, "at_site", stop)
-    return tuple([s for s in ends if keep(s)])
+    kept = getattr(stop, "by_site", None)
+    if kept is None:
+        return tuple([s for s in ends if stop(s)])
+    out = []
+    for s in ends:
+        ok = kept[s.index]
+        if ok is UNASKED:
+            ok = kept[s.index] = stop(s)
+        if ok:
+            out.append(s)
+    return tuple(out)
 
 
-_UNASKED = object()
+class _Unasked:
+    """A value a rule has not been asked for (yet, or since a change)."""
+
+    def __repr__(self) -> str:
+        return "UNASKED"
+
+
+UNASKED = _Unasked()
 
 
 @builtin(2, example="through(rows, last.site)", facts=PURE, sig="lines, site -> list[list[site]]")

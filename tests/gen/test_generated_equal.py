@@ -14,6 +14,7 @@ import pytest
 import rulelang
 from rulelang.gen import GenGame
 from rulelang.gen.bridge import canonical, from_data
+from rulelang.library.builtins import UNASKED
 
 # a game whose groups lose pieces (captures), so the kept groups are dropped and built anew,
 # and whose kept queries lose sites as well as gain them
@@ -180,6 +181,69 @@ def _side_by_side(tmp_path: object, text: str, seeds: int) -> tuple[Any, list[st
 def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
     gen, _ = _side_by_side(tmp_path, LINKED, 4)
     assert "lambda" in gen.state_class.generated.source
+
+
+# reach's cost and stop read a site's pieces, their attributes and the mover: their values
+# kept per player by site (gen/layout.py), forgotten where a walker moves, a log is dropped
+# or made heavy
+WALKERS = """use square
+game "Walkers"
+players A, B
+board square.grid(5, 5, 0)
+piece walker
+piece log with heavy = false
+zone supply each player: 1 walker
+zone pile: 8 log
+var figure each player = none
+# a log costs 2 (3 once heavy); another's walker blocks; a heavy log cannot be stopped on
+def blocked(s) = any x in pieces(s): kind(x) == "walker" and owner(x) != mover
+def log_cost(s) = 3 if any x in pieces(s): x.heavy else 2
+def cost(s) = none if blocked(s) else (log_cost(s) if occupied(s) else 1)
+def can_stop(s) = not (any x in pieces(s): x.heavy) and not blocked(s)
+def here = site(figure of mover)
+def goals = reach(here, square.orthogonal, 3, cost, can_stop)
+setup
+  for each p in players
+    choose site s in sites where empty(s) by p ask "start where?"
+    put walker of p at s as w
+    set figure of p = w
+action walk
+  choose site s in goals
+  move figure of mover to s
+action drop
+  choose site s in sites where empty(s) and s != here
+  put log from pile at s
+action weigh
+  choose site s in sites where any x in pieces(s): kind(x) == "log" and not x.heavy
+  set (first x in pieces(s) where kind(x) == "log").heavy = true
+turn
+  do walk or drop or weigh
+end
+  when turn > 30
+    draw
+"""
+
+
+def test_kept_site_values_for_reach_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, WALKERS, 4)
+    assert {"v0", "v1"} <= set(gen.state_class.generated.slots)
+    assert all(sum(t.startswith(a) for t in taken) > 5 for a in ("walk", "drop", "weigh"))
+
+
+def test_the_debug_check_finds_a_wrong_kept_site_value(tmp_path: object) -> None:
+    """A kept value that is not the rule's value now is found by the debug check (what
+    RULELANG_CHECK_KEPT=1 runs after every action)."""
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(WALKERS)
+    state = rulelang.load_game(path, mode="generated").new_initial_state(0)
+    while not any(v is not UNASKED for t in state.v0 for v in t):  # type: ignore[attr-defined]
+        state.apply_action(0)
+    state._verify_kept()  # type: ignore[attr-defined]  # (right: quiet)
+    row = next(t for t in state.v0 if any(v is not UNASKED for v in t))  # type: ignore[attr-defined]
+    j = next(j for j, v in enumerate(row) if v is not UNASKED)
+    row[j] = 99  # (a cost no rule gives)
+    with pytest.raises(AssertionError, match="kept structure"):
+        state._verify_kept()  # type: ignore[attr-defined]
 
 
 # the piece put is chosen: each way's put checked as the walk meets it (two stones, five
