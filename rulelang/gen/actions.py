@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import rulelang.gen.calls as calls
 import rulelang.gen.draws as draws
 import rulelang.gen.ends as ends
 import rulelang.gen.forms as F
@@ -313,10 +314,10 @@ class GameWriter:
         if dom.form.kind == "sitelist":  # (a menu changes nothing: the list itself)
             return (f"map({self.w.const(self.w.board.sites.__getitem__)}, {dom.src})",
                     dom.form.size, F.SITE)
-        dom = self.w.zone_pile(self.w.plain(dom))
+        dom = calls.zone_pile(self.w, self.w.plain(dom))
         if dom.form.kind == "items":
             item = dom.form.item or F.ANY
-            return dom.src, dom.form.size, F.Form(item.kind, item.size, item.item)
+            return dom.src, dom.form.size, F.an_item(item)
         if dom.form.kind == "lines" and dom.form.known:
             return f"{dom.src}.lines", dom.form.size, dom.form.item or F.ANY
         return (f"tuple({self.w.const(rt.domain)}(S, {dom.src}, {self.w.const(span)}))",

@@ -23,6 +23,8 @@ _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Read
     | Reads.ZONES
 _SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
+# builtins of a piece, read in place when given one (gen/helpers.py)
+_OF_PIECE = {"kind": H.kind_of, "owner": H.owner_of, "site": H.site_of}
 # builtins of a site or a zone: a site's pile read in place (gen/helpers.py)
 _AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
             "top": H.top_at, "moved": H.moved_at}
@@ -67,7 +69,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     zone = len(args) == 1 and type(args[0].form.static) is ZoneRef \
         and args[0].form.static in w.rt.template.zones
     if zone and key == "pieces":  # (a zone's pile, as it is now)
-        pile: Code = w.zone_pile(args[0])
+        pile: Code = zone_pile(w, args[0])
         return pile._replace(cost=cost)
     if zone and key == "size":
         return Code(f"len(S.zones[{args[0].src}])", F.NUM, cost)
@@ -76,6 +78,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"{w.owner_players()}[{args[0].src}.id]", F.ANY, cost)
     if piece and key == "kind":
         return Code(f"{args[0].src}.kind", F.TEXT, cost)
+    if key in _OF_PIECE and len(args) == 1 and args[0].form.kind == "any":  # (a piece?)
+        return Code(f"{w.const(_OF_PIECE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
+                    f"{w.const(n.span)}, {args[0].src})", F.ANY, cost)
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",
@@ -124,6 +129,15 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)
+
+def zone_pile(w: Any, code: Code) -> Code:
+    """A zone of the game known when written, as a domain: its pieces now, in place
+    (semantics.iterate); any other value as it is."""
+    zone = code.form.static
+    if type(zone) is ZoneRef and zone in w.rt.template.zones:
+        return Code(f"tuple(S.zones[{code.src}])", F.pile(w.n_sites), code.cost)
+    return code
+
 
 def _kept(w: Any, key: str, args: list[Code], n: ast.Call, cost: int) -> Code:
     """`memo(f, …)` and `cached(sites, f, …)`: f(…), remembered for the game's states by

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.gen.bits import site_mask
@@ -19,7 +20,7 @@ from rulelang.model.values import Record
 def record(w: Any, n: ast.RecordExpr, env: dict[str, Code]) -> Code:
     values = [w.ex(x, env) for x in n.items]
     return Code(f"{w.const(Record)}({w.const(n.fields)}, "
-                f"({''.join(v.src + ', ' for v in values)}))", F.ANY,
+                f"({''.join(v.src + ', ' for v in values)}))", Form("record", fields=n.fields),
                 sum(v.cost for v in values))
 
 
@@ -27,7 +28,7 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     """`[x for a in A, b in B where c]`: one comprehension, its domains found in turn."""
     inner, loops, cost, size = dict(env), [], 0, 1
     for g in n.generators:
-        dom = w.zone_pile(w.plain(w.ex(g.domain, inner)))
+        dom = calls.zone_pile(w, w.plain(w.ex(g.domain, inner)))
         var = w.fresh("v")
         known = dom.form.kind == "items"
         src = dom.src if known else \

@@ -31,7 +31,7 @@ from rulelang.gen.rt import SiteValues, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import ZoneRef, zone_ref
+from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -90,14 +90,6 @@ class Writer:
             name = self._by_value[key] = f"k{len(self.constants)}"
             self.constants[name] = value
         return name
-
-    def zone_pile(self, code: Code) -> Code:
-        """A zone of the game known when written, as a domain: its pieces now, in place
-        (semantics.iterate); any other value as it is."""
-        zone = code.form.static
-        if type(zone) is ZoneRef and zone in self.rt.template.zones:
-            return Code(f"tuple(S.zones[{code.src}])", F.pile(self.n_sites), code.cost)
-        return code
 
     def owner_players(self) -> str:
         """The constant giving each piece's owner as a player (or none), by piece id: owners
@@ -256,6 +248,9 @@ class Writer:
             return Code(f"S.last[{self.const(n.name)}]", F.MAYBE_SITE, obj.cost)
         if obj.form.kind == "last" and n.name in ("piece", "action", "player"):
             return Code(f"S.last[{self.const(n.name)}]", F.ANY, obj.cost)
+        if obj.form.kind == "record" and n.name in obj.form.fields:  # (a tuple's item)
+            return Code(f"{obj.src}[{self.const(obj.form.fields.index(n.name))}]", F.ANY,
+                        obj.cost)
         if obj.form.kind == "player" and n.name in ("name", "index"):
             return Code(f"{obj.src}.{n.name}", F.NUM if n.name == "index" else F.TEXT,
                         obj.cost)
@@ -407,9 +402,9 @@ class Writer:
     def x_TupleExpr(self, n: ast.TupleExpr, env: dict[str, Code]) -> Code:
         parts = [self.ex(x, env) for x in n.items]
         src = "(" + "".join(p.src + ", " for p in parts) + ")"
-        kinds = {p.form.kind for p in parts}
+        kinds = {(p.form.kind, p.form.fields) for p in parts}  # (records: the same fields)
         item = parts[0].form if len(kinds) == 1 and parts else F.ANY
-        return Code(src, F.items(len(parts), Form(item.kind, item.size, item.item)),
+        return Code(src, F.items(len(parts), F.an_item(item)),
                     sum(p.cost for p in parts))
 
     x_ListExpr = x_TupleExpr
@@ -442,7 +437,7 @@ class Writer:
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
                                dom.form.size, F.SITE)
         else:
-            dom = self.zone_pile(self.plain(dom))
+            dom = calls.zone_pile(self, self.plain(dom))
             if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
                 src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
                 if dom.form.kind == "lines":
@@ -451,7 +446,7 @@ class Writer:
                 src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
                                    f"{self.const(n.span)})", self.n_sites, F.ANY)
         return comprehensions.quant(self, n, env, dom, src, size,
-                                    Form(item.kind, item.size, item.item))
+                                    F.an_item(item))
 
     def charged(self, src: str, each: int, span: Any) -> str:
         """A loop's items, charged `each` steps apiece as the loop starts."""

@@ -12,7 +12,7 @@ _NO_VALUE = object()
 
 @dataclass(frozen=True)
 class Form:
-    # site player piece num bool text none items lines last any, and the kept forms that
+    # site player piece num bool text none items lines last record any, and the kept forms that
     # only some readers take (the others ask Writer.plain for the reference's value):
     # sitelist (a kept query's sorted site indices), bits (sites as an int bitset), maybe
     # (a site or none)
@@ -23,6 +23,7 @@ class Form:
     # items that are lines of sites: the source of their masks, item by item (a tuple of
     # ints: each line's sites as bits), for loops that read each line only as bits
     masks: str | None = None
+    fields: tuple[str, ...] = ()  # a record's fields, in order
 
     @property
     def known(self) -> bool:
@@ -64,6 +65,12 @@ def linemask(size: int) -> Form:
     """A line of sites as bits, read only by mask tests (never as the line itself, whose
     order is not the board's)."""
     return Form("linemask", size, SITE)
+
+
+def an_item(form: Form) -> Form:
+    """The form of one item of items of `form`: that form without a value known when
+    written (the items' value is not an item's)."""
+    return Form(form.kind, form.size, form.item, fields=form.fields)
 
 
 def items(size: int, item: Form) -> Form:

@@ -100,6 +100,29 @@ def top_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
     return call_builtin(impl, key, span, s.view(), where)
 
 
+def kind_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`kind(x)`: a piece's kind read in place, anything else by the builtin."""
+    if type(x) is Piece:
+        return x.kind
+    return call_builtin(impl, key, span, s.view(), x)
+
+
+def owner_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`owner(x)`: a piece's (fixed) owner read in place, anything else by the builtin."""
+    if type(x) is Piece:
+        o = s.owner[x.id]
+        return None if o is None else s.rt.players[o]
+    return call_builtin(impl, key, span, s.view(), x)
+
+
+def site_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`site(x)`: the site a piece is on read in place, anything else by the builtin."""
+    if type(x) is Piece:
+        where = s.loc[x.id]
+        return where if type(where) is Site else None
+    return call_builtin(impl, key, span, s.view(), x)
+
+
 def relation(rel: Any, arg: Any, span: Any) -> Any:
     if not isinstance(arg, Site):
         raise RuleRuntimeError(f"relation '{rel.name}' takes one site, not {show(arg)}", span)
