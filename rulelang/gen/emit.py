@@ -197,7 +197,10 @@ class Writer:
         table = "counters" if cat == "counter" else "vars"
         if (key, owner) not in getattr(self.rt.template, table):
             raise Unsupported(f"a {cat} the game does not have", n.span)
-        return Code(f"S.{table}[{self.const((key, owner))}]", F.ANY, 0)
+        # a counter holds a whole number once it starts as one (every set is checked)
+        whole = table == "counters" and all(type(v) is int for (k, _), v in
+                                            self.rt.template.counters.items() if k == key)
+        return Code(f"S.{table}[{self.const((key, owner))}]", F.NUM if whole else F.ANY, 0)
 
     def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
         cat, key = self.refs.get(n.left, ("local", ""))
