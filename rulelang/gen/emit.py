@@ -31,7 +31,7 @@ from rulelang.gen.rt import SiteValues, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import zone_ref
+from rulelang.model.values import LineSet, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -255,6 +255,8 @@ class Writer:
             return Code(f"{obj.src}[{self.const(obj.form.fields.index(n.name))}]", F.ANY,
                         obj.cost)
         if obj.form.kind == "player" and n.name in ("name", "index"):
+            if obj.form.known:  # (a player known when written: the mover, a seat)
+                return self.static(getattr(obj.form.static, n.name))
             return Code(f"{obj.src}.{n.name}", F.NUM if n.name == "index" else F.TEXT,
                         obj.cost)
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
@@ -370,6 +372,10 @@ class Writer:
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
         obj, i = self.ex(n.obj, env), self.ex(n.index, env)
+        if obj.form.known and i.form.known and type(i.form.static) is int \
+                and type(obj.form.static) in (tuple, LineSet) \
+                and -len(obj.form.static) <= i.form.static < len(obj.form.static):
+            return self.static(obj.form.static[i.form.static])  # (known when written)
         form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form)
         if i.form.kind == "num" and obj.form.kind in ("lines", "items") \
                 and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
