@@ -193,3 +193,34 @@ def not_callable(w: Any, key: str, args: list[Code], n: ast.Node) -> Code:
     once its arguments are evaluated."""
     return Code(f"{w.const(H.not_callable)}({w.const(key)}, {w.const(n.span)}, "
                 f"{''.join(a.src + ', ' for a in args)})", F.ANY, sum(a.cost for a in args))
+
+
+def builtin_constant(w: Any, key: str, n: ast.Node) -> Code:
+    """A builtin named without a call: `mover`, `sites`, `last`, `turn` …"""
+    players = w.const(w.rt.players)
+    count = len(w.rt.players)
+    if key in ("mover", "opponent") and w.mover is not None:
+        return _static(w, w.rt.players[(w.mover + (key == "opponent")) % count])
+    if key == "mover":
+        return Code(f"{players}[S.mover]", F.PLAYER, 0)
+    if key == "opponent":
+        return Code(f"{players}[(S.mover + 1) % {w.const(len(w.rt.players))}]",
+                    F.PLAYER, 0)
+    if key in ("sites", "players"):
+        return _static(w, w.board.sites if key == "sites" else w.rt.players)
+    if key == "last":
+        return Code("S.last", F.LAST, 0)
+    if key == "turn":
+        return Code("S.turn", F.NUM, 0)
+    if key == "others" and w.mover is not None:  # clockwise from the mover
+        return _static(w, tuple(w.rt.players[(w.mover + i) % count]
+                              for i in range(1, count)))
+    if key in ("round", "starter"):  # (the starter as a player)
+        return Code("S.round", F.NUM, 0) if key == "round" else \
+            Code(f"{players}[S.starter]", F.PLAYER, 0)
+    raise Unsupported(f"the builtin '{key}'", n.span)
+
+
+def _static(w: Any, value: Any) -> Code:
+    known: Code = w.static(value)
+    return known

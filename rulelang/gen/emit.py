@@ -143,7 +143,7 @@ class Writer:
                 raise Unsupported(f"'{key}' without a value", n.span)
             return env[key]
         if cat == "builtin":
-            return self.builtin_constant(key, n)
+            return calls.builtin_constant(self, key, n)
         if cat == "def":
             return self.call_rule(key, [], n)
         if cat in ("relation", "region", "lines"):
@@ -217,30 +217,6 @@ class Writer:
         self.step2 = True
         return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "
                     f"{who.src}, {self.const(n.span)})", F.ANY, who.cost + 1)
-
-    def builtin_constant(self, key: str, n: ast.Node) -> Code:
-        players = self.const(self.rt.players)
-        count = len(self.rt.players)
-        if key in ("mover", "opponent") and self.mover is not None:
-            return self.static(self.rt.players[(self.mover + (key == "opponent")) % count])
-        if key == "mover":
-            return Code(f"{players}[S.mover]", F.PLAYER, 0)
-        if key == "opponent":
-            return Code(f"{players}[(S.mover + 1) % {self.const(len(self.rt.players))}]",
-                        F.PLAYER, 0)
-        if key in ("sites", "players"):
-            return self.static(self.board.sites if key == "sites" else self.rt.players)
-        if key == "last":
-            return Code("S.last", F.LAST, 0)
-        if key == "turn":
-            return Code("S.turn", F.NUM, 0)
-        if key == "others" and self.mover is not None:  # clockwise from the mover
-            return self.static(tuple(self.rt.players[(self.mover + i) % count]
-                                     for i in range(1, count)))
-        if key in ("round", "starter"):  # (the starter as a player)
-            return Code("S.round", F.NUM, 0) if key == "round" else \
-                Code(f"{players}[S.starter]", F.PLAYER, 0)
-        raise Unsupported(f"the builtin '{key}'", n.span)
 
     def x_Attr(self, n: ast.Attr, env: dict[str, Code]) -> Code:
         ref = self.refs.get(n)
