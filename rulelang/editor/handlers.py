@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import yaml
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path
@@ -90,6 +91,9 @@ def register(server: RulesServer) -> None:
         if not _NAME.match(params.new_name) or params.new_name in keywords():
             raise JsonRpcInvalidParams(f"'{params.new_name}' is not a name (a word of letters, "
                                        "digits and _, not a keyword)")
+        refused = ls.guarded(_data_key_refused, ls, params)
+        if refused:
+            raise JsonRpcInvalidParams(refused)
         return ls.guarded(_rename, ls, params)
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
@@ -121,8 +125,8 @@ def _definition(ls: RulesServer, params: lsp.DefinitionParams) -> list[lsp.Locat
     path, source, line, column = ls.place(params.text_document.uri, params.position)
     _, index = ls.index(path)
     use = index.at(path, line, column) if index is not None else None
-    if use is not None and use.target.at is not None:
-        return [ls.location(use.target.at)]
+    if use is not None and index is not None and use.target.at is not None:
+        return [ls.location(s) for s in features.definitions(use, index)]
     file = features.file_named(index, path, source, line, column)
     if file is not None:
         return [lsp.Location(uri=from_fs_path(str(file)) or "",
@@ -138,6 +142,20 @@ def _references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Locati
         return []
     spans = features.references(use.target, indexes, params.context.include_declaration)
     return [ls.location(s) for s in spans]
+
+
+def _data_key_refused(ls: RulesServer, params: lsp.RenameParams) -> str | None:
+    """Why a piece attribute, which data files' rows may give, cannot take a new name: a
+    YAML key that reads as no text (`true`, `null`, `on` …), or the rows' `copies`."""
+    path, _, line, column = ls.place(params.text_document.uri, params.position)
+    use = features.target_at(ls.all_indexes(), path, line, column)
+    if use is None or use.target.category != "attribute":
+        return None
+    new = params.new_name
+    if new == "copies" or not isinstance(yaml.safe_load(new), str):
+        return f"'{new}' cannot name a piece attribute: a data file's row would read it as " \
+            + ("the number of copies" if new == "copies" else "no name")
+    return None
 
 
 def _rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
