@@ -54,6 +54,10 @@ end
 
 # What a card is worth.
 def worth(c: card) = c.board + 1
+
+view
+  hide supply
+  show placed as "marks placed"
 """
 CARDS = "- {board: 1}\n- {board: 2}\n"
 
@@ -291,8 +295,8 @@ async def test_rename_across_files(client: LanguageClient, folder: Path) -> None
         **where(doc, at(GAME, "placed of mover} placed")), new_name="laid"))
     assert counter is not None and counter.changes is not None
     renamed = _apply(GAME, counter.changes[doc])
-    assert renamed == GAME.replace("placed of", "laid of").replace("counter placed",
-                                                                   "counter laid")
+    assert renamed == GAME.replace("placed of", "laid of").replace(
+        "counter placed", "counter laid").replace("show placed", "show laid")
 
 
 async def test_hover_shows_the_type_checkers_types(client: LanguageClient,
