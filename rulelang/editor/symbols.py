@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulelang.editor import attributes
+from rulelang.editor import attributes, scenario_names
 from rulelang.editor.typed import Typed
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -57,6 +57,7 @@ class Index:
         self._targets: dict[tuple[str, str], Target] = {}
         self._typed: Typed | None = None
         self._clauses: dict[str, dict[str, list[Span]]] = {}  # a file's rules' lines
+        self._scenarios: dict[Path, str] = {}  # scenario files read for their names: texts
         self._collect()
 
     def typed(self) -> Typed:
@@ -80,6 +81,24 @@ class Index:
 
     def uses_of(self, target: Target) -> list[Use]:
         return [u for u in self.uses if u.target.key == target.key]
+
+    def scenario(self, path: Path, text: str) -> None:
+        """The uses of the program's names in a scenario file that tests it (again when its
+        text changed)."""
+        if self._scenarios.get(path) == text:
+            return
+        if path in self._scenarios:
+            self.uses = [u for u in self.uses if Path(u.span.path).resolve() != path]
+        self._scenarios[path] = text
+        game = str(Path(self.program.loaded.game.source.path).resolve())
+        by_name: dict[tuple[str, str], Target] = {}
+        for t in self._targets.values():
+            if t.at is not None and (str(Path(t.at.path).resolve()) == game
+                                     or t.category == "attribute"):
+                by_name.setdefault((t.category, t.name), t)
+        for kinds, name, span in scenario_names.names(Source(str(path), text)):
+            found = [by_name[(k, name)] for k in kinds if (k, name) in by_name]
+            self._use(span, found[0] if found else None)
 
     def target(self, ref: Ref) -> Target | None:
         return self._targets.get((str(ref.category), ref.key))

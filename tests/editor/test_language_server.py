@@ -398,6 +398,40 @@ async def test_a_scenario_file_gets_diagnostics_and_its_sites_coordinates(
     assert d.code.startswith("R10") and d.range.start.line == 3
 
 
+SCENARIO = """rulebook "game.rule"
+
+scenario "placed marks of White"
+  given
+    White mark at "a1"
+    counter placed of White: 1
+  expect counter placed of White: 1
+"""
+
+
+async def test_references_and_rename_reach_the_scenario_files(
+        client: LanguageClient, folder: Path) -> None:
+    """A counter and a piece kind named by a scenario file (open or not): found there,
+    renamed there (never a word of its texts), and the scenario's name leads to them."""
+    (folder / "named.test").write_text(SCENARIO)
+    doc = await opened(client, folder, "game.rule")
+    named = uri(folder, "named.test")
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(doc), position=at(GAME, "mark of", 1),
+        context=lsp.ReferenceContext(include_declaration=False)))
+    assert refs is not None and (named, at(SCENARIO, "mark at")) in [
+        (r.uri, r.range.start) for r in refs]
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        **where(doc, at(GAME, "placed of")), new_name="laid"))
+    assert edit is not None and edit.changes is not None
+    assert _apply(SCENARIO, edit.changes[named]) == SCENARIO.replace(
+        "counter placed", "counter laid")
+    test = await opened(client, folder, "named.test")
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        **where(test, at(SCENARIO, "placed of", 2))))
+    assert isinstance(found, list) and [(f.uri, f.range.start) for f in found] == [
+        (doc, at(GAME, "placed each"))]
+
+
 def mutants(text: str, rng: random.Random, n: int) -> list[str]:
     """Half-typed versions of a rulebook: a token deleted, a number changed, two names
     swapped, a declaration repeated, the text cut short."""
