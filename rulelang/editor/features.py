@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulelang.editor.symbols import Index, Target, Use, bound_names
+from rulelang.editor.symbols import Index, Target, Use, bound_names, resolved
 from rulelang.editor.typed import Typed, expressions, shown
 from rulelang.editor.workspace import Checked
 from rulelang.language import ast
@@ -113,7 +113,7 @@ def expression_type(index: Index, path: Path, line: int,
     for node in expressions(decl):
         if isinstance(node, ast.Call):
             calls[id(node.func)] = node
-        if _holds(node.span, path, line, column) and (
+        if _covers(node.span, line, column) and (  # (in the declaration's file)
                 best is None or _size(node.span) < _size(best.span)) and _written(node, source):
             best = node
     use = index.at(path, line, column)
@@ -153,8 +153,8 @@ def _decl_at(program: Program, path: Path, line: int, column: int) -> ast.Decl |
                 return decl
     for module in modules:
         for decl in module.decls:
-            if isinstance(decl, (ast.Def, ast.Effect)) and Path(decl.span.path).resolve() \
-                    == path and any(_holds(e.span, path, line, column)
+            if isinstance(decl, (ast.Def, ast.Effect)) and resolved(decl.span.path) \
+                    == path and any(_covers(e.span, line, column)
                                     for e in expressions(decl.body)):
                 return decl
     return None
@@ -172,10 +172,11 @@ def _written(e: ast.Expr, source: Source | None) -> bool:
 
 
 def _holds(span: Span, path: Path, line: int, column: int) -> bool:
-    if (line, column) < (span.line, span.column) or (line, column) > (span.end_line,
-                                                                      span.end_column):
-        return False
-    return Path(span.path).resolve() == path
+    return _covers(span, line, column) and resolved(span.path) == path
+
+
+def _covers(span: Span, line: int, column: int) -> bool:
+    return (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column)
 
 
 def _size(span: Span) -> tuple[int, int]:
@@ -217,9 +218,9 @@ def definitions(use: Use, index: Index) -> list[Span]:
         return []
     found = [target.at]
     if target.category == "attribute":
-        files = {Path(target.at.path).resolve()}
+        files = {resolved(target.at.path)}
         for other in index.uses_of(target):
-            path = Path(other.span.path).resolve()
+            path = resolved(other.span.path)
             if path.suffix in (".yaml", ".yml") and path not in files:
                 files.add(path)
                 found.append(other.span)
@@ -233,12 +234,12 @@ def references(target: Target, indexes: list[Index], declaration: bool) -> list[
             s = use.span
             if not declaration and target.at is not None and _same_place(s, target.at):
                 continue
-            found.setdefault((str(Path(s.path).resolve()), s.line, s.column), s)
-    return sorted(found.values(), key=lambda s: (str(Path(s.path).resolve()), s.line, s.column))
+            found.setdefault((str(resolved(s.path)), s.line, s.column), s)
+    return sorted(found.values(), key=lambda s: (str(resolved(s.path)), s.line, s.column))
 
 
 def _same_place(a: Span, b: Span) -> bool:
-    return Path(a.path).resolve() == Path(b.path).resolve() and (a.line, a.column) == (
+    return resolved(a.path) == resolved(b.path) and (a.line, a.column) == (
         b.line, b.column)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rulelang.editor import attributes, scenario_names
@@ -21,6 +22,12 @@ from rulelang.source import Source, Span
 _LOCAL_BINDERS = re.compile(
     r"\b(?:let|each|choose(?:\s+[A-Za-z_]\w*)?|all|any|count|first|max|min|sum|best|sorted|for"
     r")\s+([A-Za-z_]\w*)\s+(?:in\b|=)|\bas\s+([A-Za-z_]\w*)|,\s*([A-Za-z_]\w*)\s*=(?!=)")
+@lru_cache(maxsize=4096)
+def resolved(path: str) -> Path:
+    """A file's place as a resolved path (the spans' paths are few, their uses many)."""
+    return Path(path).resolve()
+
+
 _RULE_HEAD = re.compile(r"(?:def|effect)\s+([A-Za-z_]\w*)")
 
 
@@ -38,7 +45,7 @@ class Target:
         at = self.at
         if at is None:
             return (self.category, self.name, "", 0, 0)
-        return (self.category, self.name, str(Path(at.path).resolve()), at.line, at.column)
+        return (self.category, self.name, str(resolved(at.path)), at.line, at.column)
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class Index:
         for use in self.uses:
             s = use.span
             if s.line == line and s.column <= column <= s.end_column \
-                    and Path(s.path).resolve() == path:
+                    and resolved(s.path) == path:
                 if best is None or s.end_column - s.column < best.span.end_column \
                         - best.span.column:
                     best = use
@@ -88,12 +95,12 @@ class Index:
         if self._scenarios.get(path) == text:
             return
         if path in self._scenarios:
-            self.uses = [u for u in self.uses if Path(u.span.path).resolve() != path]
+            self.uses = [u for u in self.uses if resolved(u.span.path) != path]
         self._scenarios[path] = text
         game = str(Path(self.program.loaded.game.source.path).resolve())
         by_name: dict[tuple[str, str], Target] = {}
         for t in self._targets.values():
-            if t.at is not None and (str(Path(t.at.path).resolve()) == game
+            if t.at is not None and (str(resolved(t.at.path)) == game
                                      or t.category == "attribute"):
                 by_name.setdefault((t.category, t.name), t)
         for kinds, name, span in scenario_names.names(Source(str(path), text)):
