@@ -47,7 +47,7 @@ class RulesServer(LanguageServer):
         self.building: asyncio.TimerHandle | None = None
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
-        self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
+        self.others: dict[Path, tuple[float, Index | None]] = {}  # workspace files not open
         self.unswept = 0  # checks since the last full garbage collection
 
     # ---- checks
@@ -171,9 +171,11 @@ class RulesServer(LanguageServer):
             stamp = path.stat().st_mtime
             kept = self.others.get(path)
             if kept is None or kept[0] != stamp:
-                kept = self.others[path] = (stamp, self.space.check_only(path))
-            if kept[1].program is not None:
-                out.append(Index(kept[1].program))
+                other = self.space.check_only(path)
+                index = Index(other.program) if other.program is not None else None
+                kept = self.others[path] = (stamp, index)
+            if kept[1] is not None:
+                out.append(kept[1])
         games = {Path(i.program.loaded.game.source.path).resolve(): i for i in out}
         tests = {*self.workspace_files("*.test"), *(p for p in self.space.texts
                                                    if p.suffix == ".test")}
