@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import yaml
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path
@@ -17,6 +16,7 @@ from rulelang.editor.symbols import outline
 from rulelang.editor.workspace import ScenarioReader
 from rulelang.errors import RulelangError
 from rulelang.language.parser import keywords
+from rulelang.limits import load_yaml
 from rulelang.source import Source, Span
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
@@ -152,7 +152,7 @@ def _data_key_refused(ls: RulesServer, params: lsp.RenameParams) -> str | None:
     if use is None or use.target.category != "attribute":
         return None
     new = params.new_name
-    if new == "copies" or not isinstance(yaml.safe_load(new), str):
+    if new == "copies" or not isinstance(load_yaml(new, 1), str):
         return f"'{new}' cannot name a piece attribute: a data file's row would read it as " \
             + ("the number of copies" if new == "copies" else "no name")
     return None

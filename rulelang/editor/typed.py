@@ -44,9 +44,16 @@ class Typed:
 
     def decl(self, d: ast.Decl) -> None:
         """Type a declaration (once)."""
-        if id(d) not in self._typed:
-            self._typed.add(id(d))
+        if id(d) in self._typed:
+            return
+        self._typed.add(id(d))
+        choices = self._tc.p.choice_types  # (the checker keeps each choose's type there)
+        kept = dict(choices)
+        try:
             self._tc.decl(d)
+        finally:  # the program is left as its check made it
+            choices.clear()
+            choices.update(kept)
 
     def text(self, e: ast.Expr) -> str:
         return self._tc.text(e)
