@@ -15,8 +15,9 @@ from rulelang.language import ast
 from rulelang.language.program import Program
 from rulelang.source import Source, Span
 
-# what other values have (a site's name and coordinates, a player's name and index, a piece's
-# kind): `x.name` is read as a piece's attribute only where x is known to be a piece
+# what other values have (a site's name, a player's name and index, a piece's kind; and a
+# site's coordinates, a record's fields): `x.name` is surely a piece's attribute only where x
+# is known to be a piece
 _SHARED = frozenset({"name", "index", "kind"})
 
 
@@ -46,29 +47,31 @@ def in_piece(source: Source | None, piece: ast.Piece, name: str) -> Span | None:
     return None
 
 
-def reads(program: Program, typed: Typed, names: set[str]) -> Iterator[tuple[str, Span]]:
-    """Every `x.attribute` of the program where x is a piece (or of a type the checker does
-    not know, for an attribute no other value has): the attribute's name and where it is."""
+def reads(program: Program, typed: Typed,
+          names: set[str]) -> Iterator[tuple[str, Span, bool]]:
+    """Every `x.attribute` of the program where x is a piece or of a type the checker does
+    not know: the attribute's name, where it is, and whether it is surely the attribute
+    (False: a site, a player or a record of the program has a field of that name too)."""
     refs = program.refs
     loaded = program.loaded
-    for module in [loaded.game, *loaded.modules.values()]:
-        for decl in module.decls:
-            found = [e for e in _attrs(decl) if e.name in names and refs.get(e) is None]
-            if not found:
+    every = [(d, list(expressions(d))) for m in [loaded.game, *loaded.modules.values()]
+             for d in m.decls]
+    # a record's field is read the same way (`item.points`): only where x is a piece
+    shared = _SHARED | set(typed.coordinates) | {
+        f for _, es in every for r in es if isinstance(r, ast.RecordExpr) for f in r.fields}
+    for decl, exprs in every:
+        found = [e for e in exprs if isinstance(e, ast.Attr) and e.name in names
+                 and refs.get(e) is None]
+        if not found:
+            continue
+        typed.decl(decl)
+        for e in found:
+            t = typed.of(e.obj)
+            if t is None or t.tag not in ("piece", "unknown"):
                 continue
-            typed.decl(decl)
-            for e in found:
-                t = typed.of(e.obj)
-                if t is None or t.tag not in ("piece", "unknown") or (
-                        t.tag == "unknown" and e.name in _SHARED):
-                    continue
-                s = e.span
-                yield e.name, Span(s.path, s.end_line, s.end_column - len(e.name), s.end_line,
-                                   s.end_column)
-
-
-def _attrs(decl: ast.Decl) -> list[ast.Attr]:
-    return [e for e in expressions(decl) if isinstance(e, ast.Attr)]
+            s = e.span
+            yield e.name, Span(s.path, s.end_line, s.end_column - len(e.name), s.end_line,
+                               s.end_column), t.tag == "piece" or e.name not in shared
 
 
 def columns(program: Program) -> Iterator[tuple[str, Span]]:

@@ -4,6 +4,7 @@ request answers with nothing."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
@@ -145,16 +146,25 @@ def _references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Locati
 
 
 def _data_key_refused(ls: RulesServer, params: lsp.RenameParams) -> str | None:
-    """Why a piece attribute, which data files' rows may give, cannot take a new name: a
-    YAML key that reads as no text (`true`, `null`, `on` …), or the rows' `copies`."""
+    """Why a piece attribute cannot take a new name: data files' rows would read it as no
+    name (a YAML key `true`, `null`, `on` …, or `copies`), or a read of it may be a record's
+    field of the same name (`x.points`, x of no known type): renaming that is the
+    designer's call."""
     path, _, line, column = ls.place(params.text_document.uri, params.position)
-    use = features.target_at(ls.all_indexes(), path, line, column)
+    indexes = ls.all_indexes()
+    use = features.target_at(indexes, path, line, column)
     if use is None or use.target.category != "attribute":
         return None
-    new = params.new_name
+    new, name = params.new_name, use.target.name
     if new == "copies" or not isinstance(load_yaml(new, 1), str):
         return f"'{new}' cannot name a piece attribute: a data file's row would read it as " \
             + ("the number of copies" if new == "copies" else "no name")
+    unsure = next((u.span for i in indexes for u in i.uses_of(use.target) if not u.sure), None)
+    if unsure is not None:
+        return (f"'{name}' is not renamed: at {Path(unsure.path).name}:{unsure.line} "
+                f"'.{name}' may read a piece's attribute or the field of a record (its type "
+                "is not known); write the type of what it reads (def f(c: card)), or rename "
+                "by hand")
     return None
 
 

@@ -52,6 +52,7 @@ class Target:
 class Use:
     span: Span  # the name as written (the last part of `module.name`)
     target: Target
+    sure: bool = True  # False: `x.points` where x may be a piece or a record (not known)
 
 
 class Index:
@@ -139,9 +140,11 @@ class Index:
                     self._use(at, target)
         if not pieces:
             return
-        found = [*attributes.reads(self.program, self.typed(), set(pieces)),
-                 *attributes.columns(self.program)]
-        for name, span in found:
+        for name, span, sure in attributes.reads(self.program, self.typed(), set(pieces)):
+            target = self._targets.get(("attribute", name))
+            if target is not None:
+                self.uses.append(Use(span, target, sure))
+        for name, span in attributes.columns(self.program):
             self._use(span, self._targets.get(("attribute", name)))
 
     def _view(self) -> None:

@@ -55,6 +55,11 @@ class Typed:
             choices.clear()
             choices.update(kept)
 
+    @property
+    def coordinates(self) -> list[str]:
+        """The names of the sites' coordinates (of every geometry the program has)."""
+        return list(self._tc.coords)
+
     def text(self, e: ast.Expr) -> str:
         return self._tc.text(e)
 

@@ -355,6 +355,18 @@ async def test_definition_references_and_rename_reach_the_data_files_columns(
     with pytest.raises(Exception, match="no name"):  # a YAML key `yes:` reads as true
         await client.text_document_rename_async(lsp.RenameParams(
             **where(doc, at(GAME, "c.board", 2)), new_name="yes"))
+    # `x.board` where x may be a piece or a record with a field `board`: refused, said where
+    both = GAME + "def pair(x) = x.board\ndef sizes = (board: 3, side: 1)\n"
+    await change(client, doc, both, 2)
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(doc), position=at(both, "c.board", 2),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert refs is not None and at(both, "x.board", 2) in [r.range.start for r in refs]
+    line = both[:both.index("x.board")].count("\n") + 1
+    with pytest.raises(Exception, match=f"at game.rule:{line} '.board' may read"):
+        await client.text_document_rename_async(lsp.RenameParams(
+            **where(doc, at(both, "c.board", 2)), new_name="value"))
+    await change(client, doc, GAME, 3)
 
 
 def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
