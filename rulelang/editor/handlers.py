@@ -151,10 +151,11 @@ def _data_key_refused(ls: RulesServer, params: lsp.RenameParams) -> str | None:
     field of the same name (`x.points`, x of no known type): renaming that is the
     designer's call."""
     path, _, line, column = ls.place(params.text_document.uri, params.position)
-    indexes = ls.all_indexes()
-    use = features.target_at(indexes, path, line, column)
+    own = ls.index(path)[1]
+    use = own.at(path, line, column) if own is not None else None
     if use is None or use.target.category != "attribute":
         return None
+    indexes = ls.all_indexes()
     new, name = params.new_name, use.target.name
     if new == "copies" or not isinstance(load_yaml(new, 1), str):
         return f"'{new}' cannot name a piece attribute: a data file's row would read it as " \
