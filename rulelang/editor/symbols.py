@@ -66,6 +66,7 @@ class Index:
         self._typed: Typed | None = None
         self._clauses: dict[str, dict[str, list[Span]]] = {}  # a file's rules' lines
         self._scenarios: dict[Path, str] = {}  # scenario files read for their names: texts
+        self._unread: set[str] = set()  # attributes whose reads are still to be found
         self._collect()
 
     def typed(self) -> Typed:
@@ -77,6 +78,7 @@ class Index:
     # ---- lookups
     def at(self, path: Path, line: int, column: int) -> Use | None:
         """The use (or declaration) of a name at a place (1-based line and column)."""
+        self._reads()
         best: Use | None = None
         for use in self.uses:
             s = use.span
@@ -88,6 +90,7 @@ class Index:
         return best
 
     def uses_of(self, target: Target) -> list[Use]:
+        self._reads()
         return [u for u in self.uses if u.target.key == target.key]
 
     def scenario(self, path: Path, text: str) -> None:
@@ -138,9 +141,15 @@ class Index:
                     self._declare("attribute", name, name, piece, at)
                 elif at is not None:
                     self._use(at, target)
+        self._unread = set(pieces)
+
+    def _reads(self) -> None:
+        """The attributes' reads and data columns, found when first asked for (they need the
+        program typed: completion, which asks for none, does not wait for it)."""
+        pieces, self._unread = self._unread, set()
         if not pieces:
             return
-        for name, span, sure in attributes.reads(self.program, self.typed(), set(pieces)):
+        for name, span, sure in attributes.reads(self.program, self.typed(), pieces):
             target = self._targets.get(("attribute", name))
             if target is not None:
                 self.uses.append(Use(span, target, sure))
@@ -250,10 +259,14 @@ class Index:
                 self.uses.append(Use(span, Target("builtin", ref.key, None)))
                 continue
             self._use(span, self.target(ref))
+        if not locals_seen:
+            return
+        source = self.sources.get(decl.span.path)
         for region in self._regions(decl):
+            words = _words(source, region, locals_seen)
             for name in sorted(locals_seen):
-                self._locals(decl, region, name, [t for t in in_texts.get(name, [])
-                                                  if _inside(t, region)])
+                self._locals(decl, region, name, words.get(name, []),
+                             [t for t in in_texts.get(name, []) if _inside(t, region)])
 
     def _use(self, span: Span, target: Target | None) -> None:
         if target is not None:
@@ -270,13 +283,14 @@ class Index:
         found = self._clauses[path].get(decl.name, [])
         return found if len(found) > 1 else [decl.span]
 
-    def _locals(self, decl: ast.Decl, region: Span, name: str, in_texts: list[Span]) -> None:
+    def _locals(self, decl: ast.Decl, region: Span, name: str, spans: list[Span],
+                in_texts: list[Span]) -> None:
         """A local's uses: its name as a word in the declaration's text (not after a dot, not
         in a text), and as a `{…}` of a text that names it; it is declared where it first
         appears; a rule's parameter with its written type (`def f(c: card)`) is declared
         in the rule's first line."""
         source = self.sources.get(decl.span.path)
-        spans = list(_words(source, region, name))
+        spans = list(spans)
         if isinstance(decl, (ast.Def, ast.Effect)) and name in (decl.params or ()) \
                 and source is not None:
             head = source.line(region.line)
@@ -340,14 +354,20 @@ def _blank_strings(text: str) -> str:
     return out if cut < 0 else out[:cut] + " " * (len(out) - cut)
 
 
-def _words(source: Source | None, span: Span, name: str) -> Iterator[Span]:
+def _words(source: Source | None, span: Span, names: set[str]) -> dict[str, list[Span]]:
+    """Where each of these names is a word of a span's text (not after a dot, not a field's
+    name before `:`, not in a string or a comment)."""
+    out: dict[str, list[Span]] = {}
     if source is None:
-        return
-    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)(?!\s*:[^=])")
+        return out
+    either = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    word = re.compile(rf"(?<![\w.])(?:{either})(?!\w)(?!\s*:[^=])")
     for line in range(span.line, span.end_line + 1):
         text = _blank_strings(source.line(line))
         for m in word.finditer(text):
-            yield Span(span.path, line, m.start() + 1, line, m.end() + 1)
+            out.setdefault(m.group(), []).append(
+                Span(span.path, line, m.start() + 1, line, m.end() + 1))
+    return out
 
 
 def bound_names(text: str) -> set[str]:
