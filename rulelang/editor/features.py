@@ -8,15 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulelang.editor.symbols import Index, Target, Use, bound_names
+from rulelang.editor.symbols import Index, Target, Use, bound_names, resolved
+from rulelang.editor.typed import Typed, expressions, shown
 from rulelang.editor.workspace import Checked
 from rulelang.language import ast
 from rulelang.language import types as ty
-from rulelang.language.astwalk import walk
 from rulelang.language.parser import expected_words, keywords
 from rulelang.language.program import Program
-from rulelang.language.resolver import Checker
-from rulelang.language.typecheck import ExprTypes
 from rulelang.library import BUILTINS
 from rulelang.source import Source, Span
 
@@ -82,7 +80,7 @@ def hover(checked: Checked | None, index: Index | None, path: Path, source: Sour
           line: int, column: int) -> str | None:
     text = source.line(line)
     use = index.at(path, line, column) if index is not None else None
-    typed = expression_type(index.program, path, line, column) if index is not None else None
+    typed = expression_type(index, path, line, column) if index is not None else None
     shown: str | None = None
     if use is not None and use.target.category == "builtin":
         shown = builtin_hover(use.target.name)
@@ -99,39 +97,86 @@ def hover(checked: Checked | None, index: Index | None, path: Path, source: Sour
     return builtin_hover(word[0]) if word is not None else None
 
 
-def expression_type(program: Program, path: Path, line: int,
+def expression_type(index: Index, path: Path, line: int,
                     column: int) -> tuple[str, str] | None:
-    """The innermost expression at a place and its type, as the type checker knows it (the
-    locals' types aside): None when it knows nothing."""
+    """The expression at a place and its type as the type checker gives it: the innermost
+    expression (a called name: its call), or a local where it is bound (a `let`, `choose`,
+    `for each`, quantifier, a rule's parameter). None when the checker knows nothing."""
+    decl = _decl_at(index.program, path, line, column)
+    if decl is None:
+        return None
+    typed = index.typed()
+    typed.decl(decl)
     best: ast.Expr | None = None
     calls: dict[int, ast.Call] = {}  # a called name: its call (`size` in `size(x)`)
-    for module in [program.loaded.game, *program.loaded.modules.values()]:
-        for decl in module.decls:
-            if not _holds(decl.span, path, line, column):
-                continue
-            for node in walk(decl):
-                if isinstance(node, ast.Call):
-                    calls[id(node.func)] = node
-                if isinstance(node, ast.Expr) and _holds(node.span, path, line, column) and (
-                        best is None or _size(node.span) < _size(best.span)):
-                    best = node
+    source = index.sources.get(decl.span.path)
+    for node in expressions(decl):
+        if isinstance(node, ast.Call):
+            calls[id(node.func)] = node
+        if _covers(node.span, line, column) and (  # (in the declaration's file)
+                best is None or _size(node.span) < _size(best.span)) and _written(node, source):
+            best = node
+    use = index.at(path, line, column)
+    local = use is not None and use.target.category == "local"
+    if use is not None and local and not (
+            isinstance(best, ast.Name) and best.span.column == use.span.column):
+        t = typed.local(decl, use.target.name, (use.span.line, use.span.column))
+        return _named(typed, decl, use.target.name, t)
     best = calls.get(id(best), best)
     if best is None or isinstance(best, ast.Const):
         return None
-    ck = Checker(program.loaded)
-    ck.refs, ck.program = program.refs, program
-    library = not any(isinstance(d, ast.Game) for d in program.loaded.game.decls)
-    types = ExprTypes(ck, program, library)
-    types.quiet = 1
-    found = types.expr(best, {})
-    return None if found == ty.UNKNOWN else (types.text(best), str(found))
+    if local and isinstance(best, ast.Name):
+        return _named(typed, decl, best.id, typed.of(best))
+    found = shown(typed.of(best))
+    return None if found is None else (typed.text(best), found)
+
+
+def _named(typed: Typed, decl: ast.Decl, name: str, t: ty.Type | None) -> tuple[str, str] | None:
+    """A local's type; a rule's parameter of no written type is of any type (each call's
+    argument is checked against what its body needs of it, if anything)."""
+    i = ty.param_index(t) if t is not None else None
+    if i is None:
+        found = shown(t)
+        return None if found is None else (name, found)
+    need = typed.needs(decl, i) if isinstance(decl, ast.Def) else None
+    return name, "a parameter of any type" + (f", used as {need}" if need else "")
+
+
+def _decl_at(program: Program, path: Path, line: int, column: int) -> ast.Decl | None:
+    """The declaration at a place; a rule written as clauses is one declaration (merged by
+    the checker, clauses.py) spanning its first clause: a later clause is found by its
+    expressions."""
+    modules = [program.loaded.game, *program.loaded.modules.values()]
+    for module in modules:
+        for decl in module.decls:
+            if _holds(decl.span, path, line, column):
+                return decl
+    for module in modules:
+        for decl in module.decls:
+            if isinstance(decl, (ast.Def, ast.Effect)) and resolved(decl.span.path) \
+                    == path and any(_covers(e.span, line, column)
+                                    for e in expressions(decl.body)):
+                return decl
+    return None
+
+
+def _written(e: ast.Expr, source: Source | None) -> bool:
+    """Whether an expression is written where its span says: not one the checker made (a
+    rule written as clauses picks its clause by a comparison spanning the clause)."""
+    if source is None:
+        return True
+    text = source.line(e.span.line)[e.span.column - 1:]
+    if isinstance(e, ast.Name):
+        return text.startswith(e.id)
+    return not re.match(r"(def|effect)\s", text)
 
 
 def _holds(span: Span, path: Path, line: int, column: int) -> bool:
-    if (line, column) < (span.line, span.column) or (line, column) > (span.end_line,
-                                                                      span.end_column):
-        return False
-    return Path(span.path).resolve() == path
+    return _covers(span, line, column) and resolved(span.path) == path
+
+
+def _covers(span: Span, line: int, column: int) -> bool:
+    return (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column)
 
 
 def _size(span: Span) -> tuple[int, int]:
@@ -165,6 +210,23 @@ def file_named(index: Index | None, path: Path, source: Source, line: int,
     return None
 
 
+def definitions(use: Use, index: Index) -> list[Span]:
+    """Where a name is defined: its declaration; a piece attribute also where each data file
+    that gives it defines it (its first row's key)."""
+    target = use.target
+    if target.at is None:
+        return []
+    found = [target.at]
+    if target.category == "attribute":
+        files = {resolved(target.at.path)}
+        for other in index.uses_of(target):
+            path = resolved(other.span.path)
+            if path.suffix in (".yaml", ".yml") and path not in files:
+                files.add(path)
+                found.append(other.span)
+    return found
+
+
 def references(target: Target, indexes: list[Index], declaration: bool) -> list[Span]:
     found: dict[tuple[str, int, int], Span] = {}
     for index in indexes:
@@ -172,12 +234,12 @@ def references(target: Target, indexes: list[Index], declaration: bool) -> list[
             s = use.span
             if not declaration and target.at is not None and _same_place(s, target.at):
                 continue
-            found.setdefault((str(Path(s.path).resolve()), s.line, s.column), s)
-    return sorted(found.values(), key=lambda s: (str(Path(s.path).resolve()), s.line, s.column))
+            found.setdefault((str(resolved(s.path)), s.line, s.column), s)
+    return sorted(found.values(), key=lambda s: (str(resolved(s.path)), s.line, s.column))
 
 
 def _same_place(a: Span, b: Span) -> bool:
-    return Path(a.path).resolve() == Path(b.path).resolve() and (a.line, a.column) == (
+    return resolved(a.path) == resolved(b.path) and (a.line, a.column) == (
         b.line, b.column)
 
 
@@ -239,7 +301,7 @@ def _names(index: Index | None) -> list[Completion]:
     out: dict[str, Completion] = {}
     for use in index.uses:
         t = use.target
-        if t.category in ("builtin", "local", "action") or t.at is None:
+        if t.category in ("builtin", "local", "action", "attribute") or t.at is None:
             continue
         if Path(t.at.path).resolve() != Path(index.program.loaded.game.source.path).resolve() \
                 and t.category not in ("relation", "region", "lines", "player"):

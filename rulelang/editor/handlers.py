@@ -4,6 +4,7 @@ request answers with nothing."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
@@ -16,6 +17,7 @@ from rulelang.editor.symbols import outline
 from rulelang.editor.workspace import ScenarioReader
 from rulelang.errors import RulelangError
 from rulelang.language.parser import keywords
+from rulelang.limits import load_yaml
 from rulelang.source import Source, Span
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
@@ -90,6 +92,9 @@ def register(server: RulesServer) -> None:
         if not _NAME.match(params.new_name) or params.new_name in keywords():
             raise JsonRpcInvalidParams(f"'{params.new_name}' is not a name (a word of letters, "
                                        "digits and _, not a keyword)")
+        refused = ls.guarded(_data_key_refused, ls, params)
+        if refused:
+            raise JsonRpcInvalidParams(refused)
         return ls.guarded(_rename, ls, params)
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
@@ -121,8 +126,8 @@ def _definition(ls: RulesServer, params: lsp.DefinitionParams) -> list[lsp.Locat
     path, source, line, column = ls.place(params.text_document.uri, params.position)
     _, index = ls.index(path)
     use = index.at(path, line, column) if index is not None else None
-    if use is not None and use.target.at is not None:
-        return [ls.location(use.target.at)]
+    if use is not None and index is not None and use.target.at is not None:
+        return [ls.location(s) for s in features.definitions(use, index)]
     file = features.file_named(index, path, source, line, column)
     if file is not None:
         return [lsp.Location(uri=from_fs_path(str(file)) or "",
@@ -138,6 +143,30 @@ def _references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Locati
         return []
     spans = features.references(use.target, indexes, params.context.include_declaration)
     return [ls.location(s) for s in spans]
+
+
+def _data_key_refused(ls: RulesServer, params: lsp.RenameParams) -> str | None:
+    """Why a piece attribute cannot take a new name: data files' rows would read it as no
+    name (a YAML key `true`, `null`, `on` …, or `copies`), or a read of it may be a record's
+    field of the same name (`x.points`, x of no known type): renaming that is the
+    designer's call."""
+    path, _, line, column = ls.place(params.text_document.uri, params.position)
+    own = ls.index(path)[1]
+    use = own.at(path, line, column) if own is not None else None
+    if use is None or use.target.category != "attribute":
+        return None
+    indexes = ls.all_indexes()
+    new, name = params.new_name, use.target.name
+    if new == "copies" or not isinstance(load_yaml(new, 1), str):
+        return f"'{new}' cannot name a piece attribute: a data file's row would read it as " \
+            + ("the number of copies" if new == "copies" else "no name")
+    unsure = next((u.span for i in indexes for u in i.uses_of(use.target) if not u.sure), None)
+    if unsure is not None:
+        return (f"'{name}' is not renamed: at {Path(unsure.path).name}:{unsure.line} "
+                f"'.{name}' may read a piece's attribute or the field of a record (its type "
+                "is not known); write the type of what it reads (def f(c: card)), or rename "
+                "by hand")
+    return None
 
 
 def _rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:

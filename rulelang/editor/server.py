@@ -20,12 +20,14 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from rulelang.editor.scenario_names import rulebook_of
 from rulelang.editor.symbols import Index
 from rulelang.editor.workspace import Checked, ScenarioReader, Workspace
 from rulelang.errors import Diagnostic, RulelangError
 from rulelang.language import ast
 from rulelang.language.builder import build
 from rulelang.language.cache import cached
+from rulelang.language.loader import load_source
 from rulelang.language.parser import parse
 from rulelang.source import Source, Span
 
@@ -45,7 +47,7 @@ class RulesServer(LanguageServer):
         self.building: asyncio.TimerHandle | None = None
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
-        self.others: dict[Path, tuple[float, Checked]] = {}  # workspace files not open
+        self.others: dict[Path, tuple[float, Index | None]] = {}  # workspace files not open
         self.unswept = 0  # checks since the last full garbage collection
 
     # ---- checks
@@ -137,8 +139,13 @@ class RulesServer(LanguageServer):
 
     def location(self, span: Span) -> lsp.Location:
         path = Path(span.path).resolve()
-        return lsp.Location(uri=from_fs_path(str(path)) or "",
-                            range=self.range(span, self.space.source(path)))
+        source = self.space.source(path)
+        if source is None and path.suffix == ".test":  # a scenario file that is not open
+            try:
+                source = load_source(path)
+            except RulelangError:
+                source = None
+        return lsp.Location(uri=from_fs_path(str(path)) or "", range=self.range(span, source))
 
     # ---- what the checks know
     def index(self, path: Path) -> tuple[Checked | None, Index | None]:
@@ -150,10 +157,13 @@ class RulesServer(LanguageServer):
         kept = self.indexes.get(good.path)
         if kept is None or kept[0] is not good:
             kept = self.indexes[good.path] = (good, Index(good.program))
+        if path.suffix == ".test" and path in self.space.texts:
+            kept[1].scenario(path, self.space.texts[path])
         return good, kept[1]
 
     def all_indexes(self) -> list[Index]:
-        """Every open document's program and every rulebook of the workspace's folders."""
+        """Every open document's program and every rulebook of the workspace's folders, with
+        the scenario files that test them."""
         out = [i for p in list(self.space.good) if (i := self.index(p)[1]) is not None]
         for path in self.workspace_files():
             if path in self.space.texts:
@@ -161,18 +171,32 @@ class RulesServer(LanguageServer):
             stamp = path.stat().st_mtime
             kept = self.others.get(path)
             if kept is None or kept[0] != stamp:
-                kept = self.others[path] = (stamp, self.space.check_only(path))
-            if kept[1].program is not None:
-                out.append(Index(kept[1].program))
+                other = self.space.check_only(path)
+                index = Index(other.program) if other.program is not None else None
+                kept = self.others[path] = (stamp, index)
+            if kept[1] is not None:
+                out.append(kept[1])
+        games = {Path(i.program.loaded.game.source.path).resolve(): i for i in out}
+        tests = {*self.workspace_files("*.test"), *(p for p in self.space.texts
+                                                   if p.suffix == ".test")}
+        for path in sorted(tests):
+            text = self.space.texts.get(path)
+            try:
+                text = text if text is not None else load_source(path).text
+            except RulelangError:  # (too large, not a file: its own check says so)
+                continue
+            book = rulebook_of(path, text)
+            if book is not None and book in games:
+                games[book].scenario(path, text)
         return out
 
-    def workspace_files(self) -> list[Path]:
+    def workspace_files(self, pattern: str = "*.rule") -> list[Path]:
         roots = [Path(to_fs_path(f.uri) or "") for f in self.workspace.folders.values()]
         if not roots and self.workspace.root_path:
             roots = [Path(self.workspace.root_path)]
         found: list[Path] = []
         for root in roots:
-            for p in sorted(root.rglob("*.rule")):
+            for p in sorted(root.rglob(pattern)):
                 if not any(part.startswith(".") for part in p.relative_to(root).parts):
                     found.append(p.resolve())
                 if len(found) >= _MAX_WORKSPACE_FILES:

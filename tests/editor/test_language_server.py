@@ -1,7 +1,7 @@
 """`rulelang lsp` through a real client (pytest-lsp: the server runs as `python -m rulelang
 lsp` in a subprocess and is spoken to over stdio): open, change, hover, completion,
 definition, references, rename, formatting and symbols, on a game that uses a module of its
-own, a stdlib module and a data file."""
+own, a stdlib module and a data file (whose columns are its pieces' attributes)."""
 from __future__ import annotations
 
 import asyncio
@@ -34,14 +34,14 @@ game "Test"
 players White, Black
 board square.grid(3, 3, 3)
 piece mark
-piece card with board = 0
+piece card with board: number = 0
 zone supply each player: 5 mark
 zone box: card from "cards.yaml"
 counter placed each player = 0
 
 # Place a mark on a free site.
 action place
-  choose site s in sites where helpers.free(s)
+  choose site s in sites where helpers.free(s) else "s: {s} is taken ({placed of mover} placed)"
   put mark of mover at s
   increase placed of mover by helpers.double(1)
 
@@ -51,6 +51,13 @@ turn
 end
   when size(each s in sites where helpers.free(s)) == 0
     draw
+
+# What a card is worth.
+def worth(c: card) = c.board + 1
+
+view
+  hide supply
+  show placed as "marks placed"
 """
 CARDS = "- {board: 1}\n- {board: 2}\n"
 
@@ -281,8 +288,85 @@ async def test_rename_across_files(client: LanguageClient, folder: Path) -> None
     local = await client.text_document_rename_async(lsp.RenameParams(
         **where(doc, at(GAME, "site s", 5)), new_name="where_to"))
     assert local is not None and local.changes is not None
-    assert "choose site where_to in sites where helpers.free(where_to)" in _apply(
-        GAME, local.changes[doc])
+    # in the text for the players, the `{s}` that names it, not the word s
+    assert "choose site where_to in sites where helpers.free(where_to) else " \
+        '"s: {where_to} is taken ({placed of mover} placed)"' in _apply(GAME, local.changes[doc])
+    counter = await client.text_document_rename_async(lsp.RenameParams(
+        **where(doc, at(GAME, "placed of mover} placed")), new_name="laid"))
+    assert counter is not None and counter.changes is not None
+    renamed = _apply(GAME, counter.changes[doc])
+    assert renamed == GAME.replace("placed of", "laid of").replace(
+        "counter placed", "counter laid").replace("show placed", "show laid")
+
+
+async def test_hover_shows_the_type_checkers_types(client: LanguageClient,
+                                                   folder: Path) -> None:
+    """Locals where they are bound and where they are read (in a text's `{…}` too), a
+    parameter, an attribute read, a call: their types as the type checker gives them."""
+    doc = await opened(client, folder, "game.rule")
+
+    async def hover(text: str, needle: str, offset: int = 0, name: str = "game.rule") -> str:
+        found = await client.text_document_hover_async(lsp.HoverParams(
+            **where(uri(folder, name), at(text, needle, offset))))
+        return "" if found is None else str(found.contents)
+
+    assert "`s`: a site" in await hover(GAME, "site s", 5)  # bound by the choose
+    assert "`s`: a site" in await hover(GAME, "{s}", 1)  # read in the `else` text
+    assert "a site" not in await hover(GAME, '"s: {', 1)  # a word of the text
+    assert "`placed of mover`: a number" in await hover(GAME, "placed of mover}", 7)
+    assert "`c`: a 'card' piece" in await hover(GAME, "worth(c", 6)  # a typed parameter
+    assert "`c.board`: a number" in await hover(GAME, "c.board", 3)
+    assert "`helpers.free(s)`: a truth value" in await hover(GAME, "free(s)")  # a call
+    # in a module: a parameter of no written type, and what its rule's body needs of it
+    await opened(client, folder, "helpers.rule")
+    assert "`s`: a parameter of any type, used as a site" in await hover(
+        HELPERS, "free(s)", 5, "helpers.rule")
+    assert "`s`: a parameter of any type, used as a site" in await hover(
+        HELPERS, "empty(s)", 6, "helpers.rule")
+    assert doc
+
+
+async def test_definition_references_and_rename_reach_the_data_files_columns(
+        client: LanguageClient, folder: Path) -> None:
+    """A piece attribute that a data file's rows give: defined by the piece declaration and
+    by the data file's column; its references and its rename include every row's key."""
+    doc = await opened(client, folder, "game.rule")
+    cards = uri(folder, "cards.yaml")
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        **where(doc, at(GAME, "c.board", 2))))
+    assert isinstance(found, list)
+    assert [(f.uri, f.range.start) for f in found] == [
+        (doc, at(GAME, "board: number")), (cards, at(CARDS, "board"))]
+    places = [(doc, at(GAME, "board: number")), (doc, at(GAME, "c.board", 2)),
+              (cards, at(CARDS, "board")), (cards, lsp.Position(1, 3))]
+    for here in ((doc, at(GAME, "c.board", 2)), (cards, lsp.Position(1, 4))):  # from either
+        refs = await client.text_document_references_async(lsp.ReferenceParams(
+            text_document=lsp.TextDocumentIdentifier(here[0]), position=here[1],
+            context=lsp.ReferenceContext(include_declaration=True)))
+        assert refs is not None
+        assert sorted((r.uri, r.range.start.line, r.range.start.character) for r in refs) \
+            == sorted((u, p.line, p.character) for u, p in places)
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        **where(doc, at(GAME, "c.board", 2)), new_name="value"))
+    assert edit is not None and edit.changes is not None
+    assert _apply(CARDS, edit.changes[cards]) == CARDS.replace("board", "value")
+    assert _apply(GAME, edit.changes[doc]) == GAME.replace(
+        "with board", "with value").replace("c.board", "c.value")
+    with pytest.raises(Exception, match="no name"):  # a YAML key `yes:` reads as true
+        await client.text_document_rename_async(lsp.RenameParams(
+            **where(doc, at(GAME, "c.board", 2)), new_name="yes"))
+    # `x.board` where x may be a piece or a record with a field `board`: refused, said where
+    both = GAME + "def pair(x) = x.board\ndef sizes = (board: 3, side: 1)\n"
+    await change(client, doc, both, 2)
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(doc), position=at(both, "c.board", 2),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert refs is not None and at(both, "x.board", 2) in [r.range.start for r in refs]
+    line = both[:both.index("x.board")].count("\n") + 1
+    with pytest.raises(Exception, match=f"at game.rule:{line} '.board' may read"):
+        await client.text_document_rename_async(lsp.RenameParams(
+            **where(doc, at(both, "c.board", 2)), new_name="value"))
+    await change(client, doc, GAME, 3)
 
 
 def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
@@ -324,6 +408,40 @@ async def test_a_scenario_file_gets_diagnostics_and_its_sites_coordinates(
     await change(client, doc, text.replace("expect", "expec"), 2)
     [d] = client.diagnostics[doc]
     assert d.code.startswith("R10") and d.range.start.line == 3
+
+
+SCENARIO = """rulebook "game.rule"
+
+scenario "placed marks of White"
+  given
+    White mark at "a1"
+    counter placed of White: 1
+  expect counter placed of White: 1
+"""
+
+
+async def test_references_and_rename_reach_the_scenario_files(
+        client: LanguageClient, folder: Path) -> None:
+    """A counter and a piece kind named by a scenario file (open or not): found there,
+    renamed there (never a word of its texts), and the scenario's name leads to them."""
+    (folder / "named.test").write_text(SCENARIO)
+    doc = await opened(client, folder, "game.rule")
+    named = uri(folder, "named.test")
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(doc), position=at(GAME, "mark of", 1),
+        context=lsp.ReferenceContext(include_declaration=False)))
+    assert refs is not None and (named, at(SCENARIO, "mark at")) in [
+        (r.uri, r.range.start) for r in refs]
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        **where(doc, at(GAME, "placed of")), new_name="laid"))
+    assert edit is not None and edit.changes is not None
+    assert _apply(SCENARIO, edit.changes[named]) == SCENARIO.replace(
+        "counter placed", "counter laid")
+    test = await opened(client, folder, "named.test")
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        **where(test, at(SCENARIO, "placed of", 2))))
+    assert isinstance(found, list) and [(f.uri, f.range.start) for f in found] == [
+        (doc, at(GAME, "placed each"))]
 
 
 def mutants(text: str, rng: random.Random, n: int) -> list[str]:
