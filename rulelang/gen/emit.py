@@ -213,6 +213,11 @@ class Writer:
         who = self.ex(n.right, env)
         if cat != "kind" and who.form.kind == "player" and who.form.known:
             return self.owned(str(cat), str(key), who, n)
+        table = {"var": "vars", "counter": "counters"}.get(str(cat))
+        if table and who.form.kind == "player" and (key, 0) in getattr(self.rt.template, table):
+            # a player's var or counter, the player found as the game runs: read in place
+            form = self.owned(str(cat), str(key), self.static(self.rt.players[0]), n).form
+            return Code(f"S.{table}[({self.const(key)}, {who.src}.index)]", form, who.cost + 1)
         # a player known only as the game runs: the reference's meaning (semantics.of_value)
         self.step2 = True
         return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "

@@ -37,7 +37,10 @@ def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func
     if who is None or (who.form.kind == "player" and who.form.known):
         slot = w.owned(str(cat), str(key), who, t)
         table, k = slot.src.partition("[")[0], slot.src.partition("[")[2][:-1]
-    else:  # a player known only as the game runs
+    elif who.form.kind == "player" and (key, 0) in getattr(w.rt.template, str(cat) + "s"):
+        table, k = f"S.{cat}s", w.fresh("v")  # a player's, found as the game runs
+        fn.add(f"{k} = ({w.const(key)}, {who.src}.index)")
+    else:  # a value known only as the game runs (a player or not)
         w.step2 = True
         table, k = w.fresh("v"), w.fresh("v")
         fn.add(f"{table}, {k} = {w.const(H.slot)}(S, {w.const(str(cat))}, "
