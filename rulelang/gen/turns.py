@@ -71,17 +71,34 @@ class _Turn:
         self.checked: set[int] = set()
 
     def write(self) -> int:
-        w = self.w
         self.run(self.section.stmts, self.block(1), END)
         end = self.block(END)
         end.add("return None")
         fn = Func(f"def {self.name}{self.mover}(S, pc):")
         fn.add("while True:")
-        for label, block in self.blocks:
-            fn.add(f"    if pc == {w.const(label)}:")
-            fn.lines.extend("            " + line for line in block.lines)
+        fn.depth += 1
+        self._dispatch(fn, sorted(self.blocks, key=lambda b: b[0]))
         self.w.funcs.append((f"{self.name}{self.mover}", self.section.span, "turn", fn))
         return self.cost
+
+    def _dispatch(self, fn: Func, blocks: list[tuple[int, Func]]) -> None:
+        """The blocks found by their labels in a few comparisons: halves by `<` down to a
+        few tested in turn (each block ends in a jump, a return or a raise)."""
+        w = self.w
+        if len(blocks) > 4:
+            half = len(blocks) // 2
+            fn.add(f"if pc < {w.const(blocks[half][0])}:")
+            fn.depth += 1
+            self._dispatch(fn, blocks[:half])
+            fn.depth -= 1
+            fn.add("else:")
+            fn.depth += 1
+            self._dispatch(fn, blocks[half:])
+            fn.depth -= 1
+            return
+        for label, block in blocks:
+            fn.add(f"if pc == {w.const(label)}:")
+            fn.lines.extend("    " * (fn.depth + 1) + line for line in block.lines)
 
     def label(self) -> int:
         self.labels += 1
