@@ -45,7 +45,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     # a step for the call, and at most the items of each argument a builtin may go
     # through (library/semantics.charge_items); an argument of unknown form as a board
     cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
-                             w.n_sites if a.form.kind == "any" else 0) for a in args)
+                             w.n_sites if a.form.kind in ("any", "zone") else 0) for a in args)
     if w.counting:  # (the builtin charges its items itself, through S.view())
         cost = 1 + sum(a.cost for a in args)
     kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
@@ -66,8 +66,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
         return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_sites), cost)
-    zone = len(args) == 1 and type(args[0].form.static) is ZoneRef \
-        and args[0].form.static in w.rt.template.zones
+    zone = len(args) == 1 and (args[0].form.kind == "zone" or type(args[0].form.static)
+                               is ZoneRef and args[0].form.static in w.rt.template.zones)
     if zone and key == "pieces":  # (a zone's pile, as it is now)
         pile: Code = zone_pile(w, args[0])
         return pile._replace(cost=cost)
@@ -134,7 +134,7 @@ def zone_pile(w: Any, code: Code) -> Code:
     """A zone of the game known when written, as a domain: its pieces now, in place
     (semantics.iterate); any other value as it is."""
     zone = code.form.static
-    if type(zone) is ZoneRef and zone in w.rt.template.zones:
+    if code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones:
         return Code(f"tuple(S.zones[{code.src}])", F.pile(w.n_sites), code.cost)
     return code
 

@@ -98,7 +98,8 @@ class Writer:
                                 for o in self.rt.template.owner))
 
     def static(self, value: Any) -> Code:
-        return Code(self.const(value), F.of_constant(value, self.board, len(self.rt.players)),
+        return Code(self.const(value), F.of_constant(value, self.board, len(self.rt.players),
+                                                     self.rt.template.zones),
                     0)
 
     # ---- expressions

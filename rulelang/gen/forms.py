@@ -12,7 +12,8 @@ _NO_VALUE = object()
 
 @dataclass(frozen=True)
 class Form:
-    # site player piece num bool text none items lines last record any, and the kept forms that
+    # site player piece zone num bool text none items lines last record any, and the kept
+    # forms that
     # only some readers take (the others ask Writer.plain for the reference's value):
     # sitelist (a kept query's sorted site indices), bits (sites as an int bitset), maybe
     # (a site or none)
@@ -45,6 +46,7 @@ PLAYER = Form("player")
 PIECE = Form("piece")
 LAST = Form("last")
 MAYBE_SITE = Form("maybe", 0, SITE)
+ZONE = Form("zone")  # a zone of the game (a ZoneRef in the state's zones)
 
 
 def sitelist(size: int) -> Form:
@@ -77,9 +79,9 @@ def items(size: int, item: Form) -> Form:
     return Form("items", size, item)
 
 
-def of_constant(value: Any, board: Any, players: int) -> Form:
-    """The form of a value known when the game is made."""
-    from rulelang.model.values import LineSet, Player, Relation, Site
+def of_constant(value: Any, board: Any, players: int, zones: Any = ()) -> Form:
+    """The form of a value known when the game is made (`zones`: the game's zones)."""
+    from rulelang.model.values import LineSet, Player, Relation, Site, ZoneRef
     if type(value) is bool:
         return Form("bool", static=value)
     if type(value) is int:
@@ -103,4 +105,7 @@ def of_constant(value: Any, board: Any, players: int) -> Form:
         return Form("items", len(value), SITE, static=value)
     if isinstance(value, tuple) and all(type(x) is Player for x in value):
         return Form("items", len(value), PLAYER, static=value)
+    if isinstance(value, tuple) and value and all(type(x) is ZoneRef and x in zones
+                                                  for x in value):
+        return Form("items", len(value), ZONE, static=value)  # (zones of the game)
     return Form("any", static=value)
