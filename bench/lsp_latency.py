@@ -8,11 +8,11 @@ for server.DEBOUNCE seconds of quiet):
 * a used module broken: shibumi.rule edited (a name misspelt), time until spline.rule, which
   uses it, shows the mistake;
 * --long N: N edits of one rulebook (karesansui, the largest, unless named) without a pause,
-  each a new text as typing makes them (--repeat: the two texts above again and again, so
+  each a new text as typing makes them (--repeat: two of the texts above again and again, so
   that the loader's caches of parsed text stay as they are): median, 99th percentile and
   worst, the edits over 100 ms and the slowest (a garbage collection that walks everything
-  the server keeps shows there), and the server's memory (VmRSS, VmHWM) after 100 edits and
-  at the end; then the same checks in this process, collected as the server collects
+  the server keeps shows there), and the server's memory (VmRSS, VmHWM) after 100 edits,
+  every 1000 and at the end; then the same checks in this process, collected as the server collects
   (rulelang/editor/collector.py): the CPU time of Python's garbage collections, the objects
   frozen and not, and this process's memory (the loader keeps up to 4096 parsed
   declarations of edited texts: one more for each typed edit here).
@@ -120,9 +120,9 @@ def _memory(client) -> str:
 
 def _typed(text: str, k: int, repeat: bool = False) -> str:
     """The k-th edit of a long run: a new text each time (a line appended, or a mistake), or
-    with `repeat` the short runs' two texts again and again."""
+    with `repeat` two texts again and again."""
     if repeat:
-        return _edited(text, k)
+        return _edited(text, k % 2)
     return text + (f"\n# edit {k}\n" if k % 2 == 0 else f"\ndef oops{k} = nowhere\n")
 
 
@@ -131,11 +131,12 @@ async def long_run(name: str, edits: int, repeat: bool) -> None:
     path = ROOT / "rulebooks" / f"{name}.rule"
     text = path.read_text(encoding="utf-8")
     doc = await _open(client, path)
-    times = []
+    times: list[float] = []
+    memory: list[str] = []
     for k in range(edits):
         times.append(await _edit(client, doc, _typed(text, k, repeat), k + 2))
-        if k + 1 == min(100, edits):
-            early = _memory(client)
+        if k + 1 in (100, edits) or (k + 1) % 1000 == 0:
+            memory.append(f"{k + 1}: {_memory(client)}")
     ms = sorted(t * 1000 for t in times)
     slow = [(k + 1, round(t * 1000)) for k, t in enumerate(times) if t > 0.1]
     top = sorted(range(edits), key=lambda k: -times[k])[:5]
@@ -143,7 +144,7 @@ async def long_run(name: str, edits: int, repeat: bool) -> None:
           f"99th percentile {ms[int(len(ms) * 0.99) - 1]:.1f} ms, worst {ms[-1]:.1f} ms")
     print(f"edits over 100 ms: {len(slow)} {slow[:20]}; the slowest (edit, ms):"
           f" {[(k + 1, round(times[k] * 1000)) for k in top]}")
-    print(f"server memory after 100 edits: {early}; after {edits}: {_memory(client)}")
+    print("server memory after so many edits:", "; ".join(memory))
     await client.shutdown_session()
     _collections(path, text, edits, repeat)
 
