@@ -9,7 +9,6 @@ ending the server."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import re
 import traceback
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from rulelang.editor.collector import Collector
 from rulelang.editor.scenario_names import rulebook_of
 from rulelang.editor.symbols import Index
 from rulelang.editor.workspace import Checked, ScenarioReader, Workspace
@@ -33,7 +33,6 @@ from rulelang.source import Source, Span
 
 DEBOUNCE = 0.03  # seconds of quiet awaited before checking a burst of changes
 BUILD_DELAY = 0.25  # and before the game's board is built (cached: costly only after an edit)
-_SWEEP_QUIET, _SWEEP_ANYWAY = 40, 200  # checks between full garbage collections
 _MAX_WORKSPACE_FILES = 300  # rulebooks read for references and rename
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 _T = TypeVar("_T")
@@ -48,7 +47,7 @@ class RulesServer(LanguageServer):
         self.published: set[Path] = set()
         self.indexes: dict[Path, tuple[Checked, Index]] = {}
         self.others: dict[Path, tuple[float, Index | None]] = {}  # workspace files not open
-        self.unswept = 0  # checks since the last full garbage collection
+        self.collector = Collector()  # when garbage is collected (collector.py)
 
     # ---- checks
     def changed(self, uri: str) -> None:
@@ -72,33 +71,17 @@ class RulesServer(LanguageServer):
         for doc in docs:
             self.space.check(doc, game=False)
         self.publish(docs)
-        self.tidy(quiet=False)
+        self.collector.checked()
         self.building = asyncio.get_running_loop().call_later(
             BUILD_DELAY, self.guarded, self.build_games, docs)
 
     def build_games(self, docs: list[Path]) -> None:
         """The games' runtimes (their boards), after the checker's diagnostics are out; the
-        diagnostics again if that found mistakes; then a full garbage collection if due."""
+        diagnostics again if that found mistakes; then a garbage collection if due."""
         self.building = None
         if any([self.space.build_game(doc) for doc in docs]):
             self.publish(docs)
-        self.tidy(quiet=True)
-
-    def tidy(self, quiet: bool) -> None:
-        """Python's full garbage collections (20-150 ms with what the server keeps) are made
-        here, not inside a check: what a check leaves alive is frozen (out of the automatic
-        collections' sight, gc.freeze, O(1)). A full collection is due while the editor is
-        quiet after _SWEEP_QUIET checks (about CPython's own rate of full collections
-        here), and after a check (its diagnostics out) after _SWEEP_ANYWAY: a long run of
-        edits without a pause must not keep its garbage (about 0.3 MB a check of the
-        largest bundled game)."""
-        if not quiet:
-            self.unswept += 1
-        if self.unswept >= (_SWEEP_QUIET if quiet else _SWEEP_ANYWAY):
-            gc.unfreeze()
-            gc.collect()
-            self.unswept = 0
-        gc.freeze()
+        self.collector.quiet()
 
     def publish(self, checked: list[Path] | None = None) -> None:
         """Every file's diagnostics (an empty list clears a file's): the documents just
