@@ -387,15 +387,18 @@ def _observe(state: State, player: int) -> dict[str, Any]:
                 view["picture"] = list(drawn)
         return view
 
+    # the kinds whose view follows from a piece's kind, owner and attributes alone
+    keyed = {k for k in program.pieces if k not in pictures or by_piece(pictures[k])}
+
     def zone_view(pieces: list[Piece]) -> list[dict[str, Any]]:
-        """_runs of the pieces' views; a piece of the same kind, owner and attributes as the
-        one before it (and a picture drawn from those alone) only adds to its run's count."""
+        """The pieces' views, a run of identical ones as one with a count; a piece of a keyed
+        kind with the owner and attributes of the one before only adds to the count."""
         out: list[dict[str, Any]] = []
         last: tuple[Any, ...] | None = None
+        owner = data.owner
         for p in pieces:
-            mine = columns.get(p.kind)
-            key = None if mine is None or not (p.kind not in pictures or by_piece(
-                pictures[p.kind])) else (p.kind, data.owner[p.id], *(v[p.id] for _, v in mine))
+            mine = columns.get(p.kind) if p.kind in keyed else None
+            key = None if mine is None else (p.kind, owner[p.id], *[v[p.id] for _, v in mine])
             if key is not None and key == last:
                 out[-1]["count"] += 1
                 continue
