@@ -148,40 +148,67 @@ def _playout(game: Game, seed: int, plies: int) -> int:
     return done
 
 
+class _Stages:
+    """Announces each stage to the parent and counts the CPU seconds spent in each (a mode's
+    stages as "<mode> <stage>")."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = {}
+        self.name, self.since = "", time.process_time()
+        self.mode = ""
+
+    def enter(self, stage: str) -> str:
+        self.stop()
+        self.name = f"{self.mode} {stage}".strip()
+        _say({"stage": stage})
+        return stage
+
+    def stop(self) -> dict[str, float]:
+        now = time.process_time()
+        if self.name:
+            self.cpu[self.name] = round(self.cpu.get(self.name, 0.0) + now - self.since, 3)
+        self.name, self.since = "", now
+        return self.cpu
+
+
 def run_case(entry: str, seed: int, plies: int) -> dict[str, Any]:
-    """Load, check and play the case; the outcome and, per mode, what happened."""
+    """Load, check and play the case; the outcome, per mode what happened, and the CPU
+    seconds of each stage."""
+    out = _run_case(entry, seed, plies, stages := _Stages())
+    out["cpu"] = stages.stop()
+    return out
+
+
+def _run_case(entry: str, seed: int, plies: int, stages: _Stages) -> dict[str, Any]:
     rulelang._PROGRAMS.clear()
     rulelang._RUNTIMES.clear()
     modes: dict[str, str] = {}
     generated = False
-    stage = "load"
     start = time.monotonic()
+    stage = "load"
     try:
-        _say({"stage": stage})
+        stages.enter(stage)
         loaded = load(entry)
         _say({"loaded": time.monotonic() - start})
-        stage = "check"
-        _say({"stage": stage})
+        stage = stages.enter("check")
         program = check(loaded)
         stage = "options"
         chosen = rulelang.resolve_options(program, {})
         digest = rulelang.source_hash(loaded)
         for mode in ("compiled", "interpreted"):
+            stages.mode = mode
             try:
-                stage = "build"
-                _say({"stage": stage})
+                stage = stages.enter("build")
                 runtime = rulelang.compile_rulebook(program, chosen, digest)
                 game = Game(runtime, entry, digest)
                 if mode == "compiled":  # a fault of the generator is a crash here (a
-                    stage = "generate"  # player would meet the reference instead)
-                    _say({"stage": stage})
+                    stage = stages.enter("generate")  # player would meet the reference)
                     try:
                         game = GenGame(runtime, entry, digest, generate(runtime))
                         generated = True
                     except Unsupported:
                         pass
-                stage = "play"
-                _say({"stage": stage})
+                stage = stages.enter("play")
                 plies_done = _playout(game, seed, plies)
                 modes[mode] = f"ok {plies_done}"
             except RulelangError as err:
