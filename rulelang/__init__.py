@@ -25,7 +25,7 @@ from rulelang.errors import (
     RuleRuntimeError,
 )
 from rulelang.game.callchain import note_calls
-from rulelang.game.engine import TERMINAL, Game, State
+from rulelang.game.engine import TERMINAL, Game, State, too_deep
 from rulelang.game.runtime import Runtime
 from rulelang.gen import GenGame, Unsupported, generate
 from rulelang.language import ast
@@ -148,6 +148,10 @@ def compile_rulebook(program: Program, options: dict[str, Any],
         except RulelangError as err:
             note_calls(err, program.loaded)
             raise
+        except RecursionError as exc:  # a rule the board or a table calls, calling itself
+            deep = too_deep(exc)
+            note_calls(deep, program.loaded)
+            raise deep from None
     return runtime
 
 

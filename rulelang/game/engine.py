@@ -17,7 +17,7 @@ from rulelang.errors import (
 )
 from rulelang.game.action_space import NumberedActions, space_of
 from rulelang.game.callchain import note_calls
-from rulelang.game.pictures import picture_fns
+from rulelang.game.pictures import by_piece, picture_fns
 from rulelang.game.resample import resample
 from rulelang.game.runtime import Runtime
 from rulelang.language.decisions import DecisionAnalysis
@@ -131,8 +131,7 @@ class State(NumberedActions):
         except GameOver as over:
             self._ended(over)
         except RecursionError as exc:
-            err = RuleRuntimeError("rules call each other too deeply (endless recursion?)",
-                                   recurring_span(exc), "R302")
+            err = too_deep(exc)
             note_calls(err, self.game.runtime.program.loaded)
             raise err from None
         except RulelangError as err:
@@ -322,6 +321,12 @@ class State(NumberedActions):
         return f"turn {self.ctx.data.turn}, to move: {self.current_player()}"
 
 
+def too_deep(exc: RecursionError) -> RuleRuntimeError:
+    """R302 for rules that call each other without end, at the call that recurs."""
+    return RuleRuntimeError("rules call each other too deeply (endless recursion?)",
+                            recurring_span(exc), "R302")
+
+
 def recurring_span(exc: BaseException, span_of: Any = None) -> Span | None:
     """Where the endless recursion is: the span met most often among the innermost frames
     (span_of(frame), by default the rule call an interpreter frame holds: a call keeps its
@@ -348,6 +353,13 @@ def _frame_span(frame: Any) -> Span | None:
 
 def observe(state: State, player: int) -> dict[str, Any]:
     """What one player may see: nothing hidden from them, in any field."""
+    try:
+        return _observe(state, player)
+    except RecursionError as exc:  # a picture's rule, or a shown value's, calling itself
+        raise too_deep(exc) from None
+
+
+def _observe(state: State, player: int) -> dict[str, Any]:
     rt, data = state.game.runtime, state.ctx.data
     names = [p.name for p in rt.players]
     program = rt.program
@@ -374,6 +386,25 @@ def observe(state: State, player: int) -> dict[str, Any]:
             else:
                 view["picture"] = list(drawn)
         return view
+
+    # the kinds whose view follows from a piece's kind, owner and attributes alone
+    keyed = {k for k in program.pieces if k not in pictures or by_piece(pictures[k])}
+
+    def zone_view(pieces: list[Piece]) -> list[dict[str, Any]]:
+        """The pieces' views, a run of identical ones as one with a count; a piece of a keyed
+        kind with the owner and attributes of the one before only adds to the count."""
+        out: list[dict[str, Any]] = []
+        last: tuple[Any, ...] | None = None
+        owner = data.owner
+        for p in pieces:
+            mine = columns.get(p.kind) if p.kind in keyed else None
+            key = None if mine is None else (p.kind, owner[p.id], *[v[p.id] for _, v in mine])
+            if key is not None and key == last:
+                out[-1]["count"] += 1
+                continue
+            last = key
+            _add_to_runs(out, piece_view(p))
+        return out
     board = [{"site": s.name, "coords": list(s.coords),
               "pieces": [piece_view(p) for p in data.at[s.index]]} for s in rt.board.sites]
     zones = []
@@ -381,7 +412,7 @@ def observe(state: State, player: int) -> dict[str, Any]:
         seen = _zone_seen(program, ref, player)
         zones.append({"zone": ref.name, "owner": None if ref.owner is None else names[ref.owner],
                       "count": len(pieces),
-                      "pieces": _runs([piece_view(p) for p in pieces]) if seen else None})
+                      "pieces": zone_view(pieces) if seen else None})
     counters = [{"counter": k, "owner": None if o is None else names[o], "value": v}
                 for (k, o), v in data.counters.items()]
     variables = []
@@ -450,16 +481,13 @@ def _zone_seen(program: Any, ref: ZoneRef, player: int) -> bool:
     return bool(visible == "everyone" or (visible == "owner" and ref.owner == player))
 
 
-def _runs(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _add_to_runs(out: list[dict[str, Any]], v: dict[str, Any]) -> None:
     """Consecutive identical pieces of a zone as one entry with a count (a supply of 181
     stones is one line)."""
-    out: list[dict[str, Any]] = []
-    for v in views:
-        if out and all(out[-1][k] == v[k] for k in v):
-            out[-1]["count"] += 1
-        else:
-            out.append({**v, "count": 1})
-    return out
+    if out and all(out[-1][k] == v[k] for k in v):
+        out[-1]["count"] += 1
+    else:
+        out.append({**v, "count": 1})
 
 
 def _may_see(decl: Any, name: str, owner: int | None, player: int, data: GameData) -> bool:

@@ -32,6 +32,11 @@ def picture_fns(rt: Runtime) -> dict[str, Any]:
     return found
 
 
+def by_piece(fn: Any) -> bool:
+    """The picture function draws a piece from its kind, owner and attributes alone."""
+    return getattr(fn, "by_piece", False) is True
+
+
 def _remembered(fn: Any, decl: Any, names: list[str], memo: dict[Any, Any]) -> Any:
     def picture(c: Ctx, p: Piece) -> Any:
         data = c.data
@@ -40,6 +45,7 @@ def _remembered(fn: Any, decl: Any, names: list[str], memo: dict[Any, Any]) -> A
         if lines is None:
             lines = memo[key] = picture_lines(fn(c, {decl.param: p}), decl.span)
         return lines
+    picture.by_piece = True  # type: ignore[attr-defined]
     return picture
 
 

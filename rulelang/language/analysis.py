@@ -164,19 +164,25 @@ class Analysis:
         """The first thing rule `key` (or a rule it uses, depth first in source order) reads
         beyond its arguments that is not among `allowed`; None if there is none."""
         if (key, allowed) not in self._first:
-            self._first[(key, allowed)] = self._search(key, allowed, set())
+            self._first[(key, allowed)] = self._search(key, allowed)
         return self._first[(key, allowed)]
 
-    def _search(self, key: str, allowed: Reads, seen: set[str]) -> Read | None:
-        seen.add(key)
-        for n in nodes(self.program.defs[key], ast.Node):
+    def _search(self, key: str, allowed: Reads) -> Read | None:
+        """first_read's depth-first search, with a stack of its own (a chain of rules is
+        as long as the rulebook writes it)."""
+        seen = {key}
+        stack = [iter(nodes(self.program.defs[key], ast.Node))]
+        while stack:
+            n = next(stack[-1], None)
+            if n is None:
+                stack.pop()
+                continue
             read, rule = self.node(n)
             if read is not None and read.reads & ~allowed:
                 return read
             if rule is not None and rule not in seen:
-                found = self._search(rule, allowed, seen)
-                if found is not None:
-                    return found
+                seen.add(rule)
+                stack.append(iter(nodes(self.program.defs[rule], ast.Node)))
         return None
 
     def reads_only_its_piece(self, expr: ast.Expr, param: str) -> bool:

@@ -84,7 +84,10 @@ class GameData:
         self.came.append(None)
         self.owner.append(owner)
         for name, value in attrs.items():
-            self.attrs.setdefault(name, [None] * piece.id).append(value)
+            column = self.attrs.get(name)
+            if column is None:  # (a default made only when needed: one per piece was
+                column = self.attrs[name] = [None] * piece.id  # quadratic in pieces)
+            column.append(value)
         for column in self.attrs.values():
             if len(column) <= piece.id:
                 column.append(None)

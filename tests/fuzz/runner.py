@@ -194,12 +194,29 @@ def table(outcomes: list[Outcome]) -> str:
         lines.append("distinct problems (owner, problem, cases, example seed: target; mutation)")
         for (owner, problem), os_ in sorted(problems.items(), key=lambda kv: -len(kv[1])):
             ex = os_[0]
+            seeds = ", ".join(str(o.case.seed) for o in os_[1:12]) + (
+                ", …" if len(os_) > 12 else "")
             lines.append(f"  [{owner}] {problem}: {len(os_)} case(s), e.g. seed {ex.case.seed}: "
                          f"{ex.case.target}; {ex.case.mutation}"
+                         + (f" (also seeds {seeds})" if seeds else "")
                          + (f" -- {ex.result.get('message', '')[:100]!r}"
                             if ex.outcome == "crash" else "")
                          + (f" -- {ex.result['outside'][0]!r}" if "outside" in ex.result
                             else ""))
+    timed = sorted((o for o in outcomes if o.result.get("cpu")),
+                   key=lambda o: -sum(o.result["cpu"].values()))
+    if timed:
+        total = [sum(o.result["cpu"].values()) for o in timed]
+        lines.append("")
+        lines.append(f"CPU s per case (the limit: {timed[0].limit:g}): median "
+                     f"{total[len(total) // 2]:.2f}, 99th percentile "
+                     f"{total[len(total) // 100]:.2f}, most {total[0]:.2f}; the slowest:")
+        for o in timed[:5]:
+            cpu = o.result["cpu"]
+            top = ", ".join(f"{k} {v:.2f}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])
+                            [:3])
+            lines.append(f"  seed {o.case.seed} ({o.outcome}): {sum(cpu.values()):.2f} ({top}); "
+                         f"{o.case.target}; {o.case.mutation}")
     mismatch = [o for o in outcomes if _modes_differ(o.result.get("modes", {}))]
     lines.append("")
     lines.append(f"cases where the modes ended differently: {len(mismatch)}"

@@ -117,3 +117,78 @@ def test_repeated_of_what_is_no_number_is_a_rule_error(tmp_path: Path) -> None:
         found = {_refusal(tmp_path, defs, f"{key}(nothing(1))", mode)
                  for mode in ("compiled", "interpreted")}
         assert len(found) == 1 and found.pop().startswith("R301"), (key, found)
+
+
+def test_a_chain_of_1000_rules_under_a_kept_rule_is_a_diagnostic(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 2921 (a chain of 1,000 rules read by a rule given to `memo`): the
+    checker's search for what a kept rule reads followed the chain by recursion, a
+    RecursionError; the chain is R108, as anywhere else."""
+    chain = "\n".join(f"def c{i} = c{i + 1}" for i in range(1000)) + "\ndef c1000 = 1"
+    found = _diagnostics(tmp_path, GAME.format(defs=chain + "\ndef f(x) = x + c0",
+                                               expr="memo(f, 1)"))
+    assert [d.split(":")[0] for d in found] == ["R108 903"], found
+
+
+def _endless(tmp_path: Path, defs: str, mode: str) -> str:
+    (tmp_path / "g.rule").write_text(
+        'game "G"\nplayers A, B\nuse square\nboard square.grid(2, 2, 0)\npiece p\n'
+        "zone supply each player: 2 p\ndef spin(x) = spin(x + 1)\n" + defs +
+        "\naction place\n  choose site s in each s in sites where empty(s)\n"
+        "  put p of mover at s\nturn\n  do place\n", encoding="utf-8")
+    rulelang._PROGRAMS.clear()
+    rulelang._RUNTIMES.clear()
+    try:
+        state = rulelang.load_game(tmp_path / "g.rule", mode=mode).new_initial_state(seed=0)
+        state.apply_action(state.legal_actions()[0])
+        state.observation(0)
+    except rulelang.RuleRuntimeError as err:
+        return f"{err.diagnostic.code} {err.diagnostic.span.line}: {err.diagnostic.message}"
+    return "ok"
+
+
+def test_rules_calling_each_other_without_end_while_the_game_is_made_or_drawn(
+        tmp_path: Path) -> None:
+    """bench/fuzz.py seed 8737 (a chain of rules a mutated number closed into a cycle, read
+    by the board's geometry): the recursion while the game was made was a RecursionError,
+    and so was a picture's; both are R302 at the rule that recurs, in both modes."""
+    for defs in ("var v = spin(1)", 'picture p(x) = "P" if spin(1) > 0 else "Q"'):
+        for mode in ("compiled", "interpreted"):
+            assert _endless(tmp_path, defs, mode) == \
+                "R302 7: rules call each other too deeply (endless recursion?)", (defs, mode)
+    assert _endless(tmp_path, 'picture p(x) = "P"', "compiled") == "ok"
+
+
+def test_a_zone_of_many_equal_pieces_is_shown_as_runs(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 967 (Karesansui's stones with 1,000 more rows of 5 copies): each
+    observation drew every piece and compared it with the one before; equal pieces now only
+    count in their run. The runs are as before: maximal, adding up to the zone's count."""
+    for f in rulelang.BUNDLED.glob("karesansui*"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    with (tmp_path / "karesansui_stones.yaml").open("a", encoding="utf-8") as out:
+        out.write('\n' + '- {type: "T", copies: 5}\n' * 250)
+    for mode in ("compiled", "interpreted"):
+        state = rulelang.load_game(tmp_path / "karesansui.rule", mode=mode).new_initial_state(
+            seed=0)
+        zones = {z["zone"]: z for z in state.observation(0)["zones"]}
+        runs = zones["stone_box"]["pieces"]
+        assert sum(r["count"] for r in runs) == zones["stone_box"]["count"] == 1260
+        assert runs[-1] == {"kind": "stone", "owner": None, "attrs": {"type": "T"},
+                            "picture": ["[T]"], "count": 1250}
+        assert all({**a, "count": 0} != {**b, "count": 0}
+                   for a, b in zip(runs, runs[1:], strict=False))
+
+
+def test_pieces_made_with_different_attributes_keep_one_value_each() -> None:
+    """bench/fuzz.py seed 10806 (Karesansui's tiles with 1,000 more rows of 14 copies): each
+    new piece made a list as long as the pieces before it (a default of `setdefault`), 2 s
+    for 14,130 pieces; an attribute's column is now made once, padded for the pieces made
+    before it."""
+    from rulelang.model.state import GameData
+    from rulelang.model.values import Piece
+
+    data = GameData(0, 0)
+    for i, (kind, attrs) in enumerate([("a", {}), ("b", {"x": 1}), ("a", {"y": 2}),
+                                       ("b", {"x": 3, "y": 4}), ("a", {})]):
+        data.new_piece(Piece(i, kind), None, attrs)
+    assert data.attrs == {"x": [None, 1, None, 3, None], "y": [None, None, 2, 4, None]}
+    assert len(data.loc) == len(data.owner) == len(data.came) == 5
