@@ -1,7 +1,9 @@
 """How long the default AI (`mcts`: 400 playouts, at most 2 s) and `mcts:400` (400 playouts,
-no time cap) take to decide in the card and board games, a few positions each (wall time).
+no time cap) take to decide in the card games, three positions each (wall time; with --cpu,
+`mcts:400` alone in CPU time, which a shared machine disturbs less).
 
     python bench/mcts_decision_time.py
+    python bench/mcts_decision_time.py --cpu
 """
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ from rulelang.agents import make_agent  # noqa: E402
 
 
 def main() -> None:
+    cpu = "--cpu" in sys.argv[1:]
+    clock = time.process_time if cpu else time.monotonic
     for name in ("tatara", "karesansui", "muso_sakura"):
         game = rulelang.load_game(name)
-        for agent_name in ("mcts", "mcts:400"):
+        for agent_name in ("mcts:400",) if cpu else ("mcts", "mcts:400"):
             times = []
             for seed in range(3):
                 state = game.new_initial_state(seed=seed)
@@ -27,11 +31,11 @@ def main() -> None:
                 for _ in range(12):
                     state.apply_action(rng.choice(state.legal_actions()))
                 agent = make_agent(agent_name, seed)
-                start = time.monotonic()
+                start = clock()
                 agent.choose(state)
-                times.append(time.monotonic() - start)
-            print(f"{name:12} {agent_name:9} " + "  ".join(f"{t:5.2f} s" for t in times),
-                  flush=True)
+                times.append(clock() - start)
+            print(f"{name:12} {agent_name:9} " + "  ".join(f"{t:5.2f} s" for t in times)
+                  + (" CPU" if cpu else ""), flush=True)
 
 
 if __name__ == "__main__":
