@@ -104,6 +104,20 @@ def test_every_kind_of_change_is_made() -> None:
             assert source.split("\n")[m.line - 1][m.column - 1:].startswith(m.before)
 
 
+def test_a_rule_written_as_clauses_is_changed_where_its_text_is() -> None:
+    # Muso Sakura's card abilities are clauses (`def worth(Outou, x, r)`): which clause runs
+    # is no text to negate, and its symbol is where the clause's header names it
+    game = rulelang.load_game(str(ROOT / "rulebooks" / "muso_sakura.rule"))
+    program = game.runtime.program
+    source = program.loaded.game.source.text.split("\n")
+    found = mutants(program, {program.loaded.game.source.path}, [])
+    assert {"symbol", "condition"} <= {m.kind for m in found}
+    for m in found:
+        if m.kind != "statement":
+            assert "\n" not in m.before, m.where
+            assert source[m.line - 1][m.column - 1:].startswith(m.before), m.where
+
+
 @pytest.mark.parametrize("bad", [["--games", "0"], ["--max-mutants", "0"],
                                  ["--timeout", "0"]])
 def test_bad_numbers_are_diagnostics(bad: list[str], weak: Path,

@@ -157,7 +157,7 @@ def _lead_changes(state: Any, agents: list[Any], rounds: bool, players: int) -> 
     costly."""
     at, leader, changes = None, None, 0
     while not state.is_terminal():
-        data = state.ctx.data
+        data = state.live_data  # (its turn and round; ctx.data is a copy in generated mode)
         mark = data.round if rounds else data.turn // players
         if mark != at:
             at = mark

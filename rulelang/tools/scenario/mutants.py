@@ -97,7 +97,7 @@ class _Maker:
             return self.between(node.left.span, node.right.span, node.op, other, "and/or")
         if isinstance(node, ast.If):
             return [self.replace(cond.span, f"not ({self.text(cond.span)})", "condition")
-                    for cond, _ in node.branches]
+                    for cond, _ in node.branches if not _made(cond)]
         if isinstance(node, ast.Block) and len(node.stmts) > 1:
             return [m for s in node.stmts if (m := self.removed(s)) is not None]
         if isinstance(node, (ast.Name, ast.Attr)):
@@ -146,6 +146,8 @@ class _Maker:
             return []
         cat, key = ref
         name = node.id if isinstance(node, ast.Name) else node.name
+        if not self.text(node.span).endswith(name):
+            return []  # (a name the text does not hold there: a clause's symbol, _made)
         if cat == "relation" and len(self.relations) > 1 and name in self.relations:
             i = self.relations.index(name)
             return [self.last_word(node.span, name, self.relations[(i + 1) % len(
@@ -181,6 +183,12 @@ class _Maker:
         column = start - self.offsets[line - 1] + 1
         return Mutant(self.source.path, line, column, kind, text[start:stop], new,
                       text[:start] + new + text[stop:])
+
+
+def _made(cond: ast.Expr) -> bool:
+    """A condition the text does not hold: which clause of a rule written as clauses
+    (`effect ability(Jozan, p)`) runs, `subject == Jozan`, both sides at the clause's span."""
+    return isinstance(cond, ast.Compare) and cond.left.span == cond.right.span
 
 
 def shown(path: str, root: Path) -> str:
