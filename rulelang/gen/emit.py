@@ -198,10 +198,14 @@ class Writer:
         table = "counters" if cat == "counter" else "vars"
         if (key, owner) not in getattr(self.rt.template, table):
             raise Unsupported(f"a {cat} the game does not have", n.span)
-        # a counter holds a whole number once it starts as one (every set is checked)
+        return Code(f"S.{table}[{self.const((key, owner))}]", self._held(table, key), 0)
+
+    def _held(self, table: str, key: str) -> Form:
+        """The form of a var's or counter's value: a counter holds a whole number once it
+        starts as one (every set of it is checked); anything else, any value."""
         whole = table == "counters" and all(type(v) is int for (k, _), v in
                                             self.rt.template.counters.items() if k == key)
-        return Code(f"S.{table}[{self.const((key, owner))}]", F.NUM if whole else F.ANY, 0)
+        return F.NUM if whole else F.ANY
 
     def x_Of(self, n: ast.Of, env: dict[str, Code]) -> Code:
         cat, key = self.refs.get(n.left, ("local", ""))
@@ -217,8 +221,8 @@ class Writer:
         table = {"var": "vars", "counter": "counters"}.get(str(cat))
         if table and who.form.kind == "player" and (key, 0) in getattr(self.rt.template, table):
             # a player's var or counter, the player found as the game runs: read in place
-            form = self.owned(str(cat), str(key), self.static(self.rt.players[0]), n).form
-            return Code(f"S.{table}[({self.const(key)}, {who.src}.index)]", form, who.cost + 1)
+            return Code(f"S.{table}[({self.const(key)}, {who.src}.index)]",
+                        self._held(table, str(key)), who.cost + 1)
         # a player known only as the game runs: the reference's meaning (semantics.of_value)
         self.step2 = True
         return Code(f"{self.const(H.of_value)}(S, {self.const(str(cat))}, {self.const(key)}, "
