@@ -55,6 +55,9 @@ class GameWriter:
                                  *(e.body for e in program.effects.values())]
                                 for n in walk(body))
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
+        # simple actions drawn lazily (gen/draws.py): name -> (first values, rest, bound)
+        self.lazy: dict[str, tuple[str, str, int]] = {}
+        self.bounded = True  # is the size _domain gave last a true bound?
         self._puts = 0  # the leading puts of the action being written
         self._effects: set[str] = set()  # the effects being written in place
         self._effect_functions: dict[tuple[str, int | None], str] = {}  # (calling themselves)
@@ -137,7 +140,7 @@ class GameWriter:
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
         """The menu of the turn's `do` (or of its k-th, `menu<m>_<k>`, in a turn of several
         decisions)."""
-        self.draws = []
+        self.draws, self.lazy = [], {}
         tried, self.tries = self.tries, False
         do = self.do if do is None else do
         name = f"menu{mover}" if k is None else f"menu{mover}_{k}"
@@ -154,8 +157,8 @@ class GameWriter:
         fn.add("return out")
         self.w.funcs.append((name, do.span, "menu", fn))
         actions = [a for group in do.groups() for a in group]
-        if k is None and self.tries:  # (its options drawn without trying them all)
-            draws.write(self, mover, do)
+        if k is None and (self.tries or any(a in self.lazy for a in actions)):
+            draws.write(self, mover, do)  # (its options drawn without listing them all)
         elif len(actions) == 1 and len(self.draws) == 1 and k is None:
             draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's randrange)
             draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
@@ -195,6 +198,7 @@ class GameWriter:
         env: dict[str, Code] = {}
         chosen: list[str] = []
         cost, size = 0, 1
+        bounds: list[int | None] = []  # each choose's domain: at most this many (None: unknown)
         check = self._piece_check(stmts[first:], fn)
         self._refusals(action, stmts[first:])
         one = stmts[0] if first == 1 else None
@@ -240,6 +244,7 @@ class GameWriter:
             test = self.w.ex(s.cond, env) if s.cond is not None else None
             if self.w.counting:
                 src = self.w.charged(src, 1 + (test.cost if test else 0), s.domain.span)
+            bounds.append(n if self.bounded else None)
             clauses.append(f"for {var} in {src}")
             if test is not None:
                 clauses.append(f"if {test.src}")
@@ -255,6 +260,9 @@ class GameWriter:
         made = f"[{option} {' '.join(clauses[first_for:])}]" if first_for < len(clauses) \
             else None
         add = f"out.extend({made})" if made else f"out.append({option})"
+        if len(bounds) > 1 and None not in bounds[1:] and check is None and not guards \
+                and isinstance(stmts[0], ast.Choose) and not self.w.counting:
+            self._lazy_entry(action.name, option, clauses, bounds)
         if check is not None:  # the pieces missing, the statements before the puts still
             # run as the reference runs them, for their errors (the action offers nothing)
             fn.add(f"if {check}:")
@@ -263,6 +271,26 @@ class GameWriter:
         else:
             fn.add(self._guarded(guards, add))
         return cost + size
+
+    def _lazy_entry(self, name: str, option: str, clauses: list[str],
+                    bounds: list[int | None]) -> None:
+        """A simple action of several chooses, drawn lazily (gen/draws.py): its first
+        choose's values, and the options of one value (the menu's comprehension from its
+        second clause on); its bound: each later domain's size at most, multiplied."""
+        w = self.w
+        var = clauses[0].split()[1]  # (`for v<n> in …`: the first choose's local)
+        test = 2 if len(clauses) > 1 and clauses[1].startswith("if ") else 1
+        first, rest = w.fresh("w"), w.fresh("w")
+        f = Func(f"def {first}(S):")
+        f.add(f"return [{var} {' '.join(clauses[:test])}]")
+        w.funcs.append((first, None, "menu", f))
+        r = Func(f"def {rest}(S, {var}):")
+        r.add(f"return [{option} {' '.join(clauses[test:])}]")
+        w.funcs.append((rest, None, "walk", r))
+        bound = 1
+        for n in bounds[1:]:
+            bound *= max(n or 0, 1)
+        self.lazy[name] = (first, rest, bound)
 
     def _guarded(self, guards: list[str], line: str) -> str:
         return f"if {' and '.join(guards)}: {line}" if guards else line
@@ -311,6 +339,9 @@ class GameWriter:
         return " and ".join(tests)
 
     def _domain(self, dom: Code, span: Any) -> tuple[str, int, F.Form]:
+        """A choose's domain: its source, its size at most (`bounded`: whether that size is
+        a true bound, else the board's sites, for a cost) and its item's form."""
+        self.bounded = True
         if dom.form.kind == "sitelist":  # (a menu changes nothing: the list itself)
             return (f"map({self.w.const(self.w.board.sites.__getitem__)}, {dom.src})",
                     dom.form.size, F.SITE)
@@ -320,6 +351,7 @@ class GameWriter:
             return dom.src, dom.form.size, F.an_item(item)
         if dom.form.kind == "lines" and dom.form.known:
             return f"{dom.src}.lines", dom.form.size, dom.form.item or F.ANY
+        self.bounded = False
         return (f"tuple({self.w.const(rt.domain)}(S, {dom.src}, {self.w.const(span)}))",
                 self.w.n_sites, F.ANY)
 

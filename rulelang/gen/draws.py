@@ -7,7 +7,10 @@ refuse it is *lazy*: its options are its first choose's values, each standing fo
 options as it can have at most (its bound: 1, times the board's sites for each later
 `choose site`), its ways found only when drawn (`rest`: the walk from its second
 statement). A draw that lands on one of a value's ways takes it; one past them puts that
-value's ways in the list and draws again. The other actions' options are listed as the menu
+value's ways in the list and draws again. A *simple* action (its chooses before its effects,
+the menu one comprehension) of several chooses, each after the first over a domain of a
+known size at most (a site's neighbours), is lazy the same way, its bound those sizes
+multiplied (GameWriter._lazy_entry). The other actions' options are listed as the menu
 lists them. A value with more ways than its bound has the whole menu listed instead."""
 from __future__ import annotations
 
@@ -66,6 +69,10 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
         entries = []
         for name in group:
             action = gw.program.actions[name]
+            if name in gw.lazy:  # a simple action's (GameWriter._lazy_entry)
+                values, rest, bound = gw.lazy[name]
+                entries.append(f"({values}, {rest}, {w.const(bound)})")
+                continue
             lazy = _lazy(gw, action)
             first = w.fresh("w")
             f = Func(f"def {first}(S):")

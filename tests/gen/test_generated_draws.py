@@ -50,7 +50,7 @@ def _drawn(game: Any, state: Any, rng: random.Random) -> Any:
     return cls.draws[state.mover](state.clone(), rng.randrange)
 
 
-@pytest.mark.parametrize("name", ["spargo", "spyramid", "spought"])
+@pytest.mark.parametrize("name", ["spargo", "spyramid", "spought", "breakthrough"])
 def test_options_drawn_are_on_the_menu_and_equally_likely(name: str) -> None:
     game = rulelang.load_game(name, mode="generated")
     assert isinstance(game, GenGame) and game.state_class.draws is not None

@@ -161,7 +161,7 @@ def test_a_bundled_game_with_refusals_replays(stem: str) -> None:
         assert again.observation(1) == state.observation(1)
 
 
-@pytest.mark.parametrize("stem,options", [("tic_tac_toe", None), ("breakthrough", None),
+@pytest.mark.parametrize("stem,options", [("tic_tac_toe", None), ("connect_four", None),
                                           ("karesansui", {"players": 2}),
                                           ("muso_sakura", {"players": 3})])
 def test_where_nothing_is_tried_the_draws_are_the_same(stem: str, options: Any) -> None:
