@@ -25,6 +25,27 @@ class Unbounded(Exception):
     """A value of a lazy action with more ways than its bound."""
 
 
+def sample_one(s: Any, randrange: Any, first: Any, rest: Any, bound: int) -> Any:
+    """`sample` of a group of one lazy action (a simple one's: Breakthrough's move)."""
+    values = first(s)
+    lazy = len(values) * bound
+    listed: list[Any] = []  # the ways of the values drawn past them
+    while lazy or listed:
+        r = randrange(lazy + len(listed))
+        if r >= lazy:
+            return listed[r - lazy]
+        i, j = divmod(r, bound)
+        ways = rest(s, values[i])
+        if len(ways) > bound:
+            raise Unbounded
+        if j < len(ways):
+            return ways[j]
+        del values[i]  # (a phantom: the value's ways listed from now on)
+        lazy -= bound
+        listed.extend(ways)
+    return None
+
+
 def sample(s: Any, randrange: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
     """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
     an action listed, or (values, rest, bound) of a lazy one."""
@@ -66,12 +87,12 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
         fn.add("S.moved.clear()")
     fn.add("try:")
     for group in do.groups():
-        entries = []
+        entries: list[tuple[str, str, str]] = []  # (values, rest or None, bound)
         for name in group:
             action = gw.program.actions[name]
             if name in gw.lazy:  # a simple action's (GameWriter._lazy_entry)
                 values, rest, bound = gw.lazy[name]
-                entries.append(f"({values}, {rest}, {w.const(bound)})")
+                entries.append((values, rest, w.const(bound)))
                 continue
             lazy = _lazy(gw, action)
             first = w.fresh("w")
@@ -80,13 +101,17 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
             if lazy is None:
                 gw._ways(action, f)
                 f.add("return out")
-                entries.append(f"({first}, None, {w.const(1)})")
+                entries.append((first, "None", w.const(1)))
             else:
                 rest, bound = lazy
                 _first_values(gw, action.body.stmts[0], f)
-                entries.append(f"({first}, {rest}, {w.const(bound)})")
+                entries.append((first, rest, w.const(bound)))
             w.funcs.append((first, action.span, "menu", f))
-        fn.add(f"    option = {w.const(sample)}(S, a0, ({''.join(e + ', ' for e in entries)}))")
+        if len(entries) == 1 and entries[0][1] != "None":
+            fn.add(f"    option = {w.const(sample_one)}(S, a0, {', '.join(entries[0])})")
+        else:
+            listed = "".join(f"({', '.join(e)}), " for e in entries)
+            fn.add(f"    option = {w.const(sample)}(S, a0, ({listed}))")
         fn.add("    if option is not None:")
         fn.add("        return option")
     fn.add("    return None")

@@ -15,6 +15,7 @@ mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures'
 from __future__ import annotations
 
 import os
+import random
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
@@ -346,7 +347,7 @@ class GenState:
     def _play_drawn(self, rng: Any, limit: int) -> None:
         """play_out where the generated `draw` gives one option of a menu without listing
         it (its options' strings are unique: a history entry holds only the one taken)."""
-        cap, history, randrange, draws = self.game.max_plies, self.hist, rng.randrange, \
+        cap, history, randrange, draws = self.game.max_plies, self.hist, _below(rng), \
             self.draws
         menu = self.menu
         if menu is None or limit <= 0 or draws is None:
@@ -380,7 +381,7 @@ class GenState:
             history.append((self.mover, [option], 0))
 
     def _play_listed(self, rng: Any, limit: int) -> None:
-        cap, history, randrange, steps = self.game.max_plies, self.hist, rng.randrange, \
+        cap, history, randrange, steps = self.game.max_plies, self.hist, _below(rng), \
             self.steps
         for _ in range(limit):
             menu = self.menu
@@ -583,3 +584,7 @@ class TurnOver(Exception):
         self.winners = winners
 
 
+def _below(rng: Any) -> Any:
+    """`rng.randrange` of one positive argument; for Python's generator its `_randbelow`,
+    which randrange(n) returns for n > 0 (the same numbers, without randrange's checks)."""
+    return rng._randbelow if isinstance(rng, random.Random) else rng.randrange
