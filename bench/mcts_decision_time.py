@@ -4,6 +4,7 @@ no time cap) take to decide in the card games, three positions each (wall time; 
 
     python bench/mcts_decision_time.py
     python bench/mcts_decision_time.py --cpu
+    python bench/mcts_decision_time.py --cpu hex breakthrough     # other rulebooks
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from rulelang.agents import make_agent  # noqa: E402
 def main() -> None:
     cpu = "--cpu" in sys.argv[1:]
     clock = time.process_time if cpu else time.monotonic
-    for name in ("tatara", "karesansui", "muso_sakura"):
+    names = [a for a in sys.argv[1:] if not a.startswith("--")]
+    for name in names or ("tatara", "karesansui", "muso_sakura"):
         game = rulelang.load_game(name)
         for agent_name in ("mcts:400",) if cpu else ("mcts", "mcts:400"):
             times = []
@@ -29,7 +31,10 @@ def main() -> None:
                 state = game.new_initial_state(seed=seed)
                 rng = random.Random(seed)
                 for _ in range(12):
-                    state.apply_action(rng.choice(state.legal_actions()))
+                    if not state.is_terminal():  # (a short game may end sooner)
+                        state.apply_action(rng.choice(state.legal_actions()))
+                if state.is_terminal():
+                    state = game.new_initial_state(seed=seed)
                 agent = make_agent(agent_name, seed)
                 start = clock()
                 agent.choose(state)

@@ -48,8 +48,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                              w.n_sites if a.form.kind in ("any", "zone") else 0) for a in args)
     if w.counting:  # (the builtin charges its items itself, through S.view())
         cost = 1 + sum(a.cost for a in args)
-    kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits")
-    if kept and key in ("size", "count"):
+    kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits", "linemask")
+    if kept and key in ("size", "count"):  # (a line's sites differ: its bits count them)
         src = args[0].src
         return Code(f"len({src})" if args[0].form.kind == "sitelist"
                     else f"{src}.bit_count()", F.NUM, cost)

@@ -23,7 +23,7 @@ import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
-from rulelang.gen.bits import bit_sites
+from rulelang.gen.bits import bit_sites, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
@@ -420,13 +420,17 @@ class Writer:
             return masked
         if dom.form.kind == "linemask":
             raise NotMasked
-        if dom.form.masks is not None and dom.form.item is not None \
+        masks = dom.form.masks
+        if masks is None and dom.form.kind == "lines" and dom.form.known:  # (a line set's)
+            masks = self.const(tuple(site_mask(line) for line in dom.form.static.lines))
+        if masks is not None and dom.form.item is not None \
                 and dom.form.item.kind == "items" and dom.form.item.item == F.SITE:
+            owners = self.layout.owners
             try:  # each line read only as bits: the loop goes over the lines' masks
-                return comprehensions.quant(self, n, env, dom, dom.form.masks, dom.form.size,
-                                   F.linemask(dom.form.item.size))
+                return comprehensions.quant(self, n, env, dom, masks, dom.form.size,
+                                            F.linemask(dom.form.item.size))
             except NotMasked:
-                pass
+                self.layout.owners = owners  # (the owner bits kept only where read)
 
         if dom.form.kind == "sitelist":  # the sites of a kept query's indices, in order
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
