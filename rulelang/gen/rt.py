@@ -587,4 +587,6 @@ class TurnOver(Exception):
 def _below(rng: Any) -> Any:
     """`rng.randrange` of one positive argument; for Python's generator its `_randbelow`,
     which randrange(n) returns for n > 0 (the same numbers, without randrange's checks)."""
-    return getattr(rng, "_randbelow") if isinstance(rng, random.Random) else rng.randrange
+    if isinstance(rng, random.Random):
+        return rng._randbelow  # type: ignore[attr-defined]
+    return rng.randrange
