@@ -28,6 +28,10 @@ class Walk:
         self.action = action
         self.analysis = game_writer.analysis
         self.thens: set[str] = {action.name}  # the actions the walk is in (`then`)
+        # is the function being written the owner of its `S` (a scratch copy made for it),
+        # and how many of its loops is the walk in? An effect that owner tries outside any
+        # loop is the last use of its `S`: it goes on that copy, not on another.
+        self.owned, self.loops = False, 0
 
     def write(self, fn: Func) -> int:
         return self.walk(self.action.body.stmts, 0, {}, [], fn)
@@ -61,8 +65,10 @@ class Walk:
             if c is not None:
                 fn.add(f"if {var} is {nothing} or {c.src}:" if s.optional else f"if {c.src}:")
                 fn.depth += 1
+            self.loops += 1
             cost: int = dom.cost + (n + s.optional) * (
                 1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var], fn))
+            self.loops -= 1
             fn.depth = depth
             return cost
         if isinstance(s, ast.Require):
@@ -100,7 +106,7 @@ class Walk:
         w = self.w
         self.gw.tries = True
         name, params = w.fresh("w"), _params(env, chosen)
-        fn.add(f"{name}(S.scratch(), out{''.join(', ' + p for p in params)})")
+        fn.add(f"{name}({self._copy()}, out{''.join(', ' + p for p in params)})")
         sub = Func(f"def {name}(S, out{''.join(', ' + p for p in params)}):")
         inner = dict(env)
         sub.add("try:")
@@ -110,9 +116,17 @@ class Walk:
         sub.depth -= 1
         sub.add(f"except {w.const(Refusal)}:")  # (this way cannot be taken)
         sub.add("    return")
+        owned, loops = self.owned, self.loops
+        self.owned, self.loops = True, 0
         cost += self.walk(stmts, i + 1, inner, chosen, sub)
+        self.owned, self.loops = owned, loops
         w.funcs.append((name, stmts[i].span, "walk", sub))
         return cost
+
+    def _copy(self) -> str:
+        """The state an effect is tried on: the function's own copy where nothing uses it
+        after (outside loops, in a function given a copy of its own), else a new one."""
+        return "S" if self.owned and not self.loops else "S.scratch()"
 
     def final(self, stmts: tuple[ast.Stmt, ...], i: int, env: dict[str, Code],
               chosen: list[str], fn: Func) -> int:
@@ -140,7 +154,7 @@ class Walk:
             sub.add(f"    return {w.const(False)}")
             sub.add(f"return {w.const(True)}")
             w.funcs.append((name, rest[0].span, "walk", sub))
-            checks.append(f"{name}(S.scratch(){''.join(', ' + p for p in params)})")
+            checks.append(f"{name}({self._copy()}{''.join(', ' + p for p in params)})")
         option = self.option(chosen)
         if checks:
             fn.add(f"if {' and '.join(checks)}:")
