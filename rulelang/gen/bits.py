@@ -53,9 +53,24 @@ def site_mask(sites: Any) -> int:
 
 # ---- repetition ---------------------------------------------------------------------------
 
+_PILE_KEYS = 65_536  # the pile keys a game remembers at most (then it starts anew)
+
+
 def board_key(s: Any) -> tuple[Any, ...]:
-    owner = s.owner
-    return tuple([tuple([(p.kind, owner[p.id]) for p in st]) for st in s.at])
+    """The board as the reference's repetition keys it: per site its pieces' kinds and
+    owners. A pile's part is remembered by the pile itself (a tuple of pieces, each of a
+    fixed kind and owner; the piles of one game's states are shared tuples)."""
+    known, out = s.pile_keys, []
+    for st in s.at:
+        key = known.get(st)
+        if key is None:
+            if len(known) >= _PILE_KEYS:
+                known.clear()
+                known[()] = ()
+            owner = s.owner
+            key = known[st] = tuple([(p.kind, owner[p.id]) for p in st])
+        out.append(key)
+    return tuple(out)
 
 
 def position_key(s: Any, to_move: int) -> tuple[Any, ...]:

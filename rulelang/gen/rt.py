@@ -88,6 +88,7 @@ class GenState:
     rt: Any = None
     players: tuple[Any, ...] = ()
     piece_owner: list[Any] = []
+    pile_keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # a pile's part of a board key
     do_node: Any = None
 
     # ---- the game's own functions (the generated subclass gives them), one per mover:
