@@ -89,6 +89,19 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
     raise Unsupported(f"the quantifier '{kind}'", n.span)
 
 
+def of_query(w: Any, kind: str, kept: Code) -> Code:
+    """`any`, `first`, `each` or `count` of the sites whose condition holds, from their
+    kept query's list (in board order)."""
+    if kind == "any":
+        return Code(f"({kept.src} != [])", F.BOOL, kept.cost)
+    if kind == "count":
+        return Code(f"len({kept.src})", F.NUM, kept.cost)
+    if kind == "first":
+        return Code(f"({w.const(w.board.sites)}[{kept.src}[{w.const(0)}]] if {kept.src} "
+                    "else None)", F.MAYBE_SITE, kept.cost)
+    return kept  # each: the list itself (a sitelist)
+
+
 def masked(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
     """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
     when the game is made: one mask test."""

@@ -26,7 +26,7 @@ class Unbounded(Exception):
 
 
 def sample_one(s: Any, randrange: Any, first: Any, rest: Any, bound: int) -> Any:
-    """`sample` of a group of one lazy action (a simple one's: Breakthrough's move)."""
+    """`sample` of a group of one lazy action (a simple one's: a piece, then its steps)."""
     values = first(s)
     lazy = len(values) * bound
     listed: list[Any] = []  # the ways of the values drawn past them

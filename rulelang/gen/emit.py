@@ -413,6 +413,9 @@ class Writer:
         return comprehensions.list_comp(self, n, env)
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
+        q = self.layout.inline_query(n) if not self.counting else None
+        if q is not None:  # a kept query of the board's sites (layout.inline_query)
+            return comprehensions.of_query(self, n.kind, self.kept_query(q.key))
         dom = self.raw(n.domain, env)
         masked = comprehensions.masked(self, n, dom, env) \
             if dom.form.kind in ("bits", "linemask") else None

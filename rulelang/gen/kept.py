@@ -33,6 +33,8 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     now = Func("def kept_now(S):")
     now.add("out = []")
     for key, q in layout.queries.items():
+        if key not in w.tests:  # (found by an earlier writing only: nothing reads it)
+            continue
         lst, bits = q.slots
         site, test = w.tests[key]
         touch.add(f"for j in {w.const(q.affected)}[i]:")

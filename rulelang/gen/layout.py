@@ -24,7 +24,7 @@ written by gen/kept.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rulelang.language import ast
@@ -127,6 +127,25 @@ class Layout:
             self.queries[key] = made
         return made
 
+    def inline_query(self, n: ast.Quant) -> Query | None:
+        """A kept query for a quantifier over the board's sites written in place (`any s in
+        sites: occupied(s) and not supported(s)`, `first s in sites where …`) whose condition
+        reads the position only at its site and static relations of it; keyed by its place."""
+        cond = _condition(n)
+        if cond is None or self.program.refs.get(n.domain) != ("builtin", "sites"):
+            return None
+        key = "@" + repr(_shape(self.program.refs, cond, n.var))  # (one for equal conditions)
+        if key in self.queries:
+            return self.queries[key]
+        if key in self._refused:
+            return None
+        roles = _Local(self.program).reads(cond, {n.var: SELF}, 0)
+        if roles is None or not _cannot_fail(self.program, cond, 0):
+            self._refused.add(key)  # (kept, it would be tested where the rules do not test
+            return None             # it: only a condition that cannot fail is kept)
+        made = self.queries[key] = Query(key, self._next(), n.var, cond, self._affected(roles))
+        return made
+
     def site_values(self, key: str) -> Values | None:
         """Kept values for the rule `key` of one site, if they can be kept."""
         if key in self.values:
@@ -185,6 +204,67 @@ class Layout:
         if roles is None:
             return None
         return Query(key, self._next(), q.var, q.cond, self._affected(roles))
+
+
+def _condition(n: ast.Quant) -> ast.Expr | None:
+    """The one condition on the items of `any`, `first`, `each` or `count` (None: another
+    quantifier, or a value besides the condition)."""
+    if n.kind in ("any", "count") and (n.cond is None) != (n.body is None):
+        return n.cond if n.cond is not None else n.body
+    if n.kind in ("first", "each") and n.body is None:
+        return n.cond
+    return None
+
+
+def _shape(refs: Any, e: Any, var: str) -> Any:
+    """An expression without its places, its names as they resolve (`var`: the item)."""
+    if isinstance(e, ast.Name):
+        cat, key = refs.get(e, ("local", e.id))
+        return ("item",) if cat == "local" and e.id == var else (str(cat), str(key))
+    if isinstance(e, ast.Node):
+        return (type(e).__name__, *(_shape(refs, getattr(e, f.name), var)
+                                    for f in fields(e) if f.name != "span"))
+    if isinstance(e, tuple):
+        return tuple(_shape(refs, x, var) for x in e)
+    return e
+
+
+_NEVER_FAIL = frozenset({"empty", "occupied", "owner", "top"})  # of a site (_Local: roles)
+
+
+def _cannot_fail(program: Any, e: Any, depth: int) -> bool:
+    """Can the condition of a query (_Local found it reads sites only) never raise an
+    error: pile tests of sites, relations of them, `==`/`!=`, and/or/not, rules and
+    quantifiers of the same?"""
+    if depth > 8:
+        return False
+    if isinstance(e, ast.Const):
+        return True
+    if isinstance(e, ast.Name):
+        cat, key = program.refs.get(e, ("local", e.id))
+        if cat == "def":
+            d = program.defs[key]
+            return d.params is None and _cannot_fail(program, d.body, depth + 1)
+        return True
+    if isinstance(e, ast.Not):
+        return _cannot_fail(program, e.operand, depth)
+    if isinstance(e, ast.BoolOp) or isinstance(e, ast.Compare) and e.op in ("==", "!="):
+        return _cannot_fail(program, e.left, depth) and _cannot_fail(program, e.right, depth)
+    if isinstance(e, ast.Quant):
+        return e.kind in ("any", "all", "count") and all(
+            x is None or _cannot_fail(program, x, depth) for x in (e.domain, e.cond, e.body))
+    if isinstance(e, ast.Call) and not e.kwargs:
+        cat, key = program.refs.get(e.func, ("", ""))
+        args = all(_cannot_fail(program, a, depth) for a in e.args)
+        if cat == "builtin":
+            return key in _NEVER_FAIL and args
+        if cat == "relation":
+            return args
+        if cat == "def":
+            d = program.defs[key]
+            return args and not isinstance(d.body, ast.Block) \
+                and _cannot_fail(program, d.body, depth + 1)
+    return False
 
 
 class _Local:

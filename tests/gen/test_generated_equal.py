@@ -528,3 +528,59 @@ def test_the_debug_switch_checks_the_kept_structures(monkeypatch: pytest.MonkeyP
     state.q0.pop()  # type: ignore[attr-defined]  # (a free site forgotten)
     with pytest.raises(AssertionError, match="kept structure"):
         state.apply_action(0)
+
+
+# quantifiers over the board's sites written in place: `first`, `any`, `count` and `each`
+# of one condition (one kept query), and one whose condition may fail (not kept)
+IN_PLACE = """use square
+game "In place"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 9 stone
+zone bin each player: 0 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action lift
+  require any s in sites: occupied(s)
+  move top(first s in sites where occupied(s)) to bin of mover
+action spread
+  require (count s in sites where occupied(s)) >= 3
+  let full = each s in sites where occupied(s)
+  move top(full[size(full) - 1]) to bin of mover
+turn
+  do place or lift or spread
+end
+  when turn >= 14 and any s in sites: s.r + 1 > 0 and occupied(s)
+    draw
+"""
+
+
+def test_quantifiers_over_sites_in_place_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, IN_PLACE, 6)
+    assert [k for k in gen.state_class.generated.slots if k.startswith("q")] == ["q0"]
+    assert sum(t == "lift" for t in taken) > 3 and sum(t == "spread" for t in taken) > 3
+
+
+def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spyramid's settle (`while any s in sites: occupied(s) and not supported(s)`, then the
+    `first` such site) reads one kept query for both (layout.inline_query); random games
+    with the debug switch on and side by side with the reference agree."""
+    import rulelang.gen.rt as rt
+    monkeypatch.setattr(rt, "CHECK_KEPT", True)
+    gen = rulelang.load_game("spyramid", mode="generated")
+    ref = rulelang.load_game("spyramid", mode="interpreted")
+    assert isinstance(gen, GenGame)
+    inline = [k for k in gen.state_class.generated.slots if k.startswith("q")]
+    assert len(inline) == 2  # (`playable`, and the settle's one condition)
+    source = gen.state_class.generated.source
+    assert "while any(" not in source and "while (S.q" in source
+    for seed in range(2):
+        g, r, rng = gen.new_initial_state(seed), ref.new_initial_state(seed), random.Random(seed)
+        while not r.is_terminal():
+            action = rng.choice(r.legal_actions())
+            g.apply_action(action)
+            r.apply_action(action)
+            _same(g, r, f"spyramid seed {seed}")
