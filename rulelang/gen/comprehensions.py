@@ -4,6 +4,7 @@
 domains, and records."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import rulelang.gen.calls as calls
@@ -58,6 +59,13 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
     cond = w.ex(n.cond, inner) if n.cond is not None else None
     body = w.ex(n.body, inner) if n.body is not None else None
     each = 1 + (cond.cost if cond else 0) + (body.cost if body else 0)
+    read = (body.src if body else "") + (cond.src if cond else "")
+    if dom.form.indices is not None and (body is not None or n.kind == "count") \
+            and not re.search(rf"\b{var}\b(?!\.index\b)", read):
+        # each site read only as its index: the loop goes over the indices
+        src, index = dom.form.indices, re.compile(rf"\b{var}\.index\b")
+        body = None if body is None else Code(index.sub(var, body.src), body.form, body.cost)
+        cond = None if cond is None else Code(index.sub(var, cond.src), cond.form, cond.cost)
     cost = dom.cost + size * each
     if w.counting:  # the loop charges its items as it starts
         src, cost = w.charged(src, each, n.span), dom.cost

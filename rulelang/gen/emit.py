@@ -279,7 +279,9 @@ class Writer:
             longest = max((len(r) for r in rel.table), default=0)
             if arg.form.kind == "site":
                 return Code(f"{self.const(rel.table)}[{arg.src}.index]",
-                            F.items(longest, F.SITE), arg.cost)
+                            Form("items", longest, F.SITE,
+                                 indices=f"{self.const(rel.indices)}[{arg.src}.index]"),
+                            arg.cost)
             return Code(f"{self.const(H.relation)}({self.const(rel)}, {arg.src}, "
                         f"{self.const(n.span)})", F.items(longest, F.SITE), arg.cost)
         return calls.not_callable(self, key, [self.ex(a, env) for a in n.args], n)

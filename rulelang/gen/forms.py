@@ -24,6 +24,9 @@ class Form:
     # items that are lines of sites: the source of their masks, item by item (a tuple of
     # ints: each line's sites as bits), for loops that read each line only as bits
     masks: str | None = None
+    # items that are sites: the source of the same as site indices, for loops that read
+    # each item only as its index (a relation's neighbours of a site)
+    indices: str | None = None
     fields: tuple[str, ...] = ()  # a record's fields, in order
 
     @property

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulelang.gen.bits import uf_build
@@ -32,21 +33,27 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     copy = Func("def copy_kept(S, new):")
     now = Func("def kept_now(S):")
     now.add("out = []")
-    for key, q in layout.queries.items():
-        if key not in w.tests:  # (found by an earlier writing only: nothing reads it)
-            continue
-        lst, bits = q.slots
-        site, test = w.tests[key]
-        touch.add(f"for j in {w.const(q.affected)}[i]:")
-        touch.add(f"    {site} = {sites}[j]")
+    kept = [(q, *w.tests[key]) for key, q in layout.queries.items() if key in w.tests]
+    # (a query only an earlier writing found is read by nothing: not kept)
+    for affected in dict.fromkeys(q.affected for q, _, _ in kept):  # one loop per table
+        touch.add(f"for j in {w.const(affected)}[i]:")
         touch.add(f"    m = {one} << j")
-        touch.add(f"    if {test.src}:")
-        touch.add(f"        if not S.{bits} & m:")
-        touch.add(f"            S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
-        touch.add(f"            S.{bits} |= m")
-        touch.add(f"    elif S.{bits} & m:")
-        touch.add(f"        del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
-        touch.add(f"        S.{bits} ^= m")
+        for q, site, test in kept:
+            if q.affected != affected:
+                continue
+            lst, bits = q.slots
+            src = re.sub(rf"\b{site}\.index\b", "j", test.src)  # (the site's index is j)
+            if re.search(rf"\b{site}\b", src):
+                touch.add(f"    {site} = {sites}[j]")
+            touch.add(f"    if {src}:")
+            touch.add(f"        if not S.{bits} & m:")
+            touch.add(f"            S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
+            touch.add(f"            S.{bits} |= m")
+            touch.add(f"    elif S.{bits} & m:")
+            touch.add(f"        del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
+            touch.add(f"        S.{bits} ^= m")
+    for q, site, test in kept:
+        lst, bits = q.slots
         init.add(f"S.{lst}, S.{bits} = [], {zero}")
         init.add(f"for j in range({w.const(n)}):")
         init.add(f"    {site} = {sites}[j]")
