@@ -16,7 +16,10 @@ from rulelang.gen.rt import GenState
 def resample(state: GenState, player: int, seed: int) -> GenState:
     """A copy of a state in the middle of a turn of a game that hides, dealt and chosen
     again for `player` (game/resample.py)."""
-    done = reference_resample(Segment(state.clone()), player, seed)
+    segment = Segment(state.clone())
+    segment._views = state._views  # (what the procedure found of this position once: the
+    done = reference_resample(segment, player, seed)  # same for every seed, kept on the
+    state._views = segment._views                      # state, which a search resamples often)
     new: GenState = done.state
     new.rng, new.stated_chance = done.ctx.data.rng, ()
     return new
