@@ -22,6 +22,7 @@ import rulelang.gen.calls as calls
 import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import bit_sites, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
@@ -33,13 +34,6 @@ from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
 from rulelang.model.values import LineSet, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
-
-
-def _foldable(c: Code) -> bool:
-    """A value known when written whose equality is identity (or an int's)."""
-    return c.form.known and c.form.kind in ("player", "site", "num", "none") \
-        and type(c.form.static) is not bool
-
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
@@ -218,6 +212,10 @@ class Writer:
         who = self.ex(n.right, env)
         if cat != "kind" and who.form.kind == "player" and who.form.known:
             return self.owned(str(cat), str(key), who, n)
+        zones = tuple(zone_ref(str(key), i) for i in range(len(self.rt.players)))
+        if cat == "zone" and who.form.kind == "player" \
+                and all(z in self.rt.template.zones for z in zones):  # (each player's)
+            return Code(f"{self.const(zones)}[{who.src}.index]", F.ZONE, who.cost + 1)
         table = {"var": "vars", "counter": "counters"}.get(str(cat))
         if table and who.form.kind == "player" and (key, 0) in getattr(self.rt.template, table):
             # a player's var or counter, the player found as the game runs: read in place
@@ -290,39 +288,10 @@ class Writer:
         return calls.builtin(self, key, args, n)
 
     def x_BinOp(self, n: ast.BinOp, env: dict[str, Code]) -> Code:
-        a, b = self.ex(n.left, env), self.ex(n.right, env)
-        cost = a.cost + b.cost + a.form.size + b.form.size
-        if n.op in ("+", "-") and a.form.kind == b.form.kind == "num":
-            return Code(f"({a.src} {n.op} {b.src})", F.NUM, cost)
-        form = F.NUM if a.form.kind == b.form.kind == "num" else F.ANY
-        if n.op == "+" and a.form.kind == "text" or b.form.kind == "text":
-            form = F.ANY
-        return Code(f"{self.const(H.binop)}({self.const(n.op)}, {a.src}, {b.src}, "
-                    f"{self.const(n.span)})", form, cost)
+        return operators.binop(self, n, env)
 
     def x_Compare(self, n: ast.Compare, env: dict[str, Code]) -> Code:
-        a, b = self.ex(n.left, env), self.raw(n.right, env)
-        if n.op in ("in", "not in") and a.form.kind == "site" \
-                and b.form.kind in ("sitelist", "bits"):
-            test = f"({a.src}.index in {b.src})" if b.form.kind == "sitelist" \
-                else f"({b.src} >> {a.src}.index & 1 == 1)"
-            return Code(test if n.op == "in" else f"(not {test})", F.BOOL,
-                        a.cost + b.cost + b.form.size)
-        b = self.plain(b)
-        if n.op in ("==", "!=") and _foldable(a) and _foldable(b):  # known when written
-            same = a.form.static is b.form.static if type(a.form.static) is not int \
-                or type(b.form.static) is not int else a.form.static == b.form.static
-            return self.static(same == (n.op == "=="))
-        cost = a.cost + b.cost + max(a.form.size, b.form.size, 1 if n.op in ("in", "not in")
-                                     and b.form.kind != "items" else 0)
-        if n.op in ("==", "!="):
-            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
-        if n.op in ("in", "not in") and b.form.kind == "items":  # (the reference charges
-            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)  # the items: the bound)
-        if n.op in ("<", "<=", ">", ">=") and a.form.kind == b.form.kind == "num":
-            return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
-        return Code(f"{self.const(H.compare)}({self.const(n.op)}, {a.src}, {b.src}, "
-                    f"{self.const(n.span)}, S)", F.BOOL, cost + self.n_sites)
+        return operators.compare(self, n, env)
 
     def x_NoClause(self, n: ast.NoClause, env: dict[str, Code]) -> Code:
         """The end of a rule written as clauses, reached by a value none is for: R301."""

@@ -584,3 +584,34 @@ def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
             g.apply_action(action)
             r.apply_action(action)
             _same(g, r, f"spyramid seed {seed}")
+
+
+# a player's zone when the player is found as the game runs (a rule's parameter), read in
+# place, and the pieces of two zones joined (their pieces' attributes read in place)
+ZONES_OF = """use square
+game "Zones of"
+players A, B
+board square.grid(2, 2, 0)
+piece chip with worth = 1
+zone supply each player: 4 chip
+zone kept each player: 0 chip
+def all_chips(p) = pieces(supply of p) + pieces(kept of p)
+def holding(p) = sum c in all_chips(p): c.worth
+action keep
+  choose site s in sites where empty(s)
+  put chip of mover at s
+  set top(s).worth = holding(mover) + size(kept of mover)
+  move top(s) to kept of mover
+turn
+  do keep
+end
+  when turn >= 6
+    winner first p in players where holding(p) == (max q in players: holding(q))
+"""
+
+
+def test_a_players_zone_found_as_the_game_runs_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, ZONES_OF, 3)
+    source = gen.state_class.generated.source
+    assert "S.attrs[" in source and ".index]]" in source  # (in place: S.zones[k[p.index]])
+    assert len(taken) > 10
