@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.gen import GenGame, explain
+from rulelang.gen import GenGame, explain, facts
 from rulelang.gen.code import ALLOWED
 
 OWNERS = Path(__file__).parent / "owners.rule"  # (a piece's owner set: not taken)
@@ -148,16 +148,36 @@ def test_a_loop_without_end_is_the_budget_error_at_the_loop(tmp_path: Path) -> N
     assert all("error[R302]" in e and "loop.rule:11:" in e for e in errors), errors
 
 
-def test_a_game_whose_bound_is_near_the_budget_counts_its_steps() -> None:
-    """Spargo's actions may take more steps than generated code runs uncounted: its loops
-    charge their items as they start (and it plays as the reference: test_generated_equal)."""
-    game = rulelang.load_game("spargo", mode="generated")
+def test_a_game_whose_bound_is_past_half_the_budget_counts_its_steps() -> None:
+    """Tatara's actions may take more steps than generated code runs uncounted (a `repeat`
+    of a number known as the game runs): its loops charge their items as they start (and it
+    plays as the reference: test_generated_equal)."""
+    game = rulelang.load_game("tatara", mode="generated")
     assert isinstance(game, GenGame)
     generated = game.state_class.generated  # type: ignore[attr-defined]
     assert generated.counting  # (its steps: the bound of what its loops leave uncharged)
     state = game.new_initial_state(0)
     state.play_out(random.Random(0), 20)
     assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex"])
+def test_an_uncounted_games_bound_holds_what_the_reference_counts(name: str) -> None:
+    """A game runs uncounted where the writer's bound on one action's steps (its action,
+    the end, the next menu) is below half the budget: the bound is above the steps the
+    reference counts for every action of seeded random games."""
+    game = rulelang.load_game(name, mode="generated")
+    assert isinstance(game, GenGame) and not game.state_class.counting
+    bound = game.state_class.generated.steps  # type: ignore[attr-defined]
+    assert bound <= facts.UNCOUNTED
+    ref = rulelang.load_game(name, mode="interpreted")
+    most = 0
+    for seed in range(1):
+        state, rng = ref.new_initial_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            most = max(most, state.ctx.steps)
+    assert 0 < most <= bound
 
 
 def test_every_bundled_game_is_generated() -> None:
