@@ -126,6 +126,12 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         lines = args[0].form.static  # (whatever the site: lines of the set, or an error)
         form = F.items(max((len(t) for t in lines.through), default=0),
                        args[0].form.item or F.ANY)
+    if key == "group" and len(args) == 3 and not w.counting \
+            and args[1].form.kind == "relation" and args[1].form.known:
+        rel = args[1].form.static  # (a link: the search over the flat state)
+        return Code(f"{w.const(H.group_linked)}(S, {args[0].src}, {w.const(rel.indices)}, "
+                    f"{args[2].src}, {w.const(b.impl)}, {w.const(rel)}, {w.const(n.span)})",
+                    form, cost)
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)

@@ -129,6 +129,36 @@ def relation(rel: Any, arg: Any, span: Any) -> Any:
     return rel.table[arg.index]
 
 
+def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
+                 span: Any) -> Any:
+    """`group(start, rel, link)` over the flat state (library/builtins.py group: the same
+    search in the same order, its errors given the same way), for a site or a tuple of
+    sites; anything else by the builtin. Its steps are not counted: it is written only
+    where a game runs uncounted."""
+    if type(start) is Site or type(start) is tuple and all(type(x) is Site for x in start):
+        return call_builtin(_group, "group", span, s, start, table, link)
+    return call_builtin(impl, "group", span, s.view(), start, rel, link)
+
+
+def _group(s: Any, start: Any, table: Any, link: Any) -> tuple[Site, ...]:
+    at, top, sites = s.at, s.top, s.rt.board.sites
+    by_owner: dict[Any, list[int]] = {}
+    for x in (start,) if type(start) is Site else start:
+        if at[x.index]:
+            by_owner.setdefault(top[x.index], []).append(x.index)
+    found: set[int] = set()
+    for who, first in by_owner.items():  # one search from all the starts of one owner
+        seen, todo = set(first), list(first)
+        while todo:
+            i = todo.pop()
+            for t in table[i]:
+                if t not in seen and at[t] and top[t] is who and link(sites[i], sites[t]):
+                    seen.add(t)
+                    todo.append(t)
+        found |= seen
+    return tuple([sites[i] for i in sorted(found)])
+
+
 def call_builtin(impl: Any, key: str, span: Any, c: Any, *args: Any) -> Any:
     """A builtin called as Runtime.call calls it: its errors positioned at the call."""
     try:
