@@ -65,8 +65,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         op = "not " if key == "empty" else "() != "
         return Code(f"({op}S.at[{args[0].src}.index])", F.BOOL, cost)
     if site and key == "moved":  # (its top piece put, moved or removed this action)
-        pile = f"S.at[{args[0].src}.index]"
-        return Code(f"({pile} != () and {pile}[{w.const(-1)}].id in S.moved)", F.BOOL, cost)
+        at = f"S.at[{args[0].src}.index]"
+        return Code(f"({at} != () and {at}[{w.const(-1)}].id in S.moved)", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
         return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_sites), cost)
     zone = len(args) == 1 and (args[0].form.kind == "zone" or type(args[0].form.static)
