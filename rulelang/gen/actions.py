@@ -282,9 +282,14 @@ class GameWriter:
         test = 2 if len(clauses) > 1 and clauses[1].startswith("if ") else 1
         first, rest = w.fresh("w"), w.fresh("w")
         f = Func(f"def {first}(S):")
-        f.add(f"return [{var} {' '.join(clauses[:test])}]")
-        w.funcs.append((first, None, "menu", f))
         r = Func(f"def {rest}(S, {var}):")
+        kept = re.fullmatch(r"for \w+ in map\((k\d+), (S\.q\d+)\)", clauses[0])
+        if kept is not None and test == 1:  # a kept query's sites: its indices copied,
+            f.add(f"return {kept[2]}.copy()")  # the site of one made when it is drawn
+            r.add(f"{var} = {kept[1]}({var})")
+        else:
+            f.add(f"return [{var} {' '.join(clauses[:test])}]")
+        w.funcs.append((first, None, "menu", f))
         r.add(f"return [{option} {' '.join(clauses[test:])}]")
         w.funcs.append((rest, None, "walk", r))
         bound = 1
