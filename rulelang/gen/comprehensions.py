@@ -110,6 +110,27 @@ def of_query(w: Any, kind: str, kept: Code) -> Code:
     return kept  # each: the list itself (a sitelist)
 
 
+def occupied(w: Any, n: ast.Quant, bits: str, cost: int) -> Code | None:
+    """`any`, `all` or `count` of a relation's sites (as `bits`) by `occupied(x)` or
+    `empty(x)` alone: a mask test of the kept occupied sites' bits."""
+    test = n.body if n.cond is None else n.cond if n.body is None else None
+    if n.kind not in ("any", "all", "count") or not isinstance(test, ast.Call) \
+            or len(test.args) != 1 or test.kwargs or not isinstance(test.args[0], ast.Name) \
+            or test.args[0].id != n.var:
+        return None
+    key = w.refs.get(test.func)
+    if key not in (("builtin", "occupied"), ("builtin", "empty")):
+        return None
+    occ = "S." + w.layout.occupied_bits()
+    held = f"({bits} & {occ})" if key[1] == "occupied" else f"({bits} & ~{occ})"
+    zero = w.const(0)
+    if n.kind == "count":
+        return Code(f"{held}.bit_count()", F.NUM, cost)
+    if n.kind == "any":
+        return Code(f"({held} != {zero})", F.BOOL, cost)
+    return Code(f"({held} == {bits})", F.BOOL, cost)  # all
+
+
 def masked(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
     """`any x in g: x in A` / `all x in g: x in A` over bits g and a site set A known
     when the game is made: one mask test."""

@@ -35,6 +35,12 @@ from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
 from rulelang.model.values import LineSet, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
+
+def _masks(rel: Any) -> tuple[int, ...]:
+    """Per site index, the sites a relation gives for it as bits."""
+    return tuple(sum(1 << j for j in set(row)) for row in rel.indices)
+
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
@@ -278,7 +284,8 @@ class Writer:
             if arg.form.kind == "site":
                 return Code(f"{self.const(rel.table)}[{arg.src}.index]",
                             Form("items", longest, F.SITE,
-                                 indices=f"{self.const(rel.indices)}[{arg.src}.index]"),
+                                 indices=f"{self.const(rel.indices)}[{arg.src}.index]",
+                                 bits=f"{self.const(_masks(rel))}[{arg.src}.index]"),
                             arg.cost)
             return Code(f"{self.const(H.relation)}({self.const(rel)}, {arg.src}, "
                         f"{self.const(n.span)})", F.items(longest, F.SITE), arg.cost)
@@ -392,6 +399,10 @@ class Writer:
             if dom.form.kind in ("bits", "linemask") else None
         if masked is not None:
             return masked
+        if dom.form.bits is not None:  # a relation's sites: `occupied` of each as bits
+            occupied = comprehensions.occupied(self, n, dom.form.bits, dom.cost)
+            if occupied is not None:
+                return occupied
         if dom.form.kind == "linemask":
             raise NotMasked
         masks = dom.form.masks

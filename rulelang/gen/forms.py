@@ -27,6 +27,8 @@ class Form:
     # items that are sites: the source of the same as site indices, for loops that read
     # each item only as its index (a relation's neighbours of a site)
     indices: str | None = None
+    # items that are sites: the source of the same as bits (for mask tests of them)
+    bits: str | None = None
     fields: tuple[str, ...] = ()  # a record's fields, in order
 
     @property

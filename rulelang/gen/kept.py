@@ -33,6 +33,15 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     copy = Func("def copy_kept(S, new):")
     now = Func("def kept_now(S):")
     now.add("out = []")
+    if layout.occupied:  # (first: the queries' tests may read it)
+        touch.add("if (not was) != (not S.at[i]):")
+        touch.add(f"    S.occ ^= {one} << i")
+        init.add(f"S.occ = {zero}")
+        init.add(f"for j in range({w.const(n)}):")
+        init.add("    if S.at[j]:")
+        init.add(f"        S.occ |= {one} << j")
+        copy.add("new.occ = S.occ")
+        now.add("out.append(S.occ)")
     kept = [(q, *w.tests[key]) for key, q in layout.queries.items() if key in w.tests]
     # (a query only an earlier writing found is read by nothing: not kept)
     for affected in dict.fromkeys(q.affected for q, _, _ in kept):  # one loop per table

@@ -88,6 +88,7 @@ class Layout:
     queries: dict[str, Query] = field(default_factory=dict)  # used ones, by def key
     groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
     owners: bool = False  # owner bits kept (slot `own`: a list by player index)
+    occupied: bool = False  # the occupied sites' bits kept (slot `occ`)
     values: dict[str, Values] = field(default_factory=dict)  # used ones, by def key
     _refused: set[str] = field(default_factory=set)
     _no_values: set[str] = field(default_factory=set)
@@ -102,17 +103,25 @@ class Layout:
             out.extend(g.slots)
         if self.owners:
             out.append("own")
+        if self.occupied:
+            out.append("occ")
         out.extend(v.slot for v in self.values.values())
         return tuple(out)
 
     @property
     def kept(self) -> bool:
-        return bool(self.queries or self.groups or self.owners or self.values)
+        return bool(self.queries or self.groups or self.owners or self.occupied
+                    or self.values)
 
     def owner_bits(self) -> str:
         """The slot of the owner bits (kept from now on)."""
         self.owners = True
         return "own"
+
+    def occupied_bits(self) -> str:
+        """The slot of the occupied sites' bits (kept from now on)."""
+        self.occupied = True
+        return "occ"
 
     def query(self, key: str) -> Query | None:
         """The kept query for the constant rule `key`, if it can be kept."""

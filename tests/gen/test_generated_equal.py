@@ -587,6 +587,12 @@ def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
             g.apply_action(action)
             r.apply_action(action)
             _same(g, r, f"spyramid seed {seed}")
+    # `all b in base(s): occupied(b)` is a mask test of the occupied sites' bits (kept):
+    # the debug check finds a wrong one
+    assert "occ" in gen.state_class.generated.slots and "& S.occ" in source
+    g.occ ^= 1  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError, match="kept structure"):
+        g._verify_kept()  # type: ignore[attr-defined]
 
 
 # a player's zone when the player is found as the game runs (a rule's parameter), read in
