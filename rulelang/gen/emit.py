@@ -391,6 +391,11 @@ class Writer:
         return comprehensions.list_comp(self, n, env)
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
+        if self.refs.get(n.domain) == ("builtin", "sites"):  # the board's sites as bits
+            every = self.const((1 << self.n_sites) - 1)
+            occupied = comprehensions.occupied(self, n, every, 0)
+            if occupied is not None:
+                return occupied
         q = self.layout.inline_query(n) if not self.counting else None
         if q is not None:  # a kept query of the board's sites (layout.inline_query)
             return comprehensions.of_query(self, n.kind, self.kept_query(q.key))
