@@ -57,6 +57,7 @@ class GameWriter:
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
         # simple actions drawn lazily (gen/draws.py): name -> (first values, rest, bound)
         self.lazy: dict[str, tuple[str, str, int]] = {}
+        self.fills: dict[int, tuple[str, str]] = {}  # turns.memos
         self.bounded = True  # is the size _domain gave last a true bound?
         self._puts = 0  # the leading puts of the action being written
         self._effects: set[str] = set()  # the effects being written in place
@@ -112,9 +113,11 @@ class GameWriter:
         for mover in range(len(w.rt.players)):  # each written for one mover: rules of the
             w.mover = mover                     # mover are values known when written
             if self.machine:  # several decisions a turn: a stepper and a menu per `do`
+                self.fills = turns.memos(self)  # (rules asked by an `if` and its `do`)
                 menus = max((self.menu(mover, do, k) for k, do in enumerate(self.dos)), default=0)
                 steps = max(steps, menus + turns.write(self, mover) + self.act(mover)
                             + self.end(mover))
+                w.memo, self.fills = {}, {}
                 if self.setup and mover == w.rt.template.mover:  # (the setup's mover)
                     steps = max(steps, turns.write_setup(self, mover))
             else:

@@ -56,6 +56,8 @@ class Writer:
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}
+        # a rule's value kept in a slot of the state, read there at these names (turns.memos)
+        self.memo: dict[int, Code] = {}
         # the rules whose site values are kept, as written for each mover (kept_now checks)
         self.value_rules: dict[str, dict[int, str]] = {}
         self.mover: int | None = None  # the mover the function being written is for
@@ -448,6 +450,8 @@ class Writer:
         params = tuple(d.params or ())
         if len(params) != len(args):
             raise Unsupported("a rule called with other arguments", n.span)
+        if not args and id(n) in self.memo:
+            return self.memo[id(n)]
         if not args and self.layout.query(key) is not None:
             return self.kept_query(key)
         for i, a in enumerate(args):  # a site or none: one call for each

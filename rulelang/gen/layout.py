@@ -89,6 +89,7 @@ class Layout:
     groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
     owners: bool = False  # owner bits kept (slot `own`: a list by player index)
     occupied: bool = False  # the occupied sites' bits kept (slot `occ`)
+    memos: list[str] = field(default_factory=list)  # rules' values kept (turns.memos)
     values: dict[str, Values] = field(default_factory=dict)  # used ones, by def key
     _refused: set[str] = field(default_factory=set)
     _no_values: set[str] = field(default_factory=set)
@@ -105,6 +106,7 @@ class Layout:
             out.append("own")
         if self.occupied:
             out.append("occ")
+        out.extend(f"m{i}" for i in range(len(self.memos)))
         out.extend(v.slot for v in self.values.values())
         return tuple(out)
 
@@ -117,6 +119,12 @@ class Layout:
         """The slot of the owner bits (kept from now on)."""
         self.owners = True
         return "own"
+
+    def memo_slot(self, key: str) -> str:
+        """The slot of a rule's value kept between a turn's `if` and its `do`."""
+        if key not in self.memos:
+            self.memos.append(key)
+        return f"m{self.memos.index(key)}"
 
     def occupied_bits(self) -> str:
         """The slot of the occupied sites' bits (kept from now on)."""

@@ -53,6 +53,52 @@ def write_setup(gw: Any, mover: int) -> int:
     return cost
 
 
+def memos(gw: Any) -> dict[int, tuple[str, str]]:
+    """The rules of no argument a turn's `if` reads first and the `do` it begins with
+    chooses from (`if any(destinations)` then `do move`, whose first choose is over
+    `destinations`): nothing runs between the two, so the value is found once, kept in a
+    slot of the state (`m<n>`) for the menu. By the `if`, the slot and the rule's value as
+    written for the mover; the writer (Writer.memo) reads the slot at both places."""
+    w, program, out = gw.w, gw.program, {}
+    for node in walk(gw.turn):
+        if not isinstance(node, ast.If) or not node.branches:
+            continue
+        cond, body = node.branches[0]
+        do = body.stmts[0] if body.stmts else None
+        names = [a for group in do.groups() for a in group] if isinstance(do, ast.Do) else []
+        stmts = program.actions[names[0]].body.stmts if len(names) == 1 else ()
+        first = stmts[0] if stmts else None
+        if not isinstance(first, ast.Choose) or not isinstance(first.domain, ast.Name):
+            continue
+        ref = program.refs.get(first.domain)
+        read = _read_first(program, cond, ref)
+        if ref is None or ref[0] != "def" or program.defs[ref[1]].params is not None \
+                or read is None:
+            continue
+        value = w.ex(first.domain, {})  # (the rule's function, written for the mover)
+        slot = w.layout.memo_slot(str(ref[1]))
+        kept = Code(f"S.{slot}", value.form, 0)
+        w.memo[id(first.domain)] = w.memo[id(read)] = kept
+        out[id(node)] = (slot, value.src)
+    return out
+
+
+def _read_first(program: Any, e: Any, ref: Any) -> Any:
+    """The name of the rule `ref` that the condition evaluates before anything else (in a
+    builtin's first argument, a comparison's left side, under `not`), else None."""
+    if isinstance(e, ast.Name):
+        return e if program.refs.get(e) == ref else None
+    if isinstance(e, ast.Call) and e.args and not e.kwargs \
+            and str(program.refs.get(e.func, ("",))[0]) == "builtin" \
+            and all(isinstance(a, ast.Const) for a in e.args[1:]):
+        return _read_first(program, e.args[0], ref)
+    if isinstance(e, ast.Compare) and isinstance(e.right, ast.Const):
+        return _read_first(program, e.left, ref)
+    if isinstance(e, ast.Not):
+        return _read_first(program, e.operand, ref)
+    return None
+
+
 class _Turn:
     def __init__(self, gw: Any, mover: int, block: ast.Block, name: str) -> None:
         self.gw, self.w, self.mover = gw, gw.w, mover
@@ -259,6 +305,9 @@ class _Turn:
     def branches(self, s: ast.If, fn: Func) -> Func:
         w = self.w
         after = self.label()
+        if id(s) in self.gw.fills and self.name == "turn":  # (turns.memos)
+            slot, value = self.gw.fills[id(s)]
+            fn.add(f"S.{slot} = {value}")
         for cond, body in s.branches:
             c = w.ex(cond, self.env)
             self.cost += c.cost

@@ -624,3 +624,34 @@ def test_a_players_zone_found_as_the_game_runs_as_the_reference(tmp_path: object
     source = gen.state_class.generated.source
     assert "S.attrs[" in source and ".index]]" in source  # (in place: S.zones[k[p.index]])
     assert len(taken) > 10
+
+
+# a turn's `if` asks a rule of no argument and the `do` it begins with chooses from it: the
+# value found once, kept for the menu (turns.memos)
+GUARDED = """use square
+game "Guarded"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 9 stone
+def free = each s in sites where empty(s) and s.c != turn % 3
+action place
+  choose site s in free
+  put stone of mover at s
+action wait
+  require true
+turn
+  if any(free)
+    do place
+  do wait
+end
+  when turn >= 12
+    draw
+"""
+
+
+def test_a_rule_an_if_and_its_do_read_found_once_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, GUARDED, 4)
+    source = gen.state_class.generated.source
+    assert "S.m0 = " in source and source.count("S.m0") >= 4  # (set, the if, two menus)
+    assert sum(t.startswith("place") for t in taken) > 10
