@@ -356,6 +356,19 @@ def _coordinates(ctx: _Ctx, sites: list[Obs], spots: dict[str, Point]
         low = min(int(s["coords"][0]) for s in sites)
         sites = [s for s in sites if int(s["coords"][0]) == low]
     names = [s["site"] for s in sites]
+    key = (tuple(names), tuple(spots[n] for n in names))
+    found = _NAMED.get(key)
+    if found is None:  # (the same board every time: worked out once)
+        if len(_NAMED) >= 64:
+            _NAMED.clear()
+        found = _NAMED[key] = _named(names, spots)
+    return found
+
+
+_NAMED: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[tuple[str, str, str]]] = {}
+
+
+def _named(names: list[str], spots: dict[str, Point]) -> list[tuple[str, str, str]]:
     whole = name_parts(names) if names else []
     if not whole:
         return []
