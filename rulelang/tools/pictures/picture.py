@@ -17,6 +17,7 @@ and the scores. Every site is a `<g class="site …" data-site="a1">`, every pie
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import textwrap
@@ -356,20 +357,13 @@ def _coordinates(ctx: _Ctx, sites: list[Obs], spots: dict[str, Point]
         low = min(int(s["coords"][0]) for s in sites)
         sites = [s for s in sites if int(s["coords"][0]) == low]
     names = [s["site"] for s in sites]
-    key = (tuple(names), tuple(spots[n] for n in names))
-    found = _NAMED.get(key)
-    if found is None:  # (the same board every time: worked out once)
-        if len(_NAMED) >= 64:
-            _NAMED.clear()
-        found = _NAMED[key] = _named(names, spots)
-    return found
+    return _named(tuple(names), tuple(spots[n] for n in names))
 
 
-_NAMED: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[tuple[str, str, str]]] = {}
-
-
-def _named(names: list[str], spots: dict[str, Point]) -> list[tuple[str, str, str]]:
-    whole = name_parts(names) if names else []
+@functools.lru_cache(maxsize=64)  # (the same board at every drawing: worked out once)
+def _named(names: tuple[str, ...], at: tuple[Point, ...]) -> list[tuple[str, str, str]]:
+    spots = dict(zip(names, at, strict=True))
+    whole = name_parts(list(names)) if names else []
     if not whole:
         return []
     rows: dict[float, list[str]] = {}
