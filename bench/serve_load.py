@@ -187,6 +187,7 @@ def main() -> int:
         work()
         return 0
     port = _free_port()
+    load = os.getloadavg()[0]  # (the machine's other work: a busy machine delays the server)
     with tempfile.TemporaryDirectory() as tmp:
         proc = _start(args.rulebook, port, Path(tmp) / "tables.db", args.workers)
         try:
@@ -207,7 +208,7 @@ def main() -> int:
     print(f"the server's process (agents aside): {cpu:.1f} s of CPU in {wall:.1f} s "
           f"({100 * cpu / wall:.0f} % of a core), {1000 * cpu / len(ms):.1f} ms a move of a "
           f"person (its views, and the agents' moves after it with theirs); load average "
-          f"{os.getloadavg()[0]:.1f}")
+          f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print(f"move -> every person's update: median {statistics.median(ms):.1f} ms, "
           f"p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms, max {ms[-1]:.1f} ms")
     return 0

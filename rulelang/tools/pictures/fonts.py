@@ -15,6 +15,7 @@ import base64
 import functools
 import io
 import os
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -55,10 +56,12 @@ class Fallback:
 def needed(texts: Iterable[str]) -> tuple[str, ...]:
     """The characters of the texts that a sans-serif font may lack: letters and signs beyond
     Latin (U+0370 up), but for punctuation, arrows and shapes (U+2000-U+2BFF)."""
-    found = {ch for t in texts for ch in t
-             if ord(ch) >= 0x370 and not 0x2000 <= ord(ch) <= 0x2BFF and ch.isprintable()
-             and not ch.isspace()}
+    found = {ch for t in texts for ch in set(_BEYOND_LATIN.findall(t))
+             if ch.isprintable() and not ch.isspace()}
     return tuple(sorted(found))
+
+
+_BEYOND_LATIN = re.compile(r"[^\x00-\u036f\u2000-\u2bff]")
 
 
 @functools.lru_cache(maxsize=32)
@@ -84,13 +87,22 @@ def fallback(chars: tuple[str, ...]) -> Fallback:
     return Fallback("".join(faces), tuple(sorted(left)))
 
 
+def read_fonts() -> None:
+    """Look through the machine's fonts now rather than at the first picture with a name
+    beyond Latin (it takes a good part of a second): a server does it before it serves."""
+    try:
+        import fontTools  # noqa: F401  (the optional dependency)
+    except ImportError:
+        return
+    _index()
+
+
 def _script(ch: str) -> str:
     name = unicodedata.name(ch, "UNKNOWN")
     return name.split()[0]
 
 
-def _font_files() -> list[Path]:
-    chosen = os.environ.get("RULELANG_FONTS")
+def _font_files(chosen: str | None) -> list[Path]:
     dirs = [d for d in chosen.split(os.pathsep) if d] if chosen is not None else list(_DIRS)
     files: list[Path] = []
     for d in dirs:
@@ -124,8 +136,14 @@ def _cmaps(key: tuple[str, ...]) -> tuple[tuple[Path, frozenset[str]], ...]:
 
 
 def _index() -> tuple[tuple[Path, frozenset[str]], ...]:
-    """Each font file with the characters (U+0370 up) it has, read once per set of files."""
-    return _cmaps(tuple(str(p) for p in _font_files()))
+    """Each font file with the characters (U+0370 up) it has, read once per set of files
+    (the folders are looked through once per process and RULELANG_FONTS)."""
+    return _cmaps(_listed(os.environ.get("RULELANG_FONTS")))
+
+
+@functools.lru_cache(maxsize=4)
+def _listed(chosen: str | None) -> tuple[str, ...]:
+    return tuple(str(p) for p in _font_files(chosen))
 
 
 def _face(path: Path, chars: list[str]) -> str:

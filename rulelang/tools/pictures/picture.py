@@ -17,6 +17,7 @@ and the scores. Every site is a `<g class="site …" data-site="a1">`, every pie
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import textwrap
@@ -356,7 +357,13 @@ def _coordinates(ctx: _Ctx, sites: list[Obs], spots: dict[str, Point]
         low = min(int(s["coords"][0]) for s in sites)
         sites = [s for s in sites if int(s["coords"][0]) == low]
     names = [s["site"] for s in sites]
-    whole = name_parts(names) if names else []
+    return _named(tuple(names), tuple(spots[n] for n in names))
+
+
+@functools.lru_cache(maxsize=64)  # (the same board at every drawing: worked out once)
+def _named(names: tuple[str, ...], at: tuple[Point, ...]) -> list[tuple[str, str, str]]:
+    spots = dict(zip(names, at, strict=True))
+    whole = name_parts(list(names)) if names else []
     if not whole:
         return []
     rows: dict[float, list[str]] = {}
@@ -548,7 +555,8 @@ def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
 
     def line(text: str, cls: str, **data: str | None) -> None:
         nonlocal y, x, column, top
-        pieces = textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
+        pieces = [text] if _one_line(text) else \
+            textwrap.wrap(text, _WRAP, subsequent_indent="    ") or [""]
         g = out.add(Node("g", class_=cls, **{f"data_{k}": v for k, v in data.items()}))
         for piece in pieces:
             if y + _LINE > tallest:  # a new column
@@ -566,12 +574,12 @@ def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
                    class_="swatch"))
         marker = " ◀" if i == obs["current_player"] and not obs["terminal"] else ""
         g.add(Node("text", f"{ctx.glyphs[name]}  {name}{marker}", x=20, y=y))
-    groups = ctx.shown.groups(_WRAP)  # the zones, counters and vars as the `view` shows them
+    groups = ctx.shown.group_lines(_WRAP)  # the zones, counters and vars the `view` shows
     if groups:
         y += 6
         for text in groups:
-            head = text.plain.split(": ", 1)[0] if not text.plain.startswith(" ") else None
-            line(text.plain, "group", owner=head)
+            head = text.split(": ", 1)[0] if not text.startswith(" ") else None
+            line(text, "group", owner=head)
     if obs.get("scores") is not None:
         y += 6
         line("scores", "head")
@@ -581,3 +589,10 @@ def _panel(ctx: _Ctx, out: Node, tallest: float = 1e9) -> Point:
         y += 6
         line(ctx.note, "font-note")
     return x + column, max(top, y) + 6
+
+
+def _one_line(text: str) -> bool:
+    """Whether textwrap.wrap(text, _WRAP) gives [text] (a short line, no whitespace to
+    change or drop): the wrapping skipped, the same lines."""
+    return len(text) <= _WRAP and text.isprintable() and text.strip(" ") != "" \
+        and not text.endswith(" ")

@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 Attr = str | int | float | None
 _PLAIN = re.compile(r"[^&<>\"'\n\r\t]*")  # written as it is (what the escaping would give)
+_NAMES: dict[str, str] = {}  # attribute names as written: class_ -> class, data_site -> data-site
 
 
 class Node:
@@ -29,7 +30,10 @@ class Node:
     def set(self, **attrs: Attr) -> Node:
         for key, value in attrs.items():
             if value is not None:
-                self.attrs[key.rstrip("_").replace("_", "-")] = _value(value)
+                name = _NAMES.get(key)
+                if name is None:
+                    name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+                self.attrs[name] = value if type(value) is str else _value(value)
         return self
 
     def add(self, child: Node) -> Node:

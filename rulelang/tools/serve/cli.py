@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 from typing import Any
 
@@ -34,6 +35,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise RulelangError(render(Diagnostic(
             "R430", f"`rulelang serve` needs the serve extra ({exc.name} is missing)", None,
             "pip install 'rulelang[serve]'"))) from None
+    from rulelang.tools.pictures.fonts import read_fonts
     from rulelang.tools.serve.catalog import Catalog
     from rulelang.tools.serve.server import Server
     from rulelang.tools.serve.store import Store, default_db
@@ -50,6 +52,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                             ws="websockets-sansio", ws_max_size=65_536, log_level="warning",
                             ws_per_message_deflate=False,  # (CPU for little: views are small)
                             lifespan="on")
+    read_fonts()  # (else the first picture of a name beyond Latin stalls every table)
+    # What is loaded by now (libraries, the rulebooks, their generated code, the fonts' index)
+    # lives as long as the server: frozen, the garbage collector's full passes leave it out
+    # instead of walking it all while every table waits.
+    gc.collect()
+    gc.freeze()
     print(f"rulelang serve: {len(catalog.entries)} rulebooks, tables in {db}", flush=True)
     print(f"lobby: http://{args.host}:{args.port}/", flush=True)
     uvicorn.Server(config).run()

@@ -116,9 +116,15 @@ class Server:
 
     # --- pushing views
     async def push(self, table: Table) -> None:
-        """Send each connection of the table its seat's view, when it changed."""
+        """Send each connection of the table its seat's view, when it changed.
+
+        The frames are sent one after the other, not gathered: a send writes the frame to
+        the socket without waiting (unless that client stopped reading long enough to fill
+        its buffers), while gathered sends would be tasks run only after every other table's
+        work already waiting in the event loop. A send that waits for a slow client lets
+        other changes run meanwhile: a view a later change replaced is not sent then."""
         views: dict[int, str] = {}
-        sends = []
+        sends: list[tuple[Conn, str]] = []
         for conn in list(self.conns.get(table.id, [])):
             text = views.get(conn.seat)
             if text is None:
@@ -126,8 +132,10 @@ class Server:
                     build(table, conn.seat, self.shape(table.game)), ensure_ascii=False)
             if text != conn.last:
                 conn.last = text
-                sends.append(_send(conn.ws, text))
-        await asyncio.gather(*sends)
+                sends.append((conn, text))
+        for conn, text in sends:
+            if conn.last is text:  # (else a later change's view went or goes instead)
+                await _send(conn.ws, text)
 
     def kick(self, table: Table) -> None:
         """When an agent must move, ask the pool (once per position)."""

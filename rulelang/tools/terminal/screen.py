@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from rich.cells import cell_len
+from rich.control import strip_control_codes
 from rich.text import Text
 
 from rulelang.tools.pictures.render import owner_glyphs, piece_style
@@ -32,29 +34,90 @@ def wrap_items(head: Text, items: list[Text], width: int, indent: int = 4,
                sep: str = " · ") -> list[Text]:
     """`head` then the items joined by `sep`, a new line (indented) where the next item
     would pass `width`; an item longer than a line is cut at its spaces."""
+    pad, joint = Text(" " * indent), Text(sep, style="dim")
+    words: dict[int, list[Text]] = {}
     out: list[Text] = []
-    line = head.copy()
-    pad = Text(" " * indent)
-    for item in items:
-        joint = Text(sep, style="dim") if line.cell_len > len(pad) and line.plain.strip() \
-            and line is not head and line.plain != head.plain else Text("")
-        if line.cell_len + joint.cell_len + item.cell_len <= width:
-            line = line + joint + item
-            continue
-        if line.plain.strip() and line.plain != head.plain:
-            out.append(line)
-            line = pad.copy()
-        words = item.split(" ", include_separator=True)
-        for word in words:
-            if line.cell_len + word.cell_len > width and line.plain.strip():
-                out.append(line)
-                line = pad.copy()
-            line = line + word
-    if line.plain.strip():
+    for plan, _ in _wrapped(head.plain, [t.plain for t in items], width, indent, sep):
+        line = (head if plan[0] == _HEAD else pad).copy()
+        for part in plan[1:]:
+            if part == _SEP:
+                line.append(joint)
+            elif len(part) == 1:
+                line.append(items[part[0]])
+            else:
+                i, k = part
+                if i not in words:
+                    words[i] = list(items[i].split(" ", include_separator=True))
+                line.append(words[i][k])
+        line.rstrip()
         out.append(line)
-    for t in out:
-        t.rstrip()
     return out
+
+
+def wrap_plain(head: str, items: list[str], width: int, indent: int = 4,
+               sep: str = " · ") -> list[str]:
+    """The lines of `wrap_items` as plain text (no styles), made without rich's texts."""
+    return [text.rstrip() for _, text in _wrapped(head, items, width, indent, sep)]
+
+
+Part = tuple[int, ...]  # a line's part: _HEAD, _PAD, _SEP, (item,) or (item, word)
+_HEAD: Part = (-1,)
+_PAD: Part = (-2,)
+_SEP: Part = (-3,)
+
+
+def _wrapped(head: str, items: list[str], width: int, indent: int, sep: str
+             ) -> list[tuple[list[Part], str]]:
+    """Where wrap_items cuts: each line's parts and its plain text."""
+    out: list[tuple[list[Part], str]] = []
+    line: list[Part] = [_HEAD]
+    text = head
+    pad = " " * indent
+    for i, item in enumerate(items):
+        joined = bool(cell_len(text) > indent and text.strip() and text != head)
+        if cell_len(text) + (cell_len(sep) if joined else 0) + cell_len(item) <= width:
+            if joined:
+                line.append(_SEP)
+                text += sep
+            line.append((i,))
+            text += item
+            continue
+        if text.strip() and text != head:
+            out.append((line, text))
+            line, text = [_PAD], pad
+        for k, word in enumerate(_words(item)):
+            if cell_len(text) + cell_len(word) > width and text.strip():
+                out.append((line, text))
+                line, text = [_PAD], pad
+            line.append((i, k))
+            text += word
+    if text.strip():
+        out.append((line, text))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    """The text cut after each space (rich's `split(" ", include_separator=True)`)."""
+    if " " not in text:
+        return [text]
+    parts = text.split(" ")
+    return [p + " " for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+Item = tuple[tuple[str, str], ...]  # a group's item as (text, style) parts
+
+
+def _text(item: Item) -> Text:
+    """An item as rich text: its parts added up (the first part's style is the whole's)."""
+    out = Text(item[0][0], style=item[0][1])
+    for text, style in item[1:]:
+        out = out + Text(text, style=style)
+    return out
+
+
+def _plain(item: Item) -> str:
+    """An item's text, as `_text(item).plain` (control codes taken out, as rich does)."""
+    return "".join(strip_control_codes(text) for text, _ in item)
 
 
 class Screen:
@@ -138,23 +201,35 @@ class Screen:
     def groups(self, width: int | None = None) -> list[Text]:
         """The zones, counters and vars beside the board: the viewer's, each other player's,
         then the shared ones; one line (wrapped) per group."""
+        return [line for head, items in self._groups()
+                for line in wrap_items(_text(head), [_text(i) for i in items],
+                                       width or self.width)]
+
+    def group_lines(self, width: int | None = None) -> list[str]:
+        """The lines of `groups` as plain text (for a picture: no styles, made faster)."""
+        return [line for head, items in self._groups()
+                for line in wrap_plain(_plain(head), [_plain(i) for i in items],
+                                       width or self.width)]
+
+    def _groups(self) -> list[tuple[Item, list[Item]]]:
+        """Each group's head and items, in the order shown."""
         players, me = self.obs["players"], self.obs["player"]
         order = ([players[me]] if 0 <= me < len(players) else []) + \
             [p for p in players if 0 > me or p != players[me]]
-        items: dict[str | None, list[Text]] = {p: [] for p in order}
+        items: dict[str | None, list[Item]] = {p: [] for p in order}
         items[None] = []
         for owner, item in self._zone_items() + self._value_items():
             items.setdefault(owner, []).append(item)
-        out: list[Text] = []
+        out: list[tuple[Item, list[Item]]] = []
         for owner in [*order, None]:
             if not items.get(owner):
                 continue
             if owner is None:
-                head = Text("table: ", style="bold")
+                head: Item = (("table: ", "bold"),)
             else:
                 who = "you" if 0 <= me < len(players) and owner == players[me] else owner
-                head = Text(f"{who}: ", style="bold " + self.colours.get(owner, ""))
-            out += wrap_items(head, items[owner], width or self.width)
+                head = ((f"{who}: ", "bold " + self.colours.get(owner, "")),)
+            out.append((head, items[owner]))
         return out
 
     def scores(self, width: int | None = None) -> list[Text]:
@@ -170,9 +245,9 @@ class Screen:
     def _title(self, name: str) -> str:
         return self.labels.get(name, name.replace("_", " "))
 
-    def _zone_items(self) -> list[tuple[str | None, Text]]:
+    def _zone_items(self) -> list[tuple[str | None, Item]]:
         zones = [z for z in self.obs["zones"] if z["zone"] not in self.hidden]
-        out: list[tuple[str | None, Text]] = []
+        out: list[tuple[str | None, Item]] = []
         runs: dict[tuple[str, Any], list[Obs]] = {}
         for z in zones:  # stack1 … stack9, or indexed zones stack[1] … stack[9]: one item
             stem = re.sub(r"\d+$|\[\d+\]$", "", z["zone"])
@@ -187,8 +262,8 @@ class Screen:
             if z.get("pieces") is not None and not z["pieces"]:
                 empty.setdefault(z.get("owner"), []).append(self._title(z["zone"]))
                 continue
-            out.append((z.get("owner"), Text(f"{self._title(z['zone'])}: ", style="bold")
-                        + Text(self._contents(z))))
+            out.append((z.get("owner"), ((f"{self._title(z['zone'])}: ", "bold"),
+                                         (self._contents(z), ""))))
         for (stem, owner), run in runs.items():
             if len(run) < 2:
                 continue
@@ -200,11 +275,10 @@ class Screen:
             span = f"{stem}{lo}..{hi}]" if stem.endswith("[") else f"{stem}{lo}-{hi}"
             if stem.endswith("[") and stem[:-1] in self.labels:  # `show stack as "Piles"`
                 span = f"{self.labels[stem[:-1]]} {lo}..{hi}"
-            out.append((owner, Text(f"{span.replace('_', ' ')}: ", style="bold")
-                        + Text(f"{counts}" + (" hidden" if hidden else ""))))
+            out.append((owner, ((f"{span.replace('_', ' ')}: ", "bold"),
+                                (f"{counts}" + (" hidden" if hidden else ""), ""))))
         for owner, names in empty.items():
-            out.append((owner, Text("empty: ", style="dim") + Text(", ".join(names),
-                                                                   style="dim")))
+            out.append((owner, (("empty: ", "dim"), (", ".join(names), "dim"))))
         return out
 
     def _contents(self, zone: Obs) -> str:
@@ -233,18 +307,18 @@ class Screen:
         items = [_attr(k, v) for k, v in attrs.items() if v not in ("", None, [], ())]
         return f"{base} ({', '.join(items)})" if items else base
 
-    def _value_items(self) -> list[tuple[str | None, Text]]:
-        out: list[tuple[str | None, Text]] = []
+    def _value_items(self) -> list[tuple[str | None, Item]]:
+        out: list[tuple[str | None, Item]] = []
         for c in self.obs["counters"]:
             if c["counter"] not in self.hidden:
-                out.append((c.get("owner"), Text(f"{self._title(c['counter'])} ")
-                            + Text(str(c["value"]), style="bold")))
+                out.append((c.get("owner"), ((f"{self._title(c['counter'])} ", ""),
+                                             (str(c["value"]), "bold"))))
         for v in self.obs.get("vars", []):
             if v["var"] in self.hidden:
                 continue
             value = "hidden" if v.get("hidden") else value_text(v["value"])
-            out.append((v.get("owner"), Text(f"{self._title(v['var'])} ")
-                        + Text(value, style="italic" if v.get("hidden") else "bold")))
+            out.append((v.get("owner"), ((f"{self._title(v['var'])} ", ""),
+                                         (value, "italic" if v.get("hidden") else "bold"))))
         return out
 
     # -- the whole screen -------------------------------------------------------------------
