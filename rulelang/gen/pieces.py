@@ -24,7 +24,8 @@ def lift(s: GenState, piece: Piece) -> None:
     if type(where) is Site:
         i = where.index
         was = s.at[i]
-        stack = s.at[i] = tuple(p for p in was if p is not piece)
+        stack = s.at[i] = was[:-1] if was and was[-1] is piece else \
+            tuple(p for p in was if p is not piece)  # (a piece is once in a pile: its top)
         s.top[i] = s.piece_owner[stack[-1].id] if stack else None
         s._touch(i, was)
     else:
