@@ -4,6 +4,7 @@ position counts), else the builtin itself over the state (`S.view()`), its steps
 by the items of its arguments and the rules it may call."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import rulelang.gen.forms as F
@@ -215,8 +216,11 @@ def builtin_constant(w: Any, key: str, n: ast.Node) -> Code:
     if key == "opponent":
         return Code(f"{players}[(S.mover + 1) % {w.const(len(w.rt.players))}]",
                     F.PLAYER, 0)
-    if key in ("sites", "players"):
-        return _static(w, w.board.sites if key == "sites" else w.rt.players)
+    if key == "sites":  # (with the board's sites as bits, for mask tests)
+        sites = _static(w, w.board.sites)
+        return Code(sites.src, replace(sites.form, bits=w.const((1 << w.n_sites) - 1)), 0)
+    if key == "players":
+        return _static(w, w.rt.players)
     if key == "last":
         return Code("S.last", F.LAST, 0)
     if key == "turn":

@@ -25,56 +25,38 @@ class Unbounded(Exception):
     """A value of a lazy action with more ways than its bound."""
 
 
-def sample_one(s: Any, randrange: Any, first: Any, rest: Any, bound: int) -> Any:
-    """`sample` of a group of one lazy action (a simple one's: a piece, then its steps)."""
-    values = first(s)
-    lazy = len(values) * bound
-    listed: list[Any] = []  # the ways of the values drawn past them
-    while lazy or listed:
-        r = randrange(lazy + len(listed))
-        if r >= lazy:
-            return listed[r - lazy]
-        i, j = divmod(r, bound)
-        ways = rest(s, values[i])
-        if len(ways) > bound:
-            raise Unbounded
-        if j < len(ways):
-            return ways[j]
-        del values[i]  # (a phantom: the value's ways listed from now on)
-        lazy -= bound
-        listed.extend(ways)
-    return None
-
-
 def sample(s: Any, randrange: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
     """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
-    an action listed, or (values, rest, bound) of a lazy one."""
-    pools: list[list[Any]] = []
-    total = 0
-    for listed, rest, bound in group:
-        values = listed(s)
-        pools.append([values, rest, bound])
-        total += len(values) * bound
-    while total:
-        r = randrange(total)
-        for pool in pools:
-            values, rest, bound = pool
+    an action listed, or (values, rest, bound) of a lazy one. The listed ways and those of
+    the values drawn past them are one pool (any order: each option is as likely)."""
+    lazy: list[tuple[list[Any], Any, int]] = []
+    listed: list[Any] = []
+    places = 0  # the lazy values' places: each value's bound
+    for first, rest, bound in group:
+        values = first(s)
+        if rest is None:
+            listed += values
+        else:
+            lazy.append((values, rest, bound))
+            places += len(values) * bound
+    while places or listed:
+        r = randrange(places + len(listed))
+        if r >= places:
+            return listed[r - places]
+        for values, rest, bound in lazy:
             size = len(values) * bound
             if r >= size:
                 r -= size
                 continue
-            if rest is None:
-                return values[r]
             i, j = divmod(r, bound)
             ways = rest(s, values[i])
             if len(ways) > bound:
                 raise Unbounded
             if j < len(ways):
                 return ways[j]
-            total -= bound  # (a phantom: the value's ways listed from now on)
-            del values[i]
-            pools.append([ways, None, 1])
-            total += len(ways)
+            del values[i]  # (a phantom: the value's ways listed from now on)
+            places -= bound
+            listed.extend(ways)
             break
     return None
 
@@ -107,11 +89,8 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
                 _first_values(gw, action.body.stmts[0], f)
                 entries.append((first, rest, w.const(bound)))
             w.funcs.append((first, action.span, "menu", f))
-        if len(entries) == 1 and entries[0][1] != "None":
-            fn.add(f"    option = {w.const(sample_one)}(S, a0, {', '.join(entries[0])})")
-        else:
-            listed = "".join(f"({', '.join(e)}), " for e in entries)
-            fn.add(f"    option = {w.const(sample)}(S, a0, ({listed}))")
+        listed = "".join(f"({', '.join(e)}), " for e in entries)
+        fn.add(f"    option = {w.const(sample)}(S, a0, ({listed}))")
         fn.add("    if option is not None:")
         fn.add("        return option")
     fn.add("    return None")

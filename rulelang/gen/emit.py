@@ -393,23 +393,18 @@ class Writer:
         return comprehensions.list_comp(self, n, env)
 
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
-        if self.refs.get(n.domain) == ("builtin", "sites"):  # the board's sites as bits
-            every = self.const((1 << self.n_sites) - 1)
-            occupied = comprehensions.occupied(self, n, every, 0)
+        dom = self.raw(n.domain, env)
+        if dom.form.bits is not None:  # sites also as bits: `occupied` of each as a mask
+            occupied = comprehensions.occupied(self, n, dom.form.bits, dom.cost)
             if occupied is not None:
                 return occupied
         q = self.layout.inline_query(n) if not self.counting else None
         if q is not None:  # a kept query of the board's sites (layout.inline_query)
             return comprehensions.of_query(self, n.kind, self.kept_query(q.key))
-        dom = self.raw(n.domain, env)
         masked = comprehensions.masked(self, n, dom, env) \
             if dom.form.kind in ("bits", "linemask") else None
         if masked is not None:
             return masked
-        if dom.form.bits is not None:  # a relation's sites: `occupied` of each as bits
-            occupied = comprehensions.occupied(self, n, dom.form.bits, dom.cost)
-            if occupied is not None:
-                return occupied
         if dom.form.kind == "linemask":
             raise NotMasked
         masks = dom.form.masks

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import rulelang
+import rulelang.gen.bits as bits
 import rulelang.gen.helpers as H
 from rulelang.gen import GenGame
 from rulelang.gen.bridge import canonical, from_data
@@ -566,6 +567,37 @@ def test_quantifiers_over_sites_in_place_as_the_reference(tmp_path: object) -> N
     assert sum(t == "lift" for t in taken) > 3 and sum(t == "spread" for t in taken) > 3
 
 
+def _in_step(gen: Any, ref: Any, seeds: int) -> Any:
+    """Seeded random games of a bundled rulebook in both modes: (seed, the generated state,
+    the reference's) after every action."""
+    for seed in range(seeds):
+        g, r, rng = gen.new_initial_state(seed), ref.new_initial_state(seed), random.Random(seed)
+        while not r.is_terminal():
+            action = rng.choice(r.legal_actions())
+            g.apply_action(action)
+            r.apply_action(action)
+            yield seed, g, r
+
+
+@pytest.mark.parametrize("cap", [bits._PILE_KEYS, 3])
+def test_board_keys_are_the_references(monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
+    """A generated game's repetition keys remember each pile's part (gen/bits.board_key):
+    the keys are the reference's, also after the remembered parts start anew at their cap."""
+    monkeypatch.setattr(bits, "_PILE_KEYS", cap)
+    gen = rulelang.load_game("spline_plus", mode="generated")
+    ref = rulelang.load_game("spline_plus", mode="interpreted")
+    assert isinstance(gen, GenGame)
+    gen.state_class.pile_keys.clear()
+    gen.state_class.pile_keys[()] = ()
+    for _, g, r in _in_step(gen, ref, 2):
+        data = r.data  # (the reference's key: each pile's kinds and owners)
+        assert bits.board_key(g) == tuple(tuple((p.kind, data.owner[p.id]) for p in st)
+                                          for st in data.at)
+        if r.is_terminal():
+            assert canonical(g.data) == canonical(r.data)  # (its position counts too)
+    assert len(gen.state_class.pile_keys) <= max(cap, 2)
+
+
 def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Spyramid's settle (`while any s in sites: occupied(s) and not supported(s)`, then the
@@ -580,13 +612,8 @@ def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
     assert len(inline) == 2  # (`playable`, and the settle's one condition)
     source = gen.state_class.generated.source
     assert "while any(" not in source and "while (S.q" in source
-    for seed in range(2):
-        g, r, rng = gen.new_initial_state(seed), ref.new_initial_state(seed), random.Random(seed)
-        while not r.is_terminal():
-            action = rng.choice(r.legal_actions())
-            g.apply_action(action)
-            r.apply_action(action)
-            _same(g, r, f"spyramid seed {seed}")
+    for seed, g, r in _in_step(gen, ref, 2):
+        _same(g, r, f"spyramid seed {seed}")
     # `all b in base(s): occupied(b)` is a mask test of the occupied sites' bits (kept):
     # the debug check finds a wrong one
     assert "occ" in gen.state_class.generated.slots and "& S.occ" in source
