@@ -110,6 +110,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
             return Code(f"{w.const(_REPEATS[key])}(S, {count.src})", F.BOOL, cost)
         return Code(f"{w.const(H.call_builtin)}({w.const(_REPEATS[key])}, {w.const(key)}, "
                     f"{w.const(n.span)}, S, {count.src})", F.BOOL, cost)  # (else R301)
+    if key in ("pieces_at", "attr_at") and len(args) == 2 + (key == "attr_at") \
+            and _kinds_known(w, args):
+        return Code(_kind_at(w, key, args, n, b.impl), F.ANY, cost)
     if key in ("memo", "cached") and len(args) > (key == "cached"):
         return _kept(w, key, args, n, cost)
     if b.facts.reads & ~_FLAT_READS and key != "moved":  # (the flat state keeps `moved`)
@@ -139,6 +142,26 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)
+
+def _kinds_known(w: Any, args: list[Code]) -> bool:
+    """`pieces_at(x, kind)` or `attr_at(x, kind, name)` with a kind (and a name) of the
+    game's pieces known when written."""
+    kind, name = args[1].form.static, args[2].form.static if len(args) == 3 else None
+    return type(kind) is str and kind in w.rt.piece_attrs and (name is None or type(
+        name) is str and name in w.rt.piece_attrs[kind] and name in w.rt.template.attrs)
+
+
+def _kind_at(w: Any, key: str, args: list[Code], n: ast.Call, impl: Any) -> str:
+    kind = w.const(args[1].form.static)
+    name = [w.const(args[2].form.static)] if key == "attr_at" else []
+    if args[0].form.kind == "site":  # (its pile's topmost piece of the kind)
+        found = f"{w.const(H.kind_at)}(S.at[{args[0].src}.index], {kind})"
+        if not name:
+            return found
+        return f"{w.const(H.attr_of)}({found}, S.attrs[{name[0]}])"
+    return f"{w.const(H.kind_at_any)}(S, {w.const(impl)}, {w.const(key)}, " \
+        f"{w.const(n.span)}, {kind}, {args[0].src}{''.join(', ' + x for x in name)})"
+
 
 def zone_pile(w: Any, code: Code) -> Code:
     """A zone of the game known when written, as a domain: its pieces now, in place

@@ -342,8 +342,9 @@ class Writer:
                 and type(obj.form.static) in (tuple, LineSet) \
                 and -len(obj.form.static) <= i.form.static < len(obj.form.static):
             return self.static(obj.form.static[i.form.static])  # (known when written)
-        form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form)
-        if i.form.kind == "num" and obj.form.kind in ("lines", "items") \
+        form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form,
+        # whatever the index's form — any other index is the reference's error)
+        if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \
                 and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
             form = obj.form.item
         return Code(f"{self.const(H.index)}({obj.src}, {i.src}, {self.const(n.span)})", form,

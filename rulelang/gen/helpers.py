@@ -21,7 +21,7 @@ from rulelang.library.semantics import (
     positioned,
     quant_error,
 )
-from rulelang.model.values import Piece, Record, Site
+from rulelang.model.values import Piece, Player, Record, Site
 from rulelang.model.values import show as _show
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
@@ -44,10 +44,17 @@ def show(x: Any) -> str:
 
 
 def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
-    if type(obj) is Record:  # (a record's field read in place: get_attr's meaning)
+    kind = type(obj)
+    if kind is Record:  # (a record's field read in place: get_attr's meaning)
         fields = obj.fields
         if name in fields:
             return tuple.__getitem__(obj, fields.index(name))
+    elif kind is Site:  # (a site's coordinate, a player's number: in place too)
+        coord = s.rt.coord_index.get(name)
+        if coord is not None:
+            return obj.coords[coord]
+    elif kind is Player and (name == "index" or name == "name"):
+        return obj.index if name == "index" else obj.name
     try:
         return get_attr(s.view(), obj, name, s.rt.coord_index)
     except RulelangError as exc:
@@ -59,6 +66,29 @@ def piece_attr(s: Any, obj: Any, name: str, span: Any) -> Any:
     if type(obj) is Piece:
         return s.attrs[name][obj.id]
     return attr(s, obj, name, span)
+
+
+def kind_at(pile: tuple[Piece, ...], kind: str) -> Piece | None:
+    """`pieces_at(s, kind)` of a site s: the topmost piece of the kind in its pile."""
+    for piece in reversed(pile):
+        if piece.kind == kind:
+            return piece
+    return None
+
+
+def attr_of(piece: Piece | None, column: list[Any]) -> Any:
+    """A piece's attribute (its column), none for none."""
+    return None if piece is None else column[piece.id]
+
+
+def kind_at_any(s: Any, impl: Any, key: str, span: Any, kind: str, where: Any,
+                *args: Any) -> Any:
+    """`pieces_at(x, kind)` or `attr_at(x, kind, name)` (args: the name) of anything: a
+    site's pile read in place, anything else by the builtin."""
+    if type(where) is not Site:
+        return call_builtin(impl, key, span, s.view(), where, kind, *args)
+    piece = kind_at(s.at[where.index], kind)
+    return piece if piece is None or not args else s.attrs[args[0]][piece.id]
 
 
 def at_site(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
