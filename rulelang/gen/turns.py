@@ -110,6 +110,7 @@ class _Turn:
         # as the reference keeps one dict for the whole turn
         self.env: dict[str, Code] = {}
         self.index: dict[str, int] = {}
+        self.once = _bound_once(block.stmts)  # (its slot holds one form: turns.kept_form)
         self.calling: set[str] = set()  # the effects being written in place
         # an action performed by the machine: its chooses that take the option's values
         # (each with its index there) and the requires its menu checked
@@ -160,11 +161,13 @@ class _Turn:
         fn.add(f"pc = {self.w.const(label)}")
         fn.add("continue")
 
-    def slot(self, name: str) -> Code:
-        """The slot of a local of the turn (made on its first binding)."""
+    def slot(self, name: str, form: F.Form = F.ANY) -> Code:
+        """The slot of a local of the turn (made on its first binding); a local bound
+        once in the turn keeps the form of its value there."""
         if name not in self.env:
             self.index[name] = k = self.gw.new_slot()
-            self.env[name] = Code(f"S.tl[{self.w.const(k)}]", F.ANY, 0)
+            kept = kept_form(form) if name in self.once else None
+            self.env[name] = Code(f"S.tl[{self.w.const(k)}]", kept or F.ANY, 0)
         return self.env[name]
 
     def scratch(self) -> str:
@@ -195,7 +198,7 @@ class _Turn:
                 for name, value in s.bindings:
                     c = w.ex(value, self.env)
                     self.cost += c.cost
-                    fn.add(f"{self.slot(name).src} = {c.src}")
+                    fn.add(f"{self.slot(name, c.form).src} = {c.src}")
             elif isinstance(s, ast.If) and decides(s):
                 fn = self.branches(s, fn)
             elif isinstance(s, (ast.ForEach, ast.Repeat)) and decides(s):
@@ -258,8 +261,8 @@ class _Turn:
         values, the requires its menu checked passed over."""
         w, stmts = self.w, action.body.stmts
         self.gw._begin(fn)
-        outer = (self.env, self.index)
-        self.env, self.index = {}, {}
+        outer = (self.env, self.index, self.once)
+        self.env, self.index, self.once = {}, {}, _bound_once(stmts)
         n = 0
         for s in stmts:
             if isinstance(s, ast.Then):
@@ -275,7 +278,7 @@ class _Turn:
         try:
             self.run(stmts, fn, done)
         finally:
-            self.env, self.index = outer
+            self.env, self.index, self.once = outer
         end = self.block(done)
         end.add(f"S.last[{w.const('action')}] = {w.const(action.name)}")
         end.add(f"S.last[{w.const('player')}] = {w.const(self.w.rt.players)}[S.mover]")
@@ -289,17 +292,18 @@ class _Turn:
             raise Unsupported("an effect with a decision that calls itself", s.span)
         args = [self.w.ex(a, self.env) for a in s.call.args]
         self.cost += 1 + sum(a.cost for a in args)
-        outer = (self.env, self.index)
+        outer = (self.env, self.index, self.once)
         self.env, self.index = {}, {}
+        self.once = _bound_once(effect.body.stmts, effect.params)
         for param, arg in zip(effect.params, args, strict=True):
-            fn.add(f"{self.slot(param).src} = {arg.src}")
+            fn.add(f"{self.slot(param, arg.form).src} = {arg.src}")
         self.calling.add(effect.name)
         after = self.label()
         try:
             self.run(effect.body.stmts, fn, after)
         finally:
             self.calling.discard(effect.name)
-            self.env, self.index = outer
+            self.env, self.index, self.once = outer
         return self.block(after)
 
     def branches(self, s: ast.If, fn: Func) -> Func:
@@ -339,7 +343,9 @@ class _Turn:
                    f"{w.const(s.count.span)}, {w.const(s.span)})")
         self.cost += dom.cost + 1
         fn.add(f"{at} = {w.const(0)}")
-        step = [f"{self.slot(s.var).src} = {items}[{at}]"] if isinstance(s, ast.ForEach) else []
+        item = dom.form.item if dom.form.kind == "items" and dom.form.item else F.ANY
+        step = [f"{self.slot(s.var, item).src} = {items}[{at}]"] \
+            if isinstance(s, ast.ForEach) else []
         return self.headed(fn, f"{at} < len({items})", [*step, f"{at} += {w.const(1)}"],
                            s.body)
 
@@ -404,3 +410,31 @@ class _Turn:
         fn.add(f"S.point = {w.const(point)}")
         fn.add(f"return [({w.const(None)}, ({v}, )) for {v} in {values}]")
         return self.block(after)
+
+
+def _bound_once(stmts: tuple[ast.Stmt, ...], params: tuple[str, ...] = ()) -> set[str]:
+    """The names the statements bind (let, loop, choose, put … as; an effect's parameters)
+    once only."""
+    seen = dict.fromkeys(params, 1)
+    for s in stmts:
+        for n in walk(s):
+            names = [name for name, _ in n.bindings] if isinstance(n, ast.Let) else \
+                [n.var] if isinstance(n, (ast.ForEach, ast.Choose)) else \
+                [n.name] if isinstance(n, ast.Put) and n.name else []
+            for name in names:
+                seen[name] = seen.get(name, 0) + 1
+    return {name for name, times in seen.items() if times == 1}
+
+
+_HELD = ("site", "player", "piece", "num", "bool", "text")
+
+
+def kept_form(form: F.Form) -> F.Form | None:
+    """The form a turn's slot keeps of a value (a site, a player, a piece, a number, a
+    truth, a text, or a tuple of one of these), None for any other: the value only, nothing
+    the writer reads beside it (a static value, masks or indices of a binding's names)."""
+    if form.kind in _HELD:
+        return F.Form(form.kind)
+    if form.kind == "items" and form.item is not None and form.item.kind in _HELD:
+        return F.items(form.size, F.Form(form.item.kind))
+    return None

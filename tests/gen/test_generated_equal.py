@@ -6,6 +6,7 @@ mid-game play on equally; play_out draws as apply_action(rng.choice(...)) does."
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,9 @@ import pytest
 
 import rulelang
 import rulelang.gen.bits as bits
+import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+import rulelang.gen.turns as turns
 from rulelang.gen import GenGame
 from rulelang.gen.bridge import canonical, from_data
 from rulelang.library.builtins import UNASKED
@@ -682,3 +685,59 @@ def test_a_rule_an_if_and_its_do_read_found_once_as_the_reference(tmp_path: obje
     source = gen.state_class.generated.source
     assert "S.m0 = " in source and source.count("S.m0") >= 4  # (set, the if, two menus)
     assert sum(t.startswith("place") for t in taken) > 10
+
+
+# a turn of several decisions whose locals keep their values' forms where each is bound
+# once (turns.kept_form): a loop's player, an effect's parameters, a let; a name bound twice
+# (x: a number, then a site) is read as any value
+LOCALS = """use square
+game "Locals"
+players A, B, C
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 9 stone
+zone hand each player
+counter score each player from 0 to 99 = 0
+setup
+  for each p in players
+    move first c in supply of p to hand of p
+effect offer(q, s)
+  choose k in 0..2 by q
+  if k > 0 and empty(s)
+    put stone of q at s
+  increase score of q by k + size(hand of q) + q.index
+action pass
+turn
+  do pass
+  let x = 1
+  for each p in players
+    choose k in 1..2 secretly by p
+    increase score of p by k * x + size(hand of p)
+  let x = first s in sites where empty(s)
+  let n = count s in sites where occupied(s)
+  if x != none
+    offer(mover, x)
+  increase score of mover by n
+end
+  when turn >= 9
+    draw
+"""
+
+
+def test_turn_locals_keep_their_forms_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, LOCALS, 3)
+    source = gen.state_class.generated.source
+    assert re.search(r"S\.zones\[k\d+\[S\.tl\[k\d+\]\.index\]\]", source)  # (in place)
+    assert len(taken) > 40
+
+
+def test_only_locals_bound_once_keep_a_form(tmp_path: object) -> None:
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(LOCALS)
+    program = rulelang.load_game(path, mode="interpreted").runtime.program
+    turn = program.sections["turn"]
+    assert turns._bound_once(turn.stmts) == {"p", "k", "n"}  # (x twice)
+    offer = program.effects["offer"]
+    assert turns._bound_once(offer.body.stmts, offer.params) == {"q", "s", "k"}
+    assert turns.kept_form(F.PLAYER) == F.PLAYER and turns.kept_form(F.ANY) is None
+    assert turns.kept_form(F.Form("site", static=object())) == F.SITE  # (the value only)
