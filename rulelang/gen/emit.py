@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import rulelang.gen.calls as calls
@@ -43,6 +44,9 @@ def _masks(rel: Any) -> tuple[int, ...]:
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
+
+
+_SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
 
 class Writer:
@@ -100,9 +104,10 @@ class Writer:
                                 for o in self.rt.template.owner))
 
     def static(self, value: Any) -> Code:
-        return Code(self.const(value), F.of_constant(value, self.board, len(self.rt.players),
-                                                     self.rt.template.zones),
-                    0)
+        form = F.of_constant(value, self.board, len(self.rt.players), self.rt.template.zones)
+        if form.kind == "items" and form.item == F.SITE and len(set(value)) == len(value):
+            form = replace(form, bits=self.const(site_mask(value)))  # (for mask tests)
+        return Code(self.const(value), form, 0)
 
     # ---- expressions
     def ex(self, node: ast.Expr, env: dict[str, Code]) -> Code:
@@ -249,8 +254,8 @@ class Writer:
         if obj.form.kind == "player" and n.name in ("name", "index"):
             if obj.form.known:  # (a player known when written: the mover, a seat)
                 return self.static(getattr(obj.form.static, n.name))
-            return Code(f"{obj.src}.{n.name}", F.NUM if n.name == "index" else F.TEXT,
-                        obj.cost)
+            return Code(f"{obj.src}.{n.name}", F.below(len(self.rt.players))
+                        if n.name == "index" else F.TEXT, obj.cost)
         if obj.form.kind == "site" and n.name in self.rt.coord_index:
             return Code(f"{obj.src}.coords[{self.const(self.rt.coord_index[n.name])}]",
                         F.NUM, obj.cost)
@@ -332,8 +337,11 @@ class Writer:
         a, b = self.raw(n.then, env), self.raw(n.orelse, env)
         if a.form.kind != b.form.kind or a.form.kind == "maybe":
             a, b = self.plain(a), self.plain(b)
+        size = max(a.form.size, b.form.size)  # (a number below a bound: both below it)
+        if a.form.kind == "num" and not (a.form.size and b.form.size):
+            size = 0
         form = F.ANY if a.form.kind != b.form.kind else \
-            Form(a.form.kind, max(a.form.size, b.form.size), a.form.item or b.form.item)
+            Form(a.form.kind, size, a.form.item or b.form.item)
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
@@ -342,6 +350,17 @@ class Writer:
                 and type(obj.form.static) in (tuple, LineSet) \
                 and -len(obj.form.static) <= i.form.static < len(obj.form.static):
             return self.static(obj.form.static[i.form.static])  # (known when written)
+        if obj.form.known and type(obj.form.static) in (tuple, LineSet) \
+                and i.form.kind == "num" and 0 < i.form.size <= len(obj.form.static):
+            item = obj.form.item  # (an index below its length: in place)
+            form = F.an_item(item) if item else F.ANY
+            rows = obj.form.static.lines if type(obj.form.static) is LineSet \
+                else obj.form.static
+            if form.kind == "items" and form.item == F.SITE and _SIMPLE.match(i.src) \
+                    and all(len(set(row)) == len(row) for row in rows):
+                masks = self.const(tuple(site_mask(row) for row in rows))  # (its bits too)
+                form = replace(form, bits=f"{masks}[{i.src}]")
+            return Code(f"{obj.src}[{i.src}]", form, obj.cost + i.cost)
         form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form,
         # whatever the index's form — any other index is the reference's error)
         if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \

@@ -18,7 +18,7 @@ class Form:
     # sitelist (a kept query's sorted site indices), bits (sites as an int bitset), maybe
     # (a site or none)
     kind: str
-    size: int = 0  # items: at most this many
+    size: int = 0  # items: at most this many; num: below this (0: any whole number)
     item: Form | None = None  # items: the form of each
     static: Any = _NO_VALUE  # the value itself, when known when the game is made
     # items that are lines of sites: the source of their masks, item by item (a tuple of
@@ -56,6 +56,11 @@ ZONE = Form("zone")  # a zone of the game (a ZoneRef in the state's zones)
 
 def sitelist(size: int) -> Form:
     return Form("sitelist", size, SITE)
+
+
+def below(n: int) -> Form:
+    """A whole number from 0 to n - 1 (a player's number: an index of a tuple of n)."""
+    return Form("num", n)
 
 
 def pile(size: int) -> Form:

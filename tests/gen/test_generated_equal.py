@@ -741,3 +741,74 @@ def test_only_locals_bound_once_keep_a_form(tmp_path: object) -> None:
     assert turns._bound_once(offer.body.stmts, offer.params) == {"q", "s", "k"}
     assert turns.kept_form(F.PLAYER) == F.PLAYER and turns.kept_form(F.ANY) is None
     assert turns.kept_form(F.Form("site", static=object())) == F.SITE  # (the value only)
+
+
+# sites known when written (a line of a line set, indexed by a number known then) are tested
+# by the occupied sites' bits; the same line twice over counts each site twice
+LINE_COUNTS = """use square
+game "Line counts"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+def low = count s in square.horizontal[0] where occupied(s)
+def twice = count s in square.horizontal[0] + square.horizontal[0] where empty(s)
+action place
+  choose site s in sites where empty(s) and (low < 2 or s.r > 0) and twice > 1
+  put stone of mover at s
+action wait
+  require true
+turn
+  do place otherwise wait
+end
+  when turn >= 10
+    draw
+"""
+
+
+def test_sites_known_when_written_by_the_occupied_bits_as_the_reference(
+        tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, LINE_COUNTS, 6)
+    source = gen.state_class.generated.source
+    assert re.search(r"\(k\d+ & S\.occ\)\.bit_count\(\)", source)
+    assert "wait" in taken and sum(t.startswith("place") for t in taken) > 20
+
+
+# a tuple known when written, indexed by a player's number (below its length: in place, and
+# a line's bits with it); a number that may be any (one branch not a player's) is the
+# reference's indexing, its error too
+ROWS_OF = """use square
+game "Rows of"
+players A, B, C
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+def row_of(p) = square.horizontal[p.index]
+def full_rows = count p in players where all s in row_of(p): occupied(s)
+def odd(p) = square.horizontal[p.index if turn < LIMIT else 5]
+action place
+  choose site s in sites where empty(s) and (full_rows == 0 or s.r == 2) \\
+      and all p in players: size(odd(p)) == 3
+  put stone of mover at s
+turn
+  do place
+end
+  when turn >= 9
+    draw
+"""
+
+
+def test_a_tuple_by_a_players_number_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, ROWS_OF.replace("LIMIT", "99"), 4)
+    source = gen.state_class.generated.source
+    assert re.search(r"\(k\d+\[v\d+\.index\] & S\.occ\)", source)  # (a line's bits)
+    assert len(taken) > 20
+    path = tmp_path / "odd.rule"  # type: ignore[operator]
+    path.write_text(ROWS_OF.replace("LIMIT", "2"))
+    errors = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:  # (the next menu's)
+            state.apply_action("place a1")
+        errors.append(err.value.render())
+    assert errors[0] == errors[1] and "indexing" in errors[0] and "odd.rule:9:" in errors[0]
