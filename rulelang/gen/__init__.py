@@ -95,7 +95,7 @@ def generate(runtime: Any) -> type[GenState]:
             "players": runtime.players,
             "do_node": g.dos[0] if g.dos else None,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
-            "pile_keys": {(): ()},  # (bits.board_key)
+            "pile_keys": {}, "pile_codes": {}, "pile_parts": [],  # (bits.pile_code)
             "generated": g}
     return type("GeneratedState", (State,), body)
 

@@ -53,24 +53,58 @@ def site_mask(sites: Any) -> int:
 
 # ---- repetition ---------------------------------------------------------------------------
 
-_PILE_KEYS = 65_536  # the pile keys a game remembers at most (then it starts anew)
+# The board's part of a position key is, per site, a number for its pile's kinds and owners
+# (the reference's key: the kinds and owners themselves, `plain_key`), kept up to date site by
+# site (`S.bk`, gen/kept.py). A game numbers at most _PILE_CODES piles' kinds and owners
+# (past them, a pile's part is its kinds and owners: a key stays exact) and remembers the
+# numbers of at most _PILE_KEYS piles (then it starts anew).
+_PILE_KEYS = 65_536
+_PILE_CODES = 65_536
+
+
+def pile_code(s: Any, pile: tuple[Any, ...]) -> Any:
+    """A pile's part of the board's key, remembered by the pile itself (a tuple of pieces,
+    each of a fixed kind and owner; the piles of one game's states are shared tuples)."""
+    known = s.pile_keys
+    code = known.get(pile)
+    if code is None:
+        if len(known) >= _PILE_KEYS:
+            known.clear()
+        owner = s.owner
+        code = known[pile] = _numbered(s, tuple([(p.kind, owner[p.id]) for p in pile]))
+    return code
+
+
+def _numbered(s: Any, part: tuple[Any, ...]) -> Any:
+    """The number of a pile's kinds and owners (numbered when first met), or themselves."""
+    codes = s.pile_codes
+    code = codes.get(part)
+    if code is None:
+        if len(codes) >= _PILE_CODES:
+            return part
+        code = codes[part] = len(s.pile_parts)
+        s.pile_parts.append(part)
+    return code
 
 
 def board_key(s: Any) -> tuple[Any, ...]:
-    """The board as the reference's repetition keys it: per site its pieces' kinds and
-    owners. A pile's part is remembered by the pile itself (a tuple of pieces, each of a
-    fixed kind and owner; the piles of one game's states are shared tuples)."""
-    known, out = s.pile_keys, []
-    for st in s.at:
-        key = known.get(st)
-        if key is None:
-            if len(known) >= _PILE_KEYS:
-                known.clear()
-                known[()] = ()
-            owner = s.owner
-            key = known[st] = tuple([(p.kind, owner[p.id]) for p in st])
-        out.append(key)
-    return tuple(out)
+    """The board as the repetition keys it (numbered: plain_key gives the reference's)."""
+    return tuple(s.bk)
+
+
+def plain_key(s: Any, key: Any) -> Any:
+    """A position's or a board's key as the reference makes it (game/repetition.py)."""
+    parts = s.pile_parts
+    if key[0] == "board":
+        return ("board", tuple([parts[c] if type(c) is int else c for c in key[1]]))
+    return (tuple([parts[c] if type(c) is int else c for c in key[0]]), *key[1:])
+
+
+def coded_key(s: Any, key: Any) -> Any:
+    """A key the reference made, numbered as this game numbers it."""
+    if key[0] == "board":
+        return ("board", tuple([_numbered(s, part) for part in key[1]]))
+    return (tuple([_numbered(s, part) for part in key[0]]), *key[1:])
 
 
 def position_key(s: Any, to_move: int) -> tuple[Any, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulelang.gen.bits import coded_key, plain_key
 from rulelang.gen.rt import GenState
 from rulelang.language.decisions import explain as explain_refusal
 from rulelang.library.decision import Decision
@@ -24,7 +25,8 @@ def to_data(s: GenState) -> GameData:
     data.mover, data.turn, data.result, data.idle = s.mover, s.turn, s.result, s.idle
     data.history = history(s)
     data.rng, data.capped = s.rng.copy(), s.was_capped
-    data.moved, data.positions = set(s.moved), dict(s.positions)
+    data.moved = set(s.moved)
+    data.positions = {plain_key(s, k): n for k, n in s.positions.items()}
     data.came = s.came.copy() if s.came is not None else [None] * len(s.loc)
     data.revealed = set(s.revealed)
     data.round, data.starter, data.round_turns = s.round, s.starter, s.round_turns
@@ -48,7 +50,8 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     owners = cls.piece_owner
     s.top = [owners[st[-1].id] if st else None for st in s.at]
     s.menu, s._labels, s.ended_by = None, None, None
-    s.moved, s.steps, s.positions = set(data.moved), [0], dict(data.positions)
+    s.moved, s.steps = set(data.moved), [0]
+    s.positions = {coded_key(s, k): n for k, n in data.positions.items()}
     s.pc, s.point, s.decided = 1, 0, False  # (a turn's start)
     s.came = data.came.copy() if cls.hides else None
     s.revealed = frozenset(data.revealed)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulelang.gen.bits import uf_build
+from rulelang.gen.bits import pile_code, uf_build
 from rulelang.gen.code import Func
 from rulelang.gen.emit import Writer
 from rulelang.library.builtins import UNASKED
@@ -42,6 +42,12 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         init.add(f"        S.occ |= {one} << j")
         copy.add("new.occ = S.occ")
         now.add("out.append(S.occ)")
+    if layout.board_codes:  # each site's part of the board's repetition key
+        code = w.const(pile_code)
+        touch.add(f"S.bk[i] = {code}(S, S.at[i])")
+        init.add(f"S.bk = [{code}(S, pile) for pile in S.at]")
+        copy.add("new.bk = S.bk.copy()")
+        now.add("out.append(tuple(S.bk))")
     kept = [(q, *w.tests[key]) for key, q in layout.queries.items() if key in w.tests]
     # (a query only an earlier writing found is read by nothing: not kept)
     for affected in dict.fromkeys(q.affected for q, _, _ in kept):  # one loop per table

@@ -106,6 +106,8 @@ class Layout:
             out.append("own")
         if self.occupied:
             out.append("occ")
+        if self.board_codes:
+            out.append("bk")
         out.extend(f"m{i}" for i in range(len(self.memos)))
         out.extend(v.slot for v in self.values.values())
         return tuple(out)
@@ -113,7 +115,12 @@ class Layout:
     @property
     def kept(self) -> bool:
         return bool(self.queries or self.groups or self.owners or self.occupied
-                    or self.values)
+                    or self.values or self.board_codes)
+
+    @property
+    def board_codes(self) -> bool:
+        """Are the board's repetition keys kept, per site (slot `bk`: gen/bits.py)?"""
+        return bool(self.program.repetition)
 
     def owner_bits(self) -> str:
         """The slot of the owner bits (kept from now on)."""

@@ -88,7 +88,10 @@ class GenState:
     rt: Any = None
     players: tuple[Any, ...] = ()
     piece_owner: list[Any] = []
-    pile_keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # a pile's part of a board key
+    # a pile's part of a board key: by pile, by its kinds and owners, and back (bits.py)
+    pile_keys: dict[tuple[Any, ...], Any] = {}
+    pile_codes: dict[tuple[Any, ...], int] = {}
+    pile_parts: list[tuple[Any, ...]] = []
     do_node: Any = None
 
     # ---- the game's own functions (the generated subclass gives them), one per mover:

@@ -584,21 +584,25 @@ def _in_step(gen: Any, ref: Any, seeds: int) -> Any:
 
 @pytest.mark.parametrize("cap", [bits._PILE_KEYS, 3])
 def test_board_keys_are_the_references(monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
-    """A generated game's repetition keys remember each pile's part (gen/bits.board_key):
-    the keys are the reference's, also after the remembered parts start anew at their cap."""
+    """A generated game's repetition keys number each pile's part (gen/bits.pile_code): the
+    keys are the reference's, also after the remembered piles start anew at their cap and
+    past the numbers' cap (a part is then its kinds and owners)."""
     monkeypatch.setattr(bits, "_PILE_KEYS", cap)
     gen = rulelang.load_game("spline_plus", mode="generated")
     ref = rulelang.load_game("spline_plus", mode="interpreted")
     assert isinstance(gen, GenGame)
+    monkeypatch.setattr(bits, "_PILE_CODES", cap)
     gen.state_class.pile_keys.clear()
-    gen.state_class.pile_keys[()] = ()
     for _, g, r in _in_step(gen, ref, 2):
         data = r.data  # (the reference's key: each pile's kinds and owners)
-        assert bits.board_key(g) == tuple(tuple((p.kind, data.owner[p.id]) for p in st)
-                                          for st in data.at)
+        board = ("board", tuple(tuple((p.kind, data.owner[p.id]) for p in st)
+                                for st in data.at))
+        assert bits.plain_key(g, ("board", bits.board_key(g))) == board
+        assert bits.coded_key(g, board) == ("board", bits.board_key(g))
         if r.is_terminal():
             assert canonical(g.data) == canonical(r.data)  # (its position counts too)
     assert len(gen.state_class.pile_keys) <= max(cap, 2)
+    assert len(gen.state_class.pile_codes) <= cap
 
 
 def test_a_quantifier_over_sites_in_place_reads_a_kept_query(
