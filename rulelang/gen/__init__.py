@@ -231,11 +231,12 @@ class GenGame(Game):
         super().__init__(runtime, path, source_hash)
         self.state_class = cls
         self._start: GenState | None = None
+        self._chance = facts.chance_in_setup(runtime.program)  # (the setup draws by chance)
 
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
         """A new game; its chance drawn from `seed`, or from `rng` when given (a
         game/chance.ScriptedRng: the outcomes are given from outside)."""
-        chance = facts.chance_in_setup(self.runtime.program)
+        chance = self._chance
         if self.state_class.setupper is not None:  # the setup's machine, from the template
             data = self.runtime.template.copy()
             start = bridge.from_data(self.state_class, self, data)
