@@ -33,7 +33,7 @@ from rulelang.gen.rt import SiteValues, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import LineSet, zone_ref
+from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -44,9 +44,6 @@ def _masks(rel: Any) -> tuple[int, ...]:
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
-
-
-_SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
 
 class Writer:
@@ -345,29 +342,7 @@ class Writer:
         return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
-        obj, i = self.ex(n.obj, env), self.ex(n.index, env)
-        if obj.form.known and i.form.known and type(i.form.static) is int \
-                and type(obj.form.static) in (tuple, LineSet) \
-                and -len(obj.form.static) <= i.form.static < len(obj.form.static):
-            return self.static(obj.form.static[i.form.static])  # (known when written)
-        if obj.form.known and type(obj.form.static) in (tuple, LineSet) \
-                and i.form.kind == "num" and 0 < i.form.size <= len(obj.form.static):
-            item = obj.form.item  # (an index below its length: in place)
-            form = F.an_item(item) if item else F.ANY
-            rows = obj.form.static.lines if type(obj.form.static) is LineSet \
-                else obj.form.static
-            if form.kind == "items" and form.item == F.SITE and _SIMPLE.match(i.src) \
-                    and all(len(set(row)) == len(row) for row in rows):
-                masks = self.const(tuple(site_mask(row) for row in rows))  # (its bits too)
-                form = replace(form, bits=f"{masks}[{i.src}]")
-            return Code(f"{obj.src}[{i.src}]", form, obj.cost + i.cost)
-        form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form,
-        # whatever the index's form — any other index is the reference's error)
-        if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \
-                and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
-            form = obj.form.item
-        return Code(f"{self.const(H.index)}({obj.src}, {i.src}, {self.const(n.span)})", form,
-                    obj.cost + i.cost)
+        return operators.index(self, n, env)
 
     def x_MapExpr(self, n: ast.MapExpr, env: dict[str, Code]) -> Code:
         keys = [self.ex(k, env) for k in n.keys]

@@ -1,14 +1,21 @@
-"""The writer's operators: arithmetic and comparisons, in place where both sides' forms
-are known (numbers, a site in a kept query's list), else through the reference's meaning
-(gen/helpers.py binop, compare)."""
+"""The writer's operators: arithmetic, comparisons and indexing, in place where the forms
+are known (numbers, a site in a kept query's list, a tuple known when written by a number
+below its length), else through the reference's meaning (gen/helpers.py binop, compare,
+index)."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.gen.bits import site_mask
 from rulelang.gen.code import Code
 from rulelang.language import ast
+from rulelang.model.values import LineSet
+
+_SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
 
 def _foldable(c: Code) -> bool:
@@ -56,3 +63,31 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
     return Code(f"{w.const(H.compare)}({w.const(n.op)}, {a.src}, {b.src}, "
                 f"{w.const(n.span)}, S)", F.BOOL, cost + w.n_sites)
+
+
+def index(w: Any, n: ast.Index, env: dict[str, Code]) -> Code:
+    """`obj[i]`."""
+    obj, i = w.ex(n.obj, env), w.ex(n.index, env)
+    if obj.form.known and i.form.known and type(i.form.static) is int \
+            and type(obj.form.static) in (tuple, LineSet) \
+            and -len(obj.form.static) <= i.form.static < len(obj.form.static):
+        known: Code = w.static(obj.form.static[i.form.static])  # (known when written)
+        return known
+    if obj.form.known and type(obj.form.static) in (tuple, LineSet) \
+            and i.form.kind == "num" and 0 < i.form.size <= len(obj.form.static):
+        item = obj.form.item  # (an index below its length: in place)
+        form = F.an_item(item) if item else F.ANY
+        rows = obj.form.static.lines if type(obj.form.static) is LineSet \
+            else obj.form.static
+        if form.kind == "items" and form.item == F.SITE and _SIMPLE.match(i.src) \
+                and all(len(set(row)) == len(row) for row in rows):
+            masks = w.const(tuple(site_mask(row) for row in rows))  # (its bits too)
+            form = replace(form, bits=f"{masks}[{i.src}]")
+        return Code(f"{obj.src}[{i.src}]", form, obj.cost + i.cost)
+    form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form,
+    # whatever the index's form — any other index is the reference's error)
+    if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \
+            and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
+        form = obj.form.item
+    return Code(f"{w.const(H.index)}({obj.src}, {i.src}, {w.const(n.span)})", form,
+                obj.cost + i.cost)
