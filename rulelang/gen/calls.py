@@ -49,6 +49,10 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                              w.n_sites if a.form.kind in ("any", "zone") else 0) for a in args)
     if w.counting:  # (the builtin charges its items itself, through S.view())
         cost = 1 + sum(a.cost for a in args)
+    if key == "size" and len(args) == 1 and args[0].form.known \
+            and type(args[0].form.static) in (tuple, range):  # (known when written)
+        known: Code = w.static(len(args[0].form.static))
+        return known
     kept = len(args) == 1 and args[0].form.kind in ("sitelist", "bits", "linemask")
     if kept and key in ("size", "count"):  # (a line's sites differ: its bits count them)
         src = args[0].src

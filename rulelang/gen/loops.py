@@ -94,5 +94,6 @@ def repeat(gw: Any, s: ast.Repeat, env: dict[str, Code], fn: Func) -> int:
     if w.counting:  # (its turns charged as it starts)
         return n.cost + 1
     # uncounted only where the game's bound stays far below the budget: N turns at most
-    turns = n.form.static if n.form.known and type(n.form.static) is int else STEP_BUDGET
+    turns = n.form.static if n.form.known and type(n.form.static) is int else \
+        n.form.size - 1 if n.form.kind == "num" and n.form.size else STEP_BUDGET
     return int(n.cost + 1 + max(turns, 0) * (1 + body))

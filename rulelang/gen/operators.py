@@ -10,10 +10,11 @@ from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+from rulelang.errors import RulelangError
 from rulelang.gen.bits import site_mask
 from rulelang.gen.code import Code
 from rulelang.language import ast
-from rulelang.model.values import LineSet
+from rulelang.model.values import LineSet, MapValue
 
 _SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
@@ -84,10 +85,28 @@ def index(w: Any, n: ast.Index, env: dict[str, Code]) -> Code:
             masks = w.const(tuple(site_mask(row) for row in rows))  # (its bits too)
             form = replace(form, bits=f"{masks}[{i.src}]")
         return Code(f"{obj.src}[{i.src}]", form, obj.cost + i.cost)
+    if obj.form.known and i.form.known and isinstance(obj.form.static, MapValue):
+        try:  # (a map's or a table's entry known when written: a constant)
+            entry = obj.form.static[i.form.static]
+        except (RulelangError, TypeError):
+            pass  # (its error is met where the game runs into it)
+        else:
+            known = w.static(entry)
+            return known
     form = F.ANY  # (a line of a line set, or an item of a tuple of one form: that form,
     # whatever the index's form — any other index is the reference's error)
     if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \
             and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
         form = obj.form.item
+    values = _values(obj.form.static) if obj.form.known else None
+    if values and all(type(v) is int and v >= 0 for v in values):
+        form = F.below(max(values) + 1)  # (whatever the index: one of these, or an error)
     return Code(f"{w.const(H.index)}({obj.src}, {i.src}, {w.const(n.span)})", form,
                 obj.cost + i.cost)
+
+
+def _values(x: Any) -> tuple[Any, ...] | None:
+    """The entries a map, a table or a tuple known when written gives when indexed."""
+    if isinstance(x, MapValue):
+        return tuple(x.values())
+    return x if type(x) is tuple else None

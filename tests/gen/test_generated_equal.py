@@ -816,3 +816,35 @@ def test_a_tuple_by_a_players_number_as_the_reference(tmp_path: object) -> None:
             state.apply_action("place a1")
         errors.append(err.value.render())
     assert errors[0] == errors[1] and "indexing" in errors[0] and "odd.rule:9:" in errors[0]
+
+
+# tables known when written: an entry at a key known then is a constant (`extra[2]`, the
+# players' count), an entry at a key found as the game runs a number below the table's
+# largest (`repeat by_row[s.r] times`: at most 2 turns in the writer's bound)
+TABLES = """use square
+game "Tables"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 20 stone
+table extra: 1 -> 5, 2 -> 4, 3 -> 0
+table by_row: 0 -> 1, 1 -> 2, 2 -> 0
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  repeat by_row[s.r] times
+    if any t in sites: empty(t)
+      put stone of mover at (first t in sites where empty(t))
+turn
+  do place
+end
+  when turn >= extra[size(players)]
+    draw
+"""
+
+
+def test_table_entries_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, TABLES, 4)
+    generated = gen.state_class.generated
+    assert not generated.counting and generated.steps < 2_000  # (2 turns, not the budget)
+    assert len(taken) == 4 * 4  # (four turns: extra[2] is 4)
