@@ -245,7 +245,8 @@ def builtin_constant(w: Any, key: str, n: ast.Node) -> Code:
                     F.PLAYER, 0)
     if key == "sites":  # (with the board's sites as bits, for mask tests)
         sites = _static(w, w.board.sites)
-        return Code(sites.src, replace(sites.form, bits=w.const((1 << w.n_sites) - 1)), 0)
+        return Code(sites.src, replace(sites.form, bits=w.const((1 << w.n_sites) - 1),
+                                       distinct=True), 0)
     if key == "players":
         return _static(w, w.rt.players)
     if key == "last":

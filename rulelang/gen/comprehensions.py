@@ -5,6 +5,7 @@ domains, and records."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import rulelang.gen.calls as calls
@@ -28,6 +29,7 @@ def record(w: Any, n: ast.RecordExpr, env: dict[str, Code]) -> Code:
 def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     """`[x for a in A, b in B where c]`: one comprehension, its domains found in turn."""
     inner, loops, cost, size = dict(env), [], 0, 1
+    sites = None  # (the last domain of distinct sites: its variable and size)
     for g in n.generators:
         dom = calls.zone_pile(w, w.plain(w.ex(g.domain, inner)))
         var = w.fresh("v")
@@ -38,7 +40,12 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
         loops.append((var, src, dom.cost))
         inner[g.var] = Code(var, dom.form.item if known and dom.form.item else F.ANY, 0)
         cost += size * (1 + dom.cost)
-        size *= max(n_items, 1)
+        if sites is not None and _pile_of(w, g.domain, sites[0]):  # the pieces on distinct
+            size = size // sites[1] * min(sites[1] * max(n_items, 1), w.n_pieces)  # sites
+        else:
+            size *= max(n_items, 1)
+        sites = (g.var, max(n_items, 1)) if dom.form.distinct and dom.form.item == F.SITE \
+            else None
     cond = w.ex(n.cond, inner) if n.cond is not None else None
     item = w.ex(n.item, inner)
     cost += size * (1 + item.cost + (cond.cost if cond else 0))
@@ -50,6 +57,14 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     where = f" if {cond.src}" if cond is not None else ""
     return Code(f"tuple([{item.src} {fors}{where}])", F.items(size, item.form), cost)
 
+
+
+def _pile_of(w: Any, domain: ast.Expr, var: str) -> bool:
+    """Is the domain `pieces(var)`, the pile of the site var?"""
+    return isinstance(domain, ast.Call) and w.refs.get(domain.func) == ("builtin", "pieces") \
+        and len(domain.args) == 1 and not domain.kwargs \
+        and isinstance(domain.args[0], ast.Name) and domain.args[0].id == var \
+        and w.refs.get(domain.args[0], ("local", var)) == ("local", var)
 
 
 def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size: int,
@@ -73,8 +88,10 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
     value = body.src if body is not None else var
     gen = f"{value} for {var} in {src}{where}"
     kind = n.kind
-    if kind == "each":
+    if kind == "each":  # (the items of distinct ones, or some of them: distinct)
         form = F.items(size, body.form if body is not None else item)
+        if body is None and (dom.form.distinct or dom.form.kind in ("sitelist", "bits")):
+            form = replace(form, distinct=True)
         return Code(f"tuple([{gen}])", form, cost)
     if kind in ("any", "all"):
         return Code(f"{kind}({gen})", F.BOOL, cost)

@@ -66,6 +66,7 @@ class Writer:
         self.refs = runtime.program.refs
         self.board = runtime.board
         self.n_sites = len(runtime.board.sites)
+        self.n_pieces = len(runtime.template.loc)  # (on distinct sites: this many at most)
         self.constants: dict[str, Any] = {}
         self._by_value: dict[Any, str] = {}
         self.funcs: list[tuple[str, Span | None, str, Func]] = []
@@ -103,7 +104,7 @@ class Writer:
     def static(self, value: Any) -> Code:
         form = F.of_constant(value, self.board, len(self.rt.players), self.rt.template.zones)
         if form.kind == "items" and form.item == F.SITE and len(set(value)) == len(value):
-            form = replace(form, bits=self.const(site_mask(value)))  # (for mask tests)
+            form = replace(form, bits=self.const(site_mask(value)), distinct=True)  # (masks)
         return Code(self.const(value), form, 0)
 
     # ---- expressions
@@ -117,10 +118,11 @@ class Writer:
         kind = code.form.kind
         if kind == "sitelist":
             return Code(f"tuple(map({self.const(self.board.sites.__getitem__)}, {code.src}))",
-                        F.items(self.n_sites, F.SITE), code.cost)
+                        replace(F.items(self.n_sites, F.SITE), distinct=True), code.cost)
         if kind == "bits":
             return Code(f"{self.const(bit_sites)}({self.const(self.board.sites)}, "
-                        f"{code.src})", F.items(self.n_sites, F.SITE), code.cost)
+                        f"{code.src})", replace(F.items(self.n_sites, F.SITE), distinct=True),
+                        code.cost)
         if kind == "maybe":
             return Code(code.src, F.ANY, code.cost)
         if kind == "linemask":

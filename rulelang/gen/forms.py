@@ -30,6 +30,7 @@ class Form:
     # items that are sites: the source of the same as bits (for mask tests of them)
     bits: str | None = None
     fields: tuple[str, ...] = ()  # a record's fields, in order
+    distinct: bool = False  # items: none twice (sites: the piles on them hold each piece once)
 
     @property
     def known(self) -> bool:

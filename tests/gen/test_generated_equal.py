@@ -848,3 +848,36 @@ def test_table_entries_as_the_reference(tmp_path: object) -> None:
     generated = gen.state_class.generated
     assert not generated.counting and generated.steps < 2_000  # (2 turns, not the budget)
     assert len(taken) == 4 * 4  # (four turns: extra[2] is 4)
+
+
+# the pieces on each of distinct sites are the game's pieces at most: the writer's bound of
+# `[x for s in sites, x in pieces(s)]` is the pieces' count, not the sites' count squared;
+# over sites that may repeat (sites + sites) it is not
+PILES = """use square
+game "Piles"
+players A, B
+board square.grid(5, 5, 0)
+piece stone
+zone supply each player: 3 stone
+def stones = [x for s in DOMAIN, x in pieces(s)]
+action place
+  choose site s in sites where empty(s) and size(stones) < 6
+  put stone of mover at s
+action wait
+  require true
+turn
+  do place otherwise wait
+end
+  when turn >= 8
+    draw
+"""
+
+
+def test_the_pieces_on_distinct_sites_bound_as_the_pieces(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, PILES.replace("DOMAIN", "sites"), 3)
+    assert "wait" in taken and len(taken) == 3 * 8
+    distinct = gen.state_class.generated.steps
+    path = tmp_path / "twice.rule"  # type: ignore[operator]
+    path.write_text(PILES.replace("DOMAIN", "sites + sites"))
+    twice = rulelang.load_game(path, mode="generated").state_class.generated.steps
+    assert 25 * 25 * 25 < twice and distinct < 25 * 25 * 6  # (the menu asks it per site)

@@ -149,10 +149,11 @@ def test_a_loop_without_end_is_the_budget_error_at_the_loop(tmp_path: Path) -> N
 
 
 def test_a_game_whose_bound_is_past_half_the_budget_counts_its_steps() -> None:
-    """Tatara's actions may take more steps than generated code runs uncounted (a `repeat`
-    of a number known as the game runs): its loops charge their items as they start (and it
-    plays as the reference: test_generated_equal)."""
-    game = rulelang.load_game("tatara", mode="generated")
+    """Tatara's actions for 4 players may take more steps than generated code runs
+    uncounted (each round reveals a forest card per player, each card's event may move
+    every piece): its loops charge their items as they start (and it plays as the
+    reference: test_generated_equal)."""
+    game = rulelang.load_game("tatara", {"players": 4}, mode="generated")
     assert isinstance(game, GenGame)
     generated = game.state_class.generated  # type: ignore[attr-defined]
     assert generated.counting  # (its steps: the bound of what its loops leave uncharged)
@@ -161,7 +162,7 @@ def test_a_game_whose_bound_is_past_half_the_budget_counts_its_steps() -> None:
     assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex"])
+@pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex", "tatara"])
 def test_an_uncounted_games_bound_holds_what_the_reference_counts(name: str) -> None:
     """A game runs uncounted where the writer's bound on one action's steps (its action,
     the end, the next menu) is below half the budget: the bound is above the steps the
