@@ -13,14 +13,21 @@ from rulelang.library.semantics import (
     BINOPS,
     COMPARES,
     ORDERS,
+    RANKED,
+    count_of,
     domain_items,
     get_attr,
+    increased,
     iterate,
+    local_of,
     negate,
     ordered,
     positioned,
     quant_error,
+    runtime_error,
+    stored,
 )
+from rulelang.library.semantics import of_value as of_meaning
 from rulelang.model.values import Piece, Player, Record, Site
 from rulelang.model.values import show as _show
 
@@ -244,7 +251,6 @@ def fold(kind: str, values: list[Any], span: Any) -> Any:
 
 def ranked(kind: str, pairs: list[tuple[Any, Any]], span: Any) -> Any:
     """`best` / `sorted` over (item, key) pairs (semantics.quant)."""
-    from rulelang.library.semantics import RANKED
     try:
         return RANKED[kind](pairs)
     except TypeError as exc:
@@ -264,7 +270,6 @@ def add_points(total: Any, value: Any, term: Any) -> Any:
 
 def store(s: Any, cat: str, name: str, value: Any, span: Any) -> Any:
     """The value a `set` stores in a var or counter (EffectStatements.effect_Set)."""
-    from rulelang.library.semantics import stored
     value = stored(s.view(), value, span)
     if cat == "counter":
         if type(value) is not int:
@@ -276,7 +281,6 @@ def store(s: Any, cat: str, name: str, value: Any, span: Any) -> Any:
 
 def increase(s: Any, cat: str, name: str, old: Any, sign: int, amount: Any, span: Any) -> Any:
     """A var or counter increased (or decreased) by an amount (effect_Increase)."""
-    from rulelang.library.semantics import increased
     new = increased(old, sign, amount, span)
     return _clamped(s, name, new) if cat == "counter" else new
 
@@ -295,16 +299,14 @@ def _clamped(s: Any, name: str, value: int) -> int:
 
 def of_value(s: Any, cat: str, key: str, player: Any, span: Any) -> Any:
     """`X of p` for a player known only as the game runs (Interpreter.visit_Of)."""
-    from rulelang.library.semantics import of_value as meaning
     try:
-        return meaning(s.view(), cat, key, player)
+        return of_meaning(s.view(), cat, key, player)
     except (RulelangError, KeyError) as exc:
         raise RuleRuntimeError(str(exc), span) from None
 
 
 def of_local(s: Any, value: Any, player: Any, span: Any) -> Any:
     """`x of p`, x a local holding a piece kind's or a zone's name (Interpreter.visit_Of)."""
-    from rulelang.library.semantics import local_of
     view = s.view()
     cat, key = local_of(view, value)
     return of_value(s, cat, key, player, span)
@@ -319,7 +321,6 @@ def slot(s: Any, cat: str, key: str, player: Any, span: Any) -> tuple[Any, ...]:
 def loop_items(s: Any, value: Any, domain_span: Any, span: Any) -> tuple[Any, ...] | range:
     """The items of a turn's `for each` around a decision, found once and charged a step
     each (reference/statements.py run_ForEach)."""
-    from rulelang.library.semantics import count_of, domain_items
     items = domain_items(s.view(), value, domain_span)
     values = items if type(items) is range else tuple(items)
     s.view().tick(span, count_of(values))
@@ -351,7 +352,6 @@ def starter(player: Any, span: Any) -> int:
 
 def index(obj: Any, i: Any, span: Any) -> Any:
     """`obj[i]` (reference/interpreter.py visit_Index)."""
-    from rulelang.library.semantics import runtime_error
     try:
         return obj[i]
     except (IndexError, KeyError, TypeError, RuleRuntimeError) as exc:  # (a table's)

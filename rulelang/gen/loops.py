@@ -12,6 +12,9 @@ from rulelang.gen.emit import Writer
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET
 
+# values semantics.stored keeps as they are (no list, text or whole number)
+_PLAIN = frozenset({"bool", "site", "player", "piece", "none"})
+
 
 def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func) -> int:
     """`set` or `increase` a var or counter (shared, or a player's), or `set starter`."""
@@ -47,8 +50,11 @@ def set_value(gw: Any, s: ast.Set | ast.Increase, env: dict[str, Code], fn: Func
                f"{w.const(key)}, {who.src}, {w.const(t.span)})")
     if isinstance(s, ast.Set):
         value = w.ex(s.value, env)
-        fn.add(f"{table}[{k}] = {w.const(H.store)}(S, {w.const(str(cat))}, "
-               f"{w.const(key)}, {value.src}, {w.const(s.value.span)})")
+        if cat == "var" and value.form.kind in _PLAIN:  # (stored as it is, no steps)
+            fn.add(f"{table}[{k}] = {value.src}")
+        else:
+            fn.add(f"{table}[{k}] = {w.const(H.store)}(S, {w.const(str(cat))}, "
+                   f"{w.const(key)}, {value.src}, {w.const(s.value.span)})")
         if cat == "var" and gw.program.vars[str(key)].secret:
             fn.add(f"S.revealed = S.revealed.difference(({k}, ))")  # hidden again
     else:
