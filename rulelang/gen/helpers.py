@@ -8,6 +8,8 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.language.ast import Const
+from rulelang.library.effects import chance_draw, clamp
+from rulelang.library.effects import slot as slot_of
 from rulelang.library.semantics import (
     _FOLD,
     BINOPS,
@@ -287,7 +289,6 @@ def increase(s: Any, cat: str, name: str, old: Any, sign: int, amount: Any, span
 
 def _clamped(s: Any, name: str, value: int) -> int:
     """A counter's value within its bounds (their rules read through the reference)."""
-    from rulelang.library.effects import clamp
     d = s.rt.program.counters[name]
     if d.lo is None and d.hi is None:
         return value
@@ -314,8 +315,7 @@ def of_local(s: Any, value: Any, player: Any, span: Any) -> Any:
 
 def slot(s: Any, cat: str, key: str, player: Any, span: Any) -> tuple[Any, ...]:
     """The table and key of `V of p` set or increased, p known only as the game runs."""
-    from rulelang.library.effects import slot as meaning
-    return meaning(s, cat, key, player, True, span)
+    return slot_of(s, cat, key, player, True, span)
 
 
 def loop_items(s: Any, value: Any, domain_span: Any, span: Any) -> tuple[Any, ...] | range:
@@ -330,13 +330,11 @@ def loop_items(s: Any, value: Any, domain_span: Any, span: Any) -> tuple[Any, ..
 def chance(s: Any, values: list[Any], span: Any) -> Any:
     """`choose x in D at random`: the reference's draw (or stated outcome) over the flat
     state, which holds the generator and the outcomes stated as the data does."""
-    from rulelang.library.effects import chance_draw
     return chance_draw(s, values, span)
 
 
 def chooser(player: Any, span: Any) -> int:
     """The player a `choose … by p` asks (its index)."""
-    from rulelang.model.values import Player
     if not isinstance(player, Player):
         raise RuleRuntimeError(f"a choice is made by a player, not {show(player)}", span)
     return player.index
@@ -344,7 +342,6 @@ def chooser(player: Any, span: Any) -> int:
 
 def starter(player: Any, span: Any) -> int:
     """`set starter = p`: the index of the player who starts the next round."""
-    from rulelang.model.values import Player
     if not isinstance(player, Player):
         raise RuleRuntimeError(f"a round starts with a player, not {show(player)}", span)
     return player.index

@@ -3,6 +3,9 @@ the pieces on them (registered in registry.py; grids.py holds the builtins over 
 from __future__ import annotations
 
 import heapq
+from itertools import combinations, islice
+from itertools import product as cartesian
+from math import comb
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -289,7 +292,6 @@ def size(c: _Ctx, x: Any) -> int:
 @builtin(1, example="str(r + 1)", facts=PURE, sig="any -> text")
 def str_(c: _Ctx, x: Any) -> str:
     """A value as text (costing the value's size: library/semantics.weight)."""
-    from rulelang.model.values import show
     charge(c, weight(x), None)
     return show(x)
 
@@ -374,8 +376,6 @@ def all_(c: _Ctx, xs: Any) -> bool:
 def subsets(c: _Ctx, xs: Any, k: int) -> tuple[tuple[Any, ...], ...]:
     """Every choice of k items of a collection (or zone), in order: `choose role in
     subsets(hand of p, 4)` offers each set of 4 cards once."""
-    from itertools import combinations
-    from math import comb
     items = tuple(c.data.zones[xs]) if isinstance(xs, ZoneRef) else tuple(xs)
     charge_items(c, items)
     if isinstance(k, int) and 0 <= k <= len(items) and comb(len(items), k) > _PRODUCT_LIMIT:
@@ -390,8 +390,6 @@ def product(c: _Ctx, xs: Any) -> tuple[tuple[Any, ...], ...]:
     """Every way of taking one item from each of a list of collections, in order (the
     cartesian product): `product([["a", "b"], [1, 2]])` is `(("a", 1), ("a", 2), ("b", 1),
     ("b", 2))`. Each way of using a role's optional abilities, to pick the best with `best`."""
-    from itertools import islice
-    from itertools import product as cartesian
     lists = [tuple(c.data.zones[x]) if isinstance(x, ZoneRef) else tuple(x) for x in xs]
     size = 1
     for items in lists:
