@@ -41,9 +41,7 @@ def rules_callees_first(program: Program, refs: Any,
     is computed as the walk leaves it, the rules the walk is inside counted as being
     computed (a recursive rule's UNKNOWN): never deeper than one rule, however long a chain
     `def a0 = a1`, `def a1 = a2` … or a cycle of rules is."""
-    calls = {key: [ref[1] for node in nodes(d.body, ast.Node) if (ref := refs.get(node)) is not None
-                   and ref[0] == "def" and ref[1] in program.defs]
-             for key, d in program.defs.items()}
+    calls = {key: _named(program, refs, d.body) for key, d in program.defs.items()}
     order: list[str] = []
     seen: set[str] = set()
     for root in calls:
@@ -66,6 +64,21 @@ def rules_callees_first(program: Program, refs: Any,
                 seen.add(callee)
                 stack.append((callee, iter(calls[callee])))
     return order, calls
+
+
+def _named(program: Program, refs: Any, body: Any) -> list[str]:
+    """The rules a rule's body names, and those the values of the tables it names name (a
+    table's type is its values' types)."""
+    out: list[str] = []
+    for node in nodes(body, ast.Node):
+        ref = refs.get(node)
+        if ref is not None and ref[0] == "def" and ref[1] in program.defs:
+            out.append(ref[1])
+        elif ref is not None and ref[0] == "table" and ref[1] in program.tables:
+            out.extend(r[1] for v in program.tables[ref[1]].values for n in nodes(v, ast.Node)
+                       if (r := refs.get(n)) is not None and r[0] == "def"
+                       and r[1] in program.defs)
+    return out
 
 
 def too_deep(ck: Checker, program: Program, order: list[str],

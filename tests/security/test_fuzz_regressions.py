@@ -129,6 +129,17 @@ def test_a_chain_of_1000_rules_under_a_kept_rule_is_a_diagnostic(tmp_path: Path)
     assert [d.split(":")[0] for d in found] == ["R108 903"], found
 
 
+def test_a_chain_of_rules_named_by_a_table_is_a_diagnostic(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 45784 (a chain of 200 rules named by one of Karesansui's table
+    values): the type checker reached the chain through the table's type, outside its walk
+    of the rules callees first, by recursion, a RecursionError; it is R108."""
+    chain = "\n".join(f"def c{i} = c{i + 1}" for i in range(1000)) + "\ndef c1000 = 1"
+    table = "table costs: 1 -> 2, 2 -> c0"
+    found = _diagnostics(tmp_path, GAME.format(defs=table + "\ndef f(x) = costs[x] + 1\n"
+                                               + chain, expr="f(2)"))  # (the chain last)
+    assert [d.split(" ")[0] for d in found] == ["R108"], found
+
+
 def _endless(tmp_path: Path, defs: str, mode: str) -> str:
     (tmp_path / "g.rule").write_text(
         'game "G"\nplayers A, B\nuse square\nboard square.grid(2, 2, 0)\npiece p\n'
