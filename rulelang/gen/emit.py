@@ -33,7 +33,7 @@ from rulelang.gen.rt import SiteValues, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import zone_ref
+from rulelang.model.values import piece_source, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -191,6 +191,19 @@ class Writer:
             rule = f"{self.const(SiteValues)}({rule}, S.{values.slot}[{self.const(self.mover)}])"
         return Code(rule, F.ANY, call.cost)
 
+    def _of_names(self) -> dict[tuple[str, int], Any]:
+        """`x of p` for each piece kind's and zone's name x and player p, as the reference
+        gives it (semantics.local_of, of_value: a kind's name first)."""
+        out: dict[tuple[str, int], Any] = self.__dict__.setdefault("_names", {})
+        if out:
+            return out
+        for p in range(len(self.rt.players)):
+            for zone in self.program.zones:
+                out[(zone, p)] = zone_ref(zone, p)
+            for kind in self.program.pieces:
+                out[(kind, p)] = piece_source(kind, zone_ref("supply", p))
+        return out
+
     def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
         """A shared zone, var or counter, or a known player's (`points of p`)."""
         if who is not None and not (who.form.kind == "player" and who.form.known):
@@ -217,8 +230,13 @@ class Writer:
         cat, key = self.refs.get(n.left, ("local", ""))
         if cat == "local":  # a local holding a kind's or a zone's name: `species of p`
             name, who = self.ex(n.left, env), self.ex(n.right, env)
-            return Code(f"{self.const(H.of_local)}(S, {name.src}, {who.src}, "
-                        f"{self.const(n.span)})", F.ANY, name.cost + who.cost + 1)
+            meaning = f"{self.const(H.of_local)}(S, {name.src}, {who.src}, " \
+                f"{self.const(n.span)})"
+            if who.form.kind == "player" and operators.SIMPLE.match(name.src) \
+                    and operators.SIMPLE.match(who.src):  # (found in a table of the names)
+                meaning = f"({self.const(self._of_names())}.get(({name.src}, " \
+                    f"{who.src}.index)) or {meaning})"
+            return Code(meaning, F.ANY, name.cost + who.cost + 1)
         if str(cat) not in ("var", "counter", "zone", "kind"):
             raise Unsupported("this 'of'", n.span)
         who = self.ex(n.right, env)

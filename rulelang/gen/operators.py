@@ -16,7 +16,7 @@ from rulelang.gen.code import Code
 from rulelang.language import ast
 from rulelang.model.values import LineSet, MapValue
 
-_SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
+SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
 
 def _foldable(c: Code) -> bool:
@@ -80,7 +80,7 @@ def index(w: Any, n: ast.Index, env: dict[str, Code]) -> Code:
         form = F.an_item(item) if item else F.ANY
         rows = obj.form.static.lines if type(obj.form.static) is LineSet \
             else obj.form.static
-        if form.kind == "items" and form.item == F.SITE and _SIMPLE.match(i.src) \
+        if form.kind == "items" and form.item == F.SITE and SIMPLE.match(i.src) \
                 and all(len(set(row)) == len(row) for row in rows):
             masks = w.const(tuple(site_mask(row) for row in rows))  # (its bits too)
             form = replace(form, bits=f"{masks}[{i.src}]")
