@@ -147,6 +147,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)
 
+
 def _kinds_known(w: Any, args: list[Code]) -> bool:
     """`pieces_at(x, kind)` or `attr_at(x, kind, name)` with a kind (and a name) of the
     game's pieces known when written."""

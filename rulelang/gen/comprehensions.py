@@ -58,7 +58,6 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     return Code(f"tuple([{item.src} {fors}{where}])", F.items(size, item.form), cost)
 
 
-
 def _pile_of(w: Any, domain: ast.Expr, var: str) -> bool:
     """Is the domain `pieces(var)`, the pile of the site var?"""
     return isinstance(domain, ast.Call) and w.refs.get(domain.func) == ("builtin", "pieces") \
