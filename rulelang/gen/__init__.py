@@ -19,7 +19,7 @@ import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.action_space import NumberedActions
 from rulelang.game.callchain import ORIGINS, note_calls
-from rulelang.game.engine import Game
+from rulelang.game.engine import Game, too_deep
 from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
@@ -279,6 +279,10 @@ class GenGame(Game):
             for _ in Game(self.runtime, self.path, self.source_hash).flow.setup(
                     Ctx(self.runtime, data)):
                 raise AssertionError("a decision in a setup the generator takes")
+        except RecursionError as exc:  # (a rule of the setup calling itself: R302)
+            err = too_deep(exc)
+            note_calls(err, self.runtime.program.loaded)
+            raise err from None
         except RulelangError as err:
             note_calls(err, self.runtime.program.loaded)
             raise

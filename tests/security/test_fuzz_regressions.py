@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import rulelang
 
 
@@ -167,6 +169,26 @@ def test_rules_calling_each_other_without_end_while_the_game_is_made_or_drawn(
             assert _endless(tmp_path, defs, mode) == \
                 "R302 7: rules call each other too deeply (endless recursion?)", (defs, mode)
     assert _endless(tmp_path, 'picture p(x) = "P"', "compiled") == "ok"
+
+
+def test_a_setup_reading_a_rule_that_calls_itself_is_r302(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 69352 (Breakthrough's `white_home` made to read itself): the setup,
+    run by the reference for a generated game, let the RecursionError through in mode
+    compiled; it is R302 at the rule, as in mode interpreted."""
+    (tmp_path / "g.rule").write_text(
+        'game "G"\nplayers A, B\nuse square\nboard square.grid(2, 2, 0)\npiece p\n'
+        "zone supply each player: 4 p\ndef home = each s in home where s.r == 0\n"
+        "setup\n  for each s in home\n    put p of A at s\n"
+        "action place\n  choose site s in each s in sites where empty(s)\n"
+        "  put p of mover at s\nturn\n  do place\n", encoding="utf-8")
+    found = set()
+    for mode in ("compiled", "interpreted"):
+        rulelang._PROGRAMS.clear()
+        rulelang._RUNTIMES.clear()
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            rulelang.load_game(tmp_path / "g.rule", mode=mode).new_initial_state(seed=0)
+        found.add(f"{err.value.diagnostic.code} {err.value.diagnostic.span.line}")
+    assert found == {"R302 7"}
 
 
 def test_a_zone_of_many_equal_pieces_is_shown_as_runs(tmp_path: Path) -> None:
