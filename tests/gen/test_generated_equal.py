@@ -321,15 +321,22 @@ def test_repeat_as_the_reference(tmp_path: object) -> None:
 def test_a_repeat_count_that_is_not_a_number_fails_as_in_the_reference(tmp_path: object) -> None:
     path = tmp_path / "game.rule"  # type: ignore[operator]
     path.write_text(REPEATS.replace("> 12 else 0", "> 0 else 0"))
+    errors = _errors_of(path, ["place a1"], "place a2")
+    assert errors[0] == errors[1]
+    assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
+
+
+def _errors_of(path: Any, before: list[str], failing: str) -> list[str]:
+    """The error each mode gives (rendered) at the action `failing`, after `before`."""
     errors = []
     for mode in ("generated", "interpreted"):
         state = rulelang.load_game(path, mode=mode).new_initial_state(0)
-        state.apply_action("place a1")
+        for action in before:
+            state.apply_action(action)
         with pytest.raises(rulelang.RuleRuntimeError) as err:
-            state.apply_action("place a2")
+            state.apply_action(failing)
         errors.append(err.value.render())
-    assert errors[0] == errors[1]
-    assert "whole number" in errors[0] and "game.rule:18:11" in errors[0]
+    return errors
 
 
 # effects that call themselves (written as functions of the module), one tried by the menu
@@ -809,12 +816,7 @@ def test_a_tuple_by_a_players_number_as_the_reference(tmp_path: object) -> None:
     assert len(taken) > 20
     path = tmp_path / "odd.rule"  # type: ignore[operator]
     path.write_text(ROWS_OF.replace("LIMIT", "2"))
-    errors = []
-    for mode in ("generated", "interpreted"):
-        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
-        with pytest.raises(rulelang.RuleRuntimeError) as err:  # (the next menu's)
-            state.apply_action("place a1")
-        errors.append(err.value.render())
+    errors = _errors_of(path, [], "place a1")  # (the next menu's)
     assert errors[0] == errors[1] and "indexing" in errors[0] and "odd.rule:9:" in errors[0]
 
 
