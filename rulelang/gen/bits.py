@@ -95,16 +95,19 @@ def board_key(s: Any) -> tuple[Any, ...]:
 def plain_key(s: Any, key: Any) -> Any:
     """A position's or a board's key as the reference makes it (game/repetition.py)."""
     parts = s.pile_parts
-    if key[0] == "board":
-        return ("board", tuple([parts[c] if type(c) is int else c for c in key[1]]))
-    return (tuple([parts[c] if type(c) is int else c for c in key[0]]), *key[1:])
+    return _each_part(key, lambda c: parts[c] if type(c) is int else c)
 
 
 def coded_key(s: Any, key: Any) -> Any:
     """A key the reference made, numbered as this game numbers it."""
+    return _each_part(key, lambda part: _numbered(s, part))
+
+
+def _each_part(key: Any, f: Any) -> Any:
+    """The key with f of each pile's part of its board (a board's key, or a position's)."""
     if key[0] == "board":
-        return ("board", tuple([_numbered(s, part) for part in key[1]]))
-    return (tuple([_numbered(s, part) for part in key[0]]), *key[1:])
+        return ("board", tuple([f(c) for c in key[1]]))
+    return (tuple([f(c) for c in key[0]]), *key[1:])
 
 
 def position_key(s: Any, to_move: int) -> tuple[Any, ...]:

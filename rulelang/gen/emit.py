@@ -14,6 +14,7 @@ the game then runs on the reference evaluator, whole (gen/__init__.py).
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -29,11 +30,11 @@ from rulelang.gen.bits import bit_sites, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
-from rulelang.gen.rt import SiteValues, ticked
+from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
-from rulelang.library.semantics import STEP_BUDGET, make_map, make_range
-from rulelang.model.values import piece_source, zone_ref
+from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_range, of_value
+from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 
@@ -191,17 +192,15 @@ class Writer:
             rule = f"{self.const(SiteValues)}({rule}, S.{values.slot}[{self.const(self.mover)}])"
         return Code(rule, F.ANY, call.cost)
 
+    @functools.cached_property
     def _of_names(self) -> dict[tuple[str, int], Any]:
         """`x of p` for each piece kind's and zone's name x and player p, as the reference
-        gives it (semantics.local_of, of_value: a kind's name first)."""
-        out: dict[tuple[str, int], Any] = self.__dict__.setdefault("_names", {})
-        if out:
-            return out
-        for p in range(len(self.rt.players)):
-            for zone in self.program.zones:
-                out[(zone, p)] = zone_ref(zone, p)
-            for kind in self.program.pieces:
-                out[(kind, p)] = piece_source(kind, zone_ref("supply", p))
+        means it (semantics.local_of, of_value), found once."""
+        view, out = View(None, self.rt), {}  # type: ignore[arg-type]  # (no state read)
+        for name in (*self.program.zones, *self.program.pieces):
+            cat, key = local_of(view, name)  # type: ignore[arg-type]
+            for player in self.rt.players:
+                out[(name, player.index)] = of_value(view, cat, key, player)  # type: ignore[arg-type]
         return out
 
     def owned(self, cat: str, key: str, who: Code | None, n: ast.Node) -> Code:
@@ -234,7 +233,7 @@ class Writer:
                 f"{self.const(n.span)})"
             if who.form.kind == "player" and operators.SIMPLE.match(name.src) \
                     and operators.SIMPLE.match(who.src):  # (found in a table of the names)
-                meaning = f"({self.const(self._of_names())}.get(({name.src}, " \
+                meaning = f"({self.const(self._of_names)}.get(({name.src}, " \
                     f"{who.src}.index)) or {meaning})"
             return Code(meaning, F.ANY, name.cost + who.cost + 1)
         if str(cat) not in ("var", "counter", "zone", "kind"):
