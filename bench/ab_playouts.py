@@ -16,6 +16,7 @@ Exits 0; this is not a test.
     python bench/ab_playouts.py ../base --opcodes hex   # Python opcodes executed instead
                                                         # (repeatable; ~50x slower)
     python bench/ab_playouts.py ../base --this-mode generated tatara   # this side generated
+    python bench/ab_playouts.py ../base --play-out hex  # games by State.play_out (MCTS's)
 """
 from __future__ import annotations
 
@@ -51,6 +52,14 @@ def play(seeds):
             moves += 1
     return moves
 
+def play_outs(seeds):
+    moves = 0
+    for seed in seeds:
+        state = game.new_initial_state(seed=seed)
+        state.play_out(random.Random(seed), 10 ** 6)
+        moves += len(state.history())
+    return moves
+
 def opcodes(seeds):
     count = [0]
     def trace(frame, event, arg):
@@ -74,7 +83,7 @@ for line in sys.stdin:
         print(json.dumps({"opcodes": count, "moves": moves}), flush=True)
     else:
         start = time.process_time()
-        moves = play(seeds)
+        moves = (play_outs if what == "playout" else play)(seeds)
         print(json.dumps({"cpu": time.process_time() - start, "moves": moves}), flush=True)
 """
 
@@ -120,8 +129,8 @@ def median_interval(values: list[float], confidence: float = 0.95) -> tuple[floa
 
 
 def paired(base: Path, stem: str, pairs: int, scale: float = 1.0, mode: str = "compiled",
-           options: dict[str, Any] | None = None, this_mode: str | None = None
-           ) -> dict[str, Any]:
+           options: dict[str, Any] | None = None, this_mode: str | None = None,
+           what: str = "cpu") -> dict[str, Any]:
     """The A/B of one rulebook: the paired ratios' median and its interval, the totals
     (`this_mode`: this checkout's mode, when not `mode`)."""
     default, per_batch = GAMES.get(stem, ({}, 10))
@@ -137,7 +146,7 @@ def paired(base: Path, stem: str, pairs: int, scale: float = 1.0, mode: str = "c
             order = ("base", "this") if i % 2 == 0 else ("this", "base")
             cpu = {}
             for side in order:
-                found = sides[side].ask(low, high)
+                found = sides[side].ask(low, high, what)
                 cpu[side] = found["cpu"]
                 totals[side] += found["cpu"]
                 moves[side] += found["moves"]
@@ -151,8 +160,8 @@ def paired(base: Path, stem: str, pairs: int, scale: float = 1.0, mode: str = "c
 
 
 def compare(base: Path, stem: str, pairs: int, scale: float, mode: str,
-            this_mode: str | None = None) -> str:
-    ab = paired(base, stem, pairs, scale, mode, this_mode=this_mode)
+            this_mode: str | None = None, what: str = "cpu") -> str:
+    ab = paired(base, stem, pairs, scale, mode, this_mode=this_mode, what=what)
     (low, high), totals = ab["interval"], ab["totals"]
     same = "" if ab["same_moves"] else "  (the sides made different moves)"
     return (f"{stem:14} {ab['batch']:>5} x{pairs:<4} {totals['base']:>9.2f} "
@@ -184,6 +193,9 @@ def main() -> int:
     ap.add_argument("--mode", default="compiled", choices=("compiled", "interpreted"))
     ap.add_argument("--this-mode", choices=("compiled", "interpreted", "generated"),
                     help="this checkout's mode, when not --mode's (e.g. generated)")
+    ap.add_argument("--play-out", action="store_true",
+                    help="each game as one State.play_out (a search's playout) instead of "
+                         "apply_action(legal_actions()[...]) per move")
     ap.add_argument("--opcodes", action="store_true",
                     help="count the Python opcodes one batch executes on each side instead")
     args = ap.parse_intermixed_args()
@@ -200,7 +212,8 @@ def main() -> int:
     print(f"{'game':14} {'batch':>5} {'pairs':5} {'base s':>9} {'this s':>9} "
           f"{'median':>7} {'95 % interval':>16} {'totals':>7}")
     for stem in stems:
-        print(compare(base, stem, args.pairs, args.scale, args.mode, args.this_mode),
+        print(compare(base, stem, args.pairs, args.scale, args.mode, args.this_mode,
+                      "playout" if args.play_out else "cpu"),
               flush=True)
     print("speed base/this per pair of batches (CPU time): above 1, this checkout is faster")
     return 0

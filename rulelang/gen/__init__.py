@@ -142,7 +142,7 @@ class State(GenState, NumberedActions):
             return self.data
         if self.phase != TURN or self.decided:
             return None
-        start = self._checkpoint if self.keeps_segment else None  # (kept where the turn
+        start = self._segment_start() if self.keeps_segment else None  # (kept where the turn
         return bridge.to_data(start if start is not None else self)  # acts before deciding)
 
     def restarted(self, data: Any) -> GenState:
@@ -205,7 +205,7 @@ class State(GenState, NumberedActions):
             new = self.clone()
             new.rng = Rng(random.Random(seed).getrandbits(63))
             return new
-        if self.keeps_segment and self.menu is not None and self._checkpoint is not None:
+        if self.keeps_segment and self.menu is not None and self._segment_start() is not None:
             return segment_resample(self, player, seed)
         setup = self.phase == SETUP
         ref = self.game.reference_state(bridge.to_data(self), self.menu is not None, setup)

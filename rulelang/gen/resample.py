@@ -53,7 +53,7 @@ class Segment:
 
     @property
     def _checkpoint(self) -> GenState | None:
-        start: GenState | None = self.state._checkpoint
+        start: GenState | None = self.state._segment_start()
         return start
 
     @property
@@ -83,7 +83,7 @@ class Segment:
     def _at_segment_start(self, log: Any = None, data: GenState | None = None) -> Segment:
         """The segment started again from its checkpoint (or from `data`, a dealt copy of
         it): played by the generated code to its first decision."""
-        start = self.state._checkpoint
+        start = self.state._segment_start()
         assert start is not None
         new = (start if data is None else data).clone()
         new._trail, new._views = [], None

@@ -15,13 +15,13 @@ mover (`menus`, `acts`, `ends`, `draws`: see GenState), and the kept structures'
 from __future__ import annotations
 
 import os
-import random
 from typing import Any
 
 from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
 from rulelang.game.callchain import ORIGINS, note_calls
 from rulelang.game.engine import recurring_span
 from rulelang.gen.bits import count_position
+from rulelang.gen.playout import play as play_randomly
 from rulelang.library.decision import bound, label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
 from rulelang.model.rng import Rng
@@ -38,7 +38,7 @@ class GenState:
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
-                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "phase",
+                 "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "_defer", "phase",
                  "_made")
     game: Any
     at: list[tuple[Piece, ...]]
@@ -81,6 +81,9 @@ class GenState:
     _checkpoint: GenState | None
     _trail: list[int]
     _views: Any
+    # … in a playout, the state it began with and the history's length at the turn's start:
+    # the checkpoint is made again from them where it is asked for (_segment_start)
+    _defer: tuple[GenState, int | None] | None
     _made: list[Any]  # the reference's Decisions of the first entries of hist (bridge.py)
     phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
@@ -196,8 +199,7 @@ class GenState:
             while True:
                 if self.phase == SETUP:
                     if self.keeps_segment and self.pc == 1 and not self.decided:
-                        self._checkpoint, self._trail, self._views = None, [], None
-                        self._checkpoint = self.clone()  # (the setup's start: a resample's)
+                        self._segment_begins()  # (the setup's start: a resample's)
                     menu = self.setupper(self, self.pc)
                     if menu:
                         self.menu = menu
@@ -211,8 +213,7 @@ class GenState:
                     menu = self.rounders[self.mover](self, self.pc)  # type: ignore[index]
                 else:
                     if self.keeps_segment and self.pc == 1 and not self.decided:
-                        self._checkpoint, self._trail, self._views = None, [], None
-                        self._checkpoint = self.clone()  # (a turn's start: a resample's)
+                        self._segment_begins()  # (a turn's start: a resample's)
                     menu = steppers[self.mover](self, self.pc)
                 if menu:
                     self.menu = menu
@@ -232,6 +233,28 @@ class GenState:
                 self.pc, self.point, self.decided = 1, 0, False
         except TurnOver as over:  # a result statement of the turn
             self._over(over.winners)
+
+    def _segment_begins(self) -> None:
+        """A turn (or the setup) of a game that hides begins: its start is kept, for
+        resample; in a playout (`_defer`), only where it began."""
+        self._checkpoint, self._trail, self._views = None, [], None
+        if self._defer is not None:
+            self._defer = (self._defer[0], len(self.hist))
+        else:
+            self._checkpoint = self.clone()
+
+    def _segment_start(self) -> GenState | None:
+        """The state the current turn (or setup) began with: the checkpoint, made again
+        where a playout deferred it (its start's copy played on to the turn's start)."""
+        if self._defer is not None:
+            origin, turn_at = self._defer
+            self._defer = None
+            if turn_at is not None:
+                again = origin.clone()
+                for entry in self.hist[len(again.hist):turn_at]:
+                    again.apply_action(entry[2])
+                self._checkpoint = again._checkpoint
+        return self._checkpoint
 
     def _over(self, winners: list[int]) -> None:
         self.result = winners
@@ -335,78 +358,20 @@ class GenState:
 
     def play_out(self, rng: Any, limit: int) -> None:
         """Uniformly random legal actions until the game ends or `limit` are applied, drawn
-        as `apply_action(rng.choice(legal_actions()))` draws them."""
+        as `apply_action(rng.choice(legal_actions()))` draws them (gen/playout.py)."""
         self._labels = None
+        if self.keeps_segment and self.menu is not None:  # (no turn's start copied)
+            self._segment_start()
+            self._defer = (self.clone(), None)
         try:
-            if self.draws is None:
-                self._play_listed(rng, limit)
-            else:
-                self._play_drawn(rng, limit)
+            play_randomly(self, rng, limit)
+            if self.keeps_segment and self.menu is not None:  # (it goes on from here)
+                self._segment_start()
         except (RulelangError, RecursionError) as exc:
-            self.menu = None  # (its data is partly played: it cannot go on)
+            self.menu, self._defer = None, None  # (its data is partly played: it cannot go on)
             err = too_deep(exc) if isinstance(exc, RecursionError) else exc
             note_calls(err, self.rt.program.loaded)
             raise err from None
-
-    def _play_drawn(self, rng: Any, limit: int) -> None:
-        """play_out where the generated `draw` gives one option of a menu without listing
-        it (its options' strings are unique: a history entry holds only the one taken)."""
-        cap, history, randrange, draws = self.game.max_plies, self.hist, _below(rng), \
-            self.draws
-        menu = self.menu
-        if menu is None or limit <= 0 or draws is None:
-            return
-        k = randrange(len(menu))
-        history.append((self.mover, menu, k))
-        option = menu[k]
-        steps = self.steps
-        for n in range(1, limit + 1):
-            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-            self.acts[self.mover](self, option)
-            last = n == limit or (cap is not None and len(history) >= cap)
-            decided = True
-            while True:  # _advance, drawing the next option where it would list the menu
-                if not self._next_turn(decided):
-                    return
-                if last:
-                    menu = self.menus[self.mover](self)
-                    if menu:
-                        self.menu = menu
-                        break
-                else:
-                    option = draws[self.mover](self, randrange)
-                    if option is not None:
-                        break
-                decided = False
-            if last:
-                if cap is not None and len(history) >= cap:
-                    self.was_capped, self.result, self.menu = True, None, None
-                return
-            history.append((self.mover, [option], 0))
-
-    def _play_listed(self, rng: Any, limit: int) -> None:
-        cap, history, randrange, steps = self.game.max_plies, self.hist, _below(rng), \
-            self.steps
-        for _ in range(limit):
-            menu = self.menu
-            if menu is None:
-                return
-            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-            k = randrange(len(menu))
-            if self.steppers is None:
-                history.append((self.mover, menu, k))
-                self.acts[self.mover](self, menu[k])
-                self.decided = True
-                self._advance(True)
-            else:
-                history.append((self.current_player(), menu, k, self.point))
-                if self.keeps_segment:
-                    self._trail.append(k)
-                    self._views = None
-                self._play(menu[k])
-            if cap is not None and len(history) >= cap and self.menu is not None:
-                self.was_capped, self.result, self.menu = True, None, None
-                return
 
     def capped(self) -> bool:
         return bool(self.was_capped)
@@ -469,6 +434,7 @@ class GenState:
         new._made = self._made if hist is self.hist else self._made.copy()
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None
+            new._defer = self._defer
         self._copy_kept(new)
         return new
 
@@ -586,11 +552,3 @@ class TurnOver(Exception):
     def __init__(self, winners: list[int]) -> None:
         super().__init__("the game is over")
         self.winners = winners
-
-
-def _below(rng: Any) -> Any:
-    """`rng.randrange` of one positive argument; for Python's generator its `_randbelow`,
-    which randrange(n) returns for n > 0 (the same numbers, without randrange's checks)."""
-    if isinstance(rng, random.Random):
-        return rng._randbelow  # type: ignore[attr-defined]
-    return rng.randrange

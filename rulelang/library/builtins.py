@@ -215,8 +215,9 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     best[origin] = 0
     frontier = [(0, origin)]
     # entering each site costs, asked once (the values kept by the caller, if it keeps them)
-    costs: list[Any] = getattr(cost, "by_site", None) or [UNASKED] * len(sites)
-    ask = cost
+    kept_costs = getattr(cost, "by_site", None)
+    costs: list[Any] = kept_costs or [UNASKED] * len(sites)
+    ask = cost if kept_costs is None else cost.rule  # (kept values': their rule, asked)
     pop, push = heapq.heappop, heapq.heappush
     while frontier:
         spent, i = pop(frontier)
@@ -238,11 +239,11 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     kept = getattr(stop, "by_site", None)
     if kept is None:
         return tuple([s for s in ends if stop(s)])
-    out = []
+    out, ask = [], stop.rule
     for s in ends:
         ok = kept[s.index]
         if ok is UNASKED:
-            ok = kept[s.index] = stop(s)
+            ok = kept[s.index] = ask(s)
         if ok:
             out.append(s)
     return tuple(out)

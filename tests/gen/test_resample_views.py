@@ -35,3 +35,48 @@ def test_a_resample_is_the_same_with_the_views_kept(name: str, options: dict[str
                 checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 2
+
+
+def _looped(state: object, rng: random.Random, limit: int) -> None:
+    for _ in range(limit):
+        if state.is_terminal():  # type: ignore[attr-defined]
+            return
+        state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name,options", [("muso_sakura", {"players": 3}),
+                                          ("karesansui", {"players": 2}),
+                                          ("tatara", {"players": 2})])
+def test_a_playout_keeps_the_turns_start_as_the_actions_applied_do(
+        name: str, options: dict[str, int]) -> None:
+    """play_out copies no turn's start (a search's playout is never resampled): where it
+    stops in the middle of the game, the start of the turn it stopped in is made again, and
+    the state (and a clone of it taken before) resamples as one the same actions were
+    applied to; where it ends the game, the last turn's start is there when asked for."""
+    game = rulelang.load_game(name, options, mode="generated")
+    assert isinstance(game, GenGame) and game.state_class.keeps_segment
+    mid_turn = 0
+    for limit in (1, 2, 5, 9, 17, 30, 10_000):
+        played, applied = game.new_initial_state(limit), game.new_initial_state(limit)
+        played.play_out(random.Random(limit), limit)
+        _looped(applied, random.Random(limit), limit)
+        assert played.history() == applied.history()
+        assert played._defer is None or played.is_terminal()
+        copy = played.clone()
+        start, truth = played.turn_start_data(), applied.turn_start_data()
+        assert (start is None) == (truth is None)
+        if start is not None:
+            assert canonical(start) == canonical(truth)
+        if played.is_terminal():
+            assert canonical(played._segment_start().data) \
+                == canonical(applied._checkpoint.data)
+            continue
+        assert canonical(played._checkpoint.data) == canonical(applied._checkpoint.data)
+        assert played._trail == applied._trail
+        mid_turn += bool(played._trail)
+        player = played.current_player()
+        for seed in range(2):
+            a, b, c = (s.resample(player, seed) for s in (played, applied, copy))
+            assert canonical(a.data) == canonical(b.data) == canonical(c.data)
+            assert a.observation(player) == b.observation(player)
+    assert mid_turn

@@ -1,0 +1,133 @@
+"""A generated game's random playout (`GenState.play_out`, a search's): uniformly random
+legal actions until the game ends or `limit` are applied, each option as likely as with
+`apply_action(rng.choice(legal_actions()))`. Where the writer gives `draws` (gen/draws.py),
+an option is drawn without listing its menu, and the history keeps only the one taken;
+the last menu is listed (the state goes on from it)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def play(s: Any, rng: Any, limit: int) -> None:
+    if s.draws is None:
+        _listed(s, rng, limit)
+    elif s.steppers is None and s.rounders is None and not s.repetition:
+        _plain(s, rng, limit)
+    else:
+        _drawn(s, rng, limit)
+
+
+def _plain(s: Any, rng: Any, limit: int) -> None:
+    """`_drawn` where each turn is one decision, without rounds or repetition counts: the
+    turn's end (GenState._next_turn) written into the loop, the flow's values in locals
+    (and in the state, where the generated functions read them)."""
+    menu = s.menu
+    if menu is None or limit <= 0:
+        return
+    cap, history, randrange = s.game.max_plies, s.hist, _below(rng)
+    acts, ends, draws, menus, steps = s.acts, s.ends, s.draws, s.menus, s.steps
+    players, mover, append = len(s.players), s.mover, s.hist.append
+    k = randrange(len(menu))
+    append((mover, menu, k))
+    option = menu[k]
+    for n in range(1, limit + 1):
+        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+        acts[mover](s, option)
+        last = n == limit or (cap is not None and len(history) >= cap)
+        decided = True
+        while True:
+            winners = ends[mover](s)
+            if winners is not None:
+                s.result, s.menu = winners, None
+                return
+            idle = 0 if decided else s.idle + 1
+            s.idle = idle
+            if idle >= players:  # nobody could do anything for a whole round
+                s.result, s.menu = [], None
+                return
+            s.turn += 1
+            s.mover = mover = (mover + 1) % players
+            if last:
+                menu = menus[mover](s)
+                if menu:
+                    s.menu = menu
+                    break
+            else:
+                option = draws[mover](s, randrange)
+                if option is not None:
+                    break
+            decided = False
+        if last:
+            if cap is not None and len(history) >= cap:
+                s.was_capped, s.result, s.menu = True, None, None
+            return
+        append((mover, [option], 0))
+
+
+def _drawn(s: Any, rng: Any, limit: int) -> None:
+    """The loop with the draws, the turn's end through the state (repetition, rounds)."""
+    cap, history, randrange, draws = s.game.max_plies, s.hist, _below(rng), s.draws
+    menu = s.menu
+    if menu is None or limit <= 0 or draws is None:
+        return
+    k = randrange(len(menu))
+    history.append((s.mover, menu, k))
+    option = menu[k]
+    steps = s.steps
+    for n in range(1, limit + 1):
+        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+        s.acts[s.mover](s, option)
+        last = n == limit or (cap is not None and len(history) >= cap)
+        decided = True
+        while True:  # _advance, drawing the next option where it would list the menu
+            if not s._next_turn(decided):
+                return
+            if last:
+                menu = s.menus[s.mover](s)
+                if menu:
+                    s.menu = menu
+                    break
+            else:
+                option = draws[s.mover](s, randrange)
+                if option is not None:
+                    break
+            decided = False
+        if last:
+            if cap is not None and len(history) >= cap:
+                s.was_capped, s.result, s.menu = True, None, None
+            return
+        history.append((s.mover, [option], 0))
+
+
+def _listed(s: Any, rng: Any, limit: int) -> None:
+    """The loop without draws: each menu listed, one of its options taken."""
+    cap, history, randrange, steps = s.game.max_plies, s.hist, _below(rng), s.steps
+    for _ in range(limit):
+        menu = s.menu
+        if menu is None:
+            return
+        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+        k = randrange(len(menu))
+        if s.steppers is None:
+            history.append((s.mover, menu, k))
+            s.acts[s.mover](s, menu[k])
+            s.decided = True
+            s._advance(True)
+        else:
+            history.append((s.current_player(), menu, k, s.point))
+            if s.keeps_segment:
+                s._trail.append(k)
+                s._views = None
+            s._play(menu[k])
+        if cap is not None and len(history) >= cap and s.menu is not None:
+            s.was_capped, s.result, s.menu = True, None, None
+            return
+
+
+def _below(rng: Any) -> Any:
+    """`rng.randrange` of one positive argument; for Python's generator its `_randbelow`,
+    which randrange(n) returns for n > 0 (the same numbers, without randrange's checks)."""
+    if isinstance(rng, random.Random):
+        return rng._randbelow  # type: ignore[attr-defined]
+    return rng.randrange
