@@ -15,6 +15,7 @@ from typing import Any
 
 import rulelang.game.engine as engine
 import rulelang.gen.bridge as bridge
+import rulelang.gen.cache as cache
 import rulelang.gen.facts as facts
 from rulelang.errors import RulelangError
 from rulelang.game.action_space import NumberedActions
@@ -39,12 +40,17 @@ def write(runtime: Any) -> tuple[Generated, Any]:
     """The game's module (raises Unsupported) and the turn's `do`. A setup that draws by
     chance runs as a machine in each new game, or, where the writer does not take it and it
     asks nothing, by the reference (GenGame._set_up)."""
+    found = cache.found(runtime)
+    if found is not None:
+        return found, facts.scope(runtime.program)
     try:
-        return _write(runtime, facts.setup_machine(runtime.program))
+        g, do = _write(runtime, facts.setup_machine(runtime.program))
     except Unsupported:
         if not facts.setup_machine(runtime.program) or facts.setup_decides(runtime.program):
             raise
-        return _write(runtime, False)
+        g, do = _write(runtime, False)
+    cache.keep(runtime, g)
+    return g, do
 
 
 def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:

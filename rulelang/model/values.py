@@ -227,6 +227,9 @@ class ZoneFamily(tuple):  # type: ignore[type-arg]
         obj.name, obj.lo = name, lo
         return obj
 
+    def __reduce__(self) -> tuple[Any, ...]:  # (a copy: gen/cache.py keeps generated modules)
+        return ZoneFamily, (self.name, self.lo, tuple(self))
+
     def __getitem__(self, i: Any) -> Any:
         n = len(self)
         if type(i) is int and self.lo <= i < self.lo + n:

@@ -30,6 +30,7 @@ def test_a_planted_divergence_fails_the_corpus(tmp_path: Path,
         code = right(w, n, env)
         return Code(f"({code.src} + 1)", code.form, code.cost) if n.op == "+" else code
     monkeypatch.setattr(Writer, "x_BinOp", wrong)
+    monkeypatch.setenv("RULELANG_NO_CACHE", "1")  # (nothing written wrong is kept on disk)
     monkeypatch.setattr(rulelang, "_RUNTIMES", {})  # written anew (runtimes are cached,
     monkeypatch.setattr(rulelang, "_GENERATED", {})  # and so are their modules)
     found = failures(_cases(), tmp_path)

@@ -140,9 +140,9 @@ def test_no_game_name_in_the_package() -> None:
 def test_no_code_is_made_from_text_and_files_are_read_in_few_places() -> None:
     """Rulebooks are untrusted: nothing in the package evaluates text as Python, and files
     are read only through rulelang/limits.py (rulebooks, modules, data, records: every file
-    access checked in one place), by the parser (its own grammar) and by the parse cache (its
-    files in the user's private cache folder, and the front end's own source for the digest
-    that keys them)."""
+    access checked in one place), by the parser (its own grammar) and by the caches of parsed
+    files and generated modules (their files in the user's private cache folder, and the
+    package's own source for the digests that key them)."""
     readers = {"limits.py", "parser.py", "cache.py"}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(tree(path)):
