@@ -10,6 +10,7 @@ from typing import Any
 import rulelang.gen.calls as calls
 import rulelang.gen.draws as draws
 import rulelang.gen.ends as ends
+import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.loops as loops
@@ -47,13 +48,11 @@ class GameWriter:
             or writer.program.round is not None or self.setup  # (run by the turns' machine)
         self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)
         program = writer.program
-        # does the game read `moved`, or have loops without a bound (charged as they run)?
+        # can the game read `moved`, or run loops without a bound (charged as they run)?
+        runs = facts.reachable(program)
         self.tracks_moved = any(str(r[0]) == "builtin" and r[1] == "moved"
-                                for r in program.refs.values())
-        self.counts_steps = any(isinstance(n, ast.While) for body in
-                                [*(a.body for a in program.actions.values()),
-                                 *(e.body for e in program.effects.values())]
-                                for n in walk(body))
+                                for r in map(program.refs.get, runs) if r is not None)
+        self.counts_steps = any(isinstance(n, ast.While) for n in runs)
         self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
         # simple actions drawn lazily (gen/draws.py): name -> (first values, rest, bound)
         self.lazy: dict[str, tuple[str, str, int]] = {}

@@ -45,6 +45,14 @@ def uf_build(at: list[Any], top: list[Any], table: Any) -> tuple[list[int], list
     return parent, bits
 
 
+def some_within(masks: Any, bits: int) -> bool:
+    """`any m in masks: every site of m is in bits` (sites as bits)."""
+    for m in masks:
+        if m & bits == m:
+            return True
+    return False
+
+
 def site_mask(sites: Any) -> int:
     """A collection of sites as bits (a region keeps its own)."""
     mask = getattr(sites, "mask", None)

@@ -11,7 +11,7 @@ from typing import Any
 import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
-from rulelang.gen.bits import site_mask
+from rulelang.gen.bits import site_mask, some_within
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.language import ast
@@ -92,6 +92,10 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         if body is None and (dom.form.distinct or dom.form.kind in ("sitelist", "bits")):
             form = replace(form, distinct=True)
         return Code(f"tuple([{gen}])", form, cost)
+    within = body.form.within if body is not None and cond is None else None
+    if kind == "any" and within is not None and within[0] == var \
+            and not re.search(rf"\b{var}\b", within[1]):  # (lines as bits: one loop)
+        return Code(f"{w.const(some_within)}({src}, {within[1]})", F.BOOL, cost)
     if kind in ("any", "all"):
         return Code(f"{kind}({gen})", F.BOOL, cost)
     if kind == "count":
@@ -175,7 +179,8 @@ def _mask_test(w: Any, kind: str, dom: Code, mask: str) -> Code:
     zero, cost = w.const(0), dom.cost + dom.form.size
     if kind == "any":
         return Code(f"({dom.src} & {mask} != {zero})", F.BOOL, cost)
-    return Code(f"({dom.src} & ~{mask} == {zero})", F.BOOL, cost)
+    return Code(f"({dom.src} & ~{mask} == {zero})", replace(F.BOOL, within=(dom.src, mask)),
+                cost)
 
 
 def _owned_by(w: Any, var: str, body: ast.Compare, env: dict[str, Code]) -> str | None:

@@ -4,8 +4,12 @@ on the steps one action can take, which must lie far below the budget for genera
 to run without counting them. `scope` raises Unsupported at the construct in the way."""
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any
+
 from rulelang.gen.code import Unsupported
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Program
 from rulelang.library.semantics import STEP_BUDGET
@@ -15,6 +19,32 @@ from rulelang.library.semantics import STEP_BUDGET
 # for an error in it; tests/gen/test_generated_safety.py checks it against the reference's
 # counts); elsewhere its loops charge their items as they start (gen/emit.py Writer.counting)
 UNCOUNTED = STEP_BUDGET // 2
+
+
+def reachable(program: Program) -> list[ast.Node]:
+    """The parts of the game that can run: every declaration but its rules (defs and
+    effects), and the rules those name, and the rules those name (a rule of a `use`d
+    module that nothing names never runs; a table's values naming rules are named from
+    the table's declaration)."""
+    rules: dict[str, ast.Node] = {**program.defs, **program.effects}
+    todo: list[Any] = [getattr(program, f.name) for f in fields(program)
+                       if f.name not in ("loaded", "defs", "effects", "refs")]
+    out: list[ast.Node] = []
+    named: set[str] = set()
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, (tuple, ast.Node)):
+            for node in walk(item):
+                out.append(node)
+                ref = program.refs.get(node)
+                if ref is not None and ref[1] in rules and ref[1] not in named:
+                    named.add(ref[1])
+                    todo.append(rules[ref[1]])
+    return out
 
 
 def hides(program: Program) -> bool:

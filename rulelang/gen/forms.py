@@ -31,6 +31,9 @@ class Form:
     bits: str | None = None
     fields: tuple[str, ...] = ()  # a record's fields, in order
     distinct: bool = False  # items: none twice (sites: the piles on them hold each piece once)
+    # bool: the test that every site of the bits `within[0]` is in the bits `within[1]`
+    # (sources), for `any` over lines as bits: one helper loop (bits.some_within)
+    within: tuple[str, str] | None = None
 
     @property
     def known(self) -> bool:

@@ -20,49 +20,74 @@ def play(s: Any, rng: Any, limit: int) -> None:
 
 def _plain(s: Any, rng: Any, limit: int) -> None:
     """`_drawn` where each turn is one decision, without rounds or repetition counts: the
-    turn's end (GenState._next_turn) written into the loop, the flow's values in locals
-    (and in the state, where the generated functions read them)."""
+    turn's end (GenState._next_turn) written into the loop for a turn after a decision, the
+    flow's values in locals (and in the state, where the generated functions read them);
+    turns without an option go through `_skipped`, the last action's next menu through the
+    state's own flow."""
     menu = s.menu
     if menu is None or limit <= 0:
         return
-    cap, history, randrange = s.game.max_plies, s.hist, _below(rng)
-    acts, ends, draws, menus, steps = s.acts, s.ends, s.draws, s.menus, s.steps
-    players, mover, append = len(s.players), s.mover, s.hist.append
+    cap, randrange, history = s.game.max_plies, _below(rng), s.hist
+    acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
+    players, mover, idle, append = len(s.players), s.mover, s.idle, history.append
+    following = tuple((m + 1) % players for m in range(players))
     k = randrange(len(menu))
     append((mover, menu, k))
     option = menu[k]
-    for n in range(1, limit + 1):
+    # the actions applied: `limit`, or as many as the cap on the history's length leaves
+    count = limit if cap is None else min(limit, max(1, cap - len(history) + 1))
+    for _ in range(count - 1):
         steps[0] = 0  # (the budget of an apply_action: its action and next menu)
         acts[mover](s, option)
-        last = n == limit or (cap is not None and len(history) >= cap)
-        decided = True
-        while True:
-            winners = ends[mover](s)
-            if winners is not None:
-                s.result, s.menu = winners, None
-                return
-            idle = 0 if decided else s.idle + 1
-            s.idle = idle
-            if idle >= players:  # nobody could do anything for a whole round
-                s.result, s.menu = [], None
-                return
-            s.turn += 1
-            s.mover = mover = (mover + 1) % players
-            if last:
-                menu = menus[mover](s)
-                if menu:
-                    s.menu = menu
-                    break
-            else:
-                option = draws[mover](s, randrange)
-                if option is not None:
-                    break
-            decided = False
-        if last:
-            if cap is not None and len(history) >= cap:
-                s.was_capped, s.result, s.menu = True, None, None
+        winners = ends[mover](s)
+        if winners is not None:
+            s.result, s.menu = winners, None
             return
+        if idle:  # (a decision was taken: nobody is idle)
+            s.idle = idle = 0
+        s.turn += 1
+        s.mover = mover = following[mover]
+        option = draws[mover](s, randrange)
+        if option is None:
+            option = _skipped(s, randrange)
+            if option is None:
+                return
+            mover, idle = s.mover, s.idle
         append((mover, [option], 0))
+    steps[0] = 0
+    acts[mover](s, option)
+    decided = True
+    while True:  # (GenState._advance: the next menu listed)
+        if not s._next_turn(decided):
+            return
+        menu = s.menus[s.mover](s)
+        if menu:
+            s.menu = menu
+            break
+        decided = False
+    if cap is not None and len(history) >= cap:
+        s.was_capped, s.result, s.menu = True, None, None
+
+
+def _skipped(s: Any, randrange: Any) -> Any:
+    """After a turn with a decision, the next player has no option: the turns that follow
+    as GenState._next_turn ends them (each turn's end section, nobody deciding for a whole
+    round ends the game), until a player has an option (it is drawn) or the game is over
+    (None)."""
+    while True:
+        winners = s.ends[s.mover](s)
+        if winners is not None:
+            s.result, s.menu = winners, None
+            return None
+        s.idle += 1
+        if s.idle >= len(s.players):
+            s.result, s.menu = [], None
+            return None
+        s.turn += 1
+        s.mover = (s.mover + 1) % len(s.players)
+        option = s.draws[s.mover](s, randrange)
+        if option is not None:
+            return option
 
 
 def _drawn(s: Any, rng: Any, limit: int) -> None:

@@ -229,3 +229,38 @@ def test_mcts_plays_out_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(type(state), "play_out", counted)
     action = make_agent("mcts:20", 1).choose(state)
     assert action in state.legal_actions() and len(calls) == 20
+
+
+# A runs out of stones first: its turns are skipped while B plays on; with both out (or the
+# row full) nobody can do anything for a whole round, and the game is over
+SKIPPED = """use square
+game "Skipped"
+players A, B
+board square.grid(1, {width}, 2)
+piece stone
+zone supply each player: {b} stone
+zone out
+setup
+  repeat {b} - {a} times
+    move top(supply of A) to out
+def free = each s in sites where empty(s)
+action put
+  choose site s in free
+  put stone of mover at s
+turn
+  do put
+"""
+
+
+@pytest.mark.parametrize("width,a,b", [(9, 2, 5), (6, 1, 9), (4, 3, 3)])
+def test_turns_without_an_option_are_skipped_as_apply_action_skips_them(
+        tmp_path: Path, width: int, a: int, b: int) -> None:
+    game = load_text(tmp_path, SKIPPED.format(width=width, a=a, b=b), "compiled")
+    for seed in range(4):
+        played, applied = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
+        played.play_out(random.Random(seed), 500)
+        looped(applied, random.Random(seed), 500)
+        assert played.is_terminal() and applied.is_terminal()
+        assert played.history() == applied.history()
+        assert played.returns() == applied.returns()
+        assert played.observation(0) == applied.observation(0)  # (its turn count too)
