@@ -130,25 +130,53 @@ def of_query(w: Any, kind: str, kept: Code) -> Code:
     return kept  # each: the list itself (a sitelist)
 
 
-def occupied(w: Any, n: ast.Quant, bits: str, cost: int) -> Code | None:
+def occupied(w: Any, n: ast.Quant, bits: str, cost: int,
+             env: dict[str, Code]) -> Code | None:
     """`any`, `all` or `count` of a relation's sites (as `bits`) by `occupied(x)` or
-    `empty(x)` alone: a mask test of the kept occupied sites' bits."""
+    `empty(x)`, alone or with `x in R` (R sites known as bits, not read through x, e.g. a
+    relation's sites of another site): a mask test of the kept occupied sites' bits."""
     test = n.body if n.cond is None else n.cond if n.body is None else None
-    if n.kind not in ("any", "all", "count") or not isinstance(test, ast.Call) \
-            or len(test.args) != 1 or test.kwargs or not isinstance(test.args[0], ast.Name) \
-            or test.args[0].id != n.var:
+    if n.kind not in ("any", "all", "count") or test is None:
         return None
-    key = w.refs.get(test.func)
-    if key not in (("builtin", "occupied"), ("builtin", "empty")):
+    parts, todo = [], [test]
+    while todo:  # (the tests of an `and`, in order)
+        t = todo.pop()
+        if isinstance(t, ast.BoolOp) and t.op == "and":
+            todo += [t.right, t.left]
+        else:
+            parts.append(t)
+    held, which = bits, None
+    for part in parts:
+        if isinstance(part, ast.Call) and len(part.args) == 1 and not part.kwargs \
+                and isinstance(part.args[0], ast.Name) and part.args[0].id == n.var \
+                and which is None \
+                and w.refs.get(part.func) in (("builtin", "occupied"), ("builtin", "empty")):
+            which = w.refs[part.func][1]
+            continue
+        within = _within(w, n.var, part, env)
+        if within is None:
+            return None
+        held, cost = f"{held} & {within.form.bits}", cost + within.cost
+    if which is None:
         return None
     occ = "S." + w.layout.occupied_bits()
-    held = f"({bits} & {occ})" if key[1] == "occupied" else f"({bits} & ~{occ})"
+    held = f"({held} & {occ})" if which == "occupied" else f"({held} & ~{occ})"
     zero = w.const(0)
     if n.kind == "count":
         return Code(f"{held}.bit_count()", F.NUM, cost)
     if n.kind == "any":
         return Code(f"({held} != {zero})", F.BOOL, cost)
     return Code(f"({held} == {bits})", F.BOOL, cost)  # all
+
+
+def _within(w: Any, var: str, part: ast.Node, env: dict[str, Code]) -> Code | None:
+    """`var in R`, R's sites known as bits (its form's `bits`) and not read through var."""
+    if not (isinstance(part, ast.Compare) and part.op == "in"
+            and isinstance(part.left, ast.Name) and part.left.id == var) \
+            or any(isinstance(x, ast.Name) and x.id == var for x in walk(part.right)):
+        return None
+    right = w.ex(part.right, env)
+    return right if right.form.bits is not None and right.form.item == F.SITE else None
 
 
 def masked(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:

@@ -409,7 +409,7 @@ class Writer:
     def x_Quant(self, n: ast.Quant, env: dict[str, Code]) -> Code:
         dom = self.raw(n.domain, env)
         if dom.form.bits is not None:  # sites also as bits: `occupied` of each as a mask
-            occupied = comprehensions.occupied(self, n, dom.form.bits, dom.cost)
+            occupied = comprehensions.occupied(self, n, dom.form.bits, dom.cost, env)
             if occupied is not None:
                 return occupied
         q = self.layout.inline_query(n) if not self.counting else None
