@@ -1,0 +1,74 @@
+"""Python opcodes per move of random playouts (`State.play_out`, a search's), by function:
+a count that does not depend on the machine's load, so a change to the generated code can
+be judged by it where CPU-time ratios drown in the noise of a shared machine. A
+comprehension is named with the function it runs in (`<listcomp>@reach:236`).
+
+    python bench/opcodes.py spline 300          # rulebook, games
+    python bench/opcodes.py tatara 3 --top 30
+    python bench/opcodes.py hex 20 --apply      # apply_action(legal_actions()[...]) instead
+
+Each function's line: opcodes per move, its share, and its calls per move. Exits 0; this
+is not a test (about 50 times slower than the games themselves)."""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+import rulelang
+
+
+def _name(frame: Any) -> str:
+    name: str = frame.f_code.co_name
+    if name.startswith("<") and frame.f_back is not None:
+        return f"{name}@{frame.f_back.f_code.co_name}:{frame.f_code.co_firstlineno}"
+    return name
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("games", type=int, nargs="?", default=20)
+    ap.add_argument("--top", type=int, default=16)
+    ap.add_argument("--apply", action="store_true",
+                    help="apply_action per move (the A/B's loop) instead of play_out")
+    args = ap.parse_args()
+    game = rulelang.load_game(args.game)
+    states = [game.new_initial_state(seed) for seed in range(args.games)]
+    opcodes: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            opcodes[_name(frame)] += 1
+        elif event == "call":
+            calls[_name(frame)] += 1
+        return trace
+    moves = 0
+    sys.settrace(trace)
+    try:
+        for seed, state in enumerate(states):
+            rng = random.Random(seed)
+            if args.apply:
+                while not state.is_terminal():
+                    actions = state.legal_actions()
+                    state.apply_action(actions[rng.randrange(len(actions))])
+            else:
+                state.play_out(rng, 10 ** 6)
+    finally:
+        sys.settrace(None)
+    moves = sum(len(state.history()) for state in states)
+    total = sum(opcodes.values())
+    print(f"{args.game}: {args.games} games, {moves} moves, {total / moves:.0f} opcodes and "
+          f"{sum(calls.values()) / moves:.1f} calls per move")
+    for name, n in opcodes.most_common(args.top):
+        print(f"{n / moves:9.1f} {100 * n / total:5.1f}%  {name}  "
+              f"({calls[name] / moves:.2f} calls per move)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
