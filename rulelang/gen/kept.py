@@ -51,22 +51,24 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     kept = [(q, *w.tests[key]) for key, q in layout.queries.items() if key in w.tests]
     # (a query only an earlier writing found is read by nothing: not kept)
     for affected in dict.fromkeys(q.affected for q, _, _ in kept):  # one loop per table
-        touch.add(f"for j in {w.const(affected)}[i]:")
-        touch.add(f"    m = {one} << j")
+        alone = all(js == (i,) for i, js in enumerate(affected))  # (each site only itself)
+        pad = "" if alone else "    "
+        touch.add("j = i" if alone else f"for j in {w.const(affected)}[i]:")
+        touch.add(f"{pad}m = {one} << j")
         for q, site, test in kept:
             if q.affected != affected:
                 continue
             lst, bits = q.slots
             src = re.sub(rf"\b{site}\.index\b", "j", test.src)  # (the site's index is j)
             if re.search(rf"\b{site}\b", src):
-                touch.add(f"    {site} = {sites}[j]")
-            touch.add(f"    if {src}:")
-            touch.add(f"        if not S.{bits} & m:")
-            touch.add(f"            S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
-            touch.add(f"            S.{bits} |= m")
-            touch.add(f"    elif S.{bits} & m:")
-            touch.add(f"        del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
-            touch.add(f"        S.{bits} ^= m")
+                touch.add(f"{pad}{site} = {sites}[j]")
+            touch.add(f"{pad}if {src}:")
+            touch.add(f"{pad}    if not S.{bits} & m:")
+            touch.add(f"{pad}        S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
+            touch.add(f"{pad}        S.{bits} |= m")
+            touch.add(f"{pad}elif S.{bits} & m:")
+            touch.add(f"{pad}    del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
+            touch.add(f"{pad}    S.{bits} ^= m")
     for q, site, test in kept:
         lst, bits = q.slots
         init.add(f"S.{lst}, S.{bits} = [], {zero}")
@@ -86,10 +88,11 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         # a piece arrives (on an empty site: a group of its own, its root itself): the
         # groups of its neighbours of the same owner join it, its site their root
         touch.add("    if not was and pile:")
-        touch.add(f"        who, up, held = S.top[i], S.{parent}, S.{bits}")
-        touch.add("        mine = held[i]")
+        touch.add(f"        top, up, held = S.top, S.{parent}, S.{bits}")
+        touch.add("        who, mine = top[i], held[i]")
+        touch.add("        at = S.at if who is None else None")  # (an owner's top: occupied)
         touch.add(f"        for j in {table}[i]:")
-        touch.add("            if S.top[j] is who and S.at[j]:")
+        touch.add("            if top[j] is who and (at is None or at[j]):")
         touch.add("                while up[j] != j:")
         touch.add("                    up[j] = j = up[up[j]]")
         touch.add("                if j != i:")
