@@ -97,7 +97,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
     if site and key == "top":  # the top piece, or none
         return Code(f"(S.at[{args[0].src}.index] or {w.const((None,))})[{w.const(-1)}]",
-                    F.ANY, cost)
+                    F.PIECE_OR_NONE, cost)
     if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
         return Code(f"len({args[0].src})", F.NUM, cost)
     if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \

@@ -12,9 +12,9 @@ _NO_VALUE = object()
 
 @dataclass(frozen=True)
 class Form:
-    # site player piece zone num bool text none items lines last record any, and the kept
-    # forms that
-    # only some readers take (the others ask Writer.plain for the reference's value):
+    # site player piece piece_or_none zone num bool text none items lines last record any,
+    # and the kept forms that only some readers take (the others ask Writer.plain for the
+    # reference's value):
     # sitelist (a kept query's sorted site indices), bits (sites as an int bitset), maybe
     # (a site or none)
     kind: str
@@ -55,6 +55,7 @@ PLAYER = Form("player")
 PIECE = Form("piece")
 LAST = Form("last")
 MAYBE_SITE = Form("maybe", 0, SITE)
+PIECE_OR_NONE = Form("piece_or_none")  # (a site's top piece, or none: read as any value)
 ZONE = Form("zone")  # a zone of the game (a ZoneRef in the state's zones)
 
 

@@ -20,6 +20,8 @@ def piece_ok(gw: Any, s: ast.Put, env: dict[str, Code]) -> tuple[str, int]:
         zone, kind, _ = supply(gw, s, env)
     except Unsupported:  # a value found as the game runs
         what, source, given = value(gw, s, env)
+        if s.source is None and what.form in (F.PIECE, F.PIECE_OR_NONE):  # (refused: none)
+            return f"({what.src} is not None)", what.cost
         return (f"{gw.w.const(pieces.put_ok)}(S, {what.src}, {source.src}, {given}, "
                 f"{gw.w.const(s.piece.span)})", what.cost + source.cost)
     return (f"{gw.w.const(pieces.has_piece)}(S, {zone}, {kind}, "
