@@ -5,7 +5,7 @@
   in (or are dropped, to be built anew, on any other change of the site's top owner);
 * `group<n>(S, i)` — the sites of the kept group through site i, as bits (0: i is empty);
 * `init_kept(S)` — every structure made from the board (a state made from data);
-* `copy_kept(S, new)` — a clone's own copies;
+* `copy_kept(S, new)` — a clone's own copies (and its zones', by their keys);
 * `kept_now(S)` — the structures' meaning (the queries' lists, every site's group) as
   plain values, for the debug check that compares them with ones made anew (for kept site
   values: the entries that differ from the rule's value now, none when right).
@@ -31,6 +31,10 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     touch = Func("def touch(S, i, was):")
     init = Func("def init_kept(S):")
     copy = Func("def copy_kept(S, new):")
+    # (the zones, each copied: the game's zones are its template's, in their order)
+    copy.add("zones = S.zones")
+    copy.add("new.zones = {" + ", ".join(f"{w.const(ref)}: zones[{w.const(ref)}].copy()"
+                                         for ref in w.rt.template.zones) + "}")
     now = Func("def kept_now(S):")
     now.add("out = []")
     if layout.occupied:  # (first: the queries' tests may read it)

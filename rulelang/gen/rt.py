@@ -414,7 +414,6 @@ class GenState:
         new.game, new.owner = self.game, self.owner  # (never set)
         new.attrs = self._own_attrs(self.attrs)
         new.at, new.loc, new.top = self.at.copy(), self.loc.copy(), self.top.copy()
-        new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.counters, new.vars = self.counters.copy(), self.vars.copy()
         new.last, new.hist = self.last.copy(), hist
         new.moved, new.steps, new.positions = self.moved.copy(), self.steps, positions
