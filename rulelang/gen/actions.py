@@ -44,9 +44,13 @@ class GameWriter:
         if rnd is not None and any(isinstance(n, ast.Do) for n in walk(rnd.body)):
             raise Unsupported("a 'do' in the round section", rnd.span)
         self.setup = setup  # the setup written as a machine too (gen/turns.py)
-        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
-            or writer.program.round is not None or self.setup  # (run by the turns' machine)
         self.do: Any = self.dos[0] if self.dos else None  # (a turn of chooses alone: None)
+        # (run by the turns' machine: a turn of more than one `do`, or whose `do` offers an
+        # action that asks more, rounds, a setup that decides)
+        self.machine = not (len(turn.stmts) == 1 and isinstance(turn.stmts[0], ast.Do)) \
+            or writer.program.round is not None or self.setup or any(
+                self.deep(writer.program.actions[a]) for do in self.dos
+                for group in do.groups() for a in group)
         program = writer.program
         # can the game read `moved`, or run loops without a bound (charged as they run)?
         runs = facts.reachable(program)

@@ -115,6 +115,7 @@ class _Turn:
         # an action performed by the machine: its chooses that take the option's values
         # (each with its index there) and the requires its menu checked
         self.given: dict[int, int] = {}
+        self.performing: set[str] = set()  # the actions being written in place (perform)
         self.checked: set[int] = set()
 
     def write(self) -> int:
@@ -260,6 +261,10 @@ class _Turn:
         its body from the start, the mover's chooses up to the option's end taking its
         values, the requires its menu checked passed over."""
         w, stmts = self.w, action.body.stmts
+        if action.name in self.performing:  # (its own `do` offers it again, without end)
+            raise Unsupported(f"the action '{action.name}' offered again by a 'do' it runs",
+                              action.span)
+        self.performing.add(action.name)
         self.gw._begin(fn)
         outer = (self.env, self.index, self.once)
         self.env, self.index, self.once = {}, {}, _bound_once(stmts)
@@ -279,6 +284,7 @@ class _Turn:
             self.run(stmts, fn, done)
         finally:
             self.env, self.index, self.once = outer
+            self.performing.discard(action.name)
         end = self.block(done)
         end.add(f"S.last[{w.const('action')}] = {w.const(action.name)}")
         end.add(f"S.last[{w.const('player')}] = {w.const(self.w.rt.players)}[S.mover]")

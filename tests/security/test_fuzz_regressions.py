@@ -225,3 +225,57 @@ def test_pieces_made_with_different_attributes_keep_one_value_each() -> None:
         data.new_piece(Piece(i, kind), None, attrs)
     assert data.attrs == {"x": [None, 1, None, 3, None], "y": [None, None, 2, 4, None]}
     assert len(data.loc) == len(data.owner) == len(data.came) == 5
+
+
+NESTED = """use square
+game "Nested"
+players X, O
+board square.grid(3, 3, 3)
+piece mark
+zone supply each player: 9 mark
+def free = each s in sites where empty(s)
+action place
+  choose site s in free
+  put mark of mover at s
+  do {inner}
+action bonus
+  choose site s in free
+  put mark of mover at s
+turn
+  do place or bonus
+end
+  when size(free) < 2
+    draw
+"""
+
+
+@pytest.mark.parametrize("inner", ["place", "bonus"])
+def test_an_action_whose_do_asks_more_plays_alike_in_both_modes(tmp_path: Path,
+                                                                 inner: str) -> None:
+    """bench/fuzz.py seed 86087 (a copied line: `do place` inside `action place`): the
+    generated game took the turn for one decision and never ran the action, so its end
+    found no last site (R301) where the reference played on. A `do` offering an action that
+    asks more makes the turn a machine; an action its own `do` offers again is not written
+    (the reference plays it)."""
+    import random
+
+    from rulelang.gen import GenGame, explain
+
+    (tmp_path / "g.rule").write_text(NESTED.format(inner=inner), encoding="utf-8")
+    compiled = rulelang.load_game(tmp_path / "g.rule")
+    interpreted = rulelang.load_game(tmp_path / "g.rule", mode="interpreted")
+    why = explain(interpreted.runtime)
+    if inner == "place":
+        assert why is not None and "offered again" in why.what
+    else:
+        assert isinstance(compiled, GenGame) and why is None
+    for seed in range(4):
+        a, b = compiled.new_initial_state(seed), interpreted.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not b.is_terminal():
+            assert a.legal_actions() == b.legal_actions()
+            assert a.current_player() == b.current_player()
+            action = rng.choice(b.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.is_terminal() and a.history() == b.history() and a.returns() == b.returns()
