@@ -71,9 +71,13 @@ def attr(s: Any, obj: Any, name: str, span: Any) -> Any:
 
 
 def piece_attr(s: Any, obj: Any, name: str, span: Any) -> Any:
-    """`x.name`, name a piece attribute of the game: a piece's column read in place."""
-    if type(obj) is Piece:
+    """`x.name`, name a piece attribute of the game: a piece's column read in place (a
+    record's field of that name too, as `attr` reads it)."""
+    kind = type(obj)
+    if kind is Piece:
         return s.attrs[name][obj.id]
+    if kind is Record and name in obj.fields:
+        return tuple.__getitem__(obj, obj.fields.index(name))
     return attr(s, obj, name, span)
 
 
