@@ -22,7 +22,7 @@ from typing import Any
 from rulelang.gen.code import Generated
 from rulelang.gen.helpers import RuleName
 from rulelang.language import ast
-from rulelang.language.cache import _read, _write, cache_folder
+from rulelang.language.cache import cache_folder, read_bytes, write_bytes
 from rulelang.library.builtins import UNASKED
 from rulelang.library.decision import NOTHING, ThenMark
 from rulelang.model import values
@@ -59,7 +59,7 @@ def found(runtime: Any) -> Generated | None:
     folder = cache_folder()
     if folder is None:
         return None
-    data = _read_bytes(folder / f"generated-{key(runtime)}.pickle")
+    data = read_bytes(folder / f"generated-{key(runtime)}.pickle")
     if data is None:
         return None
     try:
@@ -79,23 +79,7 @@ def keep(runtime: Any, generated: Generated) -> None:
         _Pickler(out, _Objects(runtime)).dump(generated)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
-    _write(folder / f"generated-{key(runtime)}.pickle", _Raw(out.getvalue()))
-
-
-class _Raw:
-    """Bytes already pickled, written as they are (language/cache._write pickles its
-    value: this one unpickles to the bytes)."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return bytes, (self.data,)
-
-
-def _read_bytes(file: Path) -> bytes | None:
-    found = _read(file)
-    return found if isinstance(found, bytes) else None
+    write_bytes(folder / f"generated-{key(runtime)}.pickle", out.getvalue())
 
 
 class _Objects:

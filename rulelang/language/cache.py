@@ -71,20 +71,37 @@ def cached(kind: str, path: str, text: str, make: Callable[[], Any], disk: bool 
 
 
 def _read(file: Path) -> Any:
+    data = read_bytes(file)
     try:
-        with file.open("rb") as f:
-            return pickle.load(f)
-    except Exception:  # missing, truncated or from another Python: parse again
+        return None if data is None else pickle.loads(data)
+    except Exception:  # truncated or from another Python: parse again
         return None
 
 
 def _write(file: Path, value: Any) -> None:
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError, TypeError):
+        return
+    write_bytes(file, data)
+
+
+def read_bytes(file: Path) -> bytes | None:
+    """A cache file's bytes (None: missing or unreadable)."""
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None
+
+
+def write_bytes(file: Path, data: bytes) -> None:
+    """A cache file written whole (atomically: parallel loads never see half a file), the
+    folder pruned past its size."""
     temporary = file.with_suffix(f".{os.getpid()}.tmp")
     try:
-        with temporary.open("wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, file)  # atomic: parallel loads never see half a file
-    except (OSError, pickle.PicklingError, RecursionError, TypeError):
+        temporary.write_bytes(data)
+        os.replace(temporary, file)
+    except OSError:
         temporary.unlink(missing_ok=True)
         return
     _prune(file.parent)
