@@ -5,7 +5,8 @@ randrange), each option as likely as in `menu[a0(len(menu))]` (rejection samplin
 An action whose first statement is a choose of the mover followed by effects that may
 refuse it is *lazy*: its options are its first choose's values, each standing for as many
 options as it can have at most (its bound: 1, times the board's sites for each later
-`choose site`), its ways found only when drawn (`rest`: the walk from its second
+`choose site`, or the empty sites there can be then where it offers empty sites only:
+gen/empties.py), its ways found only when drawn (`rest`: the walk from its second
 statement). A draw that lands on one of a value's ways takes it; one past them puts that
 value's ways in the list and draws again. A *simple* action (its chooses before its effects,
 the menu one comprehension) of several chooses, each after the first over a domain of a
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.gen.code import Code, Func
+from rulelang.gen.empties import emptied, empty_values
 from rulelang.gen.walk import Walk, simple
 from rulelang.language import ast
 
@@ -87,7 +89,7 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
             else:
                 rest, bound = lazy
                 _first_values(gw, action.body.stmts[0], f)
-                entries.append((first, rest, w.const(bound)))
+                entries.append((first, rest, bound))
             w.funcs.append((first, action.span, "menu", f))
         listed = "".join(f"({', '.join(e)}), " for e in entries)
         fn.add(f"    option = {w.const(sample)}(S, a0, ({listed}))")
@@ -100,22 +102,28 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
     w.funcs.append((f"draw{mover}", do.span, "menu", fn))
 
 
-def _lazy(gw: Any, action: ast.Action) -> tuple[str, int] | None:
-    """A lazy action's `rest` function (written) and bound, or None: it is listed."""
+def _lazy(gw: Any, action: ast.Action) -> tuple[str, str] | None:
+    """A lazy action's `rest` function (written) and bound (its source: the board's sites
+    for each later `choose site`, or the empty sites there can be then when it offers
+    empty sites: gen/empties.py), or None: it is listed."""
     stmts = action.body.stmts
     first = stmts[0] if stmts else None
     if not isinstance(first, ast.Choose) or first.mode != "mover" or first.optional \
             or first.chooser is not None or gw.deep(action) or simple(stmts):
         return None  # (a simple action's options are listed without trying anything)
-    bound = 1
-    for s in stmts[1:]:
+    w = gw.w
+    factors = []
+    for k, s in enumerate(stmts[1:], 1):
         if isinstance(s, ast.Then):
             return None
         if isinstance(s, ast.Choose):
             if s.kind != "site" or s.optional:
                 return None
-            bound *= gw.w.n_sites
-    w = gw.w
+            more = emptied(gw.program, stmts[1:k]) if empty_values(gw.program, s) else None
+            factors.append(w.const(w.n_sites) if more is None else
+                           f"{w.const(min)}({w.const(w.n_sites)}, "
+                           f"S.at.count({w.const(())}) + {w.const(more)})")
+    bound = " * ".join(factors) or w.const(1)
     name, value = w.fresh("w"), w.fresh("a")
     fn = Func(f"def {name}(S, {value}):")
     fn.add("out = []")

@@ -34,6 +34,33 @@ end
 """
 
 
+# a lazy action whose effects empty two sites before its last choose, of empty sites: its
+# bound is the empty sites then (gen/empties.py), two more than when it is drawn
+CLEAR = """use square
+game "Clear"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 20 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action clear
+  choose site s in sites where occupied(s) and (count t in sites where occupied(t)) >= 2
+  let b = top(s)
+  remove b
+  let c = top(first t in sites where occupied(t))
+  remove c
+  choose site d in sites where empty(d) and d != s
+  put stone of mover at d
+turn
+  do place or clear
+end
+  when turn >= 40
+    draw
+"""
+
+
 def _positions(game: Any, seeds: int) -> list[Any]:
     """States met in random games (each a copy)."""
     out, rng = [], random.Random(7)
@@ -78,3 +105,43 @@ def test_a_value_past_its_bound_has_the_menu_listed(tmp_path: Path) -> None:
     state = game.new_initial_state(0)
     state.play_out(rng, 100)
     assert state.is_terminal()
+
+
+def _bounds_kept(game: Any, seen: list[tuple[int, int]]) -> None:
+    """Make the game's draws note each way found against its value's bound (and fail when
+    one is past it)."""
+    import rulelang.gen.draws as draws
+    space = game.state_class.draws[0].__globals__
+    key = next(k for k, v in space.items() if v is draws.sample)
+
+    def sample(s: Any, randrange: Any, group: Any) -> Any:
+        def bounded(rest: Any, bound: int) -> Any:
+            def ways(s: Any, value: Any) -> Any:
+                found = rest(s, value)
+                seen.append((len(found), bound))
+                assert len(found) <= bound, (len(found), bound)
+                return found
+            return ways
+        return draws.sample(s, randrange, tuple(
+            (first, rest if rest is None else bounded(rest, bound), bound)
+            for first, rest, bound in group))
+    space[key] = sample
+
+
+@pytest.mark.parametrize("name", ["spyramid", "spline_plus", "clear"])
+def test_a_choose_of_empty_sites_is_bound_by_the_empty_sites(name: str, tmp_path: Path,
+                                                            monkeypatch: Any) -> None:
+    """The bound of a value's ways is the empty sites after the effects before the choose
+    (a remove: one more), less than the board's sites once it fills: every way found is
+    within it, and the bound is below the board's size in some draws."""
+    monkeypatch.setenv("RULELANG_NO_CACHE", "1")
+    path = tmp_path / "clear.rule"
+    path.write_text(CLEAR)
+    game = rulelang.load_game(path if name == "clear" else name, mode="generated")
+    seen: list[tuple[int, int]] = []
+    _bounds_kept(game, seen)
+    n_sites = len(game.new_initial_state(0).at)
+    for seed in range(6):
+        game.new_initial_state(seed).play_out(random.Random(seed), 400)
+    assert seen and max(ways for ways, _ in seen) >= 2
+    assert any(bound < n_sites for _, bound in seen)
