@@ -14,6 +14,7 @@ from rulelang.library.semantics import (
     _FOLD,
     BINOPS,
     COMPARES,
+    INT_BITS,
     ORDERS,
     RANKED,
     count_of,
@@ -30,8 +31,10 @@ from rulelang.library.semantics import (
     stored,
 )
 from rulelang.library.semantics import of_value as of_meaning
-from rulelang.model.values import Piece, Player, Record, Site
+from rulelang.model.values import Piece, Player, Record, Site, ZoneRef
 from rulelang.model.values import show as _show
+
+INT_LIMIT = 1 << INT_BITS  # (a whole number a `set` stores as it is: semantics.stored)
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
 
@@ -231,8 +234,8 @@ def binop(op: str, left: Any, right: Any, span: Any) -> Any:
 
 
 def compare(op: str, left: Any, right: Any, span: Any, s: Any) -> bool:
-    if op in ("in", "not in"):
-        right = iterate(s.view(), right)
+    if op in ("in", "not in") and (right is None or isinstance(right, ZoneRef)):
+        right = iterate(s.view(), right)  # (a zone's pieces, none's none)
     try:
         return bool(COMPARES[op](left, right))
     except TypeError:
@@ -276,7 +279,8 @@ def add_points(total: Any, value: Any, term: Any) -> Any:
 
 def store(s: Any, cat: str, name: str, value: Any, span: Any) -> Any:
     """The value a `set` stores in a var or counter (EffectStatements.effect_Set)."""
-    value = stored(s.view(), value, span)
+    if type(value) is not int or not -INT_LIMIT < value < INT_LIMIT:  # (else as it is)
+        value = stored(s.view(), value, span)
     if cat == "counter":
         if type(value) is not int:
             raise RuleRuntimeError(f"counter '{name}' holds a whole number, not "

@@ -471,7 +471,10 @@ class View:
 
 
 def domain(s: GenState, x: Any, span: Any) -> Any:
-    """The items of a choose's or a loop's domain (semantics.domain_items)."""
+    """The items of a choose's or a loop's domain (semantics.domain_items; a tuple or a
+    list as it is, without a view)."""
+    if type(x) is tuple or type(x) is list:
+        return x
     return domain_items(s.view(), x, span)  # type: ignore[arg-type]
 
 
