@@ -139,9 +139,13 @@ def moved_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
 
 
 def top_at(s: Any, impl: Any, key: str, span: Any, where: Any) -> Any:
-    """`top(x)`: a site's top piece read in place, anything else by the builtin."""
+    """`top(x)`: a site's top piece or a zone's of the game read in place, anything else
+    by the builtin."""
     if type(where) is Site:
         pile = s.at[where.index]
+        return pile[-1] if pile else None
+    if type(where) is ZoneRef and where in s.zones:
+        pile = s.zones[where]
         return pile[-1] if pile else None
     return call_builtin(impl, key, span, s.view(), where)
 
