@@ -53,6 +53,11 @@ def some_within(masks: Any, bits: int) -> bool:
     return False
 
 
+def relation_masks(rel: Any) -> tuple[int, ...]:
+    """Per site index, the sites a relation gives for it as bits."""
+    return tuple(sum(1 << j for j in set(row)) for row in rel.indices)
+
+
 def site_mask(sites: Any) -> int:
     """A collection of sites as bits (a region keeps its own)."""
     mask = getattr(sites, "mask", None)

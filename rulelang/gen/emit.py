@@ -26,7 +26,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
-from rulelang.gen.bits import bit_sites, site_mask
+from rulelang.gen.bits import bit_sites, relation_masks, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
@@ -34,15 +34,10 @@ from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_range, of_value
-from rulelang.model.values import zone_ref
+from rulelang.model.values import Piece, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
-
-def _masks(rel: Any) -> tuple[int, ...]:
-    """Per site index, the sites a relation gives for it as bits."""
-    return tuple(sum(1 << j for j in set(row)) for row in rel.indices)
-
-
+_READ = re.compile(r"[av]\d+(\[k\d+\])?")  # a local (or its item): read again for nothing
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
@@ -280,8 +275,12 @@ class Writer:
         if obj.form.kind == "piece" and n.name in self.rt.template.attrs:  # its column
             return Code(f"S.attrs[{self.const(n.name)}][{obj.src}.id]", F.ANY, obj.cost)
         if n.name in self.rt.template.attrs and n.name != "kind":  # a piece's, most likely
-            return Code(f"{self.const(H.piece_attr)}(S, {obj.src}, {self.const(n.name)}, "
-                        f"{self.const(n.span)})", F.ANY, obj.cost)
+            name, call = self.const(n.name), self.const(H.piece_attr)
+            call = f"{call}(S, {obj.src}, {name}, {self.const(n.span)})"
+            if _READ.fullmatch(obj.src):  # (a local's: its piece's column read in place)
+                call = f"(S.attrs[{name}][{obj.src}.id] if {obj.src}.__class__ is " \
+                       f"{self.const(Piece)} else {call})"
+            return Code(call, F.ANY, obj.cost)
         return Code(f"{self.const(H.attr)}(S, {obj.src}, {self.const(n.name)}, "
                     f"{self.const(n.span)})", F.ANY, obj.cost)
 
@@ -308,7 +307,7 @@ class Writer:
                 return Code(f"{self.const(rel.table)}[{arg.src}.index]",
                             Form("items", longest, F.SITE,
                                  indices=f"{self.const(rel.indices)}[{arg.src}.index]",
-                                 bits=f"{self.const(_masks(rel))}[{arg.src}.index]"),
+                                 bits=f"{self.const(relation_masks(rel))}[{arg.src}.index]"),
                             arg.cost)
             return Code(f"{self.const(H.relation)}({self.const(rel)}, {arg.src}, "
                         f"{self.const(n.span)})", F.items(longest, F.SITE), arg.cost)
