@@ -107,9 +107,10 @@ def generate(runtime: Any) -> type[GenState]:
 
 
 def explain(runtime: Any) -> Unsupported | None:
-    """Why the generator does not take this game (None: it does)."""
+    """Why the generator does not take this game (None: it does: its module is written and
+    compiled, as load_game makes it)."""
     try:
-        write(runtime)
+        generate(runtime)
     except Unsupported as why:
         return why
     except RulelangError:

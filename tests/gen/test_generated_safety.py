@@ -200,3 +200,28 @@ def test_a_range_too_long_is_the_budget_error_not_a_fault(tmp_path: Path) -> Non
     why = explain(rulelang.load_game(path, mode="interpreted").runtime)
     assert why is None or not why.what.startswith("the generator failed"), why.what
     assert game is not None
+
+
+def test_a_module_that_does_not_compile_is_said_and_the_game_runs_on_the_reference(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault of the writer that only compiling its module shows (a SyntaxError): `compile
+    --explain` says it (it compiles the module as load_game does), and the game runs on the
+    reference, never with a traceback."""
+    import dataclasses
+
+    import rulelang.gen as gen
+
+    monkeypatch.setenv("RULELANG_NO_CACHE", "1")
+    written = gen.write
+
+    def broken(runtime: object) -> object:
+        g, do = written(runtime)
+        return dataclasses.replace(g, source=g.source + "\ndef oops(:\n"), do
+    monkeypatch.setattr(gen, "write", broken)
+    path = tmp_path / "tic.rule"
+    path.write_text(RULEBOOK)
+    why = explain(rulelang.load_game(path, mode="interpreted").runtime)
+    assert why is not None and why.what.startswith("the generator failed (SyntaxError"), why
+    game = rulelang.load_game(path)
+    assert not isinstance(game, GenGame)
+    game.new_initial_state(0).apply_action(0)
