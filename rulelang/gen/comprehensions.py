@@ -117,6 +117,40 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
     raise Unsupported(f"the quantifier '{kind}'", n.span)
 
 
+_LOCAL = re.compile(r"[av]\d+")  # a local of the writer's: read again for nothing
+
+
+def by_coordinate(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code], loop: Code) -> Code:
+    """`each s in X where s.c == v`, X sites known when the game is made, c one of their
+    coordinates, v a local (not read through s): for a whole number v, the sites of X
+    whose c is v from a table made once (in X's order); the loop otherwise. Not where
+    steps are counted (the loop charges its items)."""
+    cond = n.cond
+    if w.counting or n.kind != "each" or n.body is not None or not dom.form.known \
+            or dom.form.item != F.SITE or not isinstance(cond, ast.Compare) \
+            or cond.op != "==":
+        return loop
+    for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+        if not (isinstance(side, ast.Attr) and isinstance(side.obj, ast.Name)
+                and side.obj.id == n.var and side.name in w.rt.coord_index
+                and w.refs.get(side) is None
+                and not any(isinstance(x, ast.Name) and x.id == n.var for x in walk(other))):
+            continue
+        value = w.ex(other, env)
+        if not _LOCAL.fullmatch(value.src):
+            return loop
+        at = w.rt.coord_index[side.name]
+        table: dict[Any, list[Any]] = {}
+        for site in dom.form.static:
+            table.setdefault(site.coords[at], []).append(site)
+        found = {k: tuple(v) for k, v in table.items()}
+        return Code(f"({w.const(found)}.get({value.src}, ()) if {value.src}.__class__ is "
+                    f"{w.const(int)} else {loop.src})",
+                    replace(loop.form, size=max(map(len, found.values()), default=0)),
+                    loop.cost)
+    return loop
+
+
 def of_query(w: Any, kind: str, kept: Code) -> Code:
     """`any`, `first`, `each` or `count` of the sites whose condition holds, from their
     kept query's list (in board order)."""

@@ -444,8 +444,8 @@ class Writer:
             else:
                 src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
                                    f"{self.const(n.span)})", self.n_sites, F.ANY)
-        return comprehensions.quant(self, n, env, dom, src, size,
-                                    F.an_item(item))
+        loop = comprehensions.quant(self, n, env, dom, src, size, F.an_item(item))
+        return comprehensions.by_coordinate(self, n, dom, env, loop)
 
     def charged(self, src: str, each: int, span: Any) -> str:
         """A loop's items, charged `each` steps apiece as the loop starts."""
