@@ -185,41 +185,74 @@ def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
     search in the same order, its errors given the same way), for a site or a tuple of
     sites; anything else by the builtin. Its steps are not counted: it is written only
     where a game runs uncounted."""
-    if type(start) is Site or type(start) is tuple and all(type(x) is Site for x in start):
-        return call_builtin(_group, "group", span, s, start, table, link)
-    return call_builtin(impl, "group", span, s.view(), start, rel, link)
+    try:
+        found = _group(s, start, table, link)
+    except RulelangError as exc:
+        raise _failed(exc, "group", span, (start, table, link)) from None
+    except _PYTHON_ERRORS as exc:
+        raise _failed(exc, "group", span, (start, table, link)) from exc
+    if found is None:
+        return call_builtin(impl, "group", span, s.view(), start, rel, link)
+    return found
 
 
-def _group(s: Any, start: Any, table: Any, link: Any) -> tuple[Site, ...]:
+def _group(s: Any, start: Any, table: Any, link: Any) -> tuple[Site, ...] | None:
+    """The search from a site, or from a tuple of sites (None for anything else: no site
+    is searched from before each start is found a site)."""
     at, top, sites = s.at, s.top, s.rt.board.sites
+    if type(start) is Site:  # (one start: no owners to sort the starts by)
+        i = start.index
+        if not at[i]:
+            return ()
+        who, seen, todo = top[i], {i}, [i]
+        found = _linked(at, top, sites, table, link, who, seen, todo)
+        return (sites[i],) if len(found) == 1 else tuple([sites[i] for i in sorted(found)])
+    if type(start) is not tuple:
+        return None
     by_owner: dict[Any, list[int]] = {}
-    for x in (start,) if type(start) is Site else start:
+    for x in start:
+        if type(x) is not Site:
+            return None
         if at[x.index]:
             by_owner.setdefault(top[x.index], []).append(x.index)
-    found: set[int] = set()
+    found = set()
     for who, first in by_owner.items():  # one search from all the starts of one owner
-        seen, todo = set(first), list(first)
-        while todo:
-            i = todo.pop()
-            for t in table[i]:
-                if t not in seen and at[t] and top[t] is who and link(sites[i], sites[t]):
-                    seen.add(t)
-                    todo.append(t)
-        found |= seen
+        found |= _linked(at, top, sites, table, link, who, set(first), list(first))
     return tuple([sites[i] for i in sorted(found)])
+
+
+def _linked(at: Any, top: Any, sites: Any, table: Any, link: Any, who: Any, seen: set[int],
+            todo: list[int]) -> set[int]:
+    while todo:
+        i = todo.pop()
+        for t in table[i]:
+            if t not in seen and at[t] and top[t] is who and link(sites[i], sites[t]):
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+_PYTHON_ERRORS = (TypeError, AttributeError, IndexError, KeyError, ValueError)
 
 
 def call_builtin(impl: Any, key: str, span: Any, c: Any, *args: Any) -> Any:
     """A builtin called as Runtime.call calls it: its errors positioned at the call."""
     try:
         return impl(c, *args)
-    except RuleRuntimeError as err:
-        raise positioned(err, span) from None
     except RulelangError as exc:
-        raise RuleRuntimeError(str(exc), span) from None
-    except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
-        raise RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}",
-                               span) from exc
+        raise _failed(exc, key, span, args) from None
+    except _PYTHON_ERRORS as exc:
+        raise _failed(exc, key, span, args) from exc
+
+
+def _failed(exc: Exception, key: str, span: Any, args: tuple[Any, ...]) -> RuleRuntimeError:
+    """A builtin's error as Runtime.call gives it: its own, positioned at the call where it
+    has no position; a Python error of its arguments as what it cannot take."""
+    if isinstance(exc, RuleRuntimeError):
+        return positioned(exc, span)
+    if isinstance(exc, RulelangError):
+        return RuleRuntimeError(str(exc), span)
+    return RuleRuntimeError(f"'{key}' cannot take {', '.join(map(show, args))}", span)
 
 
 def not_callable(key: str, span: Any, *args: Any) -> Any:
