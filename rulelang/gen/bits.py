@@ -3,6 +3,7 @@ their upkeep), and the position keys of the repetition rules over the flat state
 (game/repetition.py's meaning): the helpers generated code calls for them."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rulelang.model.values import Site
@@ -16,6 +17,31 @@ def bit_sites(sites: Any, bits: int) -> tuple[Site, ...]:
         out.append(sites[low.bit_length() - 1])
         bits ^= low
     return tuple(out)
+
+
+CHUNKED = 1024  # boards of at most this many sites: bitsets read by bytes (chunk_sites)
+
+
+@functools.lru_cache(maxsize=16)
+def site_chunks(sites: Any) -> tuple[tuple[tuple[Site, ...], ...], ...]:
+    """For chunk_sites: per 8 sites of the board in order, per byte, its sites."""
+    out = []
+    for at in range(0, len(sites), 8):
+        part = sites[at:at + 8]
+        out.append(tuple(tuple(x for j, x in enumerate(part) if b >> j & 1)
+                         for b in range(256)))
+    return tuple(out)
+
+
+def chunk_sites(chunks: Any, bits: int) -> tuple[Site, ...]:
+    """The sites of a bitset, in board order, a byte at a time (chunks: site_chunks)."""
+    out: tuple[Site, ...] = ()
+    for chunk in chunks:
+        if not bits:
+            break
+        out += chunk[bits & 255]
+        bits >>= 8
+    return out
 
 
 def uf_find(parent: list[int], i: int) -> int:

@@ -11,7 +11,8 @@ from typing import Any
 import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
-from rulelang.gen.bits import site_mask, some_within
+from rulelang.gen.bits import CHUNKED, chunk_sites, site_chunks, site_mask, some_within
+from rulelang.gen.bits import bit_sites as bits_to_sites
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.language import ast
@@ -115,6 +116,48 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         return Code(f"{w.const(H.ranked)}({w.const(kind)}, {pairs}, "
                     f"{w.const(n.span)})", form, cost)
     raise Unsupported(f"the quantifier '{kind}'", n.span)
+
+
+def bit_sites(w: Any, bits: str) -> str:
+    """The source of the sites of a bitset's source, in board order (gen/bits.py)."""
+    sites = w.board.sites
+    if len(sites) > CHUNKED:
+        return f"{w.const(bits_to_sites)}({w.const(sites)}, {bits})"
+    return f"{w.const(chunk_sites)}({w.const(site_chunks(sites))}, {bits})"
+
+
+def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code | None:
+    """A quantifier over sites known when the game is made, in board order, whose condition
+    begins with `owner(s) == P` (P a player known when written): over the sites of P's
+    owner bits among them (the kept bits: no test of the others), the rest of the
+    condition as it is. Not where steps are counted (the loop charges its items)."""
+    parts, todo = [], [n.cond]
+    while todo:  # (the tests of an `and`, in order)
+        t = todo.pop()
+        if isinstance(t, ast.BoolOp) and t.op == "and":
+            todo += [t.right, t.left]
+        elif t is not None:
+            parts.append(t)
+    first = parts[0] if parts else None
+    rest = None
+    for part in parts[1:]:  # (the others, tested in the same order)
+        rest = part if rest is None else ast.BoolOp("and", rest, part, span=part.span)
+    if w.counting or not dom.form.known or dom.form.item != F.SITE \
+            or not isinstance(first, ast.Compare):
+        return None
+    indices = [x.index for x in dom.form.static]
+    if indices != sorted(set(indices)):  # (not in board order)
+        return None
+    owners = w.layout.owners
+    bits = _owned_by(w, n.var, first, env)
+    if bits is None:
+        w.layout.owners = owners  # (the owner bits kept only where read)
+        return None
+    if len(indices) < w.n_sites:
+        bits = f"({bits} & {w.const(site_mask(dom.form.static))})"
+    src = bit_sites(w, bits)
+    mine = Code(src, F.items(len(indices), F.SITE), dom.cost)
+    return quant(w, replace(n, cond=rest), env, mine, src, len(indices), F.SITE)
 
 
 _LOCAL = re.compile(r"[av]\d+")  # a local of the writer's: read again for nothing

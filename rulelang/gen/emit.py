@@ -26,7 +26,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
-from rulelang.gen.bits import bit_sites, relation_masks, site_mask
+from rulelang.gen.bits import relation_masks, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
@@ -116,9 +116,8 @@ class Writer:
             return Code(f"tuple(map({self.const(self.board.sites.__getitem__)}, {code.src}))",
                         replace(F.items(self.n_sites, F.SITE), distinct=True), code.cost)
         if kind == "bits":
-            return Code(f"{self.const(bit_sites)}({self.const(self.board.sites)}, "
-                        f"{code.src})", replace(F.items(self.n_sites, F.SITE), distinct=True),
-                        code.cost)
+            return Code(comprehensions.bit_sites(self, code.src), replace(
+                F.items(self.n_sites, F.SITE), distinct=True), code.cost)
         if kind == "maybe":
             return Code(code.src, F.ANY, code.cost)
         if kind == "linemask":
@@ -432,6 +431,9 @@ class Writer:
             except NotMasked:
                 self.layout.owners = owners  # (the owner bits kept only where read)
 
+        owned = comprehensions.owned_sites(self, n, dom, env)
+        if owned is not None:  # (the sites of a player's owner bits)
+            return owned
         if dom.form.kind == "sitelist":  # the sites of a kept query's indices, in order
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
                                dom.form.size, F.SITE)
