@@ -9,7 +9,14 @@ from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
-from rulelang.gen.bits import repeated, repeated_board, site_mask
+from rulelang.gen.bits import (
+    CHUNKED,
+    relation_masks,
+    repeated,
+    repeated_board,
+    site_chunks,
+    site_mask,
+)
 from rulelang.gen.code import Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.gen.rt import ticked
@@ -140,9 +147,13 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if key == "group" and len(args) == 3 and not w.counting \
             and args[1].form.kind == "relation" and args[1].form.known:
         rel = args[1].form.static  # (a link: the search over the flat state)
+        bits = "None"  # (where each site's neighbours come in board order: as bits)
+        if w.n_sites <= CHUNKED and all(list(r) == sorted(set(r)) for r in rel.indices):
+            w.layout.owner_bits()
+            bits = w.const((relation_masks(rel), site_chunks(w.board.sites)))
         return Code(f"{w.const(H.group_linked)}(S, {args[0].src}, {w.const(rel.indices)}, "
-                    f"{args[2].src}, {w.const(b.impl)}, {w.const(rel)}, {w.const(n.span)})",
-                    form, cost)
+                    f"{args[2].src}, {w.const(b.impl)}, {w.const(rel)}, {w.const(n.span)}, "
+                    f"{bits})", form, cost)
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",
                       *(a.src for a in args)])
     return Code(f"{w.const(H.call_builtin)}({call})", form, cost)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
+from rulelang.gen.bits import chunk_sites
 from rulelang.language.ast import Const
 from rulelang.library.effects import chance_draw, clamp
 from rulelang.library.effects import slot as slot_of
@@ -180,13 +181,15 @@ def relation(rel: Any, arg: Any, span: Any) -> Any:
 
 
 def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
-                 span: Any) -> Any:
+                 span: Any, bits: Any) -> Any:
     """`group(start, rel, link)` over the flat state (library/builtins.py group: the same
     search in the same order, its errors given the same way), for a site or a tuple of
     sites; anything else by the builtin. Its steps are not counted: it is written only
-    where a game runs uncounted."""
+    where a game runs uncounted. With `bits` (the relation's neighbours as bits, each
+    site's in board order, and the board's chunks: bits.chunk_sites), a player's pieces'
+    neighbours are found among the owner bits the state keeps."""
     try:
-        found = _group(s, start, table, link)
+        found = _group(s, start, table, link, bits)
     except RulelangError as exc:
         raise _failed(exc, "group", span, (start, table, link)) from None
     except _PYTHON_ERRORS as exc:
@@ -196,7 +199,7 @@ def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
     return found
 
 
-def _group(s: Any, start: Any, table: Any, link: Any) -> tuple[Site, ...] | None:
+def _group(s: Any, start: Any, table: Any, link: Any, bits: Any) -> tuple[Site, ...] | None:
     """The search from a site, or from a tuple of sites (None for anything else: no site
     is searched from before each start is found a site)."""
     at, top, sites = s.at, s.top, s.rt.board.sites
@@ -204,21 +207,46 @@ def _group(s: Any, start: Any, table: Any, link: Any) -> tuple[Site, ...] | None
         i = start.index
         if not at[i]:
             return ()
-        who, seen, todo = top[i], {i}, [i]
-        found = _linked(at, top, sites, table, link, who, seen, todo)
-        return (sites[i],) if len(found) == 1 else tuple([sites[i] for i in sorted(found)])
-    if type(start) is not tuple:
+        by_owner = {top[i]: [i]}
+    elif type(start) is tuple:
+        by_owner = {}
+        for x in start:
+            if type(x) is not Site:
+                return None
+            if at[x.index]:
+                by_owner.setdefault(top[x.index], []).append(x.index)
+    else:
         return None
-    by_owner: dict[Any, list[int]] = {}
-    for x in start:
-        if type(x) is not Site:
-            return None
-        if at[x.index]:
-            by_owner.setdefault(top[x.index], []).append(x.index)
-    found = set()
+    found: set[int] = set()
+    mask = 0
     for who, first in by_owner.items():  # one search from all the starts of one owner
-        found |= _linked(at, top, sites, table, link, who, set(first), list(first))
+        if bits is not None and who is not None:
+            mask |= _linked_bits(bits[0], s.own[who.index], sites, link, first)
+        else:
+            found |= _linked(at, top, sites, table, link, who, set(first), list(first))
+    if not found:  # (each search over bits, or none)
+        return chunk_sites(bits[1], mask) if mask else ()
+    found.update([i for i in range(len(sites)) if mask >> i & 1])
     return tuple([sites[i] for i in sorted(found)])
+
+
+def _linked_bits(masks: Any, mine: int, sites: Any, link: Any, first: list[int]) -> int:
+    """_linked over bits: each site's neighbours that hold the owner's pieces (`mine`) and
+    are not found yet, in board order (each relation row's order), link asked of each."""
+    seen, todo = 0, list(first)
+    for i in first:
+        seen |= 1 << i
+    while todo:
+        i = todo.pop()
+        cand = masks[i] & mine & ~seen
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            t = low.bit_length() - 1
+            if link(sites[i], sites[t]):
+                seen |= low
+                todo.append(t)
+    return seen
 
 
 def _linked(at: Any, top: Any, sites: Any, table: Any, link: Any, who: Any, seen: set[int],
