@@ -17,14 +17,14 @@ from rulelang.gen.bits import (
     site_chunks,
     site_mask,
 )
-from rulelang.gen.code import Code, Unsupported
+from rulelang.gen.code import READ_AGAIN, Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.gen.rt import ticked
 from rulelang.language import ast
 from rulelang.library import BUILTINS
 from rulelang.library.registry import Reads
 from rulelang.library.semantics import STEP_BUDGET
-from rulelang.model.values import ZoneRef
+from rulelang.model.values import Piece, ZoneRef
 
 # builtins whose values the flat state can give through the builtin itself
 _FLAT_READS = Reads.GAME | Reads.BOARD | Reads.GIVEN_SITES | Reads.PIECES | Reads.MOVER \
@@ -94,8 +94,13 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if piece and key == "kind":
         return Code(f"{args[0].src}.kind", F.TEXT, cost)
     if key in _OF_PIECE and len(args) == 1 and args[0].form.kind == "any":  # (a piece?)
-        return Code(f"{w.const(_OF_PIECE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
-                    f"{w.const(n.span)}, {args[0].src})", F.ANY, cost)
+        x = args[0].src
+        call = f"{w.const(_OF_PIECE[key])}(S, {w.const(b.impl)}, {w.const(key)}, " \
+               f"{w.const(n.span)}, {x})"
+        fast = {"kind": f"{x}.kind", "owner": f"{w.owner_players()}[{x}.id]"}.get(key)
+        if fast is not None and READ_AGAIN.fullmatch(x):  # (a local's piece: read in place)
+            call = f"({fast} if {x}.__class__ is {w.const(Piece)} else {call})"
+        return Code(call, F.ANY, cost)
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",

@@ -3,6 +3,7 @@ form, a bound on its steps), the lines of a generated function (`Func`), a game'
 (`Generated`), and why a game is not generated (`Unsupported`, at the construct's span)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -12,6 +13,9 @@ from rulelang.source import Span
 
 FILENAME = "<rulelang generated game>"
 # Python's own functions the generated source may name (its globals hold them)
+# a local of the writer's (or its item by a constant): read again for nothing, so a fast
+# path may test it and read it (`x.kind if x.__class__ is Piece else kind_of(…, x)`)
+READ_AGAIN = re.compile(r"[av]\d+(\[k\d+\])?")
 ALLOWED: dict[str, Any] = {"len": len, "any": any, "all": all, "sum": sum, "tuple": tuple,
                            "bool": bool, "next": next, "iter": iter, "isinstance": isinstance,
                            "map": map, "range": range, "max": max}

@@ -27,7 +27,7 @@ import rulelang.gen.helpers as H
 import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import relation_masks, site_mask
-from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
+from rulelang.gen.code import READ_AGAIN, Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import SiteValues, View, ticked
@@ -37,7 +37,6 @@ from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_ran
 from rulelang.model.values import Piece, zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
-_READ = re.compile(r"[av]\d+(\[k\d+\])?")  # a local (or its item): read again for nothing
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
 _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its own
 
@@ -276,7 +275,7 @@ class Writer:
         if n.name in self.rt.template.attrs and n.name != "kind":  # a piece's, most likely
             name, call = self.const(n.name), self.const(H.piece_attr)
             call = f"{call}(S, {obj.src}, {name}, {self.const(n.span)})"
-            if _READ.fullmatch(obj.src):  # (a local's: its piece's column read in place)
+            if READ_AGAIN.fullmatch(obj.src):  # (a local's: its piece's column read in place)
                 call = f"(S.attrs[{name}][{obj.src}.id] if {obj.src}.__class__ is " \
                        f"{self.const(Piece)} else {call})"
             return Code(call, F.ANY, obj.cost)
