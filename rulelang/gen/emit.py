@@ -27,14 +27,14 @@ import rulelang.gen.helpers as H
 import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import relation_masks, site_mask
-from rulelang.gen.code import READ_AGAIN, Code, Func, NotMasked, Unsupported, noting_call
+from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
 from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
 from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_range, of_value
-from rulelang.model.values import Piece, zone_ref
+from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|k\d+\[S\.mover\]|S\.last\[k\d+\]|S\.(mover|turn)")
@@ -272,15 +272,7 @@ class Writer:
             return Code(f"{obj.src}.kind", F.TEXT, obj.cost)
         if obj.form.kind == "piece" and n.name in self.rt.template.attrs:  # its column
             return Code(f"S.attrs[{self.const(n.name)}][{obj.src}.id]", F.ANY, obj.cost)
-        if n.name in self.rt.template.attrs and n.name != "kind":  # a piece's, most likely
-            name, call = self.const(n.name), self.const(H.piece_attr)
-            call = f"{call}(S, {obj.src}, {name}, {self.const(n.span)})"
-            if READ_AGAIN.fullmatch(obj.src):  # (a local's: its piece's column read in place)
-                call = f"(S.attrs[{name}][{obj.src}.id] if {obj.src}.__class__ is " \
-                       f"{self.const(Piece)} else {call})"
-            return Code(call, F.ANY, obj.cost)
-        return Code(f"{self.const(H.attr)}(S, {obj.src}, {self.const(n.name)}, "
-                    f"{self.const(n.span)})", F.ANY, obj.cost)
+        return operators.attribute(self, obj, n.name, n.span)
 
     def x_Call(self, n: ast.Call, env: dict[str, Code]) -> Code:
         if n.kwargs:

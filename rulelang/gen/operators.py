@@ -12,9 +12,9 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import site_mask
-from rulelang.gen.code import Code
+from rulelang.gen.code import READ_AGAIN, Code
 from rulelang.language import ast
-from rulelang.model.values import LineSet, MapValue
+from rulelang.model.values import LineSet, MapValue, Piece, Player, Site
 
 SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
@@ -110,3 +110,27 @@ def _values(x: Any) -> tuple[Any, ...] | None:
     if isinstance(x, MapValue):
         return tuple(x.values())
     return x if type(x) is tuple else None
+
+
+def attribute(w: Any, obj: Code, name: str, span: Any) -> Code:
+    """`x.name` of a value of unknown form: by the helper (the reference's meaning), or,
+    for a local of the writer's, in place where it is what the name most likely reads —
+    a piece (one of its attributes), a player (its number or name), a site (one of its
+    coordinates) — and by the helper otherwise."""
+    attrs = w.rt.template.attrs
+    piece = name in attrs and name != "kind"  # (a piece's, most likely)
+    call = f"{w.const(H.piece_attr if piece else H.attr)}(S, {obj.src}, {w.const(name)}, " \
+           f"{w.const(span)})"
+    x = obj.src
+    if not READ_AGAIN.fullmatch(x):
+        return Code(call, F.ANY, obj.cost)
+    cls: type
+    if piece:
+        fast, cls = f"S.attrs[{w.const(name)}][{x}.id]", Piece
+    elif name in ("index", "name"):
+        fast, cls = f"{x}.{name}", Player
+    elif name in w.rt.coord_index:
+        fast, cls = f"{x}.coords[{w.const(w.rt.coord_index[name])}]", Site
+    else:
+        return Code(call, F.ANY, obj.cost)
+    return Code(f"({fast} if {x}.__class__ is {w.const(cls)} else {call})", F.ANY, obj.cost)
