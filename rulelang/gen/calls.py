@@ -184,12 +184,14 @@ def _kind_at(w: Any, key: str, args: list[Code], n: ast.Call, impl: Any) -> str:
         f"{w.const(n.span)}, {kind}, {args[0].src}{''.join(', ' + x for x in name)})"
 
 
-def zone_pile(w: Any, code: Code) -> Code:
+def zone_pile(w: Any, code: Code, copy: bool = True) -> Code:
     """A zone of the game known when written, as a domain: its pieces now, in place
-    (semantics.iterate); any other value as it is."""
+    (semantics.iterate): a copy, or (`copy` false: the domain of an expression, which
+    changes nothing while it runs) the zone's own list; any other value as it is."""
     zone = code.form.static
     if code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones:
-        return Code(f"tuple(S.zones[{code.src}])", F.pile(w.n_sites), code.cost)
+        pile = f"S.zones[{code.src}]"
+        return Code(f"tuple({pile})" if copy else pile, F.pile(w.n_sites), code.cost)
     return code
 
 

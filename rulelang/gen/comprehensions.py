@@ -32,7 +32,7 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     inner, loops, cost, size = dict(env), [], 0, 1
     sites = None  # (the last domain of distinct sites: its variable and size)
     for g in n.generators:
-        dom = calls.zone_pile(w, w.plain(w.ex(g.domain, inner)))
+        dom = calls.zone_pile(w, w.plain(w.ex(g.domain, inner)), copy=False)
         var = w.fresh("v")
         known = dom.form.kind == "items"
         src = dom.src if known else \

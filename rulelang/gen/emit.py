@@ -429,7 +429,7 @@ class Writer:
             src, size, item = (f"map({self.const(self.board.sites.__getitem__)}, {dom.src})",
                                dom.form.size, F.SITE)
         else:
-            dom = calls.zone_pile(self, self.plain(dom))
+            dom = calls.zone_pile(self, self.plain(dom), copy=False)
             if dom.form.kind == "items" or (dom.form.kind == "lines" and dom.form.known):
                 src, size, item = dom.src, dom.form.size, dom.form.item or F.ANY
                 if dom.form.kind == "lines":
