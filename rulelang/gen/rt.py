@@ -498,11 +498,19 @@ def charge(s: GenState, n: int, span: Any) -> None:
 def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     """A loop's items, its steps charged first: `each` per item (the reference's step per
     item and, at most, what one item's test and value take besides their own loops)."""
-    if type(items) is not tuple and not hasattr(items, "__len__"):
-        items = tuple(items)
+    kind = type(items)
+    if kind is tuple or kind is list:  # (most loops')
+        n = len(items)
+    elif kind is range:
+        n = count_of(items)
+    else:
+        if not hasattr(items, "__len__"):
+            items = tuple(items)
+        n = len(items)
     steps = s.steps
-    steps[0] += (len(items) if type(items) is not range else count_of(items)) * each
-    if steps[0] > STEP_BUDGET:
+    total = steps[0] + n * each
+    steps[0] = total
+    if total > STEP_BUDGET:
         charge(s, 0, span)
     return items
 
