@@ -117,8 +117,9 @@ def stored(c: Ctx, x: Any, span: Any) -> Any:
 
 def charge(c: Any, n: int, span: Any) -> None:  # a Ctx (or a builtin's view of it)
     """n steps at once (the items an operation touches)."""
-    c.steps += n
-    if c.steps > STEP_BUDGET:
+    total = c.steps + n  # (read once: a generated state's view reads it through a property)
+    c.steps = total
+    if total > STEP_BUDGET:
         c.tick(span)
 
 
