@@ -85,7 +85,8 @@ class Segment:
         it): played by the generated code to its first decision."""
         start = self.state._segment_start()
         assert start is not None
-        new = (start if data is None else data).clone()
+        bridge.history(start)  # (its entries' Decisions made once: each copy shares them,
+        new = (start if data is None else data).clone()  # and their labels, found once)
         new._trail, new._views = [], None
         new._guarded(lambda _: new._resume(), None)
         return Segment(new)
