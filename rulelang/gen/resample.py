@@ -16,7 +16,8 @@ from rulelang.gen.rt import GenState
 def resample(state: GenState, player: int, seed: int) -> GenState:
     """A copy of a state in the middle of a turn of a game that hides, dealt and chosen
     again for `player` (game/resample.py)."""
-    segment = Segment(state.clone())
+    bridge.history(state)  # (its history's Decisions made once, on the state a search
+    segment = Segment(state.clone())  # resamples often: every copy shares them)
     segment._views = state._views  # (what the procedure found of this position once: the
     done = reference_resample(segment, player, seed)  # same for every seed, kept on the
     state._views = segment._views                      # state, which a search resamples often)
