@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 import rulelang.gen.calls as calls
@@ -93,6 +94,9 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         if body is None and (dom.form.distinct or dom.form.kind in ("sitelist", "bits")):
             form = replace(form, distinct=True)
         return Code(f"tuple([{gen}])", form, cost)
+    kind_in = _kind_in(w, n, dom, src, env)
+    if kind_in is not None:
+        return Code(kind_in, F.BOOL, cost)
     within = body.form.within if body is not None and cond is None else None
     if kind == "any" and within is not None and within[0] == var \
             and not re.search(rf"\b{var}\b", within[1]):  # (lines as bits: one loop)
@@ -160,6 +164,30 @@ def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code |
     return quant(w, replace(n, cond=rest), env, mine, src, len(indices), F.SITE)
 
 
+def _kind_in(w: Any, n: ast.Quant, dom: Code, src: str, env: dict[str, Code]) -> str | None:
+    """`any x in D: kind(x) == K` (or `x.kind == K`), D pieces (a pile, a zone's) and K
+    not read through x: `K in map(kind of, D)`, the loop in C. Not where steps are
+    counted (the loop charges its items)."""
+    body = n.body
+    if w.counting or n.kind != "any" or n.cond is not None or dom.form.kind != "items" \
+            or dom.form.item != F.PIECE or not isinstance(body, ast.Compare) \
+            or body.op != "==":
+        return None
+    for side, other in ((body.left, body.right), (body.right, body.left)):
+        of_x = isinstance(side, ast.Call) and w.refs.get(side.func) == ("builtin", "kind") \
+            and len(side.args) == 1 and not side.kwargs and _names(side.args[0], n.var) \
+            or isinstance(side, ast.Attr) and side.name == "kind" and _names(side.obj, n.var) \
+            and w.refs.get(side) is None
+        if of_x and not any(isinstance(x, ast.Name) and x.id == n.var for x in walk(other)):
+            return f"({w.ex(other, env).src} in map({w.const(KIND)}, {src}))"
+    return None
+
+
+def _names(e: ast.Expr, var: str) -> bool:
+    return isinstance(e, ast.Name) and e.id == var
+
+
+KIND = attrgetter("kind")  # (a piece's kind: `_kind_in`)
 _LOCAL = re.compile(r"[av]\d+")  # a local of the writer's: read again for nothing
 
 
