@@ -14,7 +14,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 from rulelang.gen.bits import CHUNKED, chunk_sites, site_chunks, site_mask, some_within
 from rulelang.gen.bits import bit_sites as bits_to_sites
-from rulelang.gen.code import Code, Unsupported
+from rulelang.gen.code import READ_AGAIN, Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -165,8 +165,8 @@ def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code |
 
 
 def _kind_in(w: Any, n: ast.Quant, dom: Code, src: str, env: dict[str, Code]) -> str | None:
-    """`any x in D: kind(x) == K` (or `x.kind == K`), D pieces (a pile, a zone's) and K
-    not read through x: `K in map(kind of, D)`, the loop in C. Not where steps are
+    """`any x in D: kind(x) == K` (or `x.kind == K`), D pieces (a pile, a zone's) and K a
+    local or a constant: `K in map(kind of, D)`, the loop in C. Not where steps are
     counted (the loop charges its items)."""
     body = n.body
     if w.counting or n.kind != "any" or n.cond is not None or dom.form.kind != "items" \
@@ -179,7 +179,9 @@ def _kind_in(w: Any, n: ast.Quant, dom: Code, src: str, env: dict[str, Code]) ->
             or isinstance(side, ast.Attr) and side.name == "kind" and _names(side.obj, n.var) \
             and w.refs.get(side) is None
         if of_x and not any(isinstance(x, ast.Name) and x.id == n.var for x in walk(other)):
-            return f"({w.ex(other, env).src} in map({w.const(KIND)}, {src}))"
+            k = w.ex(other, env)  # (read before the items: a local or a constant, which
+            if k.form.known or READ_AGAIN.fullmatch(k.src):  # cannot fail, as an empty
+                return f"({k.src} in map({w.const(KIND)}, {src}))"  # D never reads it)
     return None
 
 
