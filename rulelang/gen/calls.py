@@ -9,6 +9,7 @@ from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+import rulelang.gen.operators as operators
 from rulelang.gen.bits import (
     CHUNKED,
     relation_masks,
@@ -99,7 +100,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                f"{w.const(n.span)}, {x})"
         fast = {"kind": f"{x}.kind", "owner": f"{w.owner_players()}[{x}.id]"}.get(key)
         if fast is not None and READ_AGAIN.fullmatch(x):  # (a local's piece: read in place)
-            call = f"({fast} if {x}.__class__ is {w.const(Piece)} else {call})"
+            call = operators.in_place(w, x, Piece, fast, call)
         return Code(call, F.ANY, cost)
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
@@ -152,8 +153,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if key == "group" and len(args) == 3 and not w.counting \
             and args[1].form.kind == "relation" and args[1].form.known:
         rel = args[1].form.static  # (a link: the search over the flat state)
-        bits = "None"  # (where each site's neighbours come in board order: as bits)
-        if w.n_sites <= CHUNKED and all(list(r) == sorted(set(r)) for r in rel.indices):
+        bits = "None"  # (a relation's neighbours of a site come in board order, as
+        if w.n_sites <= CHUNKED:  # topology.freeze makes them: each site's as bits)
             w.layout.owner_bits()
             bits = w.const((relation_masks(rel), site_chunks(w.board.sites)))
         return Code(f"{w.const(H.group_linked)}(S, {args[0].src}, {w.const(rel.indices)}, "

@@ -17,7 +17,7 @@ from rulelang.gen.bits import bit_sites as bits_to_sites
 from rulelang.gen.code import READ_AGAIN, Code, Unsupported
 from rulelang.gen.forms import Form
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import conjuncts, walk
 from rulelang.model.values import Record
 
 
@@ -135,13 +135,7 @@ def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code |
     begins with `owner(s) == P` (P a player known when written): over the sites of P's
     owner bits among them (the kept bits: no test of the others), the rest of the
     condition as it is. Not where steps are counted (the loop charges its items)."""
-    parts, todo = [], [n.cond]
-    while todo:  # (the tests of an `and`, in order)
-        t = todo.pop()
-        if isinstance(t, ast.BoolOp) and t.op == "and":
-            todo += [t.right, t.left]
-        elif t is not None:
-            parts.append(t)
+    parts = conjuncts(n.cond)
     first = parts[0] if parts else None
     rest = None
     for part in parts[1:]:  # (the others, tested in the same order)
@@ -190,7 +184,6 @@ def _names(e: ast.Expr, var: str) -> bool:
 
 
 KIND = attrgetter("kind")  # (a piece's kind: `_kind_in`)
-_LOCAL = re.compile(r"[av]\d+")  # a local of the writer's: read again for nothing
 
 
 def by_coordinate(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code], loop: Code) -> Code:
@@ -210,7 +203,7 @@ def by_coordinate(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code], loop: C
                 and not any(isinstance(x, ast.Name) and x.id == n.var for x in walk(other))):
             continue
         value = w.ex(other, env)
-        if not _LOCAL.fullmatch(value.src):
+        if not READ_AGAIN.fullmatch(value.src):
             return loop
         at = w.rt.coord_index[side.name]
         table: dict[Any, list[Any]] = {}
@@ -245,13 +238,7 @@ def occupied(w: Any, n: ast.Quant, bits: str, cost: int,
     test = n.body if n.cond is None else n.cond if n.body is None else None
     if n.kind not in ("any", "all", "count") or test is None:
         return None
-    parts, todo = [], [test]
-    while todo:  # (the tests of an `and`, in order)
-        t = todo.pop()
-        if isinstance(t, ast.BoolOp) and t.op == "and":
-            todo += [t.right, t.left]
-        else:
-            parts.append(t)
+    parts = conjuncts(test)
     held, which = bits, None
     for part in parts:
         if isinstance(part, ast.Call) and len(part.args) == 1 and not part.kwargs \

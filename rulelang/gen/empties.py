@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.language import ast
+from rulelang.language.astwalk import conjuncts
 
 
 def emptied(program: Any, stmts: tuple[ast.Stmt, ...], seen: frozenset[str] = frozenset()
@@ -82,9 +83,8 @@ def _empty_site(program: Any, e: ast.Expr) -> bool:
 
 def _asks_empty(program: Any, cond: ast.Expr, var: str) -> bool:
     """Is `empty(var)` one of the condition's conjuncts?"""
-    if isinstance(cond, ast.BoolOp) and cond.op == "and":
-        return _asks_empty(program, cond.left, var) or _asks_empty(program, cond.right, var)
-    return isinstance(cond, ast.Call) and tuple(program.refs.get(cond.func, ())) \
-        == ("builtin", "empty") and len(cond.args) == 1 and not cond.kwargs \
-        and isinstance(cond.args[0], ast.Name) and cond.args[0].id == var \
-        and program.refs.get(cond.args[0], ("local", var))[0] == "local"
+    return any(isinstance(c, ast.Call) and tuple(program.refs.get(c.func, ()))
+               == ("builtin", "empty") and len(c.args) == 1 and not c.kwargs
+               and isinstance(c.args[0], ast.Name) and c.args[0].id == var
+               and program.refs.get(c.args[0], ("local", var))[0] == "local"
+               for c in conjuncts(cond))

@@ -15,7 +15,7 @@ from rulelang.library.semantics import (
     _FOLD,
     BINOPS,
     COMPARES,
-    INT_BITS,
+    INT_LIMIT,
     ORDERS,
     RANKED,
     count_of,
@@ -34,8 +34,6 @@ from rulelang.library.semantics import (
 from rulelang.library.semantics import of_value as of_meaning
 from rulelang.model.values import Piece, Player, Record, Site, ZoneRef
 from rulelang.model.values import show as _show
-
-INT_LIMIT = 1 << INT_BITS  # (a whole number a `set` stores as it is: semantics.stored)
 
 __all__ = ["attr", "relation", "call_builtin", "binop", "compare", "items", "fold", "negate"]
 

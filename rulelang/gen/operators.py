@@ -133,4 +133,10 @@ def attribute(w: Any, obj: Code, name: str, span: Any) -> Code:
         fast, cls = f"{x}.coords[{w.const(w.rt.coord_index[name])}]", Site
     else:
         return Code(call, F.ANY, obj.cost)
-    return Code(f"({fast} if {x}.__class__ is {w.const(cls)} else {call})", F.ANY, obj.cost)
+    return Code(in_place(w, x, cls, fast, call), F.ANY, obj.cost)
+
+
+def in_place(w: Any, x: str, cls: type, fast: str, call: str) -> str:
+    """x's value read in place (`fast`) where x, a local of the writer's, is of class
+    `cls`, by the helper's `call` otherwise."""
+    return f"({fast} if {x}.__class__ is {w.const(cls)} else {call})"

@@ -49,3 +49,17 @@ def nodes(node: Any, kind: type[_N]) -> tuple[_N, ...]:
         _NODES.clear()
     _NODES[(id(node), kind)] = (node, found)
     return found
+
+
+def conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
+    """The tests of an `and` (of `and`s), in the order they are evaluated; [e] for any
+    other expression, [] for none."""
+    out: list[ast.Expr] = []
+    todo = [] if e is None else [e]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, ast.BoolOp) and t.op == "and":
+            todo += [t.right, t.left]
+        else:
+            out.append(t)
+    return out

@@ -35,7 +35,7 @@ STEP_BUDGET = 2_000_000
 
 SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*` may make
 INT_BITS = 4096  # bits of the largest whole number a rule may make (about 1,233 digits)
-_INT_LIMIT = 1 << INT_BITS
+INT_LIMIT = 1 << INT_BITS
 _CONTAINERS = frozenset((tuple, list, MapValue, TableValue, dict, Record))
 _HEAVY = _CONTAINERS | {str}
 _WEIGHTS: dict[int, tuple[Any, int]] = {}  # id -> (value, weight) of nested lists seen
@@ -82,7 +82,7 @@ def too_large(x: Any) -> bool:
     """A list or map over SIZE_LIMIT items (see weight), or a number over INT_BITS bits."""
     t = type(x)
     if t is int:
-        return not -_INT_LIMIT < x < _INT_LIMIT
+        return not -INT_LIMIT < x < INT_LIMIT
     return t in _CONTAINERS and weight(x) > SIZE_LIMIT
 
 
@@ -105,7 +105,7 @@ def stored(c: Ctx, x: Any, span: Any) -> Any:
     weight (and refused over SIZE_LIMIT)."""
     t = type(x)
     if t is int:
-        if not -_INT_LIMIT < x < _INT_LIMIT:
+        if not -INT_LIMIT < x < INT_LIMIT:
             raise size_error(x, span)
     elif t in _CONTAINERS or t is str:
         w = weight(x)
@@ -469,7 +469,7 @@ def increased(old: Any, sign: int, amount: Any, span: Any) -> int:
                                f"{show(old)} by {show(amount)}: both must be whole numbers",
                                span)
     new = old + sign * amount
-    if not -_INT_LIMIT < new < _INT_LIMIT:
+    if not -INT_LIMIT < new < INT_LIMIT:
         raise size_error(new, span)
     return new
 
