@@ -22,6 +22,7 @@ import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
+from rulelang.gen.playout import BIT_LENGTH, SHORT
 from rulelang.gen.walk import Walk, leading_puts, puts_first, simple
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -166,7 +167,7 @@ class GameWriter:
         if k is None and (self.tries or any(a in self.lazy for a in actions)):
             draws.write(self, mover, do)  # (its options drawn without listing them all)
         elif len(actions) == 1 and len(self.draws) == 1 and k is None:
-            draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's randrange)
+            draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's bits)
             draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
             draw.add("return None")
             self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
@@ -217,9 +218,14 @@ class GameWriter:
                 listed = w.charged(dom.src, 1, one.domain.span) if w.counting else dom.src
                 add = f"out.extend(map({w.const(options.__getitem__)}, {listed}))"
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
-                q = w.fresh("v")  # one option drawn as menu()[randrange(len(menu()))]
-                draw = [f"{q} = {dom.src}", f"if {q}:",
-                        f"    return {w.const(options)}[{q}[a0(len({q}))]]"]
+                # one option drawn as menu()[below(bits, len(menu()))], in place
+                q, many, pick = w.fresh("v"), w.fresh("v"), w.fresh("v")
+                length = f"{w.const(BIT_LENGTH)}[{many}]" if len(w.board.sites) < SHORT \
+                    else f"{many}.bit_length()"
+                draw = [f"{q} = {dom.src}", f"if {q}:", f"    {many} = len({q})",
+                        f"    {pick} = a0({length})", f"    while {pick} >= {many}:",
+                        f"        {pick} = a0({length})",
+                        f"    return {w.const(options)}[{q}[{pick}]]"]
                 if check is not None:
                     draw = [f"if {self._piece_test(stmts[first:])}:", *("    " + d for d in draw)]
                 if not w.counting:  # (counted: every menu listed, its steps charged)

@@ -1,6 +1,7 @@
 """One option of a `do` drawn at random without listing its menu, for playouts, where the
 menu tries effects on scratch copies (gen/walk.py): `draw<m>(S, a0)` (a0: the generator's
-randrange), each option as likely as in `menu[a0(len(menu))]` (rejection sampling).
+random bits, gen/playout.py), each option as likely as in `menu[below(a0, len(menu))]`
+(rejection sampling).
 
 An action whose first statement is a choose of the mover followed by effects that may
 refuse it is *lazy*: its options are its first choose's values, each standing for as many
@@ -19,6 +20,7 @@ from typing import Any
 
 from rulelang.gen.code import Code, Func
 from rulelang.gen.empties import emptied, empty_values
+from rulelang.gen.playout import below
 from rulelang.gen.walk import Walk, simple
 from rulelang.language import ast
 
@@ -27,7 +29,7 @@ class Unbounded(Exception):
     """A value of a lazy action with more ways than its bound."""
 
 
-def sample(s: Any, randrange: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
+def sample(s: Any, bits: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
     """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
     an action listed, or (values, rest, bound) of a lazy one. The listed ways and those of
     the values drawn past them are one pool (any order: each option is as likely)."""
@@ -42,7 +44,7 @@ def sample(s: Any, randrange: Any, group: tuple[tuple[Any, Any, int], ...]) -> A
             lazy.append((values, rest, bound))
             places += len(values) * bound
     while places or listed:
-        r = randrange(places + len(listed))
+        r = below(bits, places + len(listed))
         if r >= places:
             return listed[r - places]
         for values, rest, bound in lazy:
@@ -98,7 +100,7 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
     fn.add("    return None")
     fn.add(f"except {w.const(Unbounded)}:")
     fn.add(f"    menu = menu{mover}(S)")
-    fn.add("    return menu[a0(len(menu))] if menu else None")
+    fn.add(f"    return menu[{w.const(below)}(a0, len(menu))] if menu else None")
     w.funcs.append((f"draw{mover}", do.span, "menu", fn))
 
 

@@ -2,7 +2,11 @@
 legal actions until the game ends or `limit` are applied, each option as likely as with
 `apply_action(rng.choice(legal_actions()))`. Where the writer gives `draws` (gen/draws.py),
 an option is drawn without listing its menu, and the history keeps only the one taken;
-the last menu is listed (the state goes on from it)."""
+the last menu is listed (the state goes on from it).
+
+A number below n is drawn from the generator's random bits (`bits(k)`: k of them) as
+Python's generator draws `randrange(n)`: n.bit_length() bits until they are below n, the
+same numbers; the generated draws write that loop in place (no call per number)."""
 from __future__ import annotations
 
 import random
@@ -27,11 +31,11 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
     menu = s.menu
     if menu is None or limit <= 0:
         return
-    cap, randrange, history = s.game.max_plies, _below(rng), s.hist
+    cap, bits, history = s.game.max_plies, random_bits(rng), s.hist
     acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
     players, mover, idle, append = len(s.players), s.mover, s.idle, history.append
     following = tuple((m + 1) % players for m in range(players))
-    k = randrange(len(menu))
+    k = below(bits, len(menu))
     append((mover, menu, k))
     option = menu[k]
     # the actions applied: `limit`, or as many as the cap on the history's length leaves
@@ -47,9 +51,9 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
             s.idle = idle = 0
         s.turn += 1
         s.mover = mover = following[mover]
-        option = draws[mover](s, randrange)
+        option = draws[mover](s, bits)
         if option is None:
-            option = _skipped(s, randrange)
+            option = _skipped(s, bits)
             if option is None:
                 return
             mover, idle = s.mover, s.idle
@@ -69,7 +73,7 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
         s.was_capped, s.result, s.menu = True, None, None
 
 
-def _skipped(s: Any, randrange: Any) -> Any:
+def _skipped(s: Any, bits: Any) -> Any:
     """After a turn with a decision, the next player has no option: the turns that follow
     as GenState._next_turn ends them (each turn's end section, nobody deciding for a whole
     round ends the game), until a player has an option (it is drawn) or the game is over
@@ -85,18 +89,18 @@ def _skipped(s: Any, randrange: Any) -> Any:
             return None
         s.turn += 1
         s.mover = (s.mover + 1) % len(s.players)
-        option = s.draws[s.mover](s, randrange)
+        option = s.draws[s.mover](s, bits)
         if option is not None:
             return option
 
 
 def _drawn(s: Any, rng: Any, limit: int) -> None:
     """The loop with the draws, the turn's end through the state (repetition, rounds)."""
-    cap, history, randrange, draws = s.game.max_plies, s.hist, _below(rng), s.draws
+    cap, history, bits, draws = s.game.max_plies, s.hist, random_bits(rng), s.draws
     menu = s.menu
     if menu is None or limit <= 0 or draws is None:
         return
-    k = randrange(len(menu))
+    k = below(bits, len(menu))
     history.append((s.mover, menu, k))
     option = menu[k]
     steps = s.steps
@@ -114,7 +118,7 @@ def _drawn(s: Any, rng: Any, limit: int) -> None:
                     s.menu = menu
                     break
             else:
-                option = draws[s.mover](s, randrange)
+                option = draws[s.mover](s, bits)
                 if option is not None:
                     break
             decided = False
@@ -127,13 +131,16 @@ def _drawn(s: Any, rng: Any, limit: int) -> None:
 
 def _listed(s: Any, rng: Any, limit: int) -> None:
     """The loop without draws: each menu listed, one of its options taken."""
-    cap, history, randrange, steps = s.game.max_plies, s.hist, _below(rng), s.steps
+    cap, history, bits, steps = s.game.max_plies, s.hist, random_bits(rng), s.steps
     for _ in range(limit):
         menu = s.menu
         if menu is None:
             return
         steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-        k = randrange(len(menu))
+        n = len(menu)
+        k = bits(BIT_LENGTH[n] if n < SHORT else n.bit_length())
+        while k >= n:
+            k = bits(BIT_LENGTH[n] if n < SHORT else n.bit_length())
         if s.steppers is None:
             history.append((s.mover, menu, k))
             s.acts[s.mover](s, menu[k])
@@ -150,9 +157,24 @@ def _listed(s: Any, rng: Any, limit: int) -> None:
             return
 
 
-def _below(rng: Any) -> Any:
-    """`rng.randrange` of one positive argument; for Python's generator its `_randbelow`,
-    which randrange(n) returns for n > 0 (the same numbers, without randrange's checks)."""
-    if isinstance(rng, random.Random):
-        return rng._randbelow  # type: ignore[attr-defined]
-    return rng.randrange
+SHORT = 1024  # numbers below it: their bit lengths in a table
+BIT_LENGTH = tuple(n.bit_length() for n in range(SHORT))
+
+
+def below(bits: Any, n: int) -> int:
+    """A number in 0..n-1 (n > 0) from the generator's bits."""
+    k = n.bit_length()
+    r: int = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def random_bits(rng: Any) -> Any:
+    """The playout's `bits(k)`: a Python generator's getrandbits, where its randrange(n) is
+    `below(getrandbits, n)` (the same numbers); of any other generator with a randrange,
+    k bits as randrange(2 ** k) gives them (as uniform)."""
+    python = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+    if isinstance(rng, random.Random) and type(rng)._randbelow is python:  # type: ignore
+        return rng.getrandbits
+    return lambda k: rng.randrange(1 << k)

@@ -74,7 +74,7 @@ def _positions(game: Any, seeds: int) -> list[Any]:
 
 def _drawn(game: Any, state: Any, rng: random.Random) -> Any:
     cls = game.state_class
-    return cls.draws[state.mover](state.clone(), rng.randrange)
+    return cls.draws[state.mover](state.clone(), rng.getrandbits)  # (the draws take random bits)
 
 
 @pytest.mark.parametrize("name", ["spargo", "spyramid", "spought", "breakthrough"])
@@ -114,7 +114,7 @@ def _bounds_kept(game: Any, seen: list[tuple[int, int]], monkeypatch: Any) -> No
     space = game.state_class.draws[0].__globals__
     key = next(k for k, v in space.items() if v is draws.sample)
 
-    def sample(s: Any, randrange: Any, group: Any) -> Any:
+    def sample(s: Any, bits: Any, group: Any) -> Any:
         def bounded(rest: Any, bound: int) -> Any:
             def ways(s: Any, value: Any) -> Any:
                 found = rest(s, value)
@@ -122,7 +122,7 @@ def _bounds_kept(game: Any, seen: list[tuple[int, int]], monkeypatch: Any) -> No
                 assert len(found) <= bound, (len(found), bound)
                 return found
             return ways
-        return draws.sample(s, randrange, tuple(
+        return draws.sample(s, bits, tuple(
             (first, rest if rest is None else bounded(rest, bound), bound)
             for first, rest, bound in group))
     monkeypatch.setitem(space, key, sample)

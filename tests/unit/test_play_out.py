@@ -12,6 +12,7 @@ import pytest
 from scenario_tools import legal, load_text
 
 import rulelang
+from rulelang.gen.playout import below, random_bits
 
 ROOT = Path(__file__).resolve().parents[2]
 # a stone may not be put between two others: that is only known once it is put (crowd, then
@@ -264,3 +265,43 @@ def test_turns_without_an_option_are_skipped_as_apply_action_skips_them(
         assert played.history() == applied.history()
         assert played.returns() == applied.returns()
         assert played.observation(0) == applied.observation(0)  # (its turn count too)
+
+
+def test_numbers_from_random_bits_are_the_generators_own_randrange() -> None:
+    mine, python = random.Random(5), random.Random(5)
+    bits = random_bits(mine)
+    ns = [1, 2, 3, 7, 8, 9, 100, 121, 1000, 5000]
+    assert [below(bits, n) for n in ns * 30] == [python.randrange(n) for n in ns * 30]
+
+
+class _Dice:
+    """A generator with only a randrange (no random bits of its own)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def randrange(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+
+class _OwnRandom(random.Random):
+    """Python's randrange over its own random(): not over getrandbits."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+@pytest.mark.parametrize("make", [_Dice, _OwnRandom])
+def test_a_generator_of_any_kind_plays_legal_games(make: Any) -> None:
+    game = rulelang.load_game(ROOT / "rulebooks" / "connect_four.rule", mode="compiled")
+    bits = random_bits(make(1))
+    counts = Counter(below(bits, 6) for _ in range(6000))
+    assert sorted(counts) == list(range(6)) and min(counts.values()) > 800
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        state.play_out(make(seed), 10 ** 6)
+        assert state.is_terminal()
+        again = game.new_initial_state(seed=seed)
+        for label in state.history():
+            again.apply_action(label)  # (each one legal where it was taken)
+        assert again.returns() == state.returns()
