@@ -238,6 +238,8 @@ class GenGame(Game):
         super().__init__(runtime, path, source_hash)
         self.state_class = cls
         self._start: GenState | None = None
+        # … and, where a one-decision game's first menu is listed without chance, with it
+        self._first: GenState | None = None
         self._chance = facts.chance_in_setup(runtime.program)  # (the setup draws by chance)
 
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
@@ -255,6 +257,10 @@ class GenGame(Game):
             if self._start is None:
                 self._start = bridge.from_data(self.state_class, self, self._set_up(0))
                 self._start.hist, self._start._made = [], []
+            if rng is None and self._first is not None:  # (its first menu listed once)
+                start = self._first.clone()
+                start.rng = Rng(seed)
+                return start
             start = self._start.clone()
         if rng is not None:  # (the given generator itself, as the engine keeps it)
             start.rng = rng
@@ -262,6 +268,10 @@ class GenGame(Game):
             start.rng = Rng(0)
             start.rng.seed(seed)
         start._guarded(lambda _: start._start(), None)
+        if start.phase != SETUP and not chance and rng is None and self._first is None \
+                and start.steppers is None and start.menu is not None \
+                and self._start is not None and start.turn == self._start.turn:
+            self._first = start.clone()
         return start
 
     def reference_state(self, data: Any, turn: bool, setup: bool = False) -> Any:
