@@ -22,7 +22,7 @@ import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
-from rulelang.gen.playout import BIT_LENGTH, SHORT
+from rulelang.gen.playout import BIT_LENGTH, SHORT, below
 from rulelang.gen.walk import Walk, leading_puts, puts_first, simple
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -170,6 +170,11 @@ class GameWriter:
             draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's bits)
             draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
             draw.add("return None")
+            self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
+        elif k is None:  # its menu listed, an option of it drawn (the playout's own loop)
+            draw = Func(f"def draw{mover}(S, a0):")
+            draw.add(f"menu = menu{mover}(S)")
+            draw.add(f"return menu[{self.w.const(below)}(a0, len(menu))] if menu else None")
             self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
         self.tries = self.tries or tried
         return cost
