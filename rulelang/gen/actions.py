@@ -373,9 +373,10 @@ class GameWriter:
             return dom.src, dom.form.size, F.an_item(item)
         if dom.form.kind == "lines" and dom.form.known:
             return f"{dom.src}.lines", dom.form.size, dom.form.item or F.ANY
-        self.bounded = False
+        size = F.unknown_items(dom.form, -1)
+        self.bounded = size >= 0
         return (f"tuple({self.w.const(rt.domain)}(S, {dom.src}, {self.w.const(span)}))",
-                self.w.n_sites, F.ANY)
+                size if size >= 0 else self.w.n_unknown, F.ANY)
 
     def _let(self, s: ast.Let, env: dict[str, Code], fn: Func) -> int:
         cost = 0

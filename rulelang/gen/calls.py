@@ -52,7 +52,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     builtin itself over the state (`S.view()`)."""
     b = BUILTINS[key]
     # a step for the call, and at most the items of each argument a builtin may go
-    # through (library/semantics.charge_items); an argument of unknown form as a board
+    # through (library/semantics.charge_items; they charge them as they run, in every
+    # game); an argument of unknown form as a board
     cost = 1 + sum(a.cost + (a.form.size if a.form.kind in _SIZED else
                              w.n_sites if a.form.kind in ("any", "zone") else 0) for a in args)
     if w.counting:  # (the builtin charges its items itself, through S.view())
@@ -105,7 +106,8 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",
-                    F.BOOL if key in ("occupied", "empty") else F.ANY, cost)
+                    F.BOOL if key in ("occupied", "empty") else F.items(w.n_pieces, F.PIECE)
+                    if key == "pieces" else F.ANY, cost)  # (pieces: a tuple, of the game's)
     if site and key == "owner":
         return Code(f"S.top[{args[0].src}.index]", F.ANY, cost)
     if site and key == "top":  # the top piece, or none
@@ -141,7 +143,11 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
             raise Unsupported(f"'{key}' with a rule, in generated code", n.span)
         if not w.counting:  # (counted: each call of the rule charges itself)
             cost += times * sum(1 + args[i].cost for i in called)
-    form = F.items(w.n_sites, F.SITE) if key == "group" else F.ANY
+    form = F.items(w.n_sites, F.SITE) if key in ("group", "reach") else F.ANY
+    if key == "pieces":  # (of a site or a zone: the game's pieces at most)
+        form = F.items(w.n_pieces, F.PIECE)
+    if key in ("reversed", "distinct") and args and args[0].form.kind == "items":
+        form = F.items(args[0].form.size, args[0].form.item or F.ANY)  # (a tuple: no more)
     if key in ("str", "letter"):
         form = F.TEXT
     if key in ("count", "size"):

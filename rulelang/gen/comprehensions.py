@@ -38,7 +38,7 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
         known = dom.form.kind == "items"
         src = dom.src if known else \
             f"{w.const(H.items)}(S, {dom.src}, {w.const(n.span)})"
-        n_items = dom.form.size if known else w.n_sites
+        n_items = dom.form.size if known else F.unknown_items(dom.form, w.n_unknown)
         loops.append((var, src, dom.cost))
         inner[g.var] = Code(var, dom.form.item if known and dom.form.item else F.ANY, 0)
         cost += size * (1 + dom.cost)

@@ -62,6 +62,10 @@ class Writer:
         self.board = runtime.board
         self.n_sites = len(runtime.board.sites)
         self.n_pieces = len(runtime.template.loc)  # (on distinct sites: this many at most)
+        # the items a loop over a value of unknown form may go through: any number (a list
+        # made as the game runs), so the game's steps are counted as they run (where they
+        # are, each loop charges its own items: the board's sites, as a cost of one item)
+        self.n_unknown = self.n_sites if counting else STEP_BUDGET
         self.constants: dict[str, Any] = {}
         self._by_value: dict[Any, str] = {}
         self.funcs: list[tuple[str, Span | None, str, Func]] = []
@@ -436,7 +440,8 @@ class Writer:
                     src = f"{src}.lines"
             else:
                 src, size, item = (f"{self.const(H.items)}(S, {dom.src}, "
-                                   f"{self.const(n.span)})", self.n_sites, F.ANY)
+                                   f"{self.const(n.span)})",
+                                   F.unknown_items(dom.form, self.n_unknown), F.ANY)
         loop = comprehensions.quant(self, n, env, dom, src, size, F.an_item(item))
         return comprehensions.by_coordinate(self, n, dom, env, loop)
 

@@ -94,6 +94,13 @@ def items(size: int, item: Form) -> Form:
     return Form("items", size, item)
 
 
+def unknown_items(form: Form, unknown: int) -> int:
+    """At most the items a domain of this form (no items form) goes through: a tuple, a list
+    or a range known when written, its own; any other value, `unknown`."""
+    value = form.static
+    return len(value) if form.known and type(value) in (tuple, list, range) else unknown
+
+
 def of_constant(value: Any, board: Any, players: int, zones: Any = ()) -> Form:
     """The form of a value known when the game is made (`zones`: the game's zones)."""
     from rulelang.model.values import LineSet, Player, Relation, Site, ZoneRef

@@ -149,17 +149,50 @@ def test_a_loop_without_end_is_the_budget_error_at_the_loop(tmp_path: Path) -> N
 
 
 def test_a_game_whose_bound_is_past_half_the_budget_counts_its_steps() -> None:
-    """Tatara's actions for 4 players may take more steps than generated code runs
-    uncounted (each round reveals a forest card per player, each card's event may move
-    every piece): its loops charge their items as they start (and it plays as the
-    reference: test_generated_equal)."""
-    game = rulelang.load_game("tatara", {"players": 4}, mode="generated")
+    """Muso Sakura's actions may take more steps than generated code runs uncounted, as
+    far as the writer can tell (a role's cards are indexed over a range whose end is known
+    only as the game runs): its loops charge their items as they start (and it plays as
+    the reference: test_generated_equal)."""
+    game = rulelang.load_game("muso_sakura", {"players": 3}, mode="generated")
     assert isinstance(game, GenGame)
     generated = game.state_class.generated  # type: ignore[attr-defined]
     assert generated.counting  # (its steps: the bound of what its loops leave uncharged)
     state = game.new_initial_state(0)
     state.play_out(random.Random(0), 20)
     assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
+
+
+GROWING = """use square
+game "Growing"
+players A, B
+board square.grid(1, 2, 0)
+var xs = [1]
+action grow
+  set xs = [x for x in xs, y in 1..8]
+turn
+  do grow
+end
+  when sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) < 0
+    draw
+"""
+
+
+def test_a_loop_over_a_list_made_as_the_game_runs_counts_its_steps(tmp_path: Path) -> None:
+    """A list a var holds may have any number of items (the data budget's): a game that
+    loops over one counts its steps and meets the budget where the reference does (with a
+    bound of the board's sites for it, it ran on uncounted past the reference's R302)."""
+    path = tmp_path / "growing.rule"
+    path.write_text(GROWING)
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame) and game.state_class.counting
+    met = {}
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            for _ in range(30):
+                state.apply_action(0)
+        met[mode] = (len(state.history()), err.value.render().splitlines()[:2])
+    assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
 
 
 @pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex", "tatara"])
