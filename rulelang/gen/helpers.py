@@ -8,6 +8,7 @@ from typing import Any
 
 from rulelang.errors import RulelangError, RuleRuntimeError
 from rulelang.gen.bits import chunk_sites
+from rulelang.gen.rt import charge
 from rulelang.language.ast import Const
 from rulelang.library.effects import chance_draw, clamp
 from rulelang.library.effects import slot as slot_of
@@ -286,19 +287,31 @@ def not_callable(key: str, span: Any, *args: Any) -> Any:
     raise RuleRuntimeError(f"'{key or '?'}' cannot be called here", span)
 
 
-def binop(op: str, left: Any, right: Any, span: Any) -> Any:
+def binop(op: str, left: Any, right: Any, span: Any, s: Any) -> Any:
+    """`left op right` as the reference computes it: a list or text made charges its
+    length (in every game: a var's list may grow past any bound written)."""
     try:
-        return BINOPS[op](left, right)
+        result = BINOPS[op](left, right)
     except (TypeError, ZeroDivisionError) as exc:
         raise RuleRuntimeError(f"cannot compute {show(left)} {op} {show(right)}: {exc}",
                                span) from None
     except OverflowError as exc:
         raise RuleRuntimeError(f"cannot compute {op}: {exc}", span) from None
+    if type(result) is tuple or type(result) is str:
+        charge(s, len(result), span)
+    return result
 
 
 def compare(op: str, left: Any, right: Any, span: Any, s: Any) -> bool:
-    if op in ("in", "not in") and (right is None or isinstance(right, ZoneRef)):
-        right = iterate(s.view(), right)  # (a zone's pieces, none's none)
+    """As the reference compares: `in` a list (or a zone's pieces) charges its items,
+    `==` of a list its length."""
+    if op in ("in", "not in"):
+        if right is None or isinstance(right, ZoneRef):
+            right = iterate(s.view(), right)  # (a zone's pieces, none's none)
+        if type(right) is tuple:
+            charge(s, len(right), span)
+    elif type(left) is tuple and op in ("==", "!="):
+        charge(s, len(left), span)
     try:
         return bool(COMPARES[op](left, right))
     except TypeError:

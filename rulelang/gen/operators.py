@@ -37,7 +37,7 @@ def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
             and a.form.item == b.form.item:  # (two tuples: one, their items' form kept)
         form = F.items(a.form.size + b.form.size, F.an_item(a.form.item))
     return Code(f"{w.const(H.binop)}({w.const(n.op)}, {a.src}, {b.src}, "
-                f"{w.const(n.span)})", form, cost)
+                f"{w.const(n.span)}, S)", form, cost)
 
 
 def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:

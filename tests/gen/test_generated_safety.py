@@ -195,6 +195,39 @@ def test_a_loop_over_a_list_made_as_the_game_runs_counts_its_steps(tmp_path: Pat
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
 
 
+CONCATENATING = """use square
+game "Concatenating"
+players A, B
+board square.grid(1, 2, 0)
+var xs = [1]
+action grow
+  set xs = xs + xs
+  set xs = xs + [] + []
+turn
+  do grow
+end
+  when size(xs) < 0
+    draw
+"""
+
+
+def test_lists_made_by_adding_charge_their_length_as_the_reference(tmp_path: Path) -> None:
+    """`+` of lists (or texts) charges the length it makes in every game, as the reference
+    does: a game that loops over nothing still meets the budget where the reference does."""
+    path = tmp_path / "concatenating.rule"
+    path.write_text(CONCATENATING)
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame) and not game.state_class.counting
+    met = {}
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            for _ in range(30):
+                state.apply_action(0)
+        met[mode] = (len(state.history()), err.value.render().splitlines()[:2])
+    assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
+
+
 @pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex", "tatara"])
 def test_an_uncounted_games_bound_holds_what_the_reference_counts(name: str) -> None:
     """A game runs uncounted where the writer's bound on one action's steps (its action,
