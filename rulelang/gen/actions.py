@@ -404,8 +404,8 @@ class GameWriter:
             cost = max(cost, self._perform(action, fn))
             fn.depth -= 1
         fn.add(f"S.last[{self.w.const('action')}] = name")
-        fn.add(f"S.last[{self.w.const('player')}] = {self.w.const(self.w.rt.players)}"
-               "[S.mover]")
+        fn.add(f"S.last[{self.w.const('player')}] = "  # (act<m> runs with m to move)
+               f"{self.w.const(self.w.rt.players[mover])}")
         self.w.funcs.append((f"act{mover}", self.turn.span, "act", fn))
         return cost
 
