@@ -25,9 +25,14 @@ def _foldable(c: Code) -> bool:
         and type(c.form.static) is not bool
 
 
+def _length(form: F.Form) -> int:
+    """At most the items a value of this form holds (a number's bound is no length)."""
+    return 0 if form.kind == "num" else int(form.size)
+
+
 def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
     a, b = w.ex(n.left, env), w.ex(n.right, env)
-    cost = a.cost + b.cost + a.form.size + b.form.size
+    cost = a.cost + b.cost + _length(a.form) + _length(b.form)
     if n.op in ("+", "-") and a.form.kind == b.form.kind == "num":
         return Code(f"({a.src} {n.op} {b.src})", F.NUM, cost)
     form = F.NUM if a.form.kind == b.form.kind == "num" else F.ANY
@@ -54,7 +59,7 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
             or type(b.form.static) is not int else a.form.static == b.form.static
         known: Code = w.static(same == (n.op == "=="))
         return known
-    cost = a.cost + b.cost + max(a.form.size, b.form.size, 1 if n.op in ("in", "not in")
+    cost = a.cost + b.cost + max(_length(a.form), _length(b.form), 1 if n.op in ("in", "not in")
                                  and b.form.kind != "items" else 0)
     if n.op in ("==", "!="):
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)

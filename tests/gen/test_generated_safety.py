@@ -228,6 +228,42 @@ def test_lists_made_by_adding_charge_their_length_as_the_reference(tmp_path: Pat
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
 
 
+PRICES = """use square
+game "Prices"
+players A, B
+board square.grid(1, 2, 0)
+counter points each player = 0
+table costs: 1 -> 2, 2 -> 1000000
+action buy
+  choose k in [1, 2] where points of mover >= costs[k] else "{k} costs {costs[k]}"
+  decrease points of mover by costs[k]
+action earn
+  increase points of mover by 1
+turn
+  do buy or earn
+end at most 12 plies
+"""
+
+
+def test_a_large_number_compared_costs_no_steps(tmp_path: Path) -> None:
+    """A number's bound is no length: comparing with a price of a million is one step, not
+    a million (counted, each choose's item was charged a million: R302 at the first menu,
+    where the reference plays on; bench/fuzz.py seed 146870)."""
+    path = tmp_path / "prices.rule"
+    path.write_text(PRICES)
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame) and not game.state_class.counting
+    assert game.state_class.generated.steps < 100  # type: ignore[attr-defined]
+    played = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        while not state.is_terminal():  # (earn, and buy the cheap one when it can)
+            labels = [state.action_to_string(a) for a in state.legal_actions()]
+            state.apply_action("buy 1" if "buy 1" in labels else labels[-1])
+        played.append((state.history(), state.returns()))
+    assert played[0] == played[1] and "buy 1" in played[0][0]
+
+
 @pytest.mark.parametrize("name", ["spargo", "spice", "spline_plus", "hex", "tatara"])
 def test_an_uncounted_games_bound_holds_what_the_reference_counts(name: str) -> None:
     """A game runs uncounted where the writer's bound on one action's steps (its action,
