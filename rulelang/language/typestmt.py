@@ -67,15 +67,16 @@ def rules_callees_first(program: Program, refs: Any,
 
 
 def _named(program: Program, refs: Any, body: Any) -> list[str]:
-    """The rules a rule's body names, and those the values of the tables it names name (a
-    table's type is its values' types)."""
+    """The rules a rule's body names, and those the keys and values of the tables it names
+    name (a table's type is its keys' and values' types)."""
     out: list[str] = []
     for node in nodes(body, ast.Node):
         ref = refs.get(node)
         if ref is not None and ref[0] == "def" and ref[1] in program.defs:
             out.append(ref[1])
         elif ref is not None and ref[0] == "table" and ref[1] in program.tables:
-            out.extend(r[1] for v in program.tables[ref[1]].values for n in nodes(v, ast.Node)
+            table = program.tables[ref[1]]
+            out.extend(r[1] for v in table.keys + table.values for n in nodes(v, ast.Node)
                        if (r := refs.get(n)) is not None and r[0] == "def"
                        and r[1] in program.defs)
     return out

@@ -142,6 +142,17 @@ def test_a_chain_of_rules_named_by_a_table_is_a_diagnostic(tmp_path: Path) -> No
     assert [d.split(" ")[0] for d in found] == ["R108"], found
 
 
+def test_a_chain_of_rules_named_by_a_table_key_is_a_diagnostic(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 145711 (a chain of 1,000 rules named by a key of Muso Sakura's
+    table): the walk of the rules callees first followed a table's values, not its keys, so
+    the type checker reached the chain by recursion, a RecursionError; it is R108."""
+    chain = "\n".join(f"def c{i} = c{i + 1}" for i in range(1000)) + "\ndef c1000 = 1"
+    table = "table costs: 1 -> 2, c0 -> 3"
+    found = _diagnostics(tmp_path, GAME.format(defs=table + "\ndef f(x) = costs[x] + 1\n"
+                                               + chain, expr="f(1)"))  # (the chain last)
+    assert [d.split(" ")[0] for d in found] == ["R108"], found
+
+
 def _endless(tmp_path: Path, defs: str, mode: str) -> str:
     (tmp_path / "g.rule").write_text(
         'game "G"\nplayers A, B\nuse square\nboard square.grid(2, 2, 0)\npiece p\n'
