@@ -245,7 +245,7 @@ class GenGame(Game):
     def new_initial_state(self, seed: int = 0, rng: Any = None) -> Any:
         """A new game; its chance drawn from `seed`, or from `rng` when given (a
         game/chance.ScriptedRng: the outcomes are given from outside)."""
-        chance = self._chance
+        chance, fixed = self._chance, False  # (fixed: the same start for every seed)
         if self.state_class.setupper is not None:  # the setup's machine, from the template
             data = self.runtime.template.copy()
             start = bridge.from_data(self.state_class, self, data)
@@ -261,17 +261,15 @@ class GenGame(Game):
                 start = self._first.clone()
                 start.rng = Rng(seed)
                 return start
-            start = self._start.clone()
+            start, fixed = self._start.clone(), rng is None
         if rng is not None:  # (the given generator itself, as the engine keeps it)
             start.rng = rng
         elif not chance or start.phase == SETUP:
-            start.rng = Rng(0)
-            start.rng.seed(seed)
+            start.rng = Rng(seed)
+        turn = start.turn
         start._guarded(lambda _: start._start(), None)
-        if start.phase != SETUP and not chance and rng is None and self._first is None \
-                and start.steppers is None and start.menu is not None \
-                and self._start is not None and start.turn == self._start.turn:
-            self._first = start.clone()
+        if fixed and start.steppers is None and start.menu is not None and start.turn == turn:
+            self._first = start.clone()  # (a one-decision game's first menu: no turn skipped)
         return start
 
     def reference_state(self, data: Any, turn: bool, setup: bool = False) -> Any:

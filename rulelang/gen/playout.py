@@ -137,10 +137,7 @@ def _listed(s: Any, rng: Any, limit: int) -> None:
         if menu is None:
             return
         steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-        n = len(menu)
-        k = bits(BIT_LENGTH[n] if n < SHORT else n.bit_length())
-        while k >= n:
-            k = bits(BIT_LENGTH[n] if n < SHORT else n.bit_length())
+        k = below(bits, len(menu))
         if s.steppers is None:
             history.append((s.mover, menu, k))
             s.acts[s.mover](s, menu[k])

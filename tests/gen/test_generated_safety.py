@@ -11,6 +11,7 @@ import random
 import re
 import tokenize
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,19 +163,31 @@ def test_a_game_whose_bound_is_past_half_the_budget_counts_its_steps() -> None:
     assert 0 < state.steps[0] < 2_000_000  # type: ignore[attr-defined]
 
 
-GROWING = """use square
-game "Growing"
+LISTS = """use square
+game "Lists"
 players A, B
 board square.grid(1, 2, 0)
 var xs = [1]
 action grow
-  set xs = [x for x in xs, y in 1..8]
+{grow}
 turn
   do grow
 end
-  when sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) + sum(xs) < 0
+  when {end}
     draw
 """
+
+
+def _where_the_budget_ends(path: Path) -> dict[str, Any]:
+    """Per mode, the actions taken and the error's first lines when the budget ran out."""
+    met = {}
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            for _ in range(30):
+                state.apply_action(0)
+        met[mode] = (len(state.history()), err.value.render().splitlines()[:2])
+    return met
 
 
 def test_a_loop_over_a_list_made_as_the_game_runs_counts_its_steps(tmp_path: Path) -> None:
@@ -182,49 +195,23 @@ def test_a_loop_over_a_list_made_as_the_game_runs_counts_its_steps(tmp_path: Pat
     loops over one counts its steps and meets the budget where the reference does (with a
     bound of the board's sites for it, it ran on uncounted past the reference's R302)."""
     path = tmp_path / "growing.rule"
-    path.write_text(GROWING)
+    path.write_text(LISTS.format(grow="  set xs = [x for x in xs, y in 1..8]",
+                                 end=" + ".join(["sum(xs)"] * 8) + " < 0"))
     game = rulelang.load_game(path, mode="generated")
     assert isinstance(game, GenGame) and game.state_class.counting
-    met = {}
-    for mode in ("generated", "interpreted"):
-        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
-        with pytest.raises(rulelang.RuleRuntimeError) as err:
-            for _ in range(30):
-                state.apply_action(0)
-        met[mode] = (len(state.history()), err.value.render().splitlines()[:2])
+    met = _where_the_budget_ends(path)
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
-
-
-CONCATENATING = """use square
-game "Concatenating"
-players A, B
-board square.grid(1, 2, 0)
-var xs = [1]
-action grow
-  set xs = xs + xs
-  set xs = xs + [] + []
-turn
-  do grow
-end
-  when size(xs) < 0
-    draw
-"""
 
 
 def test_lists_made_by_adding_charge_their_length_as_the_reference(tmp_path: Path) -> None:
     """`+` of lists (or texts) charges the length it makes in every game, as the reference
     does: a game that loops over nothing still meets the budget where the reference does."""
     path = tmp_path / "concatenating.rule"
-    path.write_text(CONCATENATING)
+    path.write_text(LISTS.format(grow="  set xs = xs + xs\n  set xs = xs + [] + []",
+                                 end="size(xs) < 0"))
     game = rulelang.load_game(path, mode="generated")
     assert isinstance(game, GenGame) and not game.state_class.counting
-    met = {}
-    for mode in ("generated", "interpreted"):
-        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
-        with pytest.raises(rulelang.RuleRuntimeError) as err:
-            for _ in range(30):
-                state.apply_action(0)
-        met[mode] = (len(state.history()), err.value.render().splitlines()[:2])
+    met = _where_the_budget_ends(path)
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
 
 
