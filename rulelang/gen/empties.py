@@ -56,7 +56,7 @@ def empty_values(program: Any, choose: ast.Choose) -> bool:
     domain, empty = _domain(program, choose.domain, 0)
     if domain is None:
         return False
-    return empty or (choose.cond is not None and _asks_empty(program, choose.cond, choose.var))
+    return empty or (choose.cond is not None and asks_empty(program, choose.cond, choose.var))
 
 
 def _domain(program: Any, e: ast.Expr, depth: int) -> tuple[ast.Expr | None, bool]:
@@ -71,17 +71,17 @@ def _domain(program: Any, e: ast.Expr, depth: int) -> tuple[ast.Expr | None, boo
     if isinstance(e, ast.Quant) and e.kind == "each" and e.body is None:
         inner, empty = _domain(program, e.domain, depth + 1)
         if inner is not None:
-            return e, empty or (e.cond is not None and _asks_empty(program, e.cond, e.var))
+            return e, empty or (e.cond is not None and asks_empty(program, e.cond, e.var))
     return None, False
 
 
 def _empty_site(program: Any, e: ast.Expr) -> bool:
     """Is e an empty site or none: `first b in … where empty(b) …`?"""
     return isinstance(e, ast.Quant) and e.kind == "first" and e.body is None \
-        and e.cond is not None and _asks_empty(program, e.cond, e.var)
+        and e.cond is not None and asks_empty(program, e.cond, e.var)
 
 
-def _asks_empty(program: Any, cond: ast.Expr, var: str) -> bool:
+def asks_empty(program: Any, cond: ast.Expr, var: str) -> bool:
     """Is `empty(var)` one of the condition's conjuncts?"""
     return any(isinstance(c, ast.Call) and tuple(program.refs.get(c.func, ()))
                == ("builtin", "empty") and len(c.args) == 1 and not c.kwargs

@@ -3,6 +3,9 @@
 * `touch(S, i, was)` — site i's pile changed (it held the tuple `was`): each kept query
   tests again the sites that change can affect, and kept groups take an arriving piece
   in (or are dropped, to be built anew, on any other change of the site's top owner);
+* `arrive(S, i, who)` — touch where a piece came to the empty site i (`who`: its owner,
+  the site's top now): written for that change, a query asking `empty` of its site drops
+  site i untested, its group is joined and its owner's bits gain i unasked;
 * `group<n>(S, i)` — the sites of the kept group through site i, as bits (0: i is empty);
 * `init_kept(S)` — every structure made from the board (a state made from data);
 * `copy_kept(S, new)` — a clone's own copies (and its zones', by their keys);
@@ -18,6 +21,7 @@ from typing import Any
 from rulelang.gen.bits import pile_code, uf_build
 from rulelang.gen.code import Func
 from rulelang.gen.emit import Writer
+from rulelang.gen.empties import asks_empty
 from rulelang.library.builtins import UNASKED
 
 
@@ -29,6 +33,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     funcs = []
 
     touch = Func("def touch(S, i, was):")
+    arrive = Func("def arrive(S, i, who):")
     init = Func("def init_kept(S):")
     copy = Func("def copy_kept(S, new):")
     # (the zones, each copied: the game's zones are its template's, in their order)
@@ -40,6 +45,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     if layout.occupied:  # (first: the queries' tests may read it)
         touch.add("if (not was) != (not S.at[i]):")
         touch.add(f"    S.occ ^= {one} << i")
+        arrive.add(f"S.occ |= {one} << i")
         init.add(f"S.occ = {zero}")
         init.add(f"for j in range({w.const(n)}):")
         init.add("    if S.at[j]:")
@@ -49,30 +55,26 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     if layout.board_codes:  # each site's part of the board's repetition key
         code = w.const(pile_code)
         touch.add(f"S.bk[i] = {code}(S, S.at[i])")
+        arrive.add(f"S.bk[i] = {code}(S, S.at[i])")
         init.add(f"S.bk = [{code}(S, pile) for pile in S.at]")
         copy.add("new.bk = S.bk.copy()")
         now.add("out.append(tuple(S.bk))")
     kept = [(q, *w.tests[key]) for key, q in layout.queries.items() if key in w.tests]
     # (a query only an earlier writing found is read by nothing: not kept)
     for affected in dict.fromkeys(q.affected for q, _, _ in kept):  # one loop per table
-        alone = all(js == (i,) for i, js in enumerate(affected))  # (each site only itself)
-        pad = "" if alone else "    "
-        touch.add("j = i" if alone else f"for j in {w.const(affected)}[i]:")
-        touch.add(f"{pad}m = {one} << j")
-        for q, site, test in kept:
-            if q.affected != affected:
-                continue
+        mine = [(q, site, test) for q, site, test in kept if q.affected == affected]
+        _retest(touch, w, affected, mine)
+        # (arrive: site i is not empty now, so a query asking `empty` of its site drops it)
+        asking = [k for k in mine if asks_empty(w.program, k[0].cond, k[0].var)]
+        for q, _, _ in asking:
             lst, bits = q.slots
-            src = re.sub(rf"\b{site}\.index\b", "j", test.src)  # (the site's index is j)
-            if re.search(rf"\b{site}\b", src):
-                touch.add(f"{pad}{site} = {sites}[j]")
-            touch.add(f"{pad}if {src}:")
-            touch.add(f"{pad}    if not S.{bits} & m:")
-            touch.add(f"{pad}        S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
-            touch.add(f"{pad}        S.{bits} |= m")
-            touch.add(f"{pad}elif S.{bits} & m:")
-            touch.add(f"{pad}    del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
-            touch.add(f"{pad}    S.{bits} ^= m")
+            arrive.add(f"m = {one} << i")
+            arrive.add(f"if S.{bits} & m:")
+            arrive.add(f"    del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
+            arrive.add(f"    S.{bits} ^= m")
+        others = tuple(tuple(j for j in js if j != i) for i, js in enumerate(affected))
+        _retest(arrive, w, others, asking)
+        _retest(arrive, w, affected, [k for k in mine if k not in asking])
     for q, site, test in kept:
         lst, bits = q.slots
         init.add(f"S.{lst}, S.{bits} = [], {zero}")
@@ -105,6 +107,21 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         touch.add("        held[i] = mine")
         touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[{last}].id]:")
         touch.add(f"        S.{parent} = S.{bits} = None")
+        arrive.add(f"if S.{parent} is not None:")
+        arrive.add(f"    top, up, held = S.top, S.{parent}, S.{bits}")
+        arrive.add("    mine = held[i]")
+        owned = all(o is not None for o in w.rt.template.owner)  # (then top[j]: occupied)
+        if not owned:
+            arrive.add("    at = S.at if who is None else None")
+        arrive.add(f"    for j in {table}[i]:")
+        arrive.add("        if top[j] is who:" if owned else
+                   "        if top[j] is who and (at is None or at[j]):")
+        arrive.add("            while up[j] != j:")
+        arrive.add("                up[j] = j = up[up[j]]")
+        arrive.add("            if j != i:")
+        arrive.add("                up[j] = i")
+        arrive.add("                mine |= held[j]")
+        arrive.add("    held[i] = mine")
         name = w.group_function(g)
         fn = Func(f"def {name}(S, i):")
         fn.add("if not S.at[i]:")
@@ -131,6 +148,8 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         touch.add(f"        S.own[before.index] &= ~({one} << i)")
         touch.add("    if now is not None:")
         touch.add(f"        S.own[now.index] |= {one} << i")
+        arrive.add("if who is not None:")
+        arrive.add(f"    S.own[who.index] |= {one} << i")
         init.add(f"S.own = [{zero}] * {w.const(len(w.rt.players))}")
         init.add(f"for j in range({w.const(n)}):")
         init.add("    if S.at[j] and S.top[j] is not None:")
@@ -139,22 +158,48 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         now.add("out.append(tuple(S.own))")
     unasked, players = w.const(UNASKED), w.const(len(w.rt.players))
     for v in layout.values.values():
-        touch.add(f"for t in S.{v.slot}:")  # (each player's values)
-        if all(a == (i,) for i, a in enumerate(v.affected)):  # (its own site's only)
-            touch.add(f"    t[i] = {unasked}")
-        else:
-            touch.add(f"    for j in {w.const(v.affected)}[i]:")
-            touch.add(f"        t[j] = {unasked}")
+        for fn in (touch, arrive):
+            fn.add(f"for t in S.{v.slot}:")  # (each player's values)
+            if all(a == (i,) for i, a in enumerate(v.affected)):  # (its own site's only)
+                fn.add(f"    t[i] = {unasked}")
+            else:
+                fn.add(f"    for j in {w.const(v.affected)}[i]:")
+                fn.add(f"        t[j] = {unasked}")
         init.add(f"S.{v.slot} = [[{unasked}] * {w.const(n)} for _ in range({players})]")
         copy.add(f"new.{v.slot} = [t.copy() for t in S.{v.slot}]")
         for mover, rule in sorted(w.value_rules.get(v.key, {}).items()):
             now.add(f"t, f = S.{v.slot}[{w.const(mover)}], {rule}")
             now.add(f"out.append([j for j in range({w.const(n)}) if t[j] is not {unasked} "
                     f"and t[j] != f({sites}[j])])")
-    for fn in (touch, init, copy):
+    for fn in (touch, arrive, init, copy):
         fn.add("pass")
     now.add("return out")
     funcs += [(name, None, "kept", fn) for name, fn in
-              (("touch", touch), ("init_kept", init), ("copy_kept", copy),
+              (("touch", touch), ("arrive", arrive), ("init_kept", init), ("copy_kept", copy),
                ("kept_now", now))]
     return funcs
+
+
+def _retest(fn: Func, w: Writer, affected: tuple[tuple[int, ...], ...],
+            kept: list[tuple[Any, str, Any]]) -> None:
+    """Each of these queries tests again the sites `affected[i]` (all reading the same
+    table): each site in or out of its sorted list and bits as its condition says now."""
+    if not kept or not any(affected):
+        return
+    one, sites = w.const(1), w.const(w.board.sites)
+    alone = all(js == (i,) for i, js in enumerate(affected))  # (each site only itself)
+    pad = "" if alone else "    "
+    fn.add("j = i" if alone else f"for j in {w.const(affected)}[i]:")
+    fn.add(f"{pad}m = {one} << j")
+    for q, site, test in kept:
+        lst, bits = q.slots
+        src = re.sub(rf"\b{site}\.index\b", "j", test.src)  # (the site's index is j)
+        if re.search(rf"\b{site}\b", src):
+            fn.add(f"{pad}{site} = {sites}[j]")
+        fn.add(f"{pad}if {src}:")
+        fn.add(f"{pad}    if not S.{bits} & m:")
+        fn.add(f"{pad}        S.{lst}.insert((S.{bits} & (m - {one})).bit_count(), j)")
+        fn.add(f"{pad}        S.{bits} |= m")
+        fn.add(f"{pad}elif S.{bits} & m:")
+        fn.add(f"{pad}    del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
+        fn.add(f"{pad}    S.{bits} ^= m")

@@ -8,6 +8,7 @@ from typing import Any
 import rulelang.gen.pieces as pieces
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func
+from rulelang.gen.puts import arrive
 from rulelang.language import ast
 
 
@@ -45,11 +46,8 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
         j, was2 = w.fresh("v"), w.fresh("v")
         fn.add(f"{j} = {t}.index")
         fn.add(f"{was2} = S.at[{j}]")
-        fn.add(f"S.at[{j}] = {was2} + ({pc}, )")
-        fn.add(f"S.top[{j}] = {owners}[{pc}.id]")
+        arrive(w, j, was2, pc, fn)
         fn.add(f"S.loc[{pc}.id] = {t}")
-        if w.layout.kept:
-            fn.add(f"touch(S, {j}, {was2})")
         fn.add(f"S.last[{w.const('site')}] = {t}")
         fn.add(f"S.last[{w.const('piece')}] = {pc}")
     return top.cost + (target.cost if target is not None else 0) + 2

@@ -49,17 +49,15 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     fn.add(f"{z} = {zone}")
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
         t, i, was = w.fresh("v"), w.fresh("v"), w.fresh("v")
-        owners = w.owner_players()
         fn.add(f"{pile} = S.zones[{z}]")
         fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.add(f"    {pc} = {pile}.pop()")
         fn.add(f"    {t} = {target.src}")
         fn.add(f"    {i} = {t}.index")
         fn.add(f"    {was} = S.at[{i}]")
-        fn.add(f"    S.at[{i}] = {was} + ({pc}, )")
-        fn.add(f"    S.top[{i}] = {owners}[{pc}.id]")
-        if w.layout.kept:
-            fn.add(f"    touch(S, {i}, {was})")
+        fn.depth += 1
+        arrive(w, i, was, pc, fn)
+        fn.depth -= 1
         fn.add(f"    S.loc[{pc}.id] = {t}")
         if gw.tracks_moved:
             fn.add(f"    S.moved.add({pc}.id)")
@@ -151,3 +149,19 @@ def known_zone(gw: Any, e: ast.Expr, env: dict[str, Code]) -> Any:
     if zone is None or zone not in w.rt.template.zones:
         raise Unsupported("a zone not known when the game is made", e.span)
     return zone
+
+
+def arrive(w: Any, i: str, was: str, pc: str, fn: Func) -> None:
+    """Piece `pc` put on the pile `was` of site index `i`, the kept structures touched: by
+    `arrive` where the site was empty (a change of one kind, written for it)."""
+    owners = w.owner_players()
+    fn.add(f"S.top[{i}] = {owners}[{pc}.id]")
+    if not w.layout.kept:
+        fn.add(f"S.at[{i}] = {was} + ({pc}, )")
+        return
+    fn.add(f"if {was}:")
+    fn.add(f"    S.at[{i}] = {was} + ({pc}, )")
+    fn.add(f"    touch(S, {i}, {was})")
+    fn.add("else:")
+    fn.add(f"    S.at[{i}] = ({pc}, )")
+    fn.add(f"    arrive(S, {i}, S.top[{i}])")
