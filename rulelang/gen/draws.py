@@ -33,6 +33,21 @@ def sample(s: Any, bits: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
     """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
     an action listed, or (values, rest, bound) of a lazy one. The listed ways and those of
     the values drawn past them are one pool (any order: each option is as likely)."""
+    if len(group) == 1 and group[0][1] is not None:  # one lazy action: its first draw
+        first, rest, bound = group[0]
+        values = first(s)
+        places = len(values) * bound
+        if not places:
+            return None
+        r = below(bits, places)
+        i, j = divmod(r, bound)
+        ways = rest(s, values[i])
+        if len(ways) > bound:
+            raise Unbounded
+        if j < len(ways):
+            return ways[j]
+        del values[i]  # (a phantom: the value's ways listed from now on)
+        return _pool(s, bits, [(values, rest, bound)], list(ways), places - bound)
     lazy: list[tuple[list[Any], Any, int]] = []
     listed: list[Any] = []
     places = 0  # the lazy values' places: each value's bound
@@ -43,6 +58,12 @@ def sample(s: Any, bits: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
         else:
             lazy.append((values, rest, bound))
             places += len(values) * bound
+    return _pool(s, bits, lazy, listed, places)
+
+
+def _pool(s: Any, bits: Any, lazy: list[tuple[list[Any], Any, int]], listed: list[Any],
+          places: int) -> Any:
+    """sample's draws from the lazy values' places and the listed ways."""
     while places or listed:
         r = below(bits, places + len(listed))
         if r >= places:

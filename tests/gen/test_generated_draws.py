@@ -145,3 +145,33 @@ def test_a_choose_of_empty_sites_is_bound_by_the_empty_sites(name: str, tmp_path
         game.new_initial_state(seed).play_out(random.Random(seed), 400)
     assert seen and max(ways for ways, _ in seen) >= 2
     assert any(bound < n_sites for _, bound in seen)
+
+
+def test_one_lazy_action_draws_as_the_pool_of_every_group() -> None:
+    """A group of one lazy action takes its first draw without making the pool (gen/draws.py
+    `sample`): from the same bits, the same option as the pool of any group draws — the
+    option a first draw lands on, or after a phantom (a value with fewer ways than its
+    bound) the same draws again with that value's ways listed."""
+    from rulelang.gen.draws import _pool, sample
+    from rulelang.gen.playout import below
+    rng = random.Random(5)
+    phantoms = 0
+    for case in range(2000):
+        bound = rng.randint(1, 4)
+        ways = {v: [(v, w) for w in range(rng.randint(0, bound))]
+                for v in range(rng.randint(0, 6))}
+        seed = rng.random()
+        drawn = []
+        for fast in (True, False):
+            bits = random.Random(seed).getrandbits
+            group = ((lambda s, w=ways: list(w), lambda s, v, w=ways: w[v], bound), )
+            if fast:
+                drawn.append(sample(None, bits, group))
+            else:  # (the pool as a group of several entries makes it)
+                drawn.append(_pool(None, bits, [(list(ways), group[0][1], bound)], [],
+                                   len(ways) * bound))
+        assert drawn[0] == drawn[1], case
+        if ways:  # (did the first draw land on a phantom's place?)
+            i, j = divmod(below(random.Random(seed).getrandbits, len(ways) * bound), bound)
+            phantoms += j >= len(ways[i])
+    assert phantoms > 100  # (the path after a phantom is taken)
