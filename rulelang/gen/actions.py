@@ -22,8 +22,9 @@ import rulelang.gen.turns as turns
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
+from rulelang.gen.empties import empty_values
 from rulelang.gen.playout import BIT_LENGTH, SHORT, below
-from rulelang.gen.walk import Walk, leading_puts, puts_first, simple
+from rulelang.gen.walk import Walk, first_effect, leading_puts, puts_first, simple, through_thens
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.language.decisions import DecisionAnalysis, requirement_failed
@@ -64,6 +65,8 @@ class GameWriter:
         self.fills: dict[int, tuple[str, str]] = {}  # turns.memos
         self.bounded = True  # is the size _domain gave last a true bound?
         self._puts = 0  # the leading puts of the action being written
+        # the locals of the option's chosen sites empty now (gen/puts.py: no pile to add to)
+        self.empty_chosen: set[str] = set()
         self._effects: set[str] = set()  # the effects being written in place
         self._effect_functions: dict[tuple[str, int | None], str] = {}  # (calling themselves)
         self.tries = False  # does a menu try effects on a scratch copy (gen/walk.py)?
@@ -206,7 +209,7 @@ class GameWriter:
         if not simple(stmts) or self.deep(action):  # effects between chooses, or that may
             # refuse, or more to ask after the option: walked
             return Walk(self, action).write(fn)
-        first = _first_effect(stmts)
+        first = first_effect(stmts)
         env: dict[str, Code] = {}
         chosen: list[str] = []
         cost, size = 0, 1
@@ -413,12 +416,12 @@ class GameWriter:
         """The action's statements in order, its chooses taking the option's values (its
         requires held when the menu listed it)."""
         stmts = action.body.stmts
-        self._puts = len(leading_puts(stmts[_first_effect(stmts):])) if simple(stmts) else 0
-        sequence = _through_thens(self.program, action, set())
+        self._puts = len(leading_puts(stmts[first_effect(stmts):])) if simple(stmts) else 0
+        sequence = through_thens(self.program, action, set())
         names = [self.w.fresh("v") for s in sequence if isinstance(s, (ast.Choose, ast.Then))]
         fn.add("(" + "".join(v + ", " for v in names) + ") = vals")
         env: dict[str, Code] = {}
-        cost, at = 0, 0
+        cost, at, effected = 0, 0, False
         for s in sequence:
             if isinstance(s, ast.Then):  # (its mark's value: the named action goes on)
                 env, at = {}, at + 1
@@ -432,8 +435,17 @@ class GameWriter:
                     env[s.var] = Code(local, F.MAYBE_SITE if item == F.SITE else F.ANY, 0)
                 else:
                     env[s.var] = Code(raw, item, 0)
+                    # (the option is the menu's, listed on the state as it is until the
+                    # action's first effect: its empty sites are empty until then)
+                    if not effected and empty_values(self.program, s):
+                        self.empty_chosen.add(raw)
             elif not isinstance(s, ast.Require):
+                if not isinstance(s, (ast.Put, ast.Move)):
+                    self.empty_chosen.clear()  # (no put within it sees the sites empty)
                 cost += self.effect(s, env, fn)
+                self.empty_chosen.clear()
+                effected = True
+        self.empty_chosen.clear()
         fn.add("pass")
         return cost
 
@@ -569,29 +581,3 @@ class GameWriter:
     def result(self, s: ast.Result, env: dict[str, Code], fn: Func) -> tuple[str, int]:
         return ends.result(self, s, env, fn)
 
-
-def _through_thens(program: Any, action: ast.Action, seen: set[str]) -> list[ast.Stmt]:
-    """An action's statements as an option takes them: at a `then`, its mark and the named
-    action's statements (what follows the `then` does not run)."""
-    out: list[ast.Stmt] = []
-    for s in action.body.stmts:
-        if isinstance(s, ast.Then):
-            if s.action in seen | {action.name}:
-                raise Unsupported("an action that goes on as itself", s.span)
-            return [*out, s, *_through_thens(program, program.actions[s.action],
-                                             seen | {action.name})]
-        out.append(s)
-    return out
-
-
-def _first_effect(stmts: tuple[ast.Stmt, ...]) -> int:
-    """The index of the first statement after the action's chooses and requires (and lets
-    among them): the menu's part of the action."""
-    last = -1
-    for i, s in enumerate(stmts):
-        if isinstance(s, (ast.Choose, ast.Require)):
-            last = i
-    for i in range(last + 1):
-        if not isinstance(stmts[i], (ast.Choose, ast.Let, ast.Require)):
-            raise Unsupported("effects before a choose or require", stmts[i].span)
-    return last + 1

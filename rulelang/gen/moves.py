@@ -35,6 +35,8 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     t = w.fresh("v")
     if target is not None:
         fn.add(f"{t} = {target.src}")  # (the target is found before the piece is lifted)
+        # (a chosen site empty now is empty after the lift: another site than the lift's)
+        empty = target.src in gw.empty_chosen
     fn.add(f"{pc} = {was}[{last}]")
     fn.add(f"{rest} = S.at[{i}] = {was}[:{last}]")
     fn.add(f"S.top[{i}] = {owners}[{rest}[{last}].id] if {rest} else None")
@@ -43,10 +45,9 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     if w.layout.kept:
         fn.add(f"touch(S, {i}, {was})")
     if target is not None:
-        j, was2 = w.fresh("v"), w.fresh("v")
+        j = w.fresh("v")
         fn.add(f"{j} = {t}.index")
-        fn.add(f"{was2} = S.at[{j}]")
-        arrive(w, j, was2, pc, fn)
+        arrive(w, j, None if empty else w.fresh("v"), pc, fn)
         fn.add(f"S.loc[{pc}.id] = {t}")
         fn.add(f"S.last[{w.const('site')}] = {t}")
         fn.add(f"S.last[{w.const('piece')}] = {pc}")

@@ -4,6 +4,7 @@ touched), and any other put through pieces.take_value and pieces.place (the refe
 meaning: effects.take_piece); the menu's check that a put has its piece."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import rulelang.gen.forms as F
@@ -45,18 +46,16 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     target = w.ex(s.target, env)
     if target.form.kind != "site" and gw._puts > 1:  # (it could feed another's zone)
         raise Unsupported("a put not known to go to a site, among several", s.target.span)
-    z, pc, pile = w.fresh("v"), w.fresh("v"), w.fresh("v")
-    fn.add(f"{z} = {zone}")
+    z, pc, pile = _named(w, zone, fn), w.fresh("v"), w.fresh("v")
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
-        t, i, was = w.fresh("v"), w.fresh("v"), w.fresh("v")
+        i, was = w.fresh("v"), w.fresh("v")
         fn.add(f"{pile} = S.zones[{z}]")
         fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
-        fn.add(f"    {pc} = {pile}.pop()")
-        fn.add(f"    {t} = {target.src}")
-        fn.add(f"    {i} = {t}.index")
-        fn.add(f"    {was} = S.at[{i}]")
         fn.depth += 1
-        arrive(w, i, was, pc, fn)
+        fn.add(f"{pc} = {pile}.pop()")
+        t = _named(w, target.src, fn)
+        fn.add(f"{i} = {t}.index")
+        arrive(w, i, None if target.src in gw.empty_chosen else was, pc, fn)
         fn.depth -= 1
         fn.add(f"    S.loc[{pc}.id] = {t}")
         if gw.tracks_moved:
@@ -151,11 +150,18 @@ def known_zone(gw: Any, e: ast.Expr, env: dict[str, Code]) -> Any:
     return zone
 
 
-def arrive(w: Any, i: str, was: str, pc: str, fn: Func) -> None:
-    """Piece `pc` put on the pile `was` of site index `i`, the kept structures touched: by
-    `arrive` where the site was empty (a change of one kind, written for it)."""
-    owners = w.owner_players()
-    fn.add(f"S.top[{i}] = {owners}[{pc}.id]")
+def arrive(w: Any, i: str, was: str | None, pc: str, fn: Func) -> None:
+    """Piece `pc` put on site index `i` (its pile read into the local `was`; None: the site
+    is known empty), the kept structures touched: by `arrive` where the site was empty (a
+    change of one kind, written for it)."""
+    owners, who = w.owner_players(), w.fresh("v")
+    fn.add(f"S.top[{i}] = {who} = {owners}[{pc}.id]")
+    if was is None:
+        fn.add(f"S.at[{i}] = ({pc}, )")
+        if w.layout.kept:
+            fn.add(f"arrive(S, {i}, {who})")
+        return
+    fn.add(f"{was} = S.at[{i}]")
     if not w.layout.kept:
         fn.add(f"S.at[{i}] = {was} + ({pc}, )")
         return
@@ -164,4 +170,17 @@ def arrive(w: Any, i: str, was: str, pc: str, fn: Func) -> None:
     fn.add(f"    touch(S, {i}, {was})")
     fn.add("else:")
     fn.add(f"    S.at[{i}] = ({pc}, )")
-    fn.add(f"    arrive(S, {i}, S.top[{i}])")
+    fn.add(f"    arrive(S, {i}, {who})")
+
+
+def _named(w: Any, src: str, fn: Func) -> str:
+    """A value's source as a name: itself where it is one (a local or a constant), else a
+    new local it is put in."""
+    if _NAME.fullmatch(src):
+        return src
+    name: str = w.fresh("v")
+    fn.add(f"{name} = {src}")
+    return name
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")

@@ -213,3 +213,30 @@ def _params(env: dict[str, Code], chosen: list[str]) -> list[str]:
         if _LOCAL.fullmatch(code.src) and code.src not in out:
             out.append(code.src)
     return out
+
+
+def through_thens(program: Any, action: ast.Action, seen: set[str]) -> list[ast.Stmt]:
+    """An action's statements as an option takes them: at a `then`, its mark and the named
+    action's statements (what follows the `then` does not run)."""
+    out: list[ast.Stmt] = []
+    for s in action.body.stmts:
+        if isinstance(s, ast.Then):
+            if s.action in seen | {action.name}:
+                raise Unsupported("an action that goes on as itself", s.span)
+            return [*out, s, *through_thens(program, program.actions[s.action],
+                                             seen | {action.name})]
+        out.append(s)
+    return out
+
+
+def first_effect(stmts: tuple[ast.Stmt, ...]) -> int:
+    """The index of the first statement after the action's chooses and requires (and lets
+    among them): the menu's part of the action."""
+    last = -1
+    for i, s in enumerate(stmts):
+        if isinstance(s, (ast.Choose, ast.Require)):
+            last = i
+    for i in range(last + 1):
+        if not isinstance(stmts[i], (ast.Choose, ast.Let, ast.Require)):
+            raise Unsupported("effects before a choose or require", stmts[i].span)
+    return last + 1

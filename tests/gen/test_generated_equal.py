@@ -284,6 +284,44 @@ def test_puts_that_run_out_as_the_reference(tmp_path: object) -> None:
     assert len(taken) == 2  # (each player once: one stone left each, no pair)
 
 
+# the option's chosen site is empty until the action's first effect (gen/puts.py writes
+# that put without reading the pile): the put after it, the puts of a loop, a move's and
+# the put after the move add to the pile they find
+STACKS = """use square
+game "Stacks"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 30 stone
+def free = each s in sites where empty(s)
+def mine = each s in sites where occupied(s) and owner(s) == mover
+action place
+  choose site s in free
+  put stone of mover at s
+  put stone of mover at s
+action pile
+  choose site s in free
+  for each n in [1, 2]
+    put stone of mover at s
+action hop
+  choose site a in mine
+  choose site s in free
+  move top(a) to s
+  put stone of mover at s
+turn
+  do place or pile or hop
+end
+  when size(free) == 0
+    draw
+"""
+
+
+def test_puts_on_a_chosen_empty_site_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, STACKS, 6)
+    assert {t.split()[0] for t in taken} == {"place", "pile", "hop"}
+    assert "arrive(" in gen.state_class.generated.source
+
+
 REPEATS = """use square
 game "Repeats"
 players A, B
