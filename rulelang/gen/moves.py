@@ -33,10 +33,10 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     fn.add(f"if not {was}:")  # (no piece there: the action cannot be taken)
     fn.add(f"    raise {w.const(Refusal)}({refusal}, {w.const(s.piece.span)})")
     t = w.fresh("v")
+    # (a chosen site empty now is empty after the lift: another site than the lift's)
+    empty = target is not None and target.src in gw.empty_chosen
     if target is not None:
         fn.add(f"{t} = {target.src}")  # (the target is found before the piece is lifted)
-        # (a chosen site empty now is empty after the lift: another site than the lift's)
-        empty = target.src in gw.empty_chosen
     fn.add(f"{pc} = {was}[{last}]")
     fn.add(f"{rest} = S.at[{i}] = {was}[:{last}]")
     fn.add(f"S.top[{i}] = {owners}[{rest}[{last}].id] if {rest} else None")
