@@ -56,11 +56,20 @@ def write(runtime: Any) -> tuple[Generated, Any]:
 def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
     do = facts.scope(runtime.program)
     layout = Layout(runtime.program, runtime.board)
-    GameWriter(Writer(runtime, layout), do, setup).write()  # (finds the kept structures)
-    g = GameWriter(Writer(runtime, layout), do, setup).write()
-    if g.steps > facts.UNCOUNTED:  # its steps counted as they run, the loops charged
-        g = GameWriter(Writer(runtime, layout, counting=True), do, setup).write()
-        g.counting = True
+    first = Writer(runtime, layout)
+    GameWriter(first, do, setup).write()  # (finds the kept structures)
+    # (zones kept to one kind only where no put or move of the game can fill a zone)
+    kinds, counting = not first.fills_zones, False
+    while True:
+        w = Writer(runtime, layout, counting, kinds)
+        g = GameWriter(w, do, setup).write()
+        if w.fills_zones and g.one_kind:
+            kinds = False
+        elif g.steps > facts.UNCOUNTED and not counting:  # its steps counted as they run
+            counting = True
+        else:
+            break
+    g.counting = counting
     g.slots = layout.slots
     return g, do
 
@@ -93,6 +102,7 @@ def generate(runtime: Any) -> type[GenState]:
             "option_slot": g.option_slot,
             "changing": tuple(sorted(set(runtime.template.attrs) - runtime.template.fixed)),
             "counting": g.counting, "hides": facts.hides(runtime.program),
+            "one_kind": g.one_kind,
             "chooses": g.chooses, "choose_locals": g.choose_locals, "turn_slots": g.turn_slots,
             # the turn's start kept (a resample's, a stated position's)
             "keeps_segment": machine and (facts.hides(runtime.program)
@@ -152,9 +162,11 @@ class State(GenState, NumberedActions):
         start = self._segment_start() if self.keeps_segment else None  # (kept where the turn
         return bridge.to_data(start if start is not None else self)  # acts before deciding)
 
-    def restarted(self, data: Any) -> GenState:
+    def restarted(self, data: Any) -> Any:
         """A state of this game holding `data` (a stated position, game/position.py), its
-        turn started anew."""
+        turn started anew (the reference's, where the data breaks a fact the code takes)."""
+        if not bridge.kinds_hold(type(self), data):  # (a position the code does not take)
+            return self.game.reference_state(data, True)
         new = bridge.from_data(type(self), self.game, data)
         new._guarded(lambda _: new._start(), None)
         return new
@@ -251,11 +263,17 @@ class GenGame(Game):
             start = bridge.from_data(self.state_class, self, data)
             start.hist, start._made, start.phase = [], [], SETUP
         elif chance:  # (a setup the writer does not take, run by the reference)
-            start = bridge.from_data(self.state_class, self, self._set_up(seed, rng))
+            data = self._set_up(seed, rng)
+            if not bridge.kinds_hold(self.state_class, data):
+                return self.reference_state(data, True)
+            start = bridge.from_data(self.state_class, self, data)
             start.hist, start._made = [], []
         else:  # the same setup for every seed: run once, by the reference
             if self._start is None:
-                self._start = bridge.from_data(self.state_class, self, self._set_up(0))
+                data = self._set_up(0)
+                if not bridge.kinds_hold(self.state_class, data):
+                    return self.reference_state(self._set_up(seed), True)
+                self._start = bridge.from_data(self.state_class, self, data)
                 self._start.hist, self._start._made = [], []
             if rng is None and self._first is not None:  # (its first menu listed once)
                 start = self._first.clone()

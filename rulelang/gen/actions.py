@@ -144,7 +144,8 @@ class GameWriter:
                          tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
                          choose_locals=tuple(self.choose_locals),
                          calls=w.call_sites, step2=self.step2 or w.step2,
-                         dos=tuple(self.dos), option_slot=self.option_slot)
+                         dos=tuple(self.dos), option_slot=self.option_slot,
+                         one_kind=tuple(w.kinds_used.items()))
 
     # ---- the menu of the turn's `do`
     def menu(self, mover: int, do: ast.Do | None = None, k: int | None = None) -> int:
@@ -359,7 +360,8 @@ class GameWriter:
                 # a zone of the game and a kind known when written: its top piece read in
                 # place, the pile searched only when that is not one
                 last = self.w.const(-1)
-                test = f"(S.zones[{zone}] and S.zones[{zone}][{last}].kind == {kind} or {test})"
+                test = f"(S.zones[{zone}] or {test})" if puts.only_kind(self.w, zone, kind) \
+                    else f"(S.zones[{zone}] and S.zones[{zone}][{last}].kind == {kind} or {test})"
             tests.append(test)
         return " and ".join(tests)
 
@@ -397,15 +399,18 @@ class GameWriter:
         fn.add("name, vals = o")
         self._begin(fn)
         cost = 0
-        actions = [a for a in dict.fromkeys(a for do in self.dos for group in do.groups()
-                                            for a in group)
+        offered = list(dict.fromkeys(a for do in self.dos for group in do.groups()
+                                     for a in group))
+        actions = [a for a in offered
                    if not self.deep(self.program.actions[a])]  # (the machine's: turns.py)
         for i, name in enumerate(actions):
             action = self.program.actions[name]
-            fn.add(f"{'if' if i == 0 else 'elif'} name == {self.w.const(name)}:")
-            fn.depth += 1
+            alone = offered == [name]  # (the only action: every option is one of its)
+            if not alone:
+                fn.add(f"{'if' if i == 0 else 'elif'} name == {self.w.const(name)}:")
+            fn.depth += not alone
             cost = max(cost, self._perform(action, fn))
-            fn.depth -= 1
+            fn.depth -= not alone
         fn.add(f"S.last[{self.w.const('action')}] = name")
         fn.add(f"S.last[{self.w.const('player')}] = "  # (act<m> runs with m to move)
                f"{self.w.const(self.w.rt.players[mover])}")

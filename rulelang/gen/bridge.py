@@ -144,3 +144,10 @@ def explain(s: GenState, text: str) -> str:
     d = s._decision or Decision(s.mover, [], menu=s.do_node)  # type: ignore[attr-defined]
     return explain_refusal(s.rt.program, d, text, Ctx(s.rt, data), flow.statements.value,
                            flow.statements.run_through)
+
+
+def kinds_hold(cls: type[GenState], data: GameData) -> bool:
+    """Does each zone the generated code takes to hold one kind of piece hold only that
+    kind in this data (a setup run by the reference, a stated position)?"""
+    return all(all(p.kind == kind for p in data.zones.get(zone, ())) for zone, kind
+               in cls.one_kind)

@@ -58,6 +58,9 @@ class Generated:
     # `do`s), each with the slot its value goes to
     chooses: tuple[tuple[Any, int], ...] = ()
     choose_locals: tuple[dict[str, int], ...] = ()  # the locals' slots where each asks
+    # the zones its code takes to hold one kind of piece (by zone), checked where a state is
+    # made from data the writer did not see made (GenState.kinds_hold)
+    one_kind: tuple[tuple[Any, str], ...] = ()
     # the calls of each rule's function (rule tracebacks: game/callchain.py)
     calls: dict[str, list[Span]] = field(default_factory=dict)
     step2: bool = False  # uses what compiled mode's step 2 added (gen/actions.py)

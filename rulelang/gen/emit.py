@@ -22,6 +22,7 @@ from typing import Any
 
 import rulelang.gen.calls as calls
 import rulelang.gen.comprehensions as comprehensions
+import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.operators as operators
@@ -43,8 +44,12 @@ _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its ow
 
 class Writer:
     def __init__(self, runtime: Any, layout: Layout | None = None,
-                 counting: bool = False) -> None:
+                 counting: bool = False, one_kind: bool = True) -> None:
         self.rt = runtime
+        # zones of one kind (gen/facts.py), those the code relies on, can a put fill a zone?
+        self.one_kind = facts.one_kind_zones(runtime) if one_kind else {}
+        self.kinds_used: dict[Any, str] = {}
+        self.fills_zones = False
         # steps counted as they run (loops charged at their heads): a Code's cost is then
         # what it takes besides its own loops
         self.counting = counting

@@ -53,6 +53,24 @@ def hides(program: Program) -> bool:
         or any(v.secret for v in program.vars.values())
 
 
+def one_kind_zones(runtime: Any) -> dict[Any, str]:
+    """The zones whose pieces at the start are all of one kind: each keeps to that kind if
+    nothing the game does puts another piece in a zone (the writer checks that as it
+    writes: Writer.fills_zones), the setup run by the reference leaves it so and a stated
+    position too (GenGame checks their data: GenState.kinds_hold). None in a game that
+    hides something (a resample deals pieces anew)."""
+    setup = runtime.program.sections.get("setup")
+    if hides(runtime.program) or (setup is not None and any(
+            isinstance(n, (ast.Move, ast.CallStmt)) for n in walk(setup))):
+        return {}  # (a setup that may move pieces to zones: none taken)
+    out = {}
+    for zone, pile in runtime.template.zones.items():
+        kinds = {p.kind for p in pile}
+        if len(kinds) == 1:
+            out[zone] = kinds.pop()
+    return out
+
+
 def chance_in_setup(program: Program) -> bool:
     setup = program.sections.get("setup")
     return setup is not None and DecisionAnalysis(program).chance(setup)

@@ -8,7 +8,7 @@ from typing import Any
 import rulelang.gen.pieces as pieces
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func
-from rulelang.gen.puts import arrive
+from rulelang.gen.puts import arrive, fills
 from rulelang.language import ast
 
 
@@ -18,6 +18,8 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     top = _top_of(gw, s.piece, env)
     target: Code | None = w.ex(s.target, env) if isinstance(s, ast.Move) else None
     if top is None or (target is not None and target.form.kind != "site"):
+        if target is not None:
+            fills(w, target)
         piece: Code = w.ex(s.piece, env)
         if target is None:
             fn.add(f"{w.const(pieces.remove)}(S, {piece.src}, {w.const(s.piece.span)})")

@@ -34,6 +34,7 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     if s.source is None and not isinstance(s.piece, ast.Of) \
             and w.refs.get(s.piece, ("", ""))[0] != "kind":  # a piece itself
         piece, target = w.ex(s.piece, env), w.ex(s.target, env)
+        fills(w, target)
         fn.add(f"{w.const(pieces.put_piece)}(S, {piece.src}, {target.src}, "
                f"{w.const(s.piece.span)}, {w.const(s.span)})")
         if s.name is not None:
@@ -50,7 +51,8 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
         i, was = w.fresh("v"), w.fresh("v")
         fn.add(f"{pile} = S.zones[{z}]")
-        fn.add(f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
+        fn.add(f"if {pile}:" if only_kind(w, z, kind) else
+               f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.depth += 1
         fn.add(f"{pc} = {pile}.pop()")
         t = _named(w, target.src, fn)
@@ -64,6 +66,7 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
         fn.add(f"    S.last[{w.const('piece')}] = {pc}")
         fn.add("else:")
         fn.depth += 1
+    fills(w, target)
     fn.add(f"{pc} = {w.const(pieces.take)}(S, {z}, {kind}, {w.const(s.piece.span)}, {where})")
     fn.add(f"{w.const(pieces.place)}(S, {pc}, {target.src}, {w.const(s.span)}, "
            f"{w.const('put')})")
@@ -87,6 +90,7 @@ def general(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     w = gw.w
     what, source, given = value(gw, s, env)
     target = w.ex(s.target, env)
+    fills(w, target)
     pc = w.fresh("v")
     fn.add(f"{pc} = {w.const(pieces.take_value)}(S, {what.src}, {source.src}, {given}, "
            f"{w.const(s.piece.span)})")
@@ -171,6 +175,23 @@ def arrive(w: Any, i: str, was: str | None, pc: str, fn: Func) -> None:
     fn.add("else:")
     fn.add(f"    S.at[{i}] = ({pc}, )")
     fn.add(f"    arrive(S, {i}, {who})")
+
+
+def only_kind(w: Any, zone: str, kind: str) -> bool:
+    """Does this zone (a constant, by its name) hold only pieces of this kind (a constant)
+    in every state the code runs on (gen/facts.py one_kind_zones)? Then a piece of it is
+    its top one; the writer notes that its code relies on it."""
+    value = w.constants.get(zone)
+    if value is None or w.one_kind.get(value) != w.constants.get(kind, ""):
+        return False
+    w.kinds_used[value] = w.one_kind[value]
+    return True
+
+
+def fills(w: Any, target: Code) -> None:
+    """A piece put (or moved) to this target: it may fill a zone where it is not a site."""
+    if target.form.kind != "site":
+        w.fills_zones = True
 
 
 def _named(w: Any, src: str, fn: Func) -> str:

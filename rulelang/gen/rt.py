@@ -125,6 +125,7 @@ class GenState:
     changing: tuple[str, ...] = ()  # the piece attributes a rule sets (the others shared)
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
+    one_kind: tuple[tuple[Any, str], ...] = ()  # zones its code takes to hold one kind
 
     @property
     def live_data(self) -> GenState:
