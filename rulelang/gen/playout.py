@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rulelang.limits import MAX_PLAYERS
+
 
 def play(s: Any, rng: Any, limit: int) -> None:
     if s.draws is None:
@@ -33,8 +35,8 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
         return
     cap, bits, history = s.game.max_plies, random_bits(rng), s.hist
     acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
-    players, mover, idle, append = len(s.players), s.mover, s.idle, history.append
-    following = tuple((m + 1) % players for m in range(players))
+    mover, idle, append = s.mover, s.idle, history.append
+    following = FOLLOWING[len(s.players)]
     k = below(bits, len(menu))
     append((mover, menu, k))
     option = menu[k]
@@ -154,6 +156,8 @@ def _listed(s: Any, rng: Any, limit: int) -> None:
             return
 
 
+# the player after each, by the number of players
+FOLLOWING = tuple(tuple((m + 1) % n for m in range(n)) for n in range(MAX_PLAYERS + 1))
 SHORT = 1024  # numbers below it: their bit lengths in a table
 BIT_LENGTH = tuple(n.bit_length() for n in range(SHORT))
 
@@ -171,6 +175,8 @@ def random_bits(rng: Any) -> Any:
     """The playout's `bits(k)`: a Python generator's getrandbits, where its randrange(n) is
     `below(getrandbits, n)` (the same numbers); of any other generator with a randrange,
     k bits as randrange(2 ** k) gives them (as uniform)."""
+    if type(rng) is random.Random:  # (its randrange draws with getrandbits)
+        return rng.getrandbits
     python = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
     if isinstance(rng, random.Random) and type(rng)._randbelow is python:  # type: ignore
         return rng.getrandbits
