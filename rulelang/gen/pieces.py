@@ -62,6 +62,16 @@ def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
     s.last["piece"] = piece
 
 
+def target_ok(target: Any, span: Any) -> bool:
+    """Can a piece be put there (place's test): a site or a zone; none refuses (False),
+    anything else is place's error."""
+    if type(target) is Site or isinstance(target, ZoneRef):
+        return True
+    if target is None:
+        return False
+    raise RuleRuntimeError(f"a piece can go to a site or a zone, not {show(target)}", span)
+
+
 def remove(s: GenState, piece: Any, span: Any) -> None:
     if not isinstance(piece, Piece):
         error = Refusal if piece is None else RuleRuntimeError

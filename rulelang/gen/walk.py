@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import rulelang.gen.forms as F
+import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Unsupported
@@ -133,12 +134,17 @@ class Walk:
         """The way is an option when its first put has a piece and the effects that may
         still refuse get through on a scratch copy."""
         w, rest, cost, checks = self.w, stmts[i:], 0, []
-        if rest and isinstance(rest[0], ast.Put):
+        guarded = self._guarded_put(rest, env)
+        if guarded is not None:  # (its check in place of a try on a scratch copy)
+            checks.append(guarded.src)
+            cost += guarded.cost
+        elif rest and isinstance(rest[0], ast.Put):
             test, more = puts.piece_ok(self.gw, rest[0], env)
             checks.append(test)
             cost += more
-        if self.analysis.may_refuse(rest, 0):  # (as reference/menus.py asks it: tried up
-            tried = rest[:next((k for k, s in enumerate(rest)  # to the first that may ask)
+        if guarded is None and self.analysis.may_refuse(rest, 0):  # (as reference/menus.py
+            # asks it: tried up
+            tried = rest[:next((k for k, s in enumerate(rest)  # … to the first that may ask)
                                 if self.analysis.decides(s)), len(rest))]
             self.gw.tries = True
             name, params = w.fresh("w"), _params(env, chosen)
@@ -162,6 +168,31 @@ class Walk:
         else:
             fn.add(f"out.append({option})")
         return cost + 1
+
+
+    def _guarded_put(self, rest: tuple[ast.Stmt, ...], env: dict[str, Code]) -> Code | None:
+        """`if C` of one put, then effects that cannot refuse (`optionally choose t …; if
+        t != none: put … at t`): the way is refused where C holds and the put has no piece
+        or no target (as the put would refuse it), a test made on the state as it is."""
+        if not rest or not isinstance(rest[0], ast.If) or len(rest[0].branches) != 1 \
+                or rest[0].orelse is not None \
+                or any(self.analysis.refuses(s) for s in rest[1:]):
+            return None
+        cond, body = rest[0].branches[0]
+        if len(body.stmts) != 1 or not isinstance(body.stmts[0], ast.Put):
+            return None
+        put = body.stmts[0]
+        w = self.w
+        c, target = w.ex(cond, env), w.ex(put.target, env)
+        if target.form.kind == "site":
+            placed = ""
+        elif target.form == F.MAYBE_SITE:  # (none: the put refuses it)
+            placed = f" and {target.src} is not None"
+        else:  # (pieces.place's test of its target: none refuses, what is no place fails)
+            placed = f" and {w.const(pieces.target_ok)}({target.src}, {w.const(put.span)})"
+        test, more = puts.piece_ok(self.gw, put, env)
+        return Code(f"(not ({c.src}) or ({test}{placed}))", F.ANY,
+                    c.cost + more + target.cost)
 
 
 def simple(stmts: tuple[ast.Stmt, ...]) -> bool:

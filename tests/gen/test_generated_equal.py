@@ -17,8 +17,10 @@ import rulelang.gen.bits as bits
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.turns as turns
+from rulelang.errors import RulelangError
 from rulelang.gen import GenGame
 from rulelang.gen.bridge import canonical, from_data
+from rulelang.gen.pieces import target_ok
 from rulelang.library.builtins import UNASKED
 
 # a game whose groups lose pieces (captures), so the kept groups are dropped and built anew,
@@ -921,3 +923,60 @@ def test_the_pieces_on_distinct_sites_bound_as_the_pieces(tmp_path: object) -> N
     path.write_text(PILES.replace("DOMAIN", "sites + sites"))
     twice = rulelang.load_game(path, mode="generated").state_class.generated.steps
     assert 25 * 25 * 25 < twice and distinct < 25 * 25 * 6  # (the menu asks it per site)
+
+
+# after the last choose, `if C` of one put: the menu tests C, the put's piece and target
+# in place of trying the put on a scratch copy (gen/walk.py _guarded_put); the supplies run
+# out (a second stone refused), the second choose's values of a form known (sites or none)
+# and not known (a list made by a condition)
+SECOND = """use square
+game "Second"
+players A, B
+board square.grid(3, 3, 0)
+piece stone
+zone supply each player: 3 stone
+def free = each s in sites where empty(s)
+def later = (each s in sites where empty(s)) if turn > 2 else ()
+action place
+  choose site s in free
+  put stone of mover at s
+  optionally choose site t in free
+  if t != none
+    put stone of mover at t
+action spread
+  choose site s in free
+  put stone of mover at s
+  optionally choose t in later
+  if t != none and t != s
+    put stone of mover at t
+turn
+  do place or spread
+end
+  when size(free) == 0
+    draw
+"""
+
+
+def test_a_put_under_an_if_after_the_last_choose_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, SECOND, 8)
+    constants = gen.state_class.generated.constants.values()
+    assert any(v is target_ok for v in constants)  # (the test written in place)
+    assert any(t.startswith("spread") and len(t.split()) > 2 for t in taken)
+    assert any(t.startswith("place") and len(t.split()) > 2 for t in taken)
+
+
+def test_a_put_under_an_if_to_what_is_no_place_fails_as_the_reference(
+        tmp_path: object) -> None:
+    text = SECOND.replace("optionally choose t in later",
+                          "optionally choose t in later if turn < 3 else [1, 2]")
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(text)
+    errors = []
+    for mode in ("generated", "interpreted"):
+        state = rulelang.load_game(path, mode=mode).new_initial_state(0)
+        with pytest.raises(RulelangError) as err:
+            for _ in range(9):  # (the third turn's menu tries a put at 1)
+                state.apply_action(0)
+        errors.append((str(err.value), getattr(err.value, "code", None), state.history()))
+    assert errors[0] == errors[1]
+    assert "not 1" in errors[0][0]
