@@ -12,7 +12,15 @@ from typing import Any
 import rulelang.gen.calls as calls
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
-from rulelang.gen.bits import CHUNKED, chunk_sites, site_chunks, site_mask, some_within
+from rulelang.gen.bits import (
+    CHUNKED,
+    chunk_sites,
+    lanes,
+    site_chunks,
+    site_mask,
+    some_within,
+    within_lanes,
+)
 from rulelang.gen.bits import bit_sites as bits_to_sites
 from rulelang.gen.code import READ_AGAIN, Code, Unsupported
 from rulelang.gen.forms import Form
@@ -100,6 +108,9 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
     within = body.form.within if body is not None and cond is None else None
     if kind == "any" and within is not None and within[0] == var \
             and not re.search(rf"\b{var}\b", within[1]):  # (lines as bits: one loop)
+        packed = _lanes(w, src)
+        if packed is not None:
+            return Code(f"{w.const(within_lanes)}({packed}, {within[1]})", F.BOOL, cost)
         return Code(f"{w.const(some_within)}({src}, {within[1]})", F.BOOL, cost)
     if kind in ("any", "all"):
         return Code(f"{kind}({gen})", F.BOOL, cost)
@@ -320,3 +331,29 @@ def _owned_by(w: Any, var: str, body: ast.Compare, env: dict[str, Code]) -> str 
                 slot = w.layout.owner_bits()
                 return f"S.{slot}[{w.const(who.form.static.index)}]"
     return None
+
+
+def _lanes(w: Any, src: str) -> str | None:
+    """The masks `src` names — a constant tuple of them, or a constant table of such
+    tuples indexed — as lanes of one number (bits.lanes), where they are many (LANES on
+    average: fewer take less time in the loop, some_within) (None: another source)."""
+    found = re.fullmatch(r"(k\d+)(\[.+\])?", src)
+    if found is None:
+        return None
+    value, n = w.constants.get(found.group(1)), w.n_sites
+
+    def masks(v: Any) -> bool:
+        return type(v) is tuple and all(type(m) is int and 0 <= m < 1 << n for m in v)
+    if found.group(2) is None:
+        many = masks(value) and len(value) >= LANES
+        return str(w.const(lanes(value, n))) if many else None
+    if type(value) is not tuple or not value or not all(masks(v) for v in value) \
+            or sum(map(len, value)) < LANES * len(value):
+        return None
+    table: str = w.const(tuple(lanes(v, n) for v in value))
+    return table + found.group(2)
+
+
+# as many masks as this, or more, are tested in lanes (bench/ab_playouts.py --play-out:
+# 25 masks 1.035x; 6.6 on average 1.01x; 2.5 on average 0.95x)
+LANES = 8
