@@ -176,21 +176,26 @@ def position_key(s: Any, to_move: int) -> tuple[Any, ...]:
             to_move)
 
 
-def count_position(s: Any, to_move: int) -> None:
+def count_position(s: Any, to_move: int) -> Any:
     """Count the position (for `repeated`) and its board (for `repeated_board`), each
-    where the rulebook asks for it (RepetitionKeys.count_position)."""
-    positions = s.positions
+    where the rulebook asks for it (RepetitionKeys.count_position); the position's key
+    (None: not counted)."""
+    positions, key = s.positions, None
     if "repeated" in s.repetition:
         key = position_key(s, to_move)
         positions[key] = positions.get(key, 0) + 1
     if "repeated_board" in s.repetition:
-        key = ("board", board_key(s))
-        positions[key] = positions.get(key, 0) + 1
+        board = ("board", board_key(s))
+        positions[board] = positions.get(board, 0) + 1
+    return key
 
 
 def repeated(s: Any, n: int) -> bool:
-    """The current position occurred n times (builtin `repeated`)."""
-    key = position_key(s, (s.mover + 1) % len(s.players))
+    """The current position occurred n times (builtin `repeated`): its key as counted
+    where the end section reads it right after (GenState.key_now), else made again."""
+    key = s.key_now
+    if key is None:
+        key = position_key(s, (s.mover + 1) % len(s.players))
     return bool(s.positions.get(key, 0) >= n)
 
 

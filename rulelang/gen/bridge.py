@@ -58,7 +58,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s.round, s.starter, s.round_turns = data.round, data.starter, data.round_turns
     s.tl, s.chooser, s.stated_chance = [None] * cls.turn_slots, None, data.stated_chance
     s._checkpoint, s._trail, s._views, s._defer = None, [], None, None
-    s.phase = 0
+    s.phase, s.key_now = 0, None
     s._init_kept()
     return s
 

@@ -39,7 +39,7 @@ class GenState:
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
                  "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "_defer", "phase",
-                 "_made")
+                 "_made", "key_now")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
@@ -85,6 +85,7 @@ class GenState:
     # the checkpoint is made again from them where it is asked for (_segment_start)
     _defer: tuple[GenState, int | None] | None
     _made: list[Any]  # the reference's Decisions of the first entries of hist (bridge.py)
+    key_now: Any  # the position's key as counted, while the end section reads it (bits.py)
     phase: int  # TURN, ROUND (the round section after a turn) or SETUP (turns.py writes all)
     # set on each generated subclass: the runtime, the players, per piece its owner (a
     # Player or None), the `do` statement of the turn
@@ -172,9 +173,10 @@ class GenState:
         """A turn is over (decided: someone took a decision in it): its position counted,
         the end section, the next player's turn (False: the game is over)."""
         players = len(self.players)
-        if self.repetition:
-            count_position(self, (self.mover + 1) % players)
+        if self.repetition:  # (the position's key, while the end section reads it)
+            self.key_now = count_position(self, (self.mover + 1) % players)
         winners = self.ends[self.mover](self)
+        self.key_now = None
         if winners is not None:
             self._over(winners)
             return False
@@ -430,7 +432,7 @@ class GenState:
             self.starter, self.round_turns
         new.tl, new.chooser, new.stated_chance = self.tl.copy(), self.chooser, \
             self.stated_chance
-        new.phase = self.phase
+        new.phase, new.key_now = self.phase, None
         new._made = self._made if hist is self.hist else self._made.copy()
         if self.keeps_segment:
             new._checkpoint, new._trail, new._views = self._checkpoint, self._trail.copy(), None

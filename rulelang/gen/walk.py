@@ -142,10 +142,10 @@ class Walk:
             test, more = puts.piece_ok(self.gw, rest[0], env)
             checks.append(test)
             cost += more
-        if guarded is None and self.analysis.may_refuse(rest, 0):  # (as reference/menus.py
-            # asks it: tried up
-            tried = rest[:next((k for k, s in enumerate(rest)  # … to the first that may ask)
-                                if self.analysis.decides(s)), len(rest))]
+        if guarded is None and self.analysis.may_refuse(rest, 0):
+            # (as reference/menus.py asks it: tried up to the first that may ask)
+            tried = rest[:next((k for k, s in enumerate(rest) if self.analysis.decides(s)),
+                               len(rest))]
             self.gw.tries = True
             name, params = w.fresh("w"), _params(env, chosen)
             sub = Func(f"def {name}(S{''.join(', ' + p for p in params)}):")
@@ -168,7 +168,6 @@ class Walk:
         else:
             fn.add(f"out.append({option})")
         return cost + 1
-
 
     def _guarded_put(self, rest: tuple[ast.Stmt, ...], env: dict[str, Code]) -> Code | None:
         """`if C` of one put, then effects that cannot refuse (`optionally choose t …; if

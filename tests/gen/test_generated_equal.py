@@ -980,3 +980,42 @@ def test_a_put_under_an_if_to_what_is_no_place_fails_as_the_reference(
         errors.append((str(err.value), getattr(err.value, "code", None), state.history()))
     assert errors[0] == errors[1]
     assert "not 1" in errors[0][0]
+
+
+# positions that come again: the end section's `repeated` reads the key just counted
+# (GenState.key_now), a menu's `repeated(1)` makes it again (this board with the other
+# player to move: the key counted last would always say yes)
+AGAIN = """use square
+game "Back and forth"
+players A, B
+board square.grid(2, 2, 0)
+piece stone
+zone supply each player: 2 stone
+def free = each s in sites where empty(s)
+def mine = each s in sites where owner(s) == mover
+action place
+  choose site s in free
+  put stone of mover at s
+action lift
+  choose site s in mine
+  move top(s) to supply of mover
+action wait
+  require repeated(1)
+turn
+  do place or lift or wait
+end
+  when repeated(3)
+    draw
+"""
+
+
+def test_repetition_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, AGAIN, 10)
+    ends = set()
+    for seed in range(10):
+        state = gen.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.randrange(len(state.legal_actions())))
+        ends.add(state.ended_by)
+    assert len(ends) == 1 and None not in ends  # (every game ends by the repetition)
