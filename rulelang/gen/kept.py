@@ -34,6 +34,8 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
 
     touch = Func("def touch(S, i, was):")
     arrive = Func("def arrive(S, i, who):")
+    arrive.add(f"bit = {one} << i")  # (site i's)
+    owned = all(o is not None for o in w.rt.template.owner)  # (who is then never none)
     init = Func("def init_kept(S):")
     copy = Func("def copy_kept(S, new):")
     # (the zones, each copied: the game's zones are its template's, in their order)
@@ -45,7 +47,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
     if layout.occupied:  # (first: the queries' tests may read it)
         touch.add("if (not was) != (not S.at[i]):")
         touch.add(f"    S.occ ^= {one} << i")
-        arrive.add(f"S.occ |= {one} << i")
+        arrive.add("S.occ |= bit")
         init.add(f"S.occ = {zero}")
         init.add(f"for j in range({w.const(n)}):")
         init.add("    if S.at[j]:")
@@ -68,10 +70,9 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         asking = [k for k in mine if asks_empty(w.program, k[0].cond, k[0].var)]
         for q, _, _ in asking:
             lst, bits = q.slots
-            arrive.add(f"m = {one} << i")
-            arrive.add(f"if S.{bits} & m:")
-            arrive.add(f"    del S.{lst}[(S.{bits} & (m - {one})).bit_count()]")
-            arrive.add(f"    S.{bits} ^= m")
+            arrive.add(f"if S.{bits} & bit:")
+            arrive.add(f"    del S.{lst}[(S.{bits} & (bit - {one})).bit_count()]")
+            arrive.add(f"    S.{bits} ^= bit")
         others = tuple(tuple(j for j in js if j != i) for i, js in enumerate(affected))
         _retest(arrive, w, others, asking)
         _retest(arrive, w, affected, [k for k in mine if k not in asking])
@@ -110,8 +111,7 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         arrive.add(f"if S.{parent} is not None:")
         arrive.add(f"    top, up, held = S.top, S.{parent}, S.{bits}")
         arrive.add("    mine = held[i]")
-        owned = all(o is not None for o in w.rt.template.owner)  # (then top[j]: occupied)
-        if not owned:
+        if not owned:  # (else top[j] is who: j is occupied)
             arrive.add("    at = S.at if who is None else None")
         arrive.add(f"    for j in {table}[i]:")
         arrive.add("        if top[j] is who:" if owned else
@@ -148,8 +148,9 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         touch.add(f"        S.own[before.index] &= ~({one} << i)")
         touch.add("    if now is not None:")
         touch.add(f"        S.own[now.index] |= {one} << i")
-        arrive.add("if who is not None:")
-        arrive.add(f"    S.own[who.index] |= {one} << i")
+        if not owned:
+            arrive.add("if who is not None:")
+        arrive.add(f"{'' if owned else '    '}S.own[who.index] |= bit")
         init.add(f"S.own = [{zero}] * {w.const(len(w.rt.players))}")
         init.add(f"for j in range({w.const(n)}):")
         init.add("    if S.at[j] and S.top[j] is not None:")
