@@ -8,7 +8,7 @@ from typing import Any
 import rulelang.gen.pieces as pieces
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func
-from rulelang.gen.puts import arrive, fills
+from rulelang.gen.puts import fills, on_site
 from rulelang.language import ast
 
 
@@ -49,7 +49,7 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     if target is not None:
         j = w.fresh("v")
         fn.add(f"{j} = {t}.index")
-        arrive(w, j, None if empty else w.fresh("v"), pc, fn)
+        on_site(w, j, None if empty else w.fresh("v"), pc, fn)
         fn.add(f"S.loc[{pc}.id] = {t}")
         fn.add(f"S.last[{w.const('site')}] = {t}")
         fn.add(f"S.last[{w.const('piece')}] = {pc}")

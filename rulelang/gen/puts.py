@@ -57,7 +57,7 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
         fn.add(f"{pc} = {pile}.pop()")
         t = _named(w, target.src, fn)
         fn.add(f"{i} = {t}.index")
-        arrive(w, i, None if target.src in gw.empty_chosen else was, pc, fn)
+        on_site(w, i, None if target.src in gw.empty_chosen else was, pc, fn)
         fn.depth -= 1
         fn.add(f"    S.loc[{pc}.id] = {t}")
         if gw.tracks_moved:
@@ -154,7 +154,7 @@ def known_zone(gw: Any, e: ast.Expr, env: dict[str, Code]) -> Any:
     return zone
 
 
-def arrive(w: Any, i: str, was: str | None, pc: str, fn: Func) -> None:
+def on_site(w: Any, i: str, was: str | None, pc: str, fn: Func) -> None:
     """Piece `pc` put on site index `i` (its pile read into the local `was`; None: the site
     is known empty), the kept structures touched: by `arrive` where the site was empty (a
     change of one kind, written for it)."""
