@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import rulelang
 from rulelang.game import position
 from rulelang.gen import GenGame
@@ -33,7 +35,7 @@ end
   when size(free) == 0
     draw
 """
-# a pebble moved into a supply: the stone put is the last stone, not the top piece
+# a pebble moved (or put) into a supply: the stone put is the last stone, not the top piece
 SWAP = """action swap
   choose c in box
   move c to supply of mover"""
@@ -75,8 +77,9 @@ def test_a_supply_of_one_kind_puts_its_top_piece(tmp_path: Path) -> None:
                     seed)
 
 
-def test_a_zone_a_move_can_fill_keeps_its_kind_test(tmp_path: Path) -> None:
-    gen, ref = _load(tmp_path, KINDS.format(more=SWAP, also=" or swap"))
+@pytest.mark.parametrize("swap", [SWAP, SWAP.replace("move c to", "put c at")])
+def test_a_zone_a_move_can_fill_keeps_its_kind_test(tmp_path: Path, swap: str) -> None:
+    gen, ref = _load(tmp_path, KINDS.format(more=swap, also=" or swap"))
     assert isinstance(gen, GenGame)
     assert gen.state_class.one_kind == ()
     taken = []
