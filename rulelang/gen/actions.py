@@ -405,12 +405,12 @@ class GameWriter:
                    if not self.deep(self.program.actions[a])]  # (the machine's: turns.py)
         for i, name in enumerate(actions):
             action = self.program.actions[name]
-            alone = offered == [name]  # (the only action: every option is one of its)
-            if not alone:
+            indent = 0 if offered == [name] else 1  # (the only action: no name asked)
+            if indent:
                 fn.add(f"{'if' if i == 0 else 'elif'} name == {self.w.const(name)}:")
-            fn.depth += not alone
+            fn.depth += indent
             cost = max(cost, self._perform(action, fn))
-            fn.depth -= not alone
+            fn.depth -= indent
         fn.add(f"S.last[{self.w.const('action')}] = name")
         fn.add(f"S.last[{self.w.const('player')}] = "  # (act<m> runs with m to move)
                f"{self.w.const(self.w.rt.players[mover])}")

@@ -33,7 +33,9 @@ def sample(s: Any, bits: Any, group: tuple[tuple[Any, Any, int], ...]) -> Any:
     """One option of a group of actions (None: it has none): each entry (ways, None, 1) of
     an action listed, or (values, rest, bound) of a lazy one. The listed ways and those of
     the values drawn past them are one pool (any order: each option is as likely)."""
-    if len(group) == 1 and group[0][1] is not None:  # one lazy action: its first draw
+    # one lazy action: its first draw written out as _pool's loop takes it (a call of
+    # _pool for it was measured 0.94x on Breakthrough's playouts: the loop stays repeated)
+    if len(group) == 1 and group[0][1] is not None:
         first, rest, bound = group[0]
         values = first(s)
         places = len(values) * bound

@@ -96,32 +96,17 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
         # groups of its neighbours of the same owner join it, its site their root
         touch.add("    if not was and pile:")
         touch.add(f"        top, up, held = S.top, S.{parent}, S.{bits}")
-        touch.add("        who, mine = top[i], held[i]")
-        touch.add("        at = S.at if who is None else None")  # (an owner's top: occupied)
-        touch.add(f"        for j in {table}[i]:")
-        touch.add("            if top[j] is who and (at is None or at[j]):")
-        touch.add("                while up[j] != j:")
-        touch.add("                    up[j] = j = up[up[j]]")
-        touch.add("                if j != i:")
-        touch.add("                    up[j] = i")
-        touch.add("                    mine |= held[j]")
-        touch.add("        held[i] = mine")
+        touch.add("        who = top[i]")
+        touch.depth += 2
+        _join(touch, table, owned)
+        touch.depth -= 2
         touch.add(f"    elif not pile or not was or S.top[i] is not {owner_of}[was[{last}].id]:")
         touch.add(f"        S.{parent} = S.{bits} = None")
         arrive.add(f"if S.{parent} is not None:")
         arrive.add(f"    top, up, held = S.top, S.{parent}, S.{bits}")
-        arrive.add("    mine = held[i]")
-        if not owned:  # (else top[j] is who: j is occupied)
-            arrive.add("    at = S.at if who is None else None")
-        arrive.add(f"    for j in {table}[i]:")
-        arrive.add("        if top[j] is who:" if owned else
-                   "        if top[j] is who and (at is None or at[j]):")
-        arrive.add("            while up[j] != j:")
-        arrive.add("                up[j] = j = up[up[j]]")
-        arrive.add("            if j != i:")
-        arrive.add("                up[j] = i")
-        arrive.add("                mine |= held[j]")
-        arrive.add("    held[i] = mine")
+        arrive.depth += 1
+        _join(arrive, table, owned)
+        arrive.depth -= 1
         name = w.group_function(g)
         fn = Func(f"def {name}(S, i):")
         fn.add("if not S.at[i]:")
@@ -179,6 +164,22 @@ def write(w: Writer) -> list[tuple[str, Any, str, Func]]:
               (("touch", touch), ("arrive", arrive), ("init_kept", init), ("copy_kept", copy),
                ("kept_now", now))]
     return funcs
+
+
+def _join(fn: Func, table: str, owned: bool) -> None:
+    """The groups of site i's neighbours (by `table`) whose top is `who`'s join i's group,
+    i their root (locals top, up, held: the tops and the union-find)."""
+    fn.add("mine = held[i]")
+    if not owned:  # (else top[j] is who only where j is occupied)
+        fn.add("at = S.at if who is None else None")
+    fn.add(f"for j in {table}[i]:")
+    fn.add("    if top[j] is who:" if owned else "    if top[j] is who and (at is None or at[j]):")
+    fn.add("        while up[j] != j:")
+    fn.add("            up[j] = j = up[up[j]]")
+    fn.add("        if j != i:")
+    fn.add("            up[j] = i")
+    fn.add("            mine |= held[j]")
+    fn.add("held[i] = mine")
 
 
 def _retest(fn: Func, w: Writer, affected: tuple[tuple[int, ...], ...],
