@@ -101,7 +101,9 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         form = F.items(size, body.form if body is not None else item)
         if body is None and (dom.form.distinct or dom.form.kind in ("sitelist", "bits")):
             form = replace(form, distinct=True)
-        return Code(f"tuple([{gen}])", form, cost)
+        some = _some_within(w, cond, var, src)  # (no item passes unless this holds)
+        items = f"tuple([{gen}])"
+        return Code(items if some is None else f"({items} if {some} else ())", form, cost)
     kind_in = _kind_in(w, n, dom, src, env)
     if kind_in is not None:
         return Code(kind_in, F.BOOL, cost)
@@ -114,16 +116,23 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         return Code(f"{w.const(some_within)}({src}, {within[1]})", F.BOOL, cost)
     if kind in ("any", "all"):
         return Code(f"{kind}({gen})", F.BOOL, cost)
+    some = _some_within(w, cond, var, src)
     if kind == "count":
         test = f" if {body.src}" if body is not None else ""
-        return Code(f"sum([1 for {var} in {src}{where}{test}])", F.NUM, cost)
+        counted = f"sum([1 for {var} in {src}{where}{test}])"
+        return Code(counted if some is None else f"({counted} if {some} else {w.const(0)})",
+                    F.NUM, cost)
     if kind == "first":
         found = body.form if body else item  # (none when no item is found)
-        return Code(f"next(({gen}), None)", F.MAYBE_SITE if found == F.SITE else F.ANY,
-                    cost)  # (stops at the first: no later item's condition is evaluated)
+        first = f"next(({gen}), None)"  # (stops at the first: no later item's condition
+        return Code(first if some is None else f"({first} if {some} else None)",  # is
+                    F.MAYBE_SITE if found == F.SITE else F.ANY, cost)  # evaluated)
     if kind in ("max", "min", "sum"):
-        return Code(f"{w.const(H.fold)}({w.const(kind)}, [{gen}], "
-                    f"{w.const(n.span)})", F.NUM if kind == "sum" else F.ANY, cost)
+        folded = f"{w.const(H.fold)}({w.const(kind)}, [{gen}], {w.const(n.span)})"
+        if some is not None:  # (none passing: the fold of no items, known when written)
+            folded = f"({folded} if {some} else {w.const(H.fold(kind, [], n.span))})"
+        numbers = (body.form if body is not None else item).kind == "num"
+        return Code(folded, F.NUM if kind == "sum" or numbers else F.ANY, cost)
     if kind in ("best", "sorted"):  # items ranked by the body (or by themselves)
         w.step2 = True
         pairs = f"[({var}, {value}) for {var} in {src}{where}]"
@@ -131,6 +140,20 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         return Code(f"{w.const(H.ranked)}({w.const(kind)}, {pairs}, "
                     f"{w.const(n.span)})", form, cost)
     raise Unsupported(f"the quantifier '{kind}'", n.span)
+
+
+def _some_within(w: Any, cond: Code | None, var: str, src: str) -> str | None:
+    """The test that some mask of `src` (many masks, as lanes) is within the bits of a
+    condition `var & ~B == 0` (B read again at no cost, not through var): when it fails,
+    no item passes the condition — one test instead of the loop (None: no such test)."""
+    within = cond.form.within if cond is not None else None
+    if within is None or within[0] != var or not _PURE.fullmatch(within[1]):
+        return None
+    packed = _lanes(w, src)
+    return None if packed is None else f"{w.const(within_lanes)}({packed}, {within[1]})"
+
+
+_PURE = re.compile(r"S\.\w+(\[k\d+\])?|[avk]\d+(\[k\d+\])?")  # (a slot's or local's read)
 
 
 def bit_sites(w: Any, bits: str) -> str:
