@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import rulelang.gen.calls as calls
+import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.draws as draws
 import rulelang.gen.ends as ends
 import rulelang.gen.facts as facts
@@ -260,9 +261,11 @@ class GameWriter:
                 raise Unsupported("this kind of choose", s.span)
             dom = self.w.raw(s.domain, env)
             src, n, item = self._domain(dom, s.domain.span)
+            rest = s.cond  # (sites of a player's: over the owner bits, the rest tested)
+            src, rest = comprehensions.owned_domain(self.w, s.var, dom, rest, env) or (src, rest)
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
-            test = self.w.ex(s.cond, env) if s.cond is not None else None
+            test = self.w.ex(rest, env) if rest is not None else None
             if self.w.counting:
                 src = self.w.charged(src, 1 + (test.cost if test else 0), s.domain.span)
             bounds.append(n if self.bounded else None)

@@ -168,8 +168,24 @@ def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code |
     """A quantifier over sites known when the game is made, in board order, whose condition
     begins with `owner(s) == P` (P a player known when written): over the sites of P's
     owner bits among them (the kept bits: no test of the others), the rest of the
-    condition as it is. Not where steps are counted (the loop charges its items)."""
-    parts = conjuncts(n.cond)
+    condition as it is (owned_domain). Not where steps are counted."""
+    owned = owned_domain(w, n.var, dom, n.cond, env)
+    if owned is None:
+        return None
+    src, rest = owned
+    size = len(list(dom.form.static))
+    mine = Code(src, F.items(size, F.SITE), dom.cost)
+    return quant(w, replace(n, cond=rest), env, mine, src, size, F.SITE)
+
+
+def owned_domain(w: Any, var: str, dom: Code, cond: ast.Expr | None,
+                 env: dict[str, Code]) -> tuple[str, ast.Expr | None] | None:
+    """Sites known when the game is made (dom), in board order, with a condition on var
+    that begins with `owner(var) == P` (P a player known when written): the source of
+    the sites among them in P's owner bits (in board order: the kept bits, no test of
+    the others) and the rest of the condition (None: no rest), for a quantifier or a
+    choose. Not where steps are counted (the loop charges its items)."""
+    parts = conjuncts(cond)
     first = parts[0] if parts else None
     rest = None
     for part in parts[1:]:  # (the others, tested in the same order)
@@ -181,15 +197,13 @@ def owned_sites(w: Any, n: ast.Quant, dom: Code, env: dict[str, Code]) -> Code |
     if indices != sorted(set(indices)):  # (not in board order)
         return None
     owners = w.layout.owners
-    bits = _owned_by(w, n.var, first, env)
+    bits = _owned_by(w, var, first, env)
     if bits is None:
         w.layout.owners = owners  # (the owner bits kept only where read)
         return None
     if len(indices) < w.n_sites:
         bits = f"({bits} & {w.const(site_mask(dom.form.static))})"
-    src = bit_sites(w, bits)
-    mine = Code(src, F.items(len(indices), F.SITE), dom.cost)
-    return quant(w, replace(n, cond=rest), env, mine, src, len(indices), F.SITE)
+    return bit_sites(w, bits), rest
 
 
 def _kind_in(w: Any, n: ast.Quant, dom: Code, src: str, env: dict[str, Code]) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import rulelang.gen.comprehensions as comprehensions
 from rulelang.gen.code import Code, Func
 from rulelang.gen.empties import emptied, empty_values
 from rulelang.gen.playout import below
@@ -167,8 +168,10 @@ def _first_values(gw: Any, s: ast.Choose, fn: Func) -> None:
     w = gw.w
     dom = w.raw(s.domain, {})
     src, _, item = gw._domain(dom, s.domain.span)
+    test = s.cond  # (sites of a player's: over the owner bits, the rest tested)
+    src, test = comprehensions.owned_domain(w, s.var, dom, test, {}) or (src, test)
     v = w.fresh("v")
-    c = w.ex(s.cond, {s.var: Code(v, item, 0)}) if s.cond is not None else None
+    c = w.ex(test, {s.var: Code(v, item, 0)}) if test is not None else None
     if w.counting:
         src = w.charged(src, 1 + (c.cost if c is not None else 0), s.domain.span)
     if c is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
@@ -47,12 +48,14 @@ class Walk:
                 raise Unsupported("this kind of choose", s.span)
             dom = w.raw(s.domain, env)
             src, n, item = self.gw._domain(dom, s.domain.span)
+            test = s.cond  # (sites of a player's: over the owner bits, the rest tested)
+            src, test = comprehensions.owned_domain(w, s.var, dom, test, env) or (src, test)
             var = w.fresh("v")
             value = w.fresh("v") if s.optional else var  # (the local: none for NOTHING)
             if s.optional:
                 item = F.MAYBE_SITE if item == F.SITE else F.ANY
             inner = {**env, s.var: Code(value, item, 0)}
-            c = w.ex(s.cond, inner) if s.cond is not None else None
+            c = w.ex(test, inner) if test is not None else None
             cond = c.cost if c is not None else 0
             if w.counting:
                 src = w.charged(src, 1 + cond, s.domain.span)

@@ -5,8 +5,11 @@ at a time (gen/bits.chunk_sites)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import rulelang
 from rulelang.gen.bits import bit_sites, chunk_sites, site_chunks
+from rulelang.gen.bridge import canonical
 
 from .test_generated_equal import _side_by_side
 
@@ -48,3 +51,46 @@ def test_a_bitsets_sites_by_bytes_are_its_sites_in_order() -> None:
         bits = rng.getrandbits(29) & rng.getrandbits(29)
         assert chunk_sites(chunks, bits) == bit_sites(sites, bits)
     assert chunk_sites(chunks, 0) == () and chunk_sites(chunks, (1 << 29) - 1) == sites
+
+
+# chooses over the board's sites of one player's (a simple action, a walked one whose
+# first choose is also drawn lazily in a playout)
+OWNED_CHOICES = """use square
+game "Owned choices"
+players A, B
+board square.grid(4, 4, 3)
+piece stone
+zone supply each player: 10 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+action lift
+  choose site s in sites where owner(s) == mover and s.r != {skip}
+  remove top(s)
+action shift
+  choose site src in sites where owner(src) == opponent and src.c != {skip}
+  let b = top(src)
+  remove b
+  choose site dest in sites where empty(dest) and dest != src
+  put b at dest
+turn
+  do place or lift or shift
+end
+  when turn > 24
+    draw
+"""
+
+
+def test_chooses_over_a_players_sites_as_the_reference(tmp_path: Any) -> None:
+    for skip in (1, 3):
+        gen, taken = _side_by_side(tmp_path, OWNED_CHOICES.format(skip=skip), 5)
+        source = gen.state_class.generated.source
+        assert "owner" not in source and source.count("S.own[") >= 6  # (menus and draws)
+        assert {t.split()[0] for t in taken} == {"place", "lift", "shift"}
+        ref = rulelang.load_game(tmp_path / "game.rule", mode="interpreted")
+        for seed in range(20):  # a playout's lazy draws are the reference's options
+            g, r = gen.new_initial_state(seed), ref.new_initial_state(seed)
+            g.play_out(random.Random(seed), 10_000)
+            for action in g.history():
+                r.apply_action(action)
+            assert r.is_terminal() and canonical(g.data) == canonical(r.data)
