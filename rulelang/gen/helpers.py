@@ -302,6 +302,20 @@ def binop(op: str, left: Any, right: Any, span: Any, s: Any) -> Any:
     return result
 
 
+def equal(left: Any, right: Any, span: Any, s: Any) -> bool:
+    """`left == right` as the reference computes it: a list's length charged."""
+    if left.__class__ is tuple:
+        charge(s, len(left), span)
+    return bool(left == right)
+
+
+def unequal(left: Any, right: Any, span: Any, s: Any) -> bool:
+    """`left != right` as the reference computes it: a list's length charged."""
+    if left.__class__ is tuple:
+        charge(s, len(left), span)
+    return bool(left != right)
+
+
 def compare(op: str, left: Any, right: Any, span: Any, s: Any) -> bool:
     """As the reference compares: `in` a list (or a zone's pieces) charges its items,
     `==` of a list its length."""

@@ -61,8 +61,15 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
         return known
     cost = a.cost + b.cost + max(_length(a.form), _length(b.form), 1 if n.op in ("in", "not in")
                                  and b.form.kind != "items" else 0)
-    if n.op in ("==", "!="):
+    if n.op in ("==", "!=") and (a.form.kind != "any" or a.form.atom):
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
+    if n.op in ("==", "!="):  # (a list: its length charged, as the reference charges it)
+        fn = w.const(H.equal if n.op == "==" else H.unequal)
+        call = f"{fn}({a.src}, {b.src}, {w.const(n.span)}, S)"
+        if READ_AGAIN.fullmatch(a.src):  # (a local: tested in place)
+            call = f"(({a.src} {n.op} {b.src}) if {a.src}.__class__ is not " \
+                   f"{w.const(tuple)} else {call})"
+        return Code(call, F.BOOL, cost)
     if n.op in ("in", "not in") and b.form.kind == "items":  # (the reference charges
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)  # the items: the bound)
     if n.op in ("<", "<=", ">", ">=") and a.form.kind == b.form.kind == "num":

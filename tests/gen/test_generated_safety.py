@@ -215,6 +215,23 @@ def test_lists_made_by_adding_charge_their_length_as_the_reference(tmp_path: Pat
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
 
 
+
+@pytest.mark.parametrize(("left", "op"), [("a", "=="), ("a", "!="), ("xs", "==")])
+def test_lists_compared_charge_their_length_as_the_reference(tmp_path: Path, left: str,
+                                                             op: str) -> None:
+    """`==` and `!=` of a list charge its length in every game, as the reference does (a
+    rule's parameter, a var: a value of any form): a game that loops only over numbers
+    still meets the budget where the reference does."""
+    path = tmp_path / "comparing.rule"
+    path.write_text(LISTS.format(grow="  set xs = xs + xs", end="same(xs) < 0").replace(
+        "var xs", f"def same(a) = count i in 1..2000 where {left} {op} [i]\nvar xs"))
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame) and not game.state_class.counting
+    met = _where_the_budget_ends(path)
+    assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
+    assert "comparing.rule:5:40:" in met["generated"][1][0], met  # (at the comparison)
+
+
 PRICES = """use square
 game "Prices"
 players A, B
