@@ -8,10 +8,15 @@ targets: runner.Outcome.owner == "load") are counted apart, in a test of their o
 `python bench/fuzz.py --cases 2000` is the long run."""
 from __future__ import annotations
 
+import random
+
 import pytest
+
+from rulelang.errors import Refusal
 
 from .mutate import shape_cases
 from .runner import Outcome, run, run_cases, table
+from .worker import ResampleBroken, _resamples
 
 CASES = 60
 
@@ -59,3 +64,45 @@ def test_the_shapes_that_once_hung_or_overflowed_are_diagnostics_or_play() -> No
     assert by["chain of 100 rules"].outcome == "ok"
     assert all(by[f"option {o}"].outcome == "ok" for o in
                ("3..100000000 = 8", "3..1000000000 = 8", "0..1000000000 = 1000000000"))
+
+
+class _Game:
+    num_players = 1
+
+
+class _Dealt:
+    """A state of one option, `place`, which a resample's copy refuses and the game itself
+    refuses too where `refused` says so."""
+
+    game = _Game()
+
+    def __init__(self, refused: bool) -> None:
+        self.refused = refused
+
+    def resample(self, player: int, seed: int) -> _Dealt:
+        return _Dealt(True)
+
+    def clone(self) -> _Dealt:
+        return _Dealt(self.refused)
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return [0]
+
+    def action_to_string(self, action: int | str) -> str:
+        return "place"
+
+    def apply_action(self, action: int | str) -> None:
+        if self.refused:
+            raise Refusal("'move' needs a piece, not none", None)
+
+
+def test_a_resamples_refused_option_is_a_crash_unless_the_game_refuses_it_too() -> None:
+    """A resample's option refused when the game itself takes it is a broken resample (its
+    menu made from other cards than its own); refused in the game itself too, it is the
+    rulebook's own (a mutated rule offering what its effects cannot do)."""
+    with pytest.raises(ResampleBroken, match="option 'place'"):
+        _resamples(_Dealt(False), random.Random(1))
+    _resamples(_Dealt(True), random.Random(1))

@@ -123,10 +123,27 @@ def _resamples(state: Any, rng: random.Random) -> None:
         try:
             copy.apply_action(action)
         except Refusal as err:  # an option offered, then refused: the menu is not the copy's
-            raise ResampleBroken(f"player {p}'s resample: option "
-                                 f"{copy.action_to_string(action)!r}: {err}") from None
+            label = copy.action_to_string(action)
+            if not _refused_too(state, label):
+                raise ResampleBroken(f"player {p}'s resample: option {label!r}: {err}") \
+                    from None
         except RulelangError:  # a mutated rule failing on these cards, as it may in the truth
             pass
+
+
+def _refused_too(state: Any, label: str) -> bool:
+    """Does the game itself offer this option and refuse it as it is taken (a mutated rule
+    offering what its effects cannot do: the rulebook's refusal, not a broken resample)?"""
+    truth = state.clone()
+    if label not in [truth.action_to_string(a) for a in truth.legal_actions()]:
+        return False
+    try:
+        truth.apply_action(label)
+    except Refusal:
+        return True
+    except RulelangError:
+        return False
+    return False
 
 
 def _playout(game: Game, seed: int, plies: int) -> int:
