@@ -4,6 +4,7 @@ position counts), else the builtin itself over the state (`S.view()`), its steps
 by the items of its arguments and the rules it may call."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -199,7 +200,11 @@ def zone_pile(w: Any, code: Code, copy: bool = True) -> Code:
     if code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones:
         pile = f"S.zones[{code.src}]"
         return Code(f"tuple({pile})" if copy else pile, F.pile(w.n_sites), code.cost)
-    return code
+    copied = None if copy else _COPIED.fullmatch(code.src)  # (`pieces(z)`'s copy: not made)
+    return code._replace(src=copied.group(1)) if copied else code
+
+
+_COPIED = re.compile(r"tuple\((S\.zones\[k\d+\])\)")  # (a zone's pile copied: zone_pile)
 
 
 def _kept(w: Any, key: str, args: list[Code], n: ast.Call, cost: int) -> Code:

@@ -115,6 +115,8 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
             return Code(f"{w.const(within_lanes)}({packed}, {within[1]})", F.BOOL, cost)
         return Code(f"{w.const(some_within)}({src}, {within[1]})", F.BOOL, cost)
     if kind in ("any", "all"):
+        if _PILE.fullmatch(src):  # (an empty pile: no generator made for it)
+            return Code(f"({kind}({gen}) if {src} else {kind == 'all'})", F.BOOL, cost)
         return Code(f"{kind}({gen})", F.BOOL, cost)
     some = _some_within(w, cond, var, src)
     if kind == "count":
@@ -153,6 +155,7 @@ def _some_within(w: Any, cond: Code | None, var: str, src: str) -> str | None:
     return None if packed is None else f"{w.const(within_lanes)}({packed}, {within[1]})"
 
 
+_PILE = re.compile(r"S\.at\[[av]\d+\.index\]")  # (a site's pile, a local's: read again)
 _PURE = re.compile(r"S\.\w+(\[k\d+\])?|[avk]\d+(\[k\d+\])?")  # (a slot's or local's read)
 
 
