@@ -124,11 +124,11 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         counted = f"sum([1 for {var} in {src}{where}{test}])"
         return Code(counted if some is None else f"({counted} if {some} else {w.const(0)})",
                     F.NUM, cost)
-    if kind == "first":
+    if kind == "first":  # (stops at the first: no later item's condition is evaluated)
         found = body.form if body else item  # (none when no item is found)
-        first = f"next(({gen}), None)"  # (stops at the first: no later item's condition
-        return Code(first if some is None else f"({first} if {some} else None)",  # is
-                    F.MAYBE_SITE if found == F.SITE else F.ANY, cost)  # evaluated)
+        first = f"next(({gen}), None)"
+        return Code(first if some is None else f"({first} if {some} else None)",
+                    F.MAYBE_SITE if found == F.SITE else F.ANY, cost)
     if kind in ("max", "min", "sum"):
         folded = f"{w.const(H.fold)}({w.const(kind)}, [{gen}], {w.const(n.span)})"
         if some is not None:  # (none passing: the fold of no items, known when written)
