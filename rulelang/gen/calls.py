@@ -93,7 +93,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"len(S.zones[{args[0].src}])", F.NUM, cost)
     piece = len(args) == 1 and args[0].form.kind == "piece"
     if piece and key == "owner":  # (owners are fixed in generated games)
-        return Code(f"{w.owner_players()}[{args[0].src}.id]", F.OWNER, cost)
+        return Code(f"{w.owner_players()}[{args[0].src}.id]", F.ATOM, cost)
     if piece and key == "kind":
         return Code(f"{args[0].src}.kind", F.TEXT, cost)
     if key in _OF_PIECE and len(args) == 1 and args[0].form.kind == "any":  # (a piece?)
@@ -103,14 +103,14 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         fast = {"kind": f"{x}.kind", "owner": f"{w.owner_players()}[{x}.id]"}.get(key)
         if fast is not None and READ_AGAIN.fullmatch(x):  # (a local's piece: read in place)
             call = operators.in_place(w, x, Piece, fast, call)
-        return Code(call, F.OWNER if key == "owner" else F.ANY, cost)
+        return Code(call, F.ATOM, cost)
     if key in _AT_SITE and len(args) == 1 and (not site or key == "moved"):
         return Code(f"{w.const(_AT_SITE[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})",
                     F.BOOL if key in ("occupied", "empty") else F.items(w.n_pieces, F.PIECE)
                     if key == "pieces" else F.ANY, cost)  # (pieces: a tuple, of the game's)
     if site and key == "owner":
-        return Code(f"S.top[{args[0].src}.index]", F.OWNER, cost)
+        return Code(f"S.top[{args[0].src}.index]", F.ATOM, cost)
     if site and key == "top":  # the top piece, or none
         return Code(f"(S.at[{args[0].src}.index] or {w.const((None,))})[{w.const(-1)}]",
                     F.PIECE_OR_NONE, cost)

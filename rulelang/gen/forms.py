@@ -34,8 +34,9 @@ class Form:
     # bool: the test that every site of the bits `within[0]` is in the bits `within[1]`
     # (sources), for `any` over lines as bits: one helper loop (bits.some_within)
     within: tuple[str, str] | None = None
-    # any: a value that is never a tuple (a player or none: an owner), whose `==` charges
-    # no steps (the reference charges a tuple's length)
+    # any: a value that is never a tuple (a player, a site, a text or none: an owner, a
+    # piece's kind or site), whose `==` charges no steps (the reference charges a tuple's
+    # length)
     atom: bool = False
 
     @property
@@ -58,7 +59,7 @@ PLAYER = Form("player")
 PIECE = Form("piece")
 LAST = Form("last")
 MAYBE_SITE = Form("maybe", 0, SITE)
-OWNER = Form("any", atom=True)  # (a player or none)
+ATOM = Form("any", atom=True)  # (never a list: a player, a site, a text or none)
 PIECE_OR_NONE = Form("piece_or_none")  # (a site's top piece, or none: read as any value)
 ZONE = Form("zone")  # a zone of the game (a ZoneRef in the state's zones)
 

@@ -17,7 +17,9 @@ import pytest
 
 import rulelang
 from rulelang.gen import GenGame, explain, facts
+from rulelang.gen.bridge import canonical
 from rulelang.gen.code import ALLOWED
+from rulelang.gen.helpers import equal, unequal
 
 OWNERS = Path(__file__).parent / "owners.rule"  # (a piece's owner set: not taken)
 
@@ -230,6 +232,29 @@ def test_lists_compared_charge_their_length_as_the_reference(tmp_path: Path, lef
     met = _where_the_budget_ends(path)
     assert met["generated"] == met["interpreted"] and "R302" in met["generated"][1][0], met
     assert "comparing.rule:5:40:" in met["generated"][1][0], met  # (at the comparison)
+
+
+
+def test_owners_kinds_and_sites_compare_in_place(tmp_path: Path) -> None:
+    """A piece's owner, kind and site are never lists: their `==` charges nothing and is
+    written in place, whatever the piece's form (here a rule's parameter)."""
+    path = tmp_path / "atoms.rule"
+    path.write_text(LISTS.format(grow="  set xs = [same(first(pieces(supply of mover)), "
+                                      "first(pieces(supply of opponent)))]",
+                                 end="size(xs) < 0").replace(
+        "var xs", "piece stone\nzone supply each player: 2 stone\ndef same(a, b) = "
+                  "kind(a) == kind(b) and owner(a) != owner(b) and site(a) == none\nvar xs"))
+    game = rulelang.load_game(path, mode="generated")
+    assert isinstance(game, GenGame), explain(game.runtime)
+    generated = game.state_class.generated
+    helpers = {v for v in generated.constants.values() if callable(v)}
+    assert equal not in helpers and unequal not in helpers
+    g = game.new_initial_state(0)  # (and the game plays as the reference's)
+    r = rulelang.load_game(path, mode="interpreted").new_initial_state(0)
+    for _ in range(4):
+        g.apply_action(0)
+        r.apply_action(0)
+    assert canonical(g.data) == canonical(r.data)
 
 
 PRICES = """use square
