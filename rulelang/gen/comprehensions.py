@@ -113,7 +113,9 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         packed = _lanes(w, src)
         if packed is not None:
             return Code(f"{w.const(within_lanes)}({packed}, {within[1]})", F.BOOL, cost)
-        return Code(f"{w.const(some_within)}({src}, {within[1]})", F.BOOL, cost)
+        some = f"{w.const(some_within)}({src}, {within[1]})"
+        enough = _enough(w, src, within[1])
+        return Code(some if enough is None else f"({enough} and {some})", F.BOOL, cost)
     if kind in ("any", "all"):
         if _PILE.fullmatch(src):  # (an empty pile: no generator made for it)
             return Code(f"({kind}({gen}) if {src} else {kind == 'all'})", F.BOOL, cost)
@@ -371,6 +373,34 @@ def _owned_by(w: Any, var: str, body: ast.Compare, env: dict[str, Code]) -> str 
                 slot = w.layout.owner_bits()
                 return f"S.{slot}[{w.const(who.form.static.index)}]"
     return None
+
+
+def _enough(w: Any, src: str, bits: str) -> str | None:
+    """For masks `src` (a constant tuple, or a constant table of them indexed): the test
+    that the bits hold, among the sites of all the masks, at least as many as the smallest
+    mask has — false, and no mask is within them (the loop not run). None: another source,
+    or bits not read again at no cost."""
+    found = re.fullmatch(r"(k\d+)(\[.+\])?", src)
+    if found is None or not _PURE.fullmatch(bits):
+        return None
+    value, at = w.constants.get(found.group(1)), found.group(2) or ""
+
+    def masks(v: Any) -> bool:
+        return type(v) is tuple and all(type(m) is int and m >= 0 for m in v)
+
+    def need(v: tuple[int, ...]) -> tuple[int, int]:  # (all the sites, the fewest a mask has)
+        union = 0
+        for m in v:
+            union |= m
+        return union, min((m.bit_count() for m in v), default=1)
+    if not at and masks(value):
+        union, fewest = need(value)
+        return f"(({bits} & {w.const(union)}).bit_count() >= {w.const(fewest)})"
+    if not at or type(value) is not tuple or not all(masks(v) for v in value):
+        return None
+    table = tuple(need(v) for v in value)
+    unions, fewest_of = w.const(tuple(u for u, _ in table)), w.const(tuple(f for _, f in table))
+    return f"(({bits} & {unions}{at}).bit_count() >= {fewest_of}{at})"
 
 
 def _lanes(w: Any, src: str) -> str | None:

@@ -42,3 +42,37 @@ def test_folds_over_owned_lines_as_the_reference(tmp_path: object) -> None:
              if getattr(v, "__name__", "") == "within_lanes"]
     assert len(lanes) == 1 and source.count(f"{lanes[0]}(") == 6 * 2
     assert len(taken) > 100
+
+
+# a few lines (fewer than lanes take): a line within the owner bits only where the bits
+# hold at least a line's sites among all the lines' sites (the loop not run otherwise)
+FEW = """use square
+use lines
+game "Few lines"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 9 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+turn
+  do place
+end
+  when lines.full_line(square.horizontal, mover)
+    winner mover
+  when lines.full_line_through(square.vertical, last.site, mover)
+    winner mover
+  when turn > 8
+    draw
+"""
+
+
+def test_few_lines_guarded_by_a_count_as_the_reference(tmp_path: object) -> None:
+    gen, taken = _side_by_side(tmp_path, FEW, 40)
+    source = gen.state_class.generated.source
+    helpers = [k for k, v in gen.state_class.generated.constants.items()
+               if getattr(v, "__name__", "") == "some_within"]
+    assert len(helpers) == 1 and source.count(").bit_count() >= k") >= 4  # (each mover's
+    assert source.count(f"and {helpers[0]}(") == 4  # two tests, each guarded)
+    assert len(taken) > 200
