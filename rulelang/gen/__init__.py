@@ -61,10 +61,12 @@ def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
     # (zones kept to one kind only where no put or move of the game can fill a zone)
     kinds, counting = not first.fills_zones, False
     while True:
-        w = Writer(runtime, layout, counting, kinds)
+        w, moved = Writer(runtime, layout, counting, kinds), layout.moved_tops
         g = GameWriter(w, do, setup).write()
         if w.fills_zones and g.one_kind:
             kinds = False
+        elif layout.moved_tops and not moved:  # (found late: each action's start forgets it)
+            continue
         elif g.steps > facts.UNCOUNTED and not counting:  # its steps counted as they run
             counting = True
         else:

@@ -159,7 +159,7 @@ class GameWriter:
         fn = Func(f"def {name}(S):")
         fn.add("out = []")
         if self.tracks_moved:  # an action begins: `moved` forgets
-            fn.add("S.moved.clear()")
+            self.forget_moved(fn)
         cost = 0
         for group in do.groups():
             for action in group:
@@ -184,12 +184,18 @@ class GameWriter:
         self.tries = self.tries or tried
         return cost
 
+    def forget_moved(self, fn: Func) -> None:
+        """`moved` forgets (an action begins), and so do the bits of the sites it marks."""
+        fn.add("S.moved.clear()")
+        if self.w.layout.moved_tops:
+            fn.add(f"S.mv = {self.w.const(0)}")
+
     def _begin(self, fn: Func) -> None:
         """An action is taken: `moved` forgets, and the steps counted start anew (as the
         reference's budget does with each apply_action: the action, the end, the next
         menu)."""
         if self.tracks_moved:
-            fn.add("S.moved.clear()")
+            self.forget_moved(fn)
         if self.counts_steps or self.w.counting:
             fn.add(f"S.steps[{self.w.const(0)}] = {self.w.const(0)}")
 

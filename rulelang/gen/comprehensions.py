@@ -285,9 +285,10 @@ def of_query(w: Any, kind: str, kept: Code) -> Code:
 
 def occupied(w: Any, n: ast.Quant, bits: str, cost: int,
              env: dict[str, Code]) -> Code | None:
-    """`any`, `all` or `count` of a relation's sites (as `bits`) by `occupied(x)` or
-    `empty(x)`, alone or with `x in R` (R sites known as bits, not read through x, e.g. a
-    relation's sites of another site): a mask test of the kept occupied sites' bits."""
+    """`any`, `all` or `count` of a relation's sites (as `bits`) by `occupied(x)`,
+    `empty(x)` or `moved(x)`, alone or with `x in R` (R sites known as bits, not read
+    through x, e.g. a relation's sites of another site): a mask test of the kept occupied
+    sites' bits (or of the sites whose top moved)."""
     test = n.body if n.cond is None else n.cond if n.body is None else None
     if n.kind not in ("any", "all", "count") or test is None:
         return None
@@ -297,7 +298,8 @@ def occupied(w: Any, n: ast.Quant, bits: str, cost: int,
         if isinstance(part, ast.Call) and len(part.args) == 1 and not part.kwargs \
                 and isinstance(part.args[0], ast.Name) and part.args[0].id == n.var \
                 and which is None \
-                and w.refs.get(part.func) in (("builtin", "occupied"), ("builtin", "empty")):
+                and w.refs.get(part.func) in (("builtin", "occupied"), ("builtin", "empty"),
+                                              ("builtin", "moved")):
             which = w.refs[part.func][1]
             continue
         within = _within(w, n.var, part, env)
@@ -306,8 +308,11 @@ def occupied(w: Any, n: ast.Quant, bits: str, cost: int,
         held, cost = f"{held} & {within.form.bits}", cost + within.cost
     if which is None:
         return None
-    occ = "S." + w.layout.occupied_bits()
-    held = f"({held} & {occ})" if which == "occupied" else f"({held} & ~{occ})"
+    if which == "moved":
+        held = f"({held} & S.{w.layout.moved_bits()})"
+    else:
+        occ = "S." + w.layout.occupied_bits()
+        held = f"({held} & {occ})" if which == "occupied" else f"({held} & ~{occ})"
     zero = w.const(0)
     if n.kind == "count":
         return Code(f"{held}.bit_count()", F.NUM, cost)

@@ -94,7 +94,7 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
     w = gw.w
     fn = Func(f"def draw{mover}(S, a0):")
     if gw.tracks_moved:  # an action begins: `moved` forgets (as the menu does)
-        fn.add("S.moved.clear()")
+        gw.forget_moved(fn)
     fn.add("try:")
     for group in do.groups():
         entries: list[tuple[str, str, str]] = []  # (values, rest or None, bound)

@@ -89,6 +89,7 @@ class Layout:
     groups: dict[str, Groups] = field(default_factory=dict)  # used ones, by relation name
     owners: bool = False  # owner bits kept (slot `own`: a list by player index)
     occupied: bool = False  # the occupied sites' bits kept (slot `occ`)
+    moved_tops: bool = False  # the bits of the sites whose top piece moved (slot `mv`)
     memos: list[str] = field(default_factory=list)  # rules' values kept (turns.memos)
     values: dict[str, Values] = field(default_factory=dict)  # used ones, by def key
     _refused: set[str] = field(default_factory=set)
@@ -106,6 +107,8 @@ class Layout:
             out.append("own")
         if self.occupied:
             out.append("occ")
+        if self.moved_tops:
+            out.append("mv")
         if self.board_codes:
             out.append("bk")
         out.extend(f"m{i}" for i in range(len(self.memos)))
@@ -115,7 +118,7 @@ class Layout:
     @property
     def kept(self) -> bool:
         return bool(self.queries or self.groups or self.owners or self.occupied
-                    or self.values or self.board_codes)
+                    or self.moved_tops or self.values or self.board_codes)
 
     @property
     def board_codes(self) -> bool:
@@ -137,6 +140,12 @@ class Layout:
         """The slot of the occupied sites' bits (kept from now on)."""
         self.occupied = True
         return "occ"
+
+    def moved_bits(self) -> str:
+        """The slot of the bits of the sites whose top piece moved since the action began
+        (`moved(s)`; kept from now on, cleared with `moved`)."""
+        self.moved_tops = True
+        return "mv"
 
     def query(self, key: str) -> Query | None:
         """The kept query for the constant rule `key`, if it can be kept."""

@@ -57,11 +57,11 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
         fn.add(f"{pc} = {pile}.pop()")
         t = _named(w, target.src, fn)
         fn.add(f"{i} = {t}.index")
+        if gw.tracks_moved:  # (before the upkeep: the bits of moved tops read it)
+            fn.add(f"S.moved.add({pc}.id)")
         on_site(w, i, None if target.src in gw.empty_chosen else was, pc, fn)
         fn.depth -= 1
         fn.add(f"    S.loc[{pc}.id] = {t}")
-        if gw.tracks_moved:
-            fn.add(f"    S.moved.add({pc}.id)")
         fn.add(f"    S.last[{w.const('site')}] = {t}")
         fn.add(f"    S.last[{w.const('piece')}] = {pc}")
         fn.add("else:")
