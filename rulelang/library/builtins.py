@@ -202,6 +202,15 @@ def _linked(at: Any, owners: Any, table: Any, sites: Any, link: Any, who: Any,
     return seen
 
 
+def entry_cost(site: Site, step: Any) -> Any:
+    """What entering a site costs a `reach`, refused when negative: there is no cheapest
+    path then (the search would go round for ever)."""
+    if step is not None and step < 0:
+        raise RulelangError(f"entering {show(site)} costs {show(step)}: a move's cost cannot "
+                            "be negative")
+    return step
+
+
 @builtin(4, 5, example="reach(site(pawn), orthogonal, 3, step_cost, can_stop)",
          facts=Facts(R.GAME, calls=(3, 4)), sig="site, relation, number, rule, rule -> list[site]")
 def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
@@ -226,7 +235,7 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
         for j in table[i]:
             step = costs[j]
             if step is UNASKED:
-                step = costs[j] = ask(sites[j])
+                step = costs[j] = entry_cost(sites[j], ask(sites[j]))
             if step is None:
                 continue
             total = spent + step

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import RulelangError
+from rulelang.library.builtins import entry_cost
 from rulelang.library.semantics import charge_items
 from rulelang.model.values import Relation, Site, show
 
@@ -70,7 +71,7 @@ def reach(c: Any, start: Site, rel: Relation, budget: int, cost: Any,
 
     def entering(_u: int, v: int, _d: Any) -> Any:
         if v not in asked:
-            asked[v] = cost(sites[v])
+            asked[v] = entry_cost(sites[v], cost(sites[v]))
         return asked[v]
 
     lengths = nx.single_source_dijkstra_path_length(graph(rel), start.board_index,

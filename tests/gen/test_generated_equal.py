@@ -239,6 +239,30 @@ def test_kept_site_values_for_reach_as_the_reference(tmp_path: object) -> None:
     assert all(sum(t.startswith(a) for t in taken) > 5 for a in ("walk", "drop", "weigh"))
 
 
+def test_a_negative_cost_for_reach_is_the_same_error_in_both_modes(tmp_path: object) -> None:
+    """A move's cost below zero has no cheapest path (the search would go round for ever,
+    filling the memory: bench/fuzz.py seed 223658): both modes refuse it where reach
+    first asks it, with the same message, at the same action."""
+    path = tmp_path / "game.rule"  # type: ignore[operator]
+    path.write_text(WALKERS.replace("3 if any x in pieces(s): x.heavy else 2",
+                                    "-5 if any x in pieces(s): x.heavy else 2"))
+    met = []
+    for mode in ("generated", "interpreted"):
+        game = rulelang.load_game(path, mode=mode)
+        found = []
+        for seed in range(6):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            try:
+                while not state.is_terminal():
+                    state.apply_action(rng.choice(state.legal_actions()))
+            except rulelang.RuleRuntimeError as err:
+                found.append((seed, len(state.history()), str(err.diagnostic.span),
+                              err.diagnostic.message))
+        met.append(found)
+    assert met[0] == met[1] and len(met[0]) >= 3, met
+    assert all("costs -5: a move's cost cannot be negative" in m for *_, m in met[0])
+
+
 def test_the_debug_check_finds_a_wrong_kept_site_value(tmp_path: object) -> None:
     """A kept value that is not the rule's value now is found by the debug check (what
     RULELANG_CHECK_KEPT=1 runs after every action)."""
