@@ -216,8 +216,9 @@ def entry_cost(site: Site, step: Any) -> Any:
 def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
           stop: Any = None) -> tuple[Site, ...]:
     """The sites a move of at most `budget` points can end on, from `start` along `rel`.
-    `cost(s)` is what entering s costs (none: it cannot be entered); `stop(s)`, if given,
-    says whether a move may end on s (it may still pass through). The start is excluded."""
+    `cost(s)` is what entering s costs (none: it cannot be entered; below zero: an error);
+    `stop(s)`, if given, says whether a move may end on s (it may still pass through). The
+    start is excluded."""
     sites, table, origin = c.game.board.sites, rel.indices, start.board_index
     over = budget + 1
     best = [over] * len(sites)  # site index -> the least it costs to get there
