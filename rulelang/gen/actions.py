@@ -158,8 +158,7 @@ class GameWriter:
         name = f"menu{mover}" if k is None else f"menu{mover}_{k}"
         fn = Func(f"def {name}(S):")
         fn.add("out = []")
-        if self.tracks_moved:  # an action begins: `moved` forgets
-            self.forget_moved(fn)
+        self.forget_moved(fn)  # (an action begins)
         cost = 0
         for group in do.groups():
             for action in group:
@@ -184,18 +183,17 @@ class GameWriter:
         self.tries = self.tries or tried
         return cost
 
-    def forget_moved(self, fn: Func) -> None:
-        """`moved` forgets (an action begins), and so do the bits of the sites it marks."""
-        fn.add("S.moved.clear()")
-        if self.w.layout.moved_tops:
-            fn.add(f"S.mv = {self.w.const(0)}")
+    def forget_moved(self, fn: Func) -> None:  # (where the game reads `moved`: its bits too)
+        if self.tracks_moved:
+            fn.add("S.moved.clear()")
+            if self.w.layout.moved_tops:
+                fn.add(f"S.mv = {self.w.const(0)}")
 
     def _begin(self, fn: Func) -> None:
         """An action is taken: `moved` forgets, and the steps counted start anew (as the
         reference's budget does with each apply_action: the action, the end, the next
         menu)."""
-        if self.tracks_moved:
-            self.forget_moved(fn)
+        self.forget_moved(fn)
         if self.counts_steps or self.w.counting:
             fn.add(f"S.steps[{self.w.const(0)}] = {self.w.const(0)}")
 
@@ -266,9 +264,7 @@ class GameWriter:
             if s.mode != "mover" or s.optional or s.chooser is not None:
                 raise Unsupported("this kind of choose", s.span)
             dom = self.w.raw(s.domain, env)
-            src, n, item = self._domain(dom, s.domain.span)
-            rest = s.cond  # (sites of a player's: over the owner bits, the rest tested)
-            src, rest = comprehensions.owned_domain(self.w, s.var, dom, rest, env) or (src, rest)
+            src, n, item, rest = self.chosen(s, dom, env)
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
             test = self.w.ex(rest, env) if rest is not None else None
@@ -391,6 +387,13 @@ class GameWriter:
         self.bounded = size >= 0
         return (f"tuple({self.w.const(rt.domain)}(S, {dom.src}, {self.w.const(span)}))",
                 size if size >= 0 else self.w.n_unknown, F.ANY)
+
+    def chosen(self, s: ast.Choose, dom: Code,
+               env: dict[str, Code]) -> tuple[str, int, F.Form, ast.Expr | None]:
+        """_domain, and the condition left to test (`owner(x) == P` first: owned_domain)."""
+        src, n, item = self._domain(dom, s.domain.span)
+        owned = comprehensions.owned_domain(self.w, s.var, dom, s.cond, env)
+        return (src, n, item, s.cond) if owned is None else (owned[0], n, item, owned[1])
 
     def _let(self, s: ast.Let, env: dict[str, Code], fn: Func) -> int:
         cost = 0

@@ -385,25 +385,20 @@ def _enough(w: Any, src: str, bits: str) -> str | None:
     that the bits hold, among the sites of all the masks, at least as many as the smallest
     mask has — false, and no mask is within them (the loop not run). None: another source,
     or bits not read again at no cost."""
-    found = re.fullmatch(r"(k\d+)(\[.+\])?", src)
-    if found is None or not _PURE.fullmatch(bits):
+    named = _named_masks(w, src)
+    if named is None or not _PURE.fullmatch(bits):
         return None
-    value, at = w.constants.get(found.group(1)), found.group(2) or ""
-
-    def masks(v: Any) -> bool:
-        return type(v) is tuple and all(type(m) is int and m >= 0 for m in v)
+    rows, at = named
 
     def need(v: tuple[int, ...]) -> tuple[int, int]:  # (all the sites, the fewest a mask has)
         union = 0
         for m in v:
             union |= m
         return union, min((m.bit_count() for m in v), default=1)
-    if not at and masks(value):
-        union, fewest = need(value)
+    if not at:
+        union, fewest = need(rows[0])
         return f"(({bits} & {w.const(union)}).bit_count() >= {w.const(fewest)})"
-    if not at or type(value) is not tuple or not all(masks(v) for v in value):
-        return None
-    table = tuple(need(v) for v in value)
+    table = tuple(need(v) for v in rows)
     unions, fewest_of = w.const(tuple(u for u, _ in table)), w.const(tuple(f for _, f in table))
     return f"(({bits} & {unions}{at}).bit_count() >= {fewest_of}{at})"
 
@@ -412,21 +407,32 @@ def _lanes(w: Any, src: str) -> str | None:
     """The masks `src` names — a constant tuple of them, or a constant table of such
     tuples indexed — as lanes of one number (bits.lanes), where they are many (LANES on
     average: fewer take less time in the loop, some_within) (None: another source)."""
+    named = _named_masks(w, src)
+    if named is None:
+        return None
+    (rows, at), n = named, w.n_sites
+    if not at:
+        return str(w.const(lanes(rows[0], n))) if len(rows[0]) >= LANES else None
+    if not rows or sum(map(len, rows)) < LANES * len(rows):
+        return None
+    table: str = w.const(tuple(lanes(v, n) for v in rows))
+    return table + at
+
+
+def _named_masks(w: Any, src: str) -> tuple[tuple[tuple[int, ...], ...], str] | None:
+    """The masks of sites `src` names: a constant tuple of them (one row, no index) or a
+    constant table of such tuples and the source of its index (None: another source)."""
     found = re.fullmatch(r"(k\d+)(\[.+\])?", src)
     if found is None:
         return None
-    value, n = w.constants.get(found.group(1)), w.n_sites
+    value, at, n = w.constants.get(found.group(1)), found.group(2) or "", w.n_sites
 
     def masks(v: Any) -> bool:
         return type(v) is tuple and all(type(m) is int and 0 <= m < 1 << n for m in v)
-    if found.group(2) is None:
-        many = masks(value) and len(value) >= LANES
-        return str(w.const(lanes(value, n))) if many else None
-    if type(value) is not tuple or not value or not all(masks(v) for v in value) \
-            or sum(map(len, value)) < LANES * len(value):
+    rows = (value, ) if not at else value
+    if type(rows) is not tuple or not all(masks(v) for v in rows):
         return None
-    table: str = w.const(tuple(lanes(v, n) for v in value))
-    return table + found.group(2)
+    return rows, at
 
 
 # as many masks as this, or more, are tested in lanes (bench/ab_playouts.py --play-out:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import rulelang.gen.comprehensions as comprehensions
 from rulelang.gen.code import Code, Func
 from rulelang.gen.empties import emptied, empty_values
 from rulelang.gen.playout import below
@@ -93,8 +92,7 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
     """`draw<mover>` for the turn's `do`: per group of its actions, listed or lazy."""
     w = gw.w
     fn = Func(f"def draw{mover}(S, a0):")
-    if gw.tracks_moved:  # an action begins: `moved` forgets (as the menu does)
-        gw.forget_moved(fn)
+    gw.forget_moved(fn)  # (an action begins, as in the menu)
     fn.add("try:")
     for group in do.groups():
         entries: list[tuple[str, str, str]] = []  # (values, rest or None, bound)
@@ -167,9 +165,7 @@ def _first_values(gw: Any, s: ast.Choose, fn: Func) -> None:
     """The first choose's values, in its domain's order (the menu's walk's)."""
     w = gw.w
     dom = w.raw(s.domain, {})
-    src, _, item = gw._domain(dom, s.domain.span)
-    test = s.cond  # (sites of a player's: over the owner bits, the rest tested)
-    src, test = comprehensions.owned_domain(w, s.var, dom, test, {}) or (src, test)
+    src, _, item, test = gw.chosen(s, dom, {})
     v = w.fresh("v")
     c = w.ex(test, {s.var: Code(v, item, 0)}) if test is not None else None
     if w.counting:

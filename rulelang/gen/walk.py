@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.forms as F
 import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
@@ -47,9 +46,7 @@ class Walk:
             if s.mode != "mover" or s.chooser is not None:
                 raise Unsupported("this kind of choose", s.span)
             dom = w.raw(s.domain, env)
-            src, n, item = self.gw._domain(dom, s.domain.span)
-            test = s.cond  # (sites of a player's: over the owner bits, the rest tested)
-            src, test = comprehensions.owned_domain(w, s.var, dom, test, env) or (src, test)
+            src, n, item, test = self.gw.chosen(s, dom, env)
             var = w.fresh("v")
             value = w.fresh("v") if s.optional else var  # (the local: none for NOTHING)
             if s.optional:
