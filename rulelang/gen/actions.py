@@ -5,6 +5,7 @@ by emit.Writer."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import rulelang.gen.calls as calls
@@ -15,6 +16,7 @@ import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.loops as loops
+import rulelang.gen.lower as lower
 import rulelang.gen.moves as moves
 import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
@@ -570,23 +572,16 @@ class GameWriter:
         return sum(a.cost for a in args) + (0 if w.counting else STEP_BUDGET)
 
     def _if(self, s: ast.If, env: dict[str, Code], fn: Func, each: Any) -> int:
-        cost = 0
-        for i, (cond, body) in enumerate(s.branches):
-            c = self.w.ex(cond, env)
-            fn.add(f"{'if' if i == 0 else 'elif'} {c.src}:")
-            fn.depth += 1
-            inner = dict(env)
-            cost += c.cost + sum(each(b, inner, fn) for b in body.stmts)
-            fn.add("pass")
-            fn.depth -= 1
-        if s.orelse is not None:
-            fn.add("else:")
-            fn.depth += 1
-            inner = dict(env)
-            cost += sum(each(b, inner, fn) for b in s.orelse.stmts)
-            fn.add("pass")
-            fn.depth -= 1
-        return cost
+        def condition(cond: ast.Expr) -> Callable[[], Code]:
+            return lambda: self.w.ex(cond, env)
+
+        def body(stmts: ast.Block) -> Callable[[], int]:
+            def write() -> int:
+                inner = dict(env)
+                return sum(each(b, inner, fn) for b in stmts.stmts)
+            return write
+        return lower.if_chain(self.w, fn, [(condition(c), body(b)) for c, b in s.branches],
+                              body(s.orelse) if s.orelse is not None else None)
 
     # ---- the score terms and the end section (gen/ends.py)
     def totals(self) -> int:

@@ -38,6 +38,7 @@ class Code(NamedTuple):
     src: str
     form: Form
     cost: int  # at most this many steps of the reference's budget
+    shape: Any = None  # how it was made, where it can be written as statements (lower.py)
 
 
 @dataclass

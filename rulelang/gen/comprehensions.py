@@ -24,6 +24,7 @@ from rulelang.gen.bits import (
 from rulelang.gen.bits import bit_sites as bits_to_sites
 from rulelang.gen.code import READ_AGAIN, Code, Unsupported
 from rulelang.gen.forms import Form
+from rulelang.gen.lower import Loop
 from rulelang.language import ast
 from rulelang.language.astwalk import conjuncts, walk
 from rulelang.model.values import Record
@@ -117,9 +118,10 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         enough = _enough(w, src, within[1])
         return Code(some if enough is None else f"({enough} and {some})", F.BOOL, cost)
     if kind in ("any", "all"):
+        loop = Loop(kind, var, src, cond.src if cond is not None else None, value)
         if _PILE.fullmatch(src):  # (an empty pile: no generator made for it)
-            return Code(f"({kind}({gen}) if {src} else {kind == 'all'})", F.BOOL, cost)
-        return Code(f"{kind}({gen})", F.BOOL, cost)
+            return Code(f"({kind}({gen}) if {src} else {kind == 'all'})", F.BOOL, cost, loop)
+        return Code(f"{kind}({gen})", F.BOOL, cost, loop)
     some = _some_within(w, cond, var, src)
     if kind == "count":
         test = f" if {body.src}" if body is not None else ""

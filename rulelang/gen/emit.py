@@ -25,12 +25,14 @@ import rulelang.gen.comprehensions as comprehensions
 import rulelang.gen.facts as facts
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+import rulelang.gen.lower as lower
 import rulelang.gen.operators as operators
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import relation_masks, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
+from rulelang.gen.lower import Choice, Junction, Negation
 from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
@@ -78,6 +80,7 @@ class Writer:
         self._calling: set[str] = set()
         self._n = 0
         self.calls: list[Span] = []  # of the rules written in place now (callchain.py)
+        self.out_of_place: str | None = None  # (a rule's next call: not in place)
         self.call_sites: dict[str, list[Span]] = {}  # the calls of each rule's function
 
     # ---- names and constants
@@ -179,8 +182,11 @@ class Writer:
         params = self.program.defs[key].params or ()
         names = [self.fresh("a") for _ in params]
         forms = given if len(given) == len(params) else (F.ANY,) * len(params)
-        call = self.call_rule(key, [Code(a, f, 0) for a, f in zip(names, forms, strict=True)],
-                              n)
+        args = [Code(a, f, 0) for a, f in zip(names, forms, strict=True)]
+        call = self.call_rule(key, args, n)
+        if lower.loops(call):  # (written in place: a function of its own, its loops as such)
+            self.out_of_place = key
+            call = self.call_rule(key, args, n)
         body = call.src
         if self.counting:  # each call charged as it is made
             body = f"{self.const(ticked)}(S, {self.const(1 + call.cost)}, " \
@@ -331,11 +337,11 @@ class Writer:
         a, b = self.ex(n.left, env), self.ex(n.right, env)
         left = a.src if a.form.kind == "bool" else f"bool({a.src})"
         right = b.src if b.form.kind == "bool" else f"bool({b.src})"
-        return Code(f"({left} {n.op} {right})", F.BOOL, a.cost + b.cost)
+        return Code(f"({left} {n.op} {right})", F.BOOL, a.cost + b.cost, Junction(n.op, a, b))
 
     def x_Not(self, n: ast.Not, env: dict[str, Code]) -> Code:
         a = self.ex(n.operand, env)
-        return Code(f"(not {a.src})", F.BOOL, a.cost)
+        return Code(f"(not {a.src})", F.BOOL, a.cost, Negation(a))
 
     def x_Neg(self, n: ast.Neg, env: dict[str, Code]) -> Code:
         a = self.ex(n.operand, env)
@@ -356,7 +362,8 @@ class Writer:
             size = 0
         form = F.ANY if a.form.kind != b.form.kind else \
             Form(a.form.kind, size, a.form.item or b.form.item)
-        return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost))
+        return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost),
+                    Choice(c, a, b))
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
         return operators.index(self, n, env)
@@ -493,6 +500,9 @@ class Writer:
                 args: list[Code]) -> Code | None:
         """A rule whose body is one expression, called with names or constants: its body in
         place of the call (each name stands for a value computed once), if short."""
+        if key == self.out_of_place:
+            self.out_of_place = None
+            return None
         if isinstance(d.body, ast.Block) or key in self._calling \
                 or not all(a.form.known or _NAME.fullmatch(a.src) for a in args):
             return None
@@ -506,7 +516,7 @@ class Writer:
             return None
         if body.form.kind == "maybe":
             body = self.plain(body)
-        return Code(body.src, body.form, 1 + body.cost + sum(a.cost for a in args))
+        return Code(body.src, body.form, 1 + body.cost + sum(a.cost for a in args), body.shape)
 
     def kept_query(self, key: str) -> Code:
         """A kept query's list; its condition written once for the structure's upkeep."""
@@ -538,61 +548,16 @@ class Writer:
         outer, self.calls = self.calls, []  # (written once for every call: no call in it)
         try:
             if isinstance(d.body, ast.Block):
-                form, cost = self._pure_block(d.body, env, fn)
+                form, cost = lower.block(self, d.body, env, fn)
                 fn.add("return None")
             else:
                 body = self.raw(d.body, env)  # (a kept query's list, a group's bits stay)
                 if body.form.kind == "maybe":
                     body = self.plain(body)
-                fn.add(f"return {body.src}")
+                lower.returning(self, body, fn)
                 form, cost = body.form, body.cost
         finally:
             self._calling.discard(key)
             self.calls = outer
         self.funcs.append((name, at or d.span, "rule", fn))
         return name, form, cost
-
-    def _pure_block(self, block: ast.Block, env: dict[str, Code], fn: Func) -> tuple[Form, int]:
-        """let / if / return: the returned value's form (ANY unless every return agrees)."""
-        returned: list[Form] = []
-        cost = 0
-        for s in block.stmts:
-            if isinstance(s, ast.Let):  # (a rule changes nothing: kept forms stay)
-                for var, value in s.bindings:
-                    v = self.raw(value, env)
-                    local = self.fresh("v")
-                    fn.add(f"{local} = {v.src}")
-                    env[var] = v if v.form.known else Code(local, v.form, 0)
-                    cost += v.cost
-            elif isinstance(s, ast.Return):
-                v = self.ex(s.value, env)
-                fn.add(f"return {v.src}")
-                returned.append(v.form)
-                cost += v.cost
-            elif isinstance(s, ast.If):
-                cost += self._pure_if(s, env, fn, returned)
-            else:
-                raise Unsupported("this statement in a rule", s.span)
-        form = returned[0] if returned and all(r == returned[0] for r in returned) else F.ANY
-        return form, cost
-
-    def _pure_if(self, s: ast.If, env: dict[str, Code], fn: Func, returned: list[Form]) -> int:
-        cost = 0
-        for i, (cond, body) in enumerate(s.branches):
-            c = self.ex(cond, env)
-            fn.add(f"{'if' if i == 0 else 'elif'} {c.src}:")
-            fn.depth += 1
-            form, inner = self._pure_block(body, dict(env), fn)
-            fn.add("pass")
-            fn.depth -= 1
-            returned.append(form)
-            cost += c.cost + inner
-        if s.orelse is not None:
-            fn.add("else:")
-            fn.depth += 1
-            form, inner = self._pure_block(s.orelse, dict(env), fn)
-            fn.add("pass")
-            fn.depth -= 1
-            returned.append(form)
-            cost += inner
-        return cost

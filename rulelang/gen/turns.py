@@ -12,6 +12,7 @@ from typing import Any
 
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
+import rulelang.gen.lower as lower
 import rulelang.gen.rt as rt
 from rulelang.errors import RuleRuntimeError
 from rulelang.gen.code import Code, Func, Unsupported
@@ -322,7 +323,7 @@ class _Turn:
             c = w.ex(cond, self.env)
             self.cost += c.cost
             branch = self.label()
-            fn.add(f"if {c.src}:")
+            fn.add(f"if {lower.test(w, c, fn)}:")
             fn.add(f"    pc = {w.const(branch)}")
             fn.add("    continue")
             self.run(body.stmts, self.block(branch), after)

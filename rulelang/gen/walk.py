@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import rulelang.gen.forms as F
+import rulelang.gen.lower as lower
 import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
 from rulelang.errors import Refusal
@@ -64,7 +65,8 @@ class Walk:
             if s.optional:
                 fn.add(f"{value} = None if {var} is {nothing} else {var}")
             if c is not None:
-                fn.add(f"if {var} is {nothing} or {c.src}:" if s.optional else f"if {c.src}:")
+                fn.add(f"if {var} is {nothing} or {c.src}:" if s.optional
+                       else f"if {lower.test(w, c, fn)}:")
                 fn.depth += 1
             self.loops += 1
             cost: int = dom.cost + (n + s.optional) * (
@@ -74,7 +76,7 @@ class Walk:
             return cost
         if isinstance(s, ast.Require):
             c = w.ex(s.cond, env)
-            fn.add(f"if {c.src}:")
+            fn.add(f"if {lower.test(w, c, fn)}:")
             fn.depth += 1
             cost = int(c.cost) + self.walk(stmts, i + 1, env, chosen, fn)
             fn.depth = depth

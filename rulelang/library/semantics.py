@@ -37,7 +37,7 @@ SIZE_LIMIT = 1_000_000  # items of a list or characters of a text that `+` or `*
 INT_BITS = 4096  # bits of the largest whole number a rule may make (about 1,233 digits)
 INT_LIMIT = 1 << INT_BITS
 _CONTAINERS = frozenset((tuple, list, MapValue, TableValue, dict, Record))
-_HEAVY = _CONTAINERS | {str}
+HEAVY = _CONTAINERS | {str}
 _WEIGHTS: dict[int, tuple[Any, int]] = {}  # id -> (value, weight) of nested lists seen
 
 
@@ -53,7 +53,7 @@ def weight(x: Any) -> int:
     if t not in _CONTAINERS:
         return 1
     items = [*x.keys(), *x.values()] if isinstance(x, dict) else x
-    kinds = _HEAVY.intersection(map(type, items))
+    kinds = HEAVY.intersection(map(type, items))
     if not kinds:
         return len(x)
     if len(kinds) == 1 and str in kinds:  # texts, no lists: their lengths
@@ -107,7 +107,7 @@ def stored(c: Ctx, x: Any, span: Any) -> Any:
     if t is int:
         if not -INT_LIMIT < x < INT_LIMIT:
             raise size_error(x, span)
-    elif t in _CONTAINERS or t is str:
+    elif t in HEAVY:
         w = weight(x)
         if w > SIZE_LIMIT:
             raise size_error(x, span)
