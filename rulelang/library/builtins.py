@@ -219,15 +219,73 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
     `cost(s)` is what entering s costs (none: it cannot be entered; below zero: an error);
     `stop(s)`, if given, says whether a move may end on s (it may still pass through). The
     start is excluded."""
-    sites, table, origin = c.game.board.sites, rel.indices, start.board_index
-    over = budget + 1
-    best = [over] * len(sites)  # site index -> the least it costs to get there
-    best[origin] = 0
-    frontier = [(0, origin)]
+    sites, origin = c.game.board.sites, start.board_index
     # entering each site costs, asked once (the values kept by the caller, if it keeps them)
     kept_costs = getattr(cost, "by_site", None)
     costs: list[Any] = kept_costs or [UNASKED] * len(sites)
     ask = cost if kept_costs is None else cost.rule  # (kept values': their rule, asked)
+    ends = None
+    if type(budget) is int and 0 <= budget <= _BUCKETS:
+        ends = _by_buckets(sites, rel.indices, origin, budget, costs, ask)
+    if ends is None:  # (costs or a budget not whole numbers: in order of cost)
+        ends = _by_heap(sites, rel.indices, origin, budget, costs, ask)
+    if stop is None:
+        return tuple([sites[i] for i in ends])
+    kept = getattr(stop, "by_site", None)
+    if kept is None:
+        return tuple([sites[i] for i in ends if stop(sites[i])])
+    out, ask = [], stop.rule
+    for i in ends:
+        ok = kept[i]
+        if ok is UNASKED:
+            ok = kept[i] = ask(sites[i])
+        if ok:
+            out.append(sites[i])
+    return tuple(out)
+
+
+_BUCKETS = 64  # a whole budget up to this: the sites reached at each cost in a list
+
+
+def _by_buckets(sites: Any, table: Any, origin: int, budget: int, costs: list[Any],
+                ask: Any) -> list[int] | None:
+    """reach's cheapest costs as Dial's search does it, a list of sites per cost (the costs
+    whole numbers; None at the first that is not, its value kept for _by_heap): the
+    sites reached within the budget but the start, in board order. Each site's cost is
+    asked where a site reached within the budget is next to it, as in _by_heap."""
+    over = budget + 1
+    best = [over] * len(sites)  # site index -> the least it costs to get there
+    best[origin] = 0
+    reached: list[int] = []
+    buckets: list[list[int]] = [[origin]]
+    buckets.extend([] for _ in range(budget))
+    for spent in range(over):
+        for i in buckets[spent]:  # (a site entered for nothing joins this list as it runs)
+            if best[i] != spent:  # (reached more cheaply since)
+                continue
+            for j in table[i]:
+                step = costs[j]
+                if step is UNASKED:
+                    step = costs[j] = entry_cost(sites[j], ask(sites[j]))
+                if step is None:
+                    continue
+                if type(step) is not int:
+                    return None
+                total = spent + step
+                if total < best[j] and total <= budget:
+                    if best[j] == over:
+                        reached.append(j)
+                    best[j] = total
+                    buckets[total].append(j)
+    reached.sort()
+    return reached
+
+
+def _by_heap(sites: Any, table: Any, origin: int, budget: Any, costs: list[Any],
+             ask: Any) -> list[int]:
+    """reach's cheapest costs as Dijkstra's search does it (_by_buckets' meaning)."""
+    best: dict[int, Any] = {origin: 0}  # site index -> the least it costs to get there
+    frontier = [(0, origin)]
     pop, push = heapq.heappop, heapq.heappush
     while frontier:
         spent, i = pop(frontier)
@@ -240,23 +298,11 @@ def reach(c: _Ctx, start: Site, rel: Relation, budget: int, cost: Any,
             if step is None:
                 continue
             total = spent + step
-            if total <= budget and total < best[j]:
+            if total <= budget and (j not in best or total < best[j]):
                 best[j] = total
                 push(frontier, (total, j))
-    ends = [sites[i] for i, b in enumerate(best) if b <= budget and i != origin]
-    if stop is None:
-        return tuple(ends)
-    kept = getattr(stop, "by_site", None)
-    if kept is None:
-        return tuple([s for s in ends if stop(s)])
-    out, ask = [], stop.rule
-    for s in ends:
-        ok = kept[s.index]
-        if ok is UNASKED:
-            ok = kept[s.index] = ask(s)
-        if ok:
-            out.append(s)
-    return tuple(out)
+    del best[origin]
+    return sorted(best)
 
 
 class _Unasked:
