@@ -118,7 +118,7 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         enough = _enough(w, src, within[1])
         return Code(some if enough is None else f"({enough} and {some})", F.BOOL, cost)
     if kind in ("any", "all"):
-        loop = Loop(kind, var, src, cond.src if cond is not None else None, value)
+        loop = Loop(kind, var, src, cond, body if body is not None else Code(var, item, 0))
         if _PILE.fullmatch(src):  # (an empty pile: no generator made for it)
             return Code(f"({kind}({gen}) if {src} else {kind == 'all'})", F.BOOL, cost, loop)
         return Code(f"{kind}({gen})", F.BOOL, cost, loop)

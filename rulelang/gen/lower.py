@@ -23,8 +23,8 @@ class Loop(NamedTuple):
     kind: str
     var: str
     src: str
-    cond: str | None
-    value: str
+    cond: Code | None
+    value: Code
 
 
 class Choice(NamedTuple):
@@ -86,13 +86,12 @@ def when(w: Any, cond: Code, fn: Func, then: Callable[[], Any],
         return
     fn.add(f"for {shape.var} in {shape.src}:")
     fn.depth += 1
-    fn.add(f"if {_decides(shape)}:")
     if shape.kind == "any":  # an item holds: the condition holds
-        _inside(fn, then)
+        _deciding(w, shape, fn, then)
         fn.depth -= 1
         orelse()
         return
-    fn.add("    break")  # an item fails: `all` does not hold
+    _deciding(w, shape, fn, lambda: fn.add("break"))  # an item fails: `all` does not hold
     fn.depth -= 1
     fn.add("else:")
     _inside(fn, then)
@@ -128,18 +127,36 @@ def test(w: Any, cond: Code, fn: Func) -> str:
     flag = w.fresh("v")
     fn.add(f"{flag} = {not found}")
     fn.add(f"for {shape.var} in {shape.src}:")
-    fn.add(f"    if {_decides(shape)}:")
-    fn.add(f"        {flag} = {found}")
-    fn.add("        break")
+    fn.depth += 1
+
+    def decided() -> None:
+        fn.add(f"{flag} = {found}")
+        fn.add("break")
+    _deciding(w, shape, fn, decided)
+    fn.depth -= 1
     return flag
 
 
-def _decides(loop: Loop) -> str:
-    """The test of an item that decides the loop's answer."""
-    decides = f"({loop.value})" if loop.kind == "any" else f"not ({loop.value})"
-    if loop.cond is not None:  # (an item the condition leaves out decides nothing)
-        decides = f"({loop.cond}) and {decides}"
-    return decides
+def _deciding(w: Any, loop: Loop, fn: Func, decided: Callable[[], Any]) -> None:
+    """In the loop's body: `decided()` at an item that decides the loop's answer (an item
+    the condition leaves out decides nothing); a loop in the condition or the value
+    written as statements too."""
+    depth = fn.depth
+    if loop.cond is not None and loops(loop.cond):
+        fn.add(f"if {test(w, loop.cond, fn)}:")
+        fn.depth += 1
+    elif loop.cond is not None and not loops(loop.value):  # (one test of both)
+        value = f"({loop.value.src})" if loop.kind == "any" else f"not ({loop.value.src})"
+        fn.add(f"if ({loop.cond.src}) and {value}:")
+        _inside(fn, decided)
+        return
+    elif loop.cond is not None:
+        fn.add(f"if {loop.cond.src}:")
+        fn.depth += 1
+    value = test(w, loop.value, fn)
+    fn.add(f"if {value}:" if loop.kind == "any" else f"if not {value}:")
+    _inside(fn, decided)
+    fn.depth = depth
 
 
 def _inside(fn: Func, write: Callable[[], Any]) -> None:
