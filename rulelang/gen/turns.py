@@ -8,6 +8,7 @@ clone is a copy of the state (no replay of the turn). A result statement in the 
 the game at once (rt.TurnOver). A setup with a decision is written the same way."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import rulelang.gen.forms as F
@@ -126,7 +127,9 @@ class _Turn:
         fn = Func(f"def {self.name}{self.mover}(S, pc):")
         fn.add("while True:")
         fn.depth += 1
-        self._dispatch(fn, sorted(self.blocks, key=lambda b: b[0]))
+        blocks = joined(dict(self.blocks), {self.w.const(label): label for label, _ in
+                                            self.blocks})
+        self._dispatch(fn, sorted(blocks.items(), key=lambda b: b[0]))
         self.w.funcs.append((f"{self.name}{self.mover}", self.section.span, "turn", fn))
         return self.cost
 
@@ -445,3 +448,64 @@ def kept_form(form: F.Form) -> F.Form | None:
     if form.kind == "items" and form.item is not None and form.item.kind in _HELD:
         return F.items(form.size, F.Form(form.item.kind))
     return None
+
+
+_JUMP = re.compile(r"( *)(S\.)?pc = (k\d+)$")
+_LOOP = re.compile(r" *(for|while) ")
+
+
+def joined(blocks: dict[int, Func], labels: dict[str, int]) -> dict[int, Func]:
+    """The machine's blocks with fewer jumps (labels: each label's constant): a jump to a
+    block that only jumps on goes where that one goes; a block one jump alone reaches
+    (not a point resumed at, not the start) is written in place of that jump, where no
+    loop of the block around it would take its `continue`."""
+    def target(label: int) -> int:
+        seen = set()
+        while label not in seen and label != 1:
+            seen.add(label)
+            lines = blocks[label].lines
+            found = _JUMP.fullmatch(lines[0]) if len(lines) == 2 and lines[1] == "continue" \
+                else None
+            if found is None or found.group(2):
+                break
+            label = labels[found.group(3)]
+        return label
+    names = {label: name for name, label in labels.items()}
+    for block in blocks.values():  # jumps to blocks that only jump: to where they go
+        for i, line in enumerate(block.lines):
+            found = _JUMP.fullmatch(line)
+            if found is not None:
+                block.lines[i] = line[:found.start(3)] + names[target(labels[found.group(3)])]
+    while True:
+        refs: dict[int, list[tuple[int, int]]] = {1: [(-1, -1)]}  # (the start: resumed at)
+        for label, block in blocks.items():
+            for i, line in enumerate(block.lines):
+                found = _JUMP.fullmatch(line)
+                if found is not None:
+                    to = labels[found.group(3)]
+                    refs.setdefault(to, []).append((label, i if not found.group(2) else -1))
+        blocks = {label: block for label, block in blocks.items() if label in refs}
+        one = next(((to, *where[0]) for to, where in refs.items() if len(where) == 1
+                    and where[0][1] >= 0 and where[0][0] != to
+                    and _unlooped(blocks[where[0][0]].lines, where[0][1])), None)
+        # (a jump is `pc = k…` then `continue`, where `_unlooped` found no loop around it)
+        if one is None:
+            return blocks
+        to, label, i = one
+        lines = blocks[label].lines
+        indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        lines[i:i + 2] = [indent + line for line in blocks.pop(to).lines]
+
+
+def _unlooped(lines: list[str], i: int) -> bool:
+    """Is line i a jump (`continue` after it) within no `for` or `while` of its block?"""
+    depth = len(lines[i]) - len(lines[i].lstrip())
+    if i + 1 >= len(lines) or lines[i + 1] != lines[i][:depth] + "continue":
+        return False
+    for line in reversed(lines[:i]):
+        indent = len(line) - len(line.lstrip())
+        if indent < depth:
+            if _LOOP.match(line):
+                return False
+            depth = indent
+    return True

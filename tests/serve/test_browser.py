@@ -81,7 +81,7 @@ def test_muso_sakura_three_seats_by_clicks_through_a_restart(browser: Any,
             s.page.wait_for_function("() => document.body.dataset.link === 'closed'")
         served.start()
         for s, n in zip([*seats, spectator], counts, strict=True):
-            s.page.wait_for_function(f"() => +document.body.dataset.views > {n}", timeout=20000)
+            s.page.wait_for_function(f"() => +document.body.dataset.views > {n}", timeout=60000)
         assert [s.shown() for s in [*seats, spectator]] == before
         assert all(s.page.locator("#scores").inner_text().strip() for s in seats)
         moves += play_until(seats, rng, lambda: len(seats[0].frames[-1]["history"]) >= 20)
