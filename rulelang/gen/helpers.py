@@ -363,6 +363,8 @@ def ranked(kind: str, pairs: list[tuple[Any, Any]], span: Any) -> Any:
 def add_points(total: Any, value: Any, term: Any) -> Any:
     """A score term's value added to a player's total as the reference's totals add it (an
     itemised term's points one by one, in order)."""
+    if type(value) is int or type(value) is float:  # (points: _points's check)
+        return total + value
     from rulelang.game.runtime import _points, _score_points
     if not isinstance(value, (tuple, list)):
         return total + _points(value, term)

@@ -88,19 +88,11 @@ def _shaped(c: Any, where: Any, kind: str, column: list[Any] | None) -> Any:
 def _piece_values(where: tuple[Any, ...], kind: str, column: list[Any]) -> tuple[Any, ...]:
     """The attribute (column) of a row or a grid of pieces of `kind`, none elsewhere; raises
     AttributeError at a site (or anything else that is not a piece or none)."""
-    out: list[Any] = []
     if where and type(where[0]) is tuple:
-        for row in where:
-            values = []
-            for x in row:
-                values.append(None if x is None or x.kind != kind else column[x.id])
-            out.append(tuple(values))
-        return tuple(out)
-    for x in where:
-        if type(x) is tuple or type(x) is list:
-            raise AttributeError  # rows of another shape: the general path
-        out.append(None if x is None or x.kind != kind else column[x.id])
-    return tuple(out)
+        return tuple([tuple([None if x is None or x.kind != kind else column[x.id]
+                             for x in row]) for row in where])
+    # (rows of another shape among them: a tuple's or list's `kind` raises, the general path)
+    return tuple([None if x is None or x.kind != kind else column[x.id] for x in where])
 
 
 def _values(at: list[Any], cells: Any, kind: str, column: list[Any] | None
