@@ -36,6 +36,7 @@ from rulelang.gen.lower import Choice, Junction, Negation
 from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
+from rulelang.language.astwalk import walk
 from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_range, of_value
 from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
@@ -199,6 +200,23 @@ class Writer:
             self.value_rules.setdefault(key, {}).setdefault(mover, rule)
             rule = f"{self.const(SiteValues)}({rule}, S.{values.slot}[{self.const(self.mover)}])"
         return Code(rule, F.ANY, call.cost)
+
+    @functools.cached_property
+    def record_fields(self) -> dict[str, tuple[str, ...] | None]:
+        """Field name -> the fields of the records the rules make that have it (None: more
+        than one set of fields has it); a record made by generated code holds the one
+        constant of its fields (Writer.const by value), so `r.fields is` that constant
+        tells a record of those fields."""
+        found: dict[str, tuple[str, ...] | None] = {}
+        loaded = self.program.loaded
+        for module in (loaded.game, *loaded.modules.values()):
+            for node in walk(module.decls):
+                if isinstance(node, ast.RecordExpr):
+                    for name in node.fields:
+                        known = found.setdefault(name, node.fields)
+                        if known != node.fields:
+                            found[name] = None
+        return found
 
     @functools.cached_property
     def _of_names(self) -> dict[tuple[str, int], Any]:

@@ -14,7 +14,7 @@ from rulelang.errors import RulelangError
 from rulelang.gen.bits import site_mask
 from rulelang.gen.code import READ_AGAIN, Code
 from rulelang.language import ast
-from rulelang.model.values import LineSet, MapValue, Piece, Player, Site
+from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site
 
 SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 
@@ -136,6 +136,10 @@ def attribute(w: Any, obj: Code, name: str, span: Any) -> Code:
     x = obj.src
     if not READ_AGAIN.fullmatch(x):
         return Code(call, F.ANY, obj.cost)
+    fields = w.record_fields.get(name)
+    if fields is not None:  # (a record the rules make, read in place: its tuple's item)
+        call = f"({x}[{w.const(fields.index(name))}] if {x}.__class__ is " \
+               f"{w.const(Record)} and {x}.fields is {w.const(fields)} else {call})"
     cls: type
     if piece:
         fast, cls = f"S.attrs[{w.const(name)}][{x}.id]", Piece
