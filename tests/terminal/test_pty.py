@@ -192,12 +192,21 @@ def test_hot_seat_wipes_the_screen_and_scrollback_between_players(tmp_path: Path
                                    "--agents", "human,human,human"], tmp_path)
     _prompt(child, "Player1")
     child.sendline("wander")
+    handed = ""  # what was printed since the last answer
     while True:  # Player1 may decide more than once; then the device goes to Player2
-        index = child.expect_exact(["pass the device to Player2", "Player1>"])
+        # (a new prompt is told by its bracketed paste turned on: the prompt drawn again
+        # as it takes an answer is not answered, which would type ahead, echoed)
+        index = child.expect_exact(["pass the device to Player2", NEW_PROMPT])
+        handed += str(child.before)
         if index == 0:
             break
+        index = child.expect_exact(["pass the device to Player2", "Player1>"])
+        handed += NEW_PROMPT + str(child.before)
+        if index == 0:  # (the handover's own prompt)
+            break
         child.sendline("1")
-    handed = str(child.before)  # wiped, and nothing shown since but the prompt's controls
+        handed = ""
+    # wiped, and nothing shown since but the prompt's controls
     assert "\x1b[3J" in handed and not ANSI.sub("", handed.rsplit("\x1b[3J", 1)[1]).strip()
     child.sendline("")
     second = _prompt(child, "Player2")
