@@ -16,11 +16,8 @@ from rulelang.library.semantics import (
     _FOLD,
     BINOPS,
     COMPARES,
-    HEAVY,
-    INT_LIMIT,
     ORDERS,
     RANKED,
-    SIZE_LIMIT,
     STEP_BUDGET,
     count_of,
     domain_items,
@@ -33,8 +30,7 @@ from rulelang.library.semantics import (
     positioned,
     quant_error,
     runtime_error,
-    size_error,
-    weight,
+    stored_weight,
 )
 from rulelang.library.semantics import of_value as of_meaning
 from rulelang.model.values import Piece, Player, Record, Site, ZoneRef
@@ -376,14 +372,8 @@ def add_points(total: Any, value: Any, term: Any) -> Any:
 def store(s: Any, cat: str, name: str, value: Any, span: Any) -> Any:
     """The value a `set` stores in a var or counter (EffectStatements.effect_Set; a list or
     text charged by its weight as semantics.stored charges it, on the state's own count)."""
-    kind = type(value)
-    if kind is int:
-        if not -INT_LIMIT < value < INT_LIMIT:
-            raise size_error(value, span)
-    elif kind in HEAVY:
-        w = weight(value)
-        if w > SIZE_LIMIT:
-            raise size_error(value, span)
+    w = stored_weight(value, span)
+    if w:
         steps = s.steps
         steps[0] += w
         if steps[0] > STEP_BUDGET:

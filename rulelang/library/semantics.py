@@ -103,16 +103,26 @@ def built(x: Any, span: Any) -> Any:
 def stored(c: Ctx, x: Any, span: Any) -> Any:
     """A value `set` stores: a number within INT_BITS bits; a list or text charged by its
     weight (and refused over SIZE_LIMIT)."""
+    w = stored_weight(x, span)
+    if w:
+        charge(c, w, span)
+    return x
+
+
+def stored_weight(x: Any, span: Any) -> int:
+    """The steps a `set` of x is charged (a list's or text's weight, else none); x refused
+    where `set` refuses it (stored)."""
     t = type(x)
     if t is int:
         if not -INT_LIMIT < x < INT_LIMIT:
             raise size_error(x, span)
-    elif t in HEAVY:
+        return 0
+    if t in HEAVY:
         w = weight(x)
         if w > SIZE_LIMIT:
             raise size_error(x, span)
-        charge(c, w, span)
-    return x
+        return w
+    return 0
 
 
 def charge(c: Any, n: int, span: Any) -> None:  # a Ctx (or a builtin's view of it)
