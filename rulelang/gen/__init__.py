@@ -59,9 +59,9 @@ def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
     first = Writer(runtime, layout)
     GameWriter(first, do, setup).write()  # (finds the kept structures)
     # (zones kept to one kind only where no put or move of the game can fill a zone)
-    kinds, counting = not first.fills_zones, False
+    kinds, counting, spare = not first.fills_zones, False, facts.SPARE
     while True:
-        w, moved = Writer(runtime, layout, counting, kinds), layout.moved_tops
+        w, moved = Writer(runtime, layout, counting, kinds, spare), layout.moved_tops
         g = GameWriter(w, do, setup).write()
         if w.fills_zones and g.one_kind:
             kinds = False
@@ -69,6 +69,8 @@ def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
             continue
         elif g.steps > facts.UNCOUNTED and not counting:  # its steps counted as they run
             counting = True
+        elif counting and spare and g.steps > facts.UNCHARGED:  # every loop charged
+            spare = 0
         else:
             break
     g.counting = counting

@@ -220,8 +220,9 @@ class GameWriter:
         first = first_effect(stmts)
         env: dict[str, Code] = {}
         chosen: list[str] = []
-        cost, size = 0, 1
+        cost, size, plain = 0, 1, 0  # (plain: what it takes besides its loops' items)
         bounds: list[int | None] = []  # each choose's domain: at most this many (None: unknown)
+        loops: list[tuple[int, str, str, int, Any]] = []  # each choose's clause, to charge
         check = self._piece_check(stmts[first:], fn)
         self._refusals(action, stmts[first:])
         one = stmts[0] if first == 1 else None
@@ -231,7 +232,8 @@ class GameWriter:
             if dom.form.kind == "sitelist":  # the options made once, one per site
                 w = self.w
                 options = tuple((action.name, (site,)) for site in w.board.sites)
-                listed = w.charged(dom.src, 1, one.domain.span) if w.counting else dom.src
+                charged = w.charges(dom.cost + dom.form.size)
+                listed = w.charged(dom.src, 1, one.domain.span) if charged else dom.src
                 add = f"out.extend(map({w.const(options.__getitem__)}, {listed}))"
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
                 # one option drawn as menu()[below(bits, len(menu()))], in place
@@ -244,9 +246,9 @@ class GameWriter:
                         f"    return {w.const(options)}[{q}[{pick}]]"]
                 if check is not None:
                     draw = [f"if {self._piece_test(stmts[first:])}:", *("    " + d for d in draw)]
-                if not w.counting:  # (counted: every menu listed, its steps charged)
+                if not charged:  # (charged: every menu listed, its steps charged)
                     self.draws.append("\n".join(draw))
-                return dom.cost + dom.form.size
+                return dom.cost + (0 if charged else dom.form.size)
         clauses: list[str] = []  # the options as one comprehension: its for and if clauses
         for s in stmts[:first]:
             if isinstance(s, ast.Let):
@@ -255,12 +257,12 @@ class GameWriter:
                     local = self.w.fresh("v")
                     clauses.append(f"for {local} in [{v.src}]")
                     env[var] = v if v.form.known else Code(local, v.form, 0)
-                    cost += size * v.cost
+                    cost, plain = cost + size * v.cost, plain + v.cost
                 continue
             if isinstance(s, ast.Require):  # (an option it refuses is not on the menu)
                 cond = self.w.ex(s.cond, env)
                 clauses.append(f"if {cond.src}")
-                cost += size * cond.cost
+                cost, plain = cost + size * cond.cost, plain + cond.cost
                 continue
             assert isinstance(s, ast.Choose)
             if s.mode != "mover" or s.optional or s.chooser is not None:
@@ -270,16 +272,18 @@ class GameWriter:
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
             test = self.w.ex(rest, env) if rest is not None else None
-            if self.w.counting:
-                src = self.w.charged(src, 1 + (test.cost if test else 0), s.domain.span)
+            loops.append((len(clauses), var, src, 1 + (test.cost if test else 0), s.domain.span))
             bounds.append(n if self.bounded else None)
             clauses.append(f"for {var} in {src}")
             if test is not None:
                 clauses.append(f"if {test.src}")
                 cost += size * n * test.cost
-            cost += size * (dom.cost + n)
+            cost, plain = cost + size * (dom.cost + n), plain + dom.cost
             size *= max(n, 1)
             chosen.append(var)
+        charged = self.w.charges(cost + size)  # (every loop charged its items, or none)
+        for at, var, src, each, span in loops if charged else ():
+            clauses[at] = f"for {var} in {self.w.charged(src, each, span)}"
         values = "(" + "".join(v + ", " for v in chosen) + ")"
         first_for = next((i for i, c in enumerate(clauses) if c.startswith("for ")),
                          len(clauses))
@@ -289,7 +293,7 @@ class GameWriter:
             else None
         add = f"out.extend({made})" if made else f"out.append({option})"
         if len(bounds) > 1 and None not in bounds[1:] and check is None and not guards \
-                and isinstance(stmts[0], ast.Choose) and not self.w.counting:
+                and isinstance(stmts[0], ast.Choose) and not charged:
             self._lazy_entry(action.name, option, clauses, bounds)
         if check is not None:  # the pieces missing, the statements before the puts still
             # run as the reference runs them, for their errors (the action offers nothing)
@@ -298,7 +302,7 @@ class GameWriter:
             fn.add(f"else:\n{'    ' * (fn.depth + 1)}{self._guarded(guards, made or 'pass')}")
         else:
             fn.add(self._guarded(guards, add))
-        return cost + size
+        return plain if charged else cost + size
 
     def _lazy_entry(self, name: str, option: str, clauses: list[str],
                     bounds: list[int | None]) -> None:
@@ -510,7 +514,8 @@ class GameWriter:
             fn.depth += 1
             inner = {**env, s.var: Code(var, item, 0)}
             cost = sum(self.effect(b, inner, fn) for b in s.body.stmts)
-            counted = w.counting  # its items charged as it starts (their bodies' bound apiece)
+            counted = w.charges(dom.cost + n * (1 + cost))  # its items charged as it starts
+            # (their bodies' bound apiece)
             if counted:
                 fn.lines[line] = fn.lines[line].replace(
                     f" in {src}:", f" in {w.charged(src, 1 + cost, s.span)}:")

@@ -83,7 +83,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         at = f"S.at[{args[0].src}.index]"
         return Code(f"({at} != () and {at}[{w.const(-1)}].id in S.moved)", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
-        return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_sites), cost)
+        return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_pile), cost)
     zone = len(args) == 1 and (args[0].form.kind == "zone" or type(args[0].form.static)
                                is ZoneRef and args[0].form.static in w.rt.template.zones)
     if zone and key == "pieces":  # (a zone's pile, as it is now)
@@ -199,7 +199,7 @@ def zone_pile(w: Any, code: Code, copy: bool = True) -> Code:
     zone = code.form.static
     if code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones:
         pile = f"S.zones[{code.src}]"
-        return Code(f"tuple({pile})" if copy else pile, F.pile(w.n_sites), code.cost)
+        return Code(f"tuple({pile})" if copy else pile, F.pile(w.n_pile), code.cost)
     copied = None if copy else _COPIED.fullmatch(code.src)  # (`pieces(z)`'s copy: not made)
     return code._replace(src=copied.group(1)) if copied else code
 

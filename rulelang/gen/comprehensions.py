@@ -60,7 +60,7 @@ def list_comp(w: Any, n: ast.ListComp, env: dict[str, Code]) -> Code:
     cond = w.ex(n.cond, inner) if n.cond is not None else None
     item = w.ex(n.item, inner)
     cost += size * (1 + item.cost + (cond.cost if cond else 0))
-    if w.counting:  # each domain charged as it is found: its items and what they do
+    if w.charges(cost):  # each domain charged as it is found: its items and what they do
         each = 1 + item.cost + (cond.cost if cond else 0)
         loops = [(v, w.charged(src, each, n.span), c) for v, src, c in loops]
         cost = 0
@@ -92,7 +92,7 @@ def quant(w: Any, n: ast.Quant, env: dict[str, Code], dom: Code, src: str, size:
         body = None if body is None else Code(index.sub(var, body.src), body.form, body.cost)
         cond = None if cond is None else Code(index.sub(var, cond.src), cond.form, cond.cost)
     cost = dom.cost + size * each
-    if w.counting:  # the loop charges its items as it starts
+    if w.charges(cost):  # the loop charges its items as it starts
         src, cost = w.charged(src, each, n.span), dom.cost
     where = f" if {cond.src}" if cond is not None else ""
     value = body.src if body is not None else var

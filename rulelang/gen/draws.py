@@ -165,10 +165,10 @@ def _first_values(gw: Any, s: ast.Choose, fn: Func) -> None:
     """The first choose's values, in its domain's order (the menu's walk's)."""
     w = gw.w
     dom = w.raw(s.domain, {})
-    src, _, item, test = gw.chosen(s, dom, {})
+    src, n, item, test = gw.chosen(s, dom, {})
     v = w.fresh("v")
     c = w.ex(test, {s.var: Code(v, item, 0)}) if test is not None else None
-    if w.counting:
+    if w.charges(dom.cost + n * (1 + (c.cost if c is not None else 0))):
         src = w.charged(src, 1 + (c.cost if c is not None else 0), s.domain.span)
     if c is None:
         fn.add(f"return [{v} for {v} in {src}]")

@@ -47,7 +47,7 @@ _INLINE_CHARS = 240  # a rule's body longer than this stays a function of its ow
 
 class Writer:
     def __init__(self, runtime: Any, layout: Layout | None = None,
-                 counting: bool = False, one_kind: bool = True) -> None:
+                 counting: bool = False, one_kind: bool = True, spare: int = 0) -> None:
         self.rt = runtime
         # zones of one kind (gen/facts.py), those the code relies on, can a put fill a zone?
         self.one_kind = facts.one_kind_zones(runtime) if one_kind else {}
@@ -56,6 +56,10 @@ class Writer:
         # steps counted as they run (loops charged at their heads): a Code's cost is then
         # what it takes besides its own loops
         self.counting = counting
+        # and a loop that takes at most `spare` steps, all told, charges none: what it takes
+        # joins what encloses it (a loop's item, or the bound of what an action leaves
+        # uncharged: gen/__init__.py _write), where the writer's sizes are bounds (below)
+        self.spare = spare if counting else 0
         self.step2 = False  # has it written what compiled mode's step 2 added?
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
@@ -71,9 +75,12 @@ class Writer:
         self.n_sites = len(runtime.board.sites)
         self.n_pieces = len(runtime.template.loc)  # (on distinct sites: this many at most)
         # the items a loop over a value of unknown form may go through: any number (a list
-        # made as the game runs), so the game's steps are counted as they run (where they
-        # are, each loop charges its own items: the board's sites, as a cost of one item)
-        self.n_unknown = self.n_sites if counting else STEP_BUDGET
+        # made as the game runs), so the game's steps are counted as they run (where every
+        # loop charges its own items: the board's sites, as a cost of one item)
+        self.n_unknown = self.n_sites if counting and not self.spare else STEP_BUDGET
+        # the pieces of a pile (a site's, a zone's): all the game's at most, or, where loops
+        # spare their charges, a number only known as the game runs (each item charged)
+        self.n_pile = STEP_BUDGET if self.spare else self.n_pieces
         self.constants: dict[str, Any] = {}
         self._by_value: dict[Any, str] = {}
         self.funcs: list[tuple[str, Span | None, str, Func]] = []
@@ -474,6 +481,10 @@ class Writer:
                                    F.unknown_items(dom.form, self.n_unknown), F.ANY)
         loop = comprehensions.quant(self, n, env, dom, src, size, F.an_item(item))
         return comprehensions.by_coordinate(self, n, dom, env, loop)
+
+    def charges(self, cost: int) -> bool:
+        """Does a loop that takes at most `cost` steps, all told, charge its items?"""
+        return self.counting and cost > self.spare
 
     def charged(self, src: str, each: int, span: Any) -> str:
         """A loop's items, charged `each` steps apiece as the loop starts."""

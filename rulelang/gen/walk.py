@@ -55,12 +55,10 @@ class Walk:
             inner = {**env, s.var: Code(value, item, 0)}
             c = w.ex(test, inner) if test is not None else None
             cond = c.cost if c is not None else 0
-            if w.counting:
-                src = w.charged(src, 1 + cond, s.domain.span)
             nothing = w.const(NOTHING)
-            if s.optional:  # no value first, then the domain's (Statements.choices)
-                src = f"({nothing}, *{src})"
-            fn.add(f"for {var} in {src}:")
+            line = len(fn.lines)  # (its items charged, once what they take is known)
+            head = f"for {var} in ({nothing}, *{{}}):" if s.optional else f"for {var} in {{}}:"
+            fn.add(head.format(src))
             fn.depth += 1
             if s.optional:
                 fn.add(f"{value} = None if {var} is {nothing} else {var}")
@@ -69,11 +67,14 @@ class Walk:
                        else f"if {lower.test(w, c, fn)}:")
                 fn.depth += 1
             self.loops += 1
-            cost: int = dom.cost + (n + s.optional) * (
-                1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var], fn))
+            each = 1 + cond + self.walk(stmts, i + 1, inner, [*chosen, var], fn)
             self.loops -= 1
             fn.depth = depth
-            return cost
+            cost: int = dom.cost + (n + s.optional) * each
+            if not w.charges(cost):
+                return cost
+            fn.lines[line] = "    " * depth + head.format(w.charged(src, each, s.domain.span))
+            return int(dom.cost)
         if isinstance(s, ast.Require):
             c = w.ex(s.cond, env)
             fn.add(f"if {lower.test(w, c, fn)}:")
