@@ -131,8 +131,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"{w.const(H.call_builtin)}({w.const(_REPEATS[key])}, {w.const(key)}, "
                     f"{w.const(n.span)}, S, {count.src})", F.BOOL, cost)  # (else R301)
     if key in ("pieces_at", "attr_at") and len(args) == 2 + (key == "attr_at") \
-            and _kinds_known(w, args):
-        return Code(_kind_at(w, key, args, n, b.impl), F.ANY, cost)
+            and _kinds_known(w, args):  # (of a site: its piece of the kind, or none)
+        return Code(_kind_at(w, key, args, n, b.impl), F.PIECE_OR_NONE if key == "pieces_at"
+                    and args[0].form.kind == "site" else F.ANY, cost)
     if key in ("memo", "cached") and len(args) > (key == "cached"):
         return _kept(w, key, args, n, cost)
     if b.facts.reads & ~_FLAT_READS and key != "moved":  # (the flat state keeps `moved`)
