@@ -66,6 +66,7 @@ class Writer:
         self.tests: dict[str, tuple[str, Code]] = {}
         # a rule's value kept in a slot of the state, read there at these names (turns.memos)
         self.memo: dict[int, Code] = {}
+        self.kept_parts: dict[int, Code] = {}  # a loop's test's parts asked once (invariant)
         # the rules whose site values are kept, as written for each mover (kept_now checks)
         self.value_rules: dict[str, dict[int, str]] = {}
         self.mover: int | None = None  # the mover the function being written is for
@@ -145,6 +146,9 @@ class Writer:
 
     def raw(self, node: ast.Expr, env: dict[str, Code]) -> Code:
         """The expression, possibly of a kept form (sitelist, bits, maybe: gen/forms.py)."""
+        kept = self.kept_parts.get(id(node))
+        if kept is not None:  # (a loop's part asked once: gen/invariant.py)
+            return kept
         method: Callable[[Any, dict[str, Code]], Code] | None = \
             getattr(self, f"x_{type(node).__name__}", None)
         if method is None:

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import rulelang.gen.forms as F
+import rulelang.gen.invariant as invariant
 import rulelang.gen.lower as lower
 import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
@@ -17,6 +18,7 @@ from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Unsupported
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
+from rulelang.library.builtins import UNASKED
 from rulelang.library.decision import NOTHING, ThenMark
 
 _LOCAL = re.compile(r"[va]\d+")
@@ -53,7 +55,11 @@ class Walk:
             if s.optional:
                 item = F.MAYBE_SITE if item == F.SITE else F.ANY
             inner = {**env, s.var: Code(value, item, 0)}
+            kept = invariant.keep(w, test, s.var, env)  # (parts no value changes)
             c = w.ex(test, inner) if test is not None else None
+            for v in kept:
+                fn.add(f"{v} = {w.const(UNASKED)}")
+            w.kept_parts.clear()
             cond = c.cost if c is not None else 0
             nothing = w.const(NOTHING)
             line = len(fn.lines)  # (its items charged, once what they take is known)
