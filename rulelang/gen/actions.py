@@ -220,9 +220,10 @@ class GameWriter:
         first = first_effect(stmts)
         env: dict[str, Code] = {}
         chosen: list[str] = []
-        cost, size, plain = 0, 1, 0  # (plain: what it takes besides its loops' items)
+        cost, size, plain = 0, 1, [0]  # (plain: what it takes besides its loops' items)
         bounds: list[int | None] = []  # each choose's domain: at most this many (None: unknown)
-        loops: list[tuple[int, str, str, int, Any]] = []  # each choose's clause, to charge
+        loops: list[list[Any]] = []  # each choose's clause, to charge: what an item takes
+        each: list[Any] = plain  # (what the next clause takes goes there: the last loop's)
         check = self._piece_check(stmts[first:], fn)
         self._refusals(action, stmts[first:])
         one = stmts[0] if first == 1 else None
@@ -257,12 +258,12 @@ class GameWriter:
                     local = self.w.fresh("v")
                     clauses.append(f"for {local} in [{v.src}]")
                     env[var] = v if v.form.known else Code(local, v.form, 0)
-                    cost, plain = cost + size * v.cost, plain + v.cost
+                    cost, each[-1] = cost + size * v.cost, each[-1] + v.cost
                 continue
             if isinstance(s, ast.Require):  # (an option it refuses is not on the menu)
                 cond = self.w.ex(s.cond, env)
                 clauses.append(f"if {cond.src}")
-                cost, plain = cost + size * cond.cost, plain + cond.cost
+                cost, each[-1] = cost + size * cond.cost, each[-1] + cond.cost
                 continue
             assert isinstance(s, ast.Choose)
             if s.mode != "mover" or s.optional or s.chooser is not None:
@@ -272,18 +273,20 @@ class GameWriter:
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
             test = self.w.ex(rest, env) if rest is not None else None
-            loops.append((len(clauses), var, src, 1 + (test.cost if test else 0), s.domain.span))
+            each[-1] += dom.cost
+            each = [len(clauses), var, src, s.domain.span, 1 + (test.cost if test else 0)]
+            loops.append(each)
             bounds.append(n if self.bounded else None)
             clauses.append(f"for {var} in {src}")
             if test is not None:
                 clauses.append(f"if {test.src}")
                 cost += size * n * test.cost
-            cost, plain = cost + size * (dom.cost + n), plain + dom.cost
+            cost += size * (dom.cost + n)
             size *= max(n, 1)
             chosen.append(var)
         charged = self.w.charges(cost + size)  # (every loop charged its items, or none)
-        for at, var, src, each, span in loops if charged else ():
-            clauses[at] = f"for {var} in {self.w.charged(src, each, span)}"
+        for at, var, src, span, item in loops if charged else ():
+            clauses[at] = f"for {var} in {self.w.charged(src, item, span)}"
         values = "(" + "".join(v + ", " for v in chosen) + ")"
         first_for = next((i for i, c in enumerate(clauses) if c.startswith("for ")),
                          len(clauses))
@@ -294,7 +297,7 @@ class GameWriter:
         add = f"out.extend({made})" if made else f"out.append({option})"
         if len(bounds) > 1 and None not in bounds[1:] and check is None and not guards \
                 and isinstance(stmts[0], ast.Choose) and not charged:
-            self._lazy_entry(action.name, option, clauses, bounds)
+            draws.lazy_entry(self, action.name, option, clauses, bounds)
         if check is not None:  # the pieces missing, the statements before the puts still
             # run as the reference runs them, for their errors (the action offers nothing)
             fn.add(f"if {check}:")
@@ -302,32 +305,7 @@ class GameWriter:
             fn.add(f"else:\n{'    ' * (fn.depth + 1)}{self._guarded(guards, made or 'pass')}")
         else:
             fn.add(self._guarded(guards, add))
-        return plain if charged else cost + size
-
-    def _lazy_entry(self, name: str, option: str, clauses: list[str],
-                    bounds: list[int | None]) -> None:
-        """A simple action of several chooses, drawn lazily (gen/draws.py): its first
-        choose's values, and the options of one value (the menu's comprehension from its
-        second clause on); its bound: each later domain's size at most, multiplied."""
-        w = self.w
-        var = clauses[0].split()[1]  # (`for v<n> in …`: the first choose's local)
-        test = 2 if len(clauses) > 1 and clauses[1].startswith("if ") else 1
-        first, rest = w.fresh("w"), w.fresh("w")
-        f = Func(f"def {first}(S):")
-        r = Func(f"def {rest}(S, {var}):")
-        kept = re.fullmatch(r"for \w+ in map\((k\d+), (S\.q\d+)\)", clauses[0])
-        if kept is not None and test == 1:  # a kept query's sites: its indices copied,
-            f.add(f"return {kept[2]}.copy()")  # the site of one made when it is drawn
-            r.add(f"{var} = {kept[1]}({var})")
-        else:
-            f.add(f"return [{var} {' '.join(clauses[:test])}]")
-        w.funcs.append((first, None, "menu", f))
-        r.add(f"return [{option} {' '.join(clauses[test:])}]")
-        w.funcs.append((rest, None, "walk", r))
-        bound = 1
-        for n in bounds[1:]:
-            bound *= max(n or 0, 1)
-        self.lazy[name] = (first, rest, bound)
+        return plain[0] if charged else cost + size
 
     def _guarded(self, guards: list[str], line: str) -> str:
         return f"if {' and '.join(guards)}: {line}" if guards else line

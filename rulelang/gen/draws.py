@@ -12,10 +12,11 @@ statement). A draw that lands on one of a value's ways takes it; one past them p
 value's ways in the list and draws again. A *simple* action (its chooses before its effects,
 the menu one comprehension) of several chooses, each after the first over a domain of a
 known size at most (a site's neighbours), is lazy the same way, its bound those sizes
-multiplied (GameWriter._lazy_entry). The other actions' options are listed as the menu
+multiplied (lazy_entry). The other actions' options are listed as the menu
 lists them. A value with more ways than its bound has the whole menu listed instead."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulelang.gen.code import Code, Func
@@ -98,7 +99,7 @@ def write(gw: Any, mover: int, do: ast.Do) -> None:
         entries: list[tuple[str, str, str]] = []  # (values, rest or None, bound)
         for name in group:
             action = gw.program.actions[name]
-            if name in gw.lazy:  # a simple action's (GameWriter._lazy_entry)
+            if name in gw.lazy:  # a simple action's (lazy_entry)
                 values, rest, bound = gw.lazy[name]
                 entries.append((values, rest, w.const(bound)))
                 continue
@@ -159,6 +160,32 @@ def _lazy(gw: Any, action: ast.Action) -> tuple[str, str] | None:
     fn.add("return out")
     w.funcs.append((name, action.span, "walk", fn))
     return name, bound
+
+
+def lazy_entry(gw: Any, name: str, option: str, clauses: list[str],
+                bounds: list[int | None]) -> None:
+    """A simple action of several chooses, drawn lazily: its first choose's values, and
+    the options of one value (the menu's comprehension from its second clause on); its
+    bound: each later domain's size at most, multiplied."""
+    w = gw.w
+    var = clauses[0].split()[1]  # (`for v<n> in …`: the first choose's local)
+    test = 2 if len(clauses) > 1 and clauses[1].startswith("if ") else 1
+    first, rest = w.fresh("w"), w.fresh("w")
+    f = Func(f"def {first}(S):")
+    r = Func(f"def {rest}(S, {var}):")
+    kept = re.fullmatch(r"for \w+ in map\((k\d+), (S\.q\d+)\)", clauses[0])
+    if kept is not None and test == 1:  # a kept query's sites: its indices copied,
+        f.add(f"return {kept[2]}.copy()")  # the site of one made when it is drawn
+        r.add(f"{var} = {kept[1]}({var})")
+    else:
+        f.add(f"return [{var} {' '.join(clauses[:test])}]")
+    w.funcs.append((first, None, "menu", f))
+    r.add(f"return [{option} {' '.join(clauses[test:])}]")
+    w.funcs.append((rest, None, "walk", r))
+    bound = 1
+    for n in bounds[1:]:
+        bound *= max(n or 0, 1)
+    gw.lazy[name] = (first, rest, bound)
 
 
 def _first_values(gw: Any, s: ast.Choose, fn: Func) -> None:
