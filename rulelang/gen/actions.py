@@ -220,10 +220,9 @@ class GameWriter:
         first = first_effect(stmts)
         env: dict[str, Code] = {}
         chosen: list[str] = []
-        cost, size, plain = 0, 1, [0]  # (plain: what it takes besides its loops' items)
+        cost, size, plain = 0, 1, 0  # (plain: what it takes besides its loops' items)
         bounds: list[int | None] = []  # each choose's domain: at most this many (None: unknown)
-        loops: list[list[Any]] = []  # each choose's clause, to charge: what an item takes
-        each: list[Any] = plain  # (what the next clause takes goes there: the last loop's)
+        loops: list[tuple[int, str, str, Any, int]] = []  # each choose's clause, to charge
         check = self._piece_check(stmts[first:], fn)
         self._refusals(action, stmts[first:])
         one = stmts[0] if first == 1 else None
@@ -258,12 +257,12 @@ class GameWriter:
                     local = self.w.fresh("v")
                     clauses.append(f"for {local} in [{v.src}]")
                     env[var] = v if v.form.known else Code(local, v.form, 0)
-                    cost, each[-1] = cost + size * v.cost, each[-1] + v.cost
+                    cost, plain = cost + size * v.cost, plain + v.cost
                 continue
             if isinstance(s, ast.Require):  # (an option it refuses is not on the menu)
                 cond = self.w.ex(s.cond, env)
                 clauses.append(f"if {cond.src}")
-                cost, each[-1] = cost + size * cond.cost, each[-1] + cond.cost
+                cost, plain = cost + size * cond.cost, plain + cond.cost
                 continue
             assert isinstance(s, ast.Choose)
             if s.mode != "mover" or s.optional or s.chooser is not None:
@@ -273,20 +272,18 @@ class GameWriter:
             var = self.w.fresh("v")
             env[s.var] = Code(var, item, 0)
             test = self.w.ex(rest, env) if rest is not None else None
-            each[-1] += dom.cost
-            each = [len(clauses), var, src, s.domain.span, 1 + (test.cost if test else 0)]
-            loops.append(each)
+            loops.append((len(clauses), var, src, s.domain.span, 1 + (test.cost if test else 0)))
             bounds.append(n if self.bounded else None)
             clauses.append(f"for {var} in {src}")
             if test is not None:
                 clauses.append(f"if {test.src}")
                 cost += size * n * test.cost
-            cost += size * (dom.cost + n)
+            cost, plain = cost + size * (dom.cost + n), plain + dom.cost
             size *= max(n, 1)
             chosen.append(var)
         charged = self.w.charges(cost + size)  # (every loop charged its items, or none)
-        for at, var, src, span, item in loops if charged else ():
-            clauses[at] = f"for {var} in {self.w.charged(src, item, span)}"
+        for at, var, src, span, each in loops if charged else ():
+            clauses[at] = f"for {var} in {self.w.charged(src, each, span)}"
         values = "(" + "".join(v + ", " for v in chosen) + ")"
         first_for = next((i for i, c in enumerate(clauses) if c.startswith("for ")),
                          len(clauses))
@@ -305,7 +302,7 @@ class GameWriter:
             fn.add(f"else:\n{'    ' * (fn.depth + 1)}{self._guarded(guards, made or 'pass')}")
         else:
             fn.add(self._guarded(guards, add))
-        return plain[0] if charged else cost + size
+        return plain if charged else cost + size
 
     def _guarded(self, guards: list[str], line: str) -> str:
         return f"if {' and '.join(guards)}: {line}" if guards else line
