@@ -249,13 +249,15 @@ _BUCKETS = 64  # a whole budget up to this: the sites reached at each cost in a 
 
 def _by_buckets(sites: Any, table: Any, origin: int, budget: int, costs: list[Any],
                 ask: Any) -> list[int] | None:
-    """reach's cheapest costs as Dial's search does it, a list of sites per cost (the costs
-    whole numbers; None at the first that is not, its value kept for _by_heap): the
-    sites reached within the budget but the start, in board order. Each site's cost is
-    asked where a site reached within the budget is next to it, as in _by_heap."""
+    """reach's cheapest costs as Dial's search does it, a list of sites per cost: the
+    sites reached within the budget but the start, in board order (None where a cost
+    that is no whole number would lower a site's, as a bucket's index: the costs asked
+    are kept for _by_heap). Each site's cost is asked where a site reached within the
+    budget is next to it, as in _by_heap (a cost is a number: entry_cost compared it with
+    0; true adds 1)."""
     over = budget + 1
-    best = [over] * len(sites)  # site index -> the least it costs to get there
-    best[origin] = 0
+    best = [over] * len(sites)  # site index -> the least it costs to get there (<= over,
+    best[origin] = 0            # so a total below it is within the budget)
     reached: list[int] = []
     buckets: list[list[int]] = [[origin]]
     buckets.extend([] for _ in range(budget))
@@ -269,14 +271,15 @@ def _by_buckets(sites: Any, table: Any, origin: int, budget: int, costs: list[An
                     step = costs[j] = entry_cost(sites[j], ask(sites[j]))
                 if step is None:
                     continue
-                if type(step) is not int:
-                    return None
                 total = spent + step
-                if total < best[j] and total <= budget:
+                if total < best[j]:
+                    try:
+                        buckets[total].append(j)
+                    except TypeError:  # (a cost that is no whole number)
+                        return None
                     if best[j] == over:
                         reached.append(j)
                     best[j] = total
-                    buckets[total].append(j)
     reached.sort()
     return reached
 

@@ -66,3 +66,23 @@ def test_whole_costs_go_by_buckets_and_others_by_the_heap(monkeypatch: Any) -> N
     assert builtins.reach(context, sites[0], rel, 2, lambda s: asked.append(s.index)
                           or costs[s.index]) == sites[1:3]
     assert used == ["_by_buckets", "_by_buckets", "_by_heap"] and asked == [1, 2, 3]
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(), BUDGETS, st.integers(0, 11), st.lists(st.booleans(), min_size=12,
+                                                        max_size=12))
+def test_costs_kept_from_an_earlier_search_give_the_same_sites(
+        board: tuple[tuple[Site, ...], Relation, list[Any]], budget: Any, first: int,
+        known: list[bool]) -> None:
+    """A rule's values kept by the caller (`by_site`: some asked by an earlier search,
+    whole or not, true among them) are read, not asked again; the others are asked once."""
+    sites, rel, costs = board
+    costs = [True if c == 1 and k else c for c, k in zip(costs, known, strict=False)]
+    start = sites[first % len(sites)]
+    context = SimpleNamespace(game=SimpleNamespace(board=SimpleNamespace(sites=sites)))
+    kept = [c if k else builtins.UNASKED for c, k in zip(costs, known, strict=False)]
+    asked: list[int] = []
+    rule = SimpleNamespace(by_site=kept, rule=lambda s: asked.append(s.index) or costs[s.index])
+    found = builtins.reach(context, start, rel, budget, rule)
+    assert found == graphs.reach(context, start, rel, budget, lambda s: costs[s.index])
+    assert len(set(asked)) == len(asked) and not any(known[i] for i in asked)
