@@ -501,18 +501,15 @@ def charge(s: GenState, n: int, span: Any) -> None:
 def charged(s: GenState, items: Any, each: int, span: Any) -> Any:
     """A loop's items, its steps charged first: `each` per item (the reference's step per
     item and, at most, what one item's test and value take besides their own loops)."""
-    kind = type(items)
-    if kind is tuple or kind is list:  # (most loops')
+    try:
         n = len(items)
-    elif kind is range:
-        n = count_of(items)
-    else:
-        if not hasattr(items, "__len__"):
-            items = tuple(items)
+    except TypeError:  # (no length: a generator's items, made once)
+        items = tuple(items)
         n = len(items)
+    except OverflowError:  # (a range longer than a C integer holds: past the budget)
+        n = STEP_BUDGET + 1
     steps = s.steps
-    total = steps[0] + n * each
-    steps[0] = total
+    steps[0] = total = steps[0] + n * each
     if total > STEP_BUDGET:
         charge(s, 0, span)
     return items
