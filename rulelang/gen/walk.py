@@ -56,10 +56,12 @@ class Walk:
                 item = F.MAYBE_SITE if item == F.SITE else F.ANY
             inner = {**env, s.var: Code(value, item, 0)}
             kept = invariant.keep(w, test, s.var, env)  # (parts no value changes)
-            c = w.ex(test, inner) if test is not None else None
+            try:
+                c = w.ex(test, inner) if test is not None else None
+            finally:
+                w.kept_parts.clear()
             for v in kept:
                 fn.add(f"{v} = {w.const(UNASKED)}")
-            w.kept_parts.clear()
             cond = c.cost if c is not None else 0
             nothing = w.const(NOTHING)
             line = len(fn.lines)  # (its items charged, once what they take is known)
