@@ -30,7 +30,8 @@ _NAMING = {ast.Call: ("func",), ast.Of: ("left",)}  # fields that are no values
 
 def keep(w: Any, test: ast.Expr | None, var: str, env: dict[str, Code]) -> list[str]:
     """Mark the parts of `test` (of a loop over `var`'s values) to ask once (w.kept_parts,
-    read by Writer.raw); the locals to set to UNASKED before the loop."""
+    read by Writer.raw: the others too, as written here, so none is written twice); the
+    locals to set to UNASKED before the loop."""
     locals_: list[str] = []
     for part in _parts(w, test, var) if test is not None else ():
         try:
@@ -38,6 +39,7 @@ def keep(w: Any, test: ast.Expr | None, var: str, env: dict[str, Code]) -> list[
         except Unsupported:  # (as the test will write it: not asked once)
             continue
         if x.form.known or "(" not in x.src or not _quiet(w, x.src):
+            w.kept_parts[id(part)] = x  # (the same code in the loop: it reads no item)
             continue
         v = w.fresh("v")
         w.kept_parts[id(part)] = Code(
