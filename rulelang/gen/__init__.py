@@ -25,8 +25,9 @@ from rulelang.gen.actions import GameWriter
 from rulelang.gen.code import ALLOWED, FILENAME, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
+from rulelang.gen.playout import SETUP, TURN
 from rulelang.gen.resample import resample as segment_resample
-from rulelang.gen.rt import SETUP, TURN, GenState
+from rulelang.gen.rt import GenState
 from rulelang.library.decision import Decision
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx

@@ -12,11 +12,24 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rulelang.library.decision import bound
 from rulelang.limits import MAX_PLAYERS
+
+TURN, ROUND, SETUP = 0, 1, 2  # GenState.phase: what a turn's machine runs (rt.py)
+
+
+class TurnOver(Exception):
+    """A result statement in a turn of several decisions: the game ends at once."""
+
+    def __init__(self, winners: list[int]) -> None:
+        super().__init__("the game is over")
+        self.winners = winners
 
 
 def play(s: Any, rng: Any, limit: int) -> None:
-    if s.draws is None:
+    if s.steppers is not None:
+        _machine(s, rng, limit)
+    elif s.draws is None:
         _listed(s, rng, limit)
     elif s.steppers is None and s.rounders is None and not s.repetition:
         _plain(s, rng, limit)
@@ -131,8 +144,52 @@ def _drawn(s: Any, rng: Any, limit: int) -> None:
         history.append((s.mover, [option], 0))
 
 
+def _machine(s: Any, rng: Any, limit: int) -> None:
+    """The loop of a turn of several decisions (each menu listed): GenState._play written
+    into it, and, where the turn goes on after a decision, its next block run in place; a
+    turn's end, a round's section and the setup through the state's own _resume."""
+    cap, history, bits, steps = s.game.max_plies, s.hist, random_bits(rng), s.steps
+    append, steppers, acts, chooses = history.append, s.steppers, s.acts, s.chooses
+    dos, slot, keeps = len(s.do_nodes), s.option_slot, s.keeps_segment
+    menu = s.menu
+    for _ in range(limit):
+        if menu is None:
+            return
+        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+        k = below(bits, len(menu))
+        point, chooser, mover = s.point, s.chooser, s.mover
+        append((mover if chooser is None else chooser, menu, k, point))
+        if keeps:
+            s._trail.append(k)
+            s._views = None
+        option = menu[k]
+        at = point - dos
+        if at >= 0:  # a choose of the turn: its value
+            s.tl[chooses[at][1]] = bound(option[1][0])
+        elif slot is not None:  # a `do`'s option, performed by the machine
+            s.tl[slot] = option
+        else:
+            acts[mover](s, option)
+        s.decided = True
+        if s.phase == TURN:  # (the turn's next block: its next menu, or the turn is over)
+            try:
+                menu = steppers[s.mover](s, s.pc)
+                if menu:
+                    s.menu = menu
+                elif s._block_ends():
+                    s._resume()
+            except TurnOver as over:  # a result statement of the turn
+                s._over(over.winners)
+        else:
+            s._resume()
+        menu = s.menu
+        if cap is not None and len(history) >= cap and menu is not None:
+            s.was_capped, s.result, s.menu = True, None, None
+            return
+
+
 def _listed(s: Any, rng: Any, limit: int) -> None:
-    """The loop without draws: each menu listed, one of its options taken."""
+    """The loop without draws, a turn one decision: each menu listed, one option taken."""
     cap, history, bits, steps = s.game.max_plies, s.hist, random_bits(rng), s.steps
     for _ in range(limit):
         menu = s.menu
@@ -140,17 +197,10 @@ def _listed(s: Any, rng: Any, limit: int) -> None:
             return
         steps[0] = 0  # (the budget of an apply_action: its action and next menu)
         k = below(bits, len(menu))
-        if s.steppers is None:
-            history.append((s.mover, menu, k))
-            s.acts[s.mover](s, menu[k])
-            s.decided = True
-            s._advance(True)
-        else:
-            history.append((s.current_player(), menu, k, s.point))
-            if s.keeps_segment:
-                s._trail.append(k)
-                s._views = None
-            s._play(menu[k])
+        history.append((s.mover, menu, k))
+        s.acts[s.mover](s, menu[k])
+        s.decided = True
+        s._advance(True)
         if cap is not None and len(history) >= cap and s.menu is not None:
             s.was_capped, s.result, s.menu = True, None, None
             return

@@ -21,6 +21,7 @@ from rulelang.errors import IllegalActionError, RulelangError, RuleRuntimeError
 from rulelang.game.callchain import ORIGINS, note_calls
 from rulelang.game.engine import recurring_span
 from rulelang.gen.bits import count_position
+from rulelang.gen.playout import SETUP, TURN, TurnOver
 from rulelang.gen.playout import play as play_randomly
 from rulelang.library.decision import bound, label, unique_labels
 from rulelang.library.semantics import STEP_BUDGET, count_of, domain_items, times
@@ -28,7 +29,6 @@ from rulelang.model.rng import Rng
 from rulelang.model.values import Piece, Player, ZoneRef, show
 
 TERMINAL = -4
-TURN, ROUND, SETUP = 0, 1, 2  # GenState.phase: what the machine runs
 # the debug switch: after each apply_action, compare the kept structures with ones made anew
 CHECK_KEPT = os.environ.get("RULELANG_CHECK_KEPT", "") not in ("", "0")
 
@@ -221,21 +221,28 @@ class GenState:
                 if menu:
                     self.menu = menu
                     return
-                if self.phase:  # the round section is over: the end section, a new round
-                    self.phase = 0
-                    winners = self.ends[self.mover](self)
-                    if winners is not None:
-                        self._over(winners)
-                        return
-                    self.round, self.round_turns, self.mover = self.round + 1, 0, self.starter
-                elif not self._next_turn(self.decided):
+                if not self._block_ends():
                     return
-                elif self.phase:  # (the round ends: its section from its start)
-                    self.pc = 1
-                    continue
-                self.pc, self.point, self.decided = 1, 0, False
         except TurnOver as over:  # a result statement of the turn
             self._over(over.winners)
+
+    def _block_ends(self) -> bool:
+        """The turn (or the round section) has no decision left: the next one begins
+        (False: the game is over)."""
+        if self.phase:  # the round section is over: the end section, a new round
+            self.phase = 0
+            winners = self.ends[self.mover](self)
+            if winners is not None:
+                self._over(winners)
+                return False
+            self.round, self.round_turns, self.mover = self.round + 1, 0, self.starter
+        elif not self._next_turn(self.decided):
+            return False
+        elif self.phase:  # (the round ends: its section from its start)
+            self.pc = 1
+            return True
+        self.pc, self.point, self.decided = 1, 0, False
+        return True
 
     def _segment_begins(self) -> None:
         """A turn (or the setup) of a game that hides begins: its start is kept, for
@@ -554,11 +561,3 @@ class SiteValues:
 
     def __call__(self, site: Any) -> Any:
         return self.rule(site)
-
-
-class TurnOver(Exception):
-    """A result statement in a turn of several decisions: the game ends at once."""
-
-    def __init__(self, winners: list[int]) -> None:
-        super().__init__("the game is over")
-        self.winners = winners

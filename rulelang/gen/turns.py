@@ -5,7 +5,7 @@ point to resume at and the `do` it came from kept in `S.pc` and `S.point`), or t
 and at each `if` and loop around one, the blocks numbered and run by a loop over `pc`; the
 turn's locals and the loops' items and positions live in the state's slots (`S.tl`), so a
 clone is a copy of the state (no replay of the turn). A result statement in the turn ends
-the game at once (rt.TurnOver). A setup with a decision is written the same way."""
+the game at once (playout.TurnOver). A setup with a decision is written the same way."""
 from __future__ import annotations
 
 import re
@@ -14,6 +14,7 @@ from typing import Any
 import rulelang.gen.forms as F
 import rulelang.gen.helpers as H
 import rulelang.gen.lower as lower
+import rulelang.gen.playout as playout
 import rulelang.gen.rt as rt
 from rulelang.errors import RuleRuntimeError
 from rulelang.gen.code import Code, Func, Unsupported
@@ -218,7 +219,7 @@ class _Turn:
             elif isinstance(s, ast.Result):
                 result, cost = self.gw.result(s, self.env, fn)
                 self.cost += cost
-                fn.add(f"raise {w.const(rt.TurnOver)}({result})")
+                fn.add(f"raise {w.const(playout.TurnOver)}({result})")
                 fn = self.block(self.label())  # (nothing after it runs)
             elif not decides(s) and not isinstance(s, ast.Then):  # (a require: a Refusal)
                 inner = dict(self.env)
