@@ -52,7 +52,16 @@ def weight(x: Any) -> int:
         return len(x)
     if t not in _CONTAINERS:
         return 1
-    items = [*x.keys(), *x.values()] if isinstance(x, dict) else x
+    if t is Record:  # (a record never changes: its weight is kept on it)
+        known: int | None = x.__dict__.get("_weight")
+        if known is None:
+            known = x.__dict__["_weight"] = _weigh(x, x)
+        return known
+    return _weigh(x, [*x.keys(), *x.values()] if isinstance(x, dict) else x)
+
+
+def _weigh(x: Any, items: Any) -> int:
+    """weight of a list, a map or a record, its items (a map's keys and values) given."""
     kinds = HEAVY.intersection(map(type, items))
     if not kinds:
         return len(x)

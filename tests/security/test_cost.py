@@ -16,6 +16,7 @@ import pytest
 
 import rulelang
 from rulelang.library.semantics import INT_BITS, SIZE_LIMIT, weight
+from rulelang.model.values import Record
 
 MODES = ("interpreted", "compiled")
 HEAD = """use square
@@ -118,6 +119,20 @@ def test_weight_counts_shared_lists_each_time_they_appear() -> None:
     for _ in range(60):
         deep = (deep, deep)
     assert weight(deep) == SIZE_LIMIT + 1  # 2**61 items: capped, weighed in 60 steps
+
+
+def test_a_record_weighs_its_fields_and_the_values_inside_them_every_time() -> None:
+    """A record's weight is kept on it (it never changes): weighed again, alone or inside
+    lists, it weighs the same — its fields, their texts' lengths and inner lists' weights."""
+    line = Record(("label", "points"), ("names", 10))
+    role = Record(("cards", "final"), ((line, line, "ab"), False))
+    assert weight(line) == 2 + 5
+    assert weight(role) == 2 + (3 + 7 + 7 + 2)
+    sheet = (line, role, line)
+    for _ in range(2):  # (the second time from the kept weights)
+        assert weight(sheet) == 3 + 7 + 21 + 7
+        assert weight(role) == 21 and weight(line) == 7
+    assert weight((sheet, sheet)) == 2 + 2 * 38
 
 
 def test_an_observation_has_a_budget_of_its_own(tmp_path: Path) -> None:
