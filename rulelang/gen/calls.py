@@ -91,6 +91,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return pile._replace(cost=cost)
     if zone and key == "size":
         return Code(f"len(S.zones[{args[0].src}])", F.NUM, cost)
+    if zone and key == "top":  # (the last piece of its pile, or none)
+        return Code(f"(S.zones[{args[0].src}] or {w.const((None,))})[{w.const(-1)}]",
+                    F.PIECE_OR_NONE, cost)
     piece = len(args) == 1 and args[0].form.kind == "piece"
     if piece and key == "owner":  # (owners are fixed in generated games)
         return Code(f"{w.owner_players()}[{args[0].src}.id]", F.ATOM, cost)
@@ -116,6 +119,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                     F.PIECE_OR_NONE, cost)
     if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
         return Code(f"len({args[0].src})", F.NUM, cost)
+    if key == "size" and len(args) == 1 and args[0].form.kind == "any":  # (a list or a
+        return Code(f"{w.const(H.size_of)}(S, {w.const(b.impl)}, {w.const(key)}, "  # zone?)
+                    f"{w.const(n.span)}, {args[0].src})", F.NUM, cost)
     if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
             and args[0].form.known and args[1].form.kind == "site":
         lines = args[0].form.static

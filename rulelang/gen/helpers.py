@@ -272,6 +272,18 @@ def call_builtin(impl: Any, key: str, span: Any, c: Any, *args: Any) -> Any:
         raise _failed(exc, key, span, args) from exc
 
 
+def size_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`size(x)` of a value of unknown form: a list's or a zone's in place, else the
+    builtin's (its error for anything else)."""
+    if x.__class__ is tuple:
+        return len(x)
+    if x.__class__ is ZoneRef:
+        pile = s.zones.get(x)
+        if pile is not None:
+            return len(pile)
+    return call_builtin(impl, key, span, s.view(), x)
+
+
 def _failed(exc: Exception, key: str, span: Any, args: tuple[Any, ...]) -> RuleRuntimeError:
     """A builtin's error as Runtime.call gives it: its own, positioned at the call where it
     has no position; a Python error of its arguments as what it cannot take."""

@@ -35,6 +35,9 @@ def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
     cost = a.cost + b.cost + _length(a.form) + _length(b.form)
     if n.op in ("+", "-") and a.form.kind == b.form.kind == "num":
         return Code(f"({a.src} {n.op} {b.src})", F.NUM, cost)
+    if n.op in ("%", "//") and a.form.kind == "num" and b.form.known \
+            and type(b.form.static) is int and b.form.static != 0:  # (no error to meet)
+        return Code(f"({a.src} {n.op} {b.src})", F.NUM, cost)
     form = F.NUM if a.form.kind == b.form.kind == "num" else F.ANY
     if n.op == "+" and a.form.kind == "text" or b.form.kind == "text":
         form = F.ANY
