@@ -35,6 +35,8 @@ _SIZED = frozenset({"items", "lines", "sitelist", "bits", "linemask"})
 _REPEATS = {"repeated": repeated, "repeated_board": repeated_board}
 # builtins of a piece, read in place when given one (gen/helpers.py)
 _OF_PIECE = {"kind": H.kind_of, "owner": H.owner_of, "site": H.site_of}
+# builtins of a list, in place where given a list (of a value of unknown form: a zone's)
+_OF_LIST = {"size": H.size_of, "distinct": H.distinct_of, "first": H.first_of}
 # builtins of a site or a zone: a site's pile read in place (gen/helpers.py)
 _AT_SITE = {"pieces": H.at_site, "occupied": H.occupied_at, "empty": H.empty_at,
             "top": H.top_at, "moved": H.moved_at}
@@ -119,9 +121,12 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                     F.PIECE_OR_NONE, cost)
     if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
         return Code(f"len({args[0].src})", F.NUM, cost)
-    if key == "size" and len(args) == 1 and args[0].form.kind == "any":  # (a list or a
-        return Code(f"{w.const(H.size_of)}(S, {w.const(b.impl)}, {w.const(key)}, "  # zone?)
-                    f"{w.const(n.span)}, {args[0].src})", F.NUM, cost)
+    if key in _OF_LIST and len(args) == 1 and args[0].form.kind in ("any", "items"):
+        form = F.NUM if key == "size" else F.items(args[0].form.size, args[0].form.item
+                                                    or F.ANY) \
+            if key == "distinct" and args[0].form.kind == "items" else F.ANY
+        return Code(f"{w.const(_OF_LIST[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
+                    f"{w.const(n.span)}, {args[0].src})", form, cost)
     if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
             and args[0].form.known and args[1].form.kind == "site":
         lines = args[0].form.static

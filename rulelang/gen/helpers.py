@@ -284,6 +284,25 @@ def size_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
     return call_builtin(impl, key, span, s.view(), x)
 
 
+def distinct_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`distinct(x)`: a list's items without repeats, its items charged as the builtin
+    charges them; anything else by the builtin (a zone's pieces, its error)."""
+    if x.__class__ is tuple:
+        charge(s, len(x), span)
+        try:
+            return tuple(dict.fromkeys(x))
+        except TypeError:  # (an item that has no hash: the builtin's error)
+            pass
+    return call_builtin(impl, key, span, s.view(), x)
+
+
+def first_of(s: Any, impl: Any, key: str, span: Any, x: Any) -> Any:
+    """`first(x)`: a list's first item or none; anything else by the builtin."""
+    if x.__class__ is tuple:
+        return x[0] if x else None
+    return call_builtin(impl, key, span, s.view(), x)
+
+
 def _failed(exc: Exception, key: str, span: Any, args: tuple[Any, ...]) -> RuleRuntimeError:
     """A builtin's error as Runtime.call gives it: its own, positioned at the call where it
     has no position; a Python error of its arguments as what it cannot take."""
