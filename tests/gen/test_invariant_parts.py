@@ -3,13 +3,13 @@ the test first reaches it, and kept for the later values (gen/invariant.py): the
 menus, and the same error at the same place, as the reference."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import rulelang
+
+from .traces import played
 
 RULEBOOK = """use square
 game "Kept parts"
@@ -41,21 +41,6 @@ end
 """
 
 
-def _played(path: Path, mode: str, seed: int) -> list[Any]:
-    """Each menu's labels of a seeded random game, and the error's first lines."""
-    trace: list[Any] = []
-    try:
-        state = rulelang.load_game(path, mode=mode).new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            labels = [state.action_to_string(a) for a in state.legal_actions()]
-            trace.append(labels)
-            state.apply_action(rng.randrange(len(labels)))
-    except rulelang.RuleRuntimeError as err:
-        trace.append(err.render().splitlines()[:2])
-    return trace
-
-
 def _written(path: Path) -> str:
     game = rulelang.load_game(path, mode="generated")
     return str(game.state_class.generated.source)  # type: ignore[attr-defined]
@@ -68,10 +53,10 @@ def test_a_part_no_value_changes_is_asked_once_with_the_same_menus_and_errors(
     path.write_text(RULEBOOK.replace("{guard}", guard))
     assert ":= " in _written(path)  # (site(marker).c: asked once per walk of the sites)
     for seed in range(12):
-        assert _played(path, "generated", seed) == _played(path, "interpreted", seed)
-    error = _played(path, "generated", 0)[-1]
+        assert played(path, "generated", seed) == played(path, "interpreted", seed)
+    error = played(path, "generated", 0)[-1]
     if guard:
-        assert len(_played(path, "generated", 0)) > 8  # (hops among the places)
+        assert len(played(path, "generated", 0)) > 8  # (hops among the places)
     else:  # (the marker is none: the part's error, at the part)
         assert "kept.rule:18:" in error[0] and "'site' cannot take none" in error[0]
 
@@ -81,4 +66,4 @@ def test_a_part_that_reads_the_chosen_value_is_asked_for_each(tmp_path: Path) ->
     path.write_text(RULEBOOK.replace("{guard}", "marker == none or ").replace(
         "site(marker).c", "site(marker).c + t.r - t.r"))
     for seed in range(12):
-        assert _played(path, "generated", seed) == _played(path, "interpreted", seed)
+        assert played(path, "generated", seed) == played(path, "interpreted", seed)

@@ -3,7 +3,6 @@ found as the game runs) and `%` or `//` by a number known when written are writt
 (gen/calls.py, gen/operators.py): the same games, values and errors as the reference."""
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,8 @@ import pytest
 import rulelang
 import rulelang.gen.helpers as H
 from rulelang.library import BUILTINS
+
+from .traces import played
 
 RULEBOOK = """use square
 game "Zone values"
@@ -51,22 +52,6 @@ end
 """
 
 
-def _played(path: Path, mode: str, seed: int) -> list[Any]:
-    """Each menu's labels and the players' view of a seeded random game (or its error)."""
-    trace: list[Any] = []
-    try:
-        state = rulelang.load_game(path, mode=mode).new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            labels = [state.action_to_string(a) for a in state.legal_actions()]
-            trace.append((labels, state.observation(0)))
-            state.apply_action(rng.randrange(len(labels)))
-        trace.append(state.observation(1))
-    except rulelang.RuleRuntimeError as err:
-        trace.append(err.render().splitlines()[:2])
-    return trace
-
-
 @pytest.mark.parametrize("more", ["", " + size(mark)"])
 def test_zone_values_in_place_play_as_the_reference(tmp_path: Path, more: str) -> None:
     path = tmp_path / "zones.rule"
@@ -75,12 +60,12 @@ def test_zone_values_in_place_play_as_the_reference(tmp_path: Path, more: str) -
     assert " % k" in source and " // k" in source  # (in place)
     assert re.search(r"\(S\.zones\[k\d+\] or k\d+\)\[k\d+\]", source)  # (top(box))
     for seed in range(8):
-        assert _played(path, "generated", seed) == _played(path, "interpreted", seed)
-    last = _played(path, "generated", 0)[-1]
+        assert played(path, "generated", seed, True) == played(path, "interpreted", seed, True)
+    last = played(path, "generated", 0, True)[-1]
     if more:  # (the size of a piece: the builtin's error, at the call)
         assert "zones.rule:24:65:" in last[0] and "'size' cannot take " in last[0], last
     else:
-        assert len(_played(path, "generated", 0)) > 4
+        assert len(played(path, "generated", 0, True)) > 4
 
 
 @pytest.mark.parametrize("key", ["size", "first", "distinct"])
