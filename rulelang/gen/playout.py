@@ -31,7 +31,7 @@ def play(s: Any, rng: Any, limit: int) -> None:
         _machine(s, rng, limit)
     elif s.draws is None:
         _listed(s, rng, limit)
-    elif s.steppers is None and s.rounders is None and not s.repetition:
+    elif s.rounders is None and not s.repetition:
         _plain(s, rng, limit)
     else:
         _drawn(s, rng, limit)
