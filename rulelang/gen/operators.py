@@ -17,6 +17,8 @@ from rulelang.language import ast
 from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site
 
 SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
+_COLUMN = re.compile(r"S\.attrs\[k\d+\]\[[av]\d+\.id\]")  # (a piece's attribute: the same)
+_HASHED = frozenset({"text", "num", "bool", "none", "player", "site", "piece"})  # (keys)
 
 
 def _foldable(c: Code) -> bool:
@@ -77,8 +79,17 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)  # the items: the bound)
     if n.op in ("<", "<=", ">", ">=") and a.form.kind == b.form.kind == "num":
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
-    return Code(f"{w.const(H.compare)}({w.const(n.op)}, {a.src}, {b.src}, "
-                f"{w.const(n.span)}, S)", F.BOOL, cost + w.n_sites)
+    if n.op in ("in", "not in") and b.form.known and isinstance(b.form.static, MapValue) \
+            and a.form.kind in _HASHED:  # (a key of a map or a table known when written)
+        return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
+    call = f"{w.const(H.compare)}({w.const(n.op)}, {a.src}, {b.src}, {w.const(n.span)}, S)"
+    other = b if a.form.kind == "num" else a if b.form.kind == "num" else None
+    if n.op in ("<", "<=", ">", ">=") and other is not None \
+            and (READ_AGAIN.fullmatch(other.src) or _COLUMN.fullmatch(other.src)):
+        # (a number and a value read again at will, in place where that is a number too)
+        call = f"(({a.src} {n.op} {b.src}) if {other.src}.__class__ is {w.const(int)} " \
+               f"else {call})"
+    return Code(call, F.BOOL, cost + w.n_sites)
 
 
 def index(w: Any, n: ast.Index, env: dict[str, Code]) -> Code:
