@@ -46,8 +46,18 @@ def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
     if n.op == "+" and a.form.kind == b.form.kind == "items" and a.form.item is not None \
             and a.form.item == b.form.item:  # (two tuples: one, their items' form kept)
         form = F.items(a.form.size + b.form.size, F.an_item(a.form.item))
-    return Code(f"{w.const(H.binop)}({w.const(n.op)}, {a.src}, {b.src}, "
-                f"{w.const(n.span)}, S)", form, cost)
+    call = f"{w.const(H.binop)}({w.const(n.op)}, {a.src}, {b.src}, {w.const(n.span)}, S)"
+    other = _again(b if a.form.kind == "num" else a if b.form.kind == "num" else None)
+    if n.op in ("+", "-") and other is not None:  # (a number and one where it is one too)
+        call = f"(({a.src} {n.op} {b.src}) if {other}.__class__ is {w.const(int)} else {call})"
+    return Code(call, form, cost)
+
+
+def _again(code: Code | None) -> str | None:
+    """The source of a value read again at will (a local, a piece's attribute), or None."""
+    if code is not None and (READ_AGAIN.fullmatch(code.src) or _COLUMN.fullmatch(code.src)):
+        return code.src
+    return None
 
 
 def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
@@ -71,7 +81,7 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
     if n.op in ("==", "!="):  # (a list: its length charged, as the reference charges it)
         fn = w.const(H.equal if n.op == "==" else H.unequal)
         call = f"{fn}({a.src}, {b.src}, {w.const(n.span)}, S)"
-        if READ_AGAIN.fullmatch(a.src):  # (a local: tested in place)
+        if _again(a) is not None:  # (a local, a piece's attribute: tested in place)
             call = f"(({a.src} {n.op} {b.src}) if {a.src}.__class__ is not " \
                    f"{w.const(tuple)} else {call})"
         return Code(call, F.BOOL, cost)
@@ -83,12 +93,10 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
             and a.form.kind in _HASHED:  # (a key of a map or a table known when written)
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
     call = f"{w.const(H.compare)}({w.const(n.op)}, {a.src}, {b.src}, {w.const(n.span)}, S)"
-    other = b if a.form.kind == "num" else a if b.form.kind == "num" else None
-    if n.op in ("<", "<=", ">", ">=") and other is not None \
-            and (READ_AGAIN.fullmatch(other.src) or _COLUMN.fullmatch(other.src)):
+    other = _again(b if a.form.kind == "num" else a if b.form.kind == "num" else None)
+    if n.op in ("<", "<=", ">", ">=") and other is not None:
         # (a number and a value read again at will, in place where that is a number too)
-        call = f"(({a.src} {n.op} {b.src}) if {other.src}.__class__ is {w.const(int)} " \
-               f"else {call})"
+        call = f"(({a.src} {n.op} {b.src}) if {other}.__class__ is {w.const(int)} else {call})"
     return Code(call, F.BOOL, cost + w.n_sites)
 
 

@@ -1,7 +1,7 @@
-"""A piece's attribute compared with a number is compared in place where it is a number (the
-reference's helper for anything else: its error for none), and `x in T` of a map or a table
-known when written is Python's own (gen/operators.py compare): the same games, views and
-errors as the reference."""
+"""A piece's attribute compared with or added to a number is computed in place where it is a
+number (the reference's helper for anything else: its error for none), compared for
+equality in place where it is no list, and `x in T` of a map or a table known when written
+is Python's own (gen/operators.py): the same games, views and errors as the reference."""
 from __future__ import annotations
 
 import re
@@ -36,6 +36,8 @@ action tend
     if kind(x) in grows
       set x.side = x.side + 1
       set grown = grown + 1
+    if x.side == 3
+      set grown = grown + 1
 
 turn
   do plant or tend
@@ -57,6 +59,8 @@ def test_attributes_and_keys_compared_in_place_play_as_the_reference(
     column = r"S\.attrs\[k\d+\]\[v\d+\.id\]"
     assert re.search(rf"\(\({column} {op} .*?\) if {column}\.__class__ is k\d+ else", source)
     assert re.search(r"\.kind in k\d+\)", source)  # (kind(x) in grows)
+    assert re.search(rf"\(\({column} \+ k\d+\) if {column}\.__class__ is k\d+ else", source)
+    assert re.search(rf"\(\({column} == k\d+\) if {column}\.__class__ is not k\d+", source)
     for seed in range(8):
         assert played(path, "generated", seed, True) == played(path, "interpreted", seed, True)
     last = played(path, "generated", 0, True)[-1]
