@@ -18,6 +18,7 @@ from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site
 
 SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 _COLUMN = re.compile(r"S\.attrs\[k\d+\]\[[av]\d+\.id\]")  # (a piece's attribute: the same)
+_KIND = re.compile(r"[av]\d+\.kind")  # (a piece's kind: the same)
 _HASHED = frozenset({"text", "num", "bool", "none", "player", "site", "piece"})  # (keys)
 
 
@@ -55,7 +56,8 @@ def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
 
 def _again(code: Code | None) -> str | None:
     """The source of a value read again at will (a local, a piece's attribute), or None."""
-    if code is not None and (READ_AGAIN.fullmatch(code.src) or _COLUMN.fullmatch(code.src)):
+    if code is not None and (READ_AGAIN.fullmatch(code.src) or _COLUMN.fullmatch(code.src)
+                             or _KIND.fullmatch(code.src)):
         return code.src
     return None
 
@@ -132,11 +134,16 @@ def index(w: Any, n: ast.Index, env: dict[str, Code]) -> Code:
     if i.form.kind in ("num", "any") and obj.form.kind in ("lines", "items") \
             and (obj.form.kind == "items" or obj.form.known) and obj.form.item is not None:
         form = obj.form.item
-    values = _values(obj.form.static) if obj.form.known else None
-    if values and all(type(v) is int and v >= 0 for v in values):
+    static = obj.form.static if obj.form.known else None
+    values = _values(static)
+    if values and all(type(v) is int and v >= 0 for v in values) \
+            and type(static) is not MapValue:  # (a map gives none for a key it lacks)
         form = F.below(max(values) + 1)  # (whatever the index: one of these, or an error)
-    return Code(f"{w.const(H.index)}({obj.src}, {i.src}, {w.const(n.span)})", form,
-                obj.cost + i.cost)
+    call = f"{w.const(H.index)}({obj.src}, {i.src}, {w.const(n.span)})"
+    key = _again(i) if isinstance(static, MapValue) and i.form.kind in _HASHED else None
+    if key is not None:  # (a key of a map or a table known when written, in place)
+        call = f"({obj.src}[{key}] if {key} in {obj.src} else {call})"
+    return Code(call, form, obj.cost + i.cost)
 
 
 def _values(x: Any) -> tuple[Any, ...] | None:
