@@ -122,9 +122,9 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
         return Code(f"len({args[0].src})", F.NUM, cost)
     if key in _OF_LIST and len(args) == 1 and args[0].form.kind in ("any", "items"):
-        form = F.NUM if key == "size" else F.items(args[0].form.size, args[0].form.item
-                                                    or F.ANY) \
-            if key == "distinct" and args[0].form.kind == "items" else F.ANY
+        form = F.NUM if key == "size" else F.ANY
+        if key == "distinct" and args[0].form.kind == "items":  # (a tuple: no more)
+            form = F.items(args[0].form.size, args[0].form.item or F.ANY)
         return Code(f"{w.const(_OF_LIST[key])}(S, {w.const(b.impl)}, {w.const(key)}, "
                     f"{w.const(n.span)}, {args[0].src})", form, cost)
     if key == "through" and len(args) == 2 and args[0].form.kind == "lines" \
@@ -159,7 +159,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
     form = F.items(w.n_sites, F.SITE) if key in ("group", "reach") else F.ANY
     if key == "pieces":  # (of a site or a zone: the game's pieces at most)
         form = F.items(w.n_pieces, F.PIECE)
-    if key in ("reversed", "distinct") and args and args[0].form.kind == "items":
+    if key == "reversed" and args and args[0].form.kind == "items":
         form = F.items(args[0].form.size, args[0].form.item or F.ANY)  # (a tuple: no more)
     if key in ("str", "letter"):
         form = F.TEXT

@@ -19,6 +19,7 @@ from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site
 SIMPLE = re.compile(r"^[\w.\[\]]+$")  # (a name, an attribute, an item: read again at will)
 _COLUMN = re.compile(r"S\.attrs\[k\d+\]\[[av]\d+\.id\]")  # (a piece's attribute: the same)
 _KIND = re.compile(r"[av]\d+\.kind")  # (a piece's kind: the same)
+_AGAIN = (READ_AGAIN, _COLUMN, _KIND)
 _HASHED = frozenset({"text", "num", "bool", "none", "player", "site", "piece"})  # (keys)
 
 
@@ -48,18 +49,23 @@ def binop(w: Any, n: ast.BinOp, env: dict[str, Code]) -> Code:
             and a.form.item == b.form.item:  # (two tuples: one, their items' form kept)
         form = F.items(a.form.size + b.form.size, F.an_item(a.form.item))
     call = f"{w.const(H.binop)}({w.const(n.op)}, {a.src}, {b.src}, {w.const(n.span)}, S)"
-    other = _again(b if a.form.kind == "num" else a if b.form.kind == "num" else None)
+    other = _beside_number(a, b)
     if n.op in ("+", "-") and other is not None:  # (a number and one where it is one too)
         call = f"(({a.src} {n.op} {b.src}) if {other}.__class__ is {w.const(int)} else {call})"
     return Code(call, form, cost)
 
 
-def _again(code: Code | None) -> str | None:
-    """The source of a value read again at will (a local, a piece's attribute), or None."""
-    if code is not None and (READ_AGAIN.fullmatch(code.src) or _COLUMN.fullmatch(code.src)
-                             or _KIND.fullmatch(code.src)):
-        return code.src
-    return None
+def _again(code: Code) -> str | None:
+    """The source of a value read again at will (a local, a piece's attribute or kind),
+    or None."""
+    return code.src if any(p.fullmatch(code.src) for p in _AGAIN) else None
+
+
+def _beside_number(a: Code, b: Code) -> str | None:
+    """Of a number and a value read again at will, that value (tested in place for a
+    number too), or None."""
+    other = b if a.form.kind == "num" else a if b.form.kind == "num" else None
+    return None if other is None else _again(other)
 
 
 def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
@@ -95,7 +101,7 @@ def compare(w: Any, n: ast.Compare, env: dict[str, Code]) -> Code:
             and a.form.kind in _HASHED:  # (a key of a map or a table known when written)
         return Code(f"({a.src} {n.op} {b.src})", F.BOOL, cost)
     call = f"{w.const(H.compare)}({w.const(n.op)}, {a.src}, {b.src}, {w.const(n.span)}, S)"
-    other = _again(b if a.form.kind == "num" else a if b.form.kind == "num" else None)
+    other = _beside_number(a, b)
     if n.op in ("<", "<=", ">", ">=") and other is not None:
         # (a number and a value read again at will, in place where that is a number too)
         call = f"(({a.src} {n.op} {b.src}) if {other}.__class__ is {w.const(int)} else {call})"
