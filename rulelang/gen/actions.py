@@ -26,7 +26,7 @@ from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.empties import empty_values
-from rulelang.gen.playout import BIT_LENGTH, SHORT, below
+from rulelang.gen.playout import below
 from rulelang.gen.walk import Walk, first_effect, leading_puts, puts_first, simple, through_thens
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -62,7 +62,8 @@ class GameWriter:
         self.tracks_moved = any(str(r[0]) == "builtin" and r[1] == "moved"
                                 for r in map(program.refs.get, runs) if r is not None)
         self.counts_steps = any(isinstance(n, ast.While) for n in runs)
-        self.draws: list[str] = []  # the menu drawn from without listing it (gen/rt play_out)
+        # each action's options drawn without listing the menu (gen/draws.py write_direct)
+        self.draws: list[draws.Direct] = []
         # simple actions drawn lazily (gen/draws.py): name -> (first values, rest, bound)
         self.lazy: dict[str, tuple[str, str, int]] = {}
         self.fills: dict[int, tuple[str, str]] = {}  # turns.memos
@@ -172,11 +173,8 @@ class GameWriter:
         actions = [a for group in do.groups() for a in group]
         if k is None and (self.tries or any(a in self.lazy for a in actions)):
             draws.write(self, mover, do)  # (its options drawn without listing them all)
-        elif len(actions) == 1 and len(self.draws) == 1 and k is None:
-            draw = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's bits)
-            draw.lines.extend("    " + line for line in self.draws[0].split("\n"))
-            draw.add("return None")
-            self.w.funcs.append((f"draw{mover}", self.do.span, "menu", draw))
+        elif k is None and len(self.draws) == len(actions):  # each action's options drawn
+            draws.write_direct(self, mover, do, self.draws)  # in place
         elif k is None:  # its menu listed, an option of it drawn (the playout's own loop)
             draw = Func(f"def draw{mover}(S, a0):")
             draw.add(f"menu = menu{mover}(S)")
@@ -236,18 +234,9 @@ class GameWriter:
                 listed = w.charged(dom.src, 1, one.domain.span) if charged else dom.src
                 add = f"out.extend(map({w.const(options.__getitem__)}, {listed}))"
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
-                # one option drawn as menu()[below(bits, len(menu()))], in place
-                q, many, pick = w.fresh("v"), w.fresh("v"), w.fresh("v")
-                length = f"{w.const(BIT_LENGTH)}[{many}]" if len(w.board.sites) < SHORT \
-                    else f"{many}.bit_length()"
-                draw = [f"{q} = {dom.src}", f"if {q}:", f"    {many} = len({q})",
-                        f"    {pick} = a0({length})", f"    while {pick} >= {many}:",
-                        f"        {pick} = a0({length})",
-                        f"    return {w.const(options)}[{q}[{pick}]]"]
-                if check is not None:
-                    draw = [f"if {self._piece_test(stmts[first:])}:", *("    " + d for d in draw)]
                 if not charged:  # (charged: every menu listed, its steps charged)
-                    self.draws.append("\n".join(draw))
+                    needs = None if check is None else self._piece_test(stmts[first:])
+                    self.draws.append(draws.Direct.of_sites(w, dom.src, needs, options))
                 return dom.cost + (0 if charged else dom.form.size)
         clauses: list[str] = []  # the options as one comprehension: its for and if clauses
         for s in stmts[:first]:
@@ -295,6 +284,8 @@ class GameWriter:
         if len(bounds) > 1 and None not in bounds[1:] and check is None and not guards \
                 and isinstance(stmts[0], ast.Choose) and not charged:
             draws.lazy_entry(self, action.name, option, clauses, bounds)
+        if made is None and check is None and not charged:  # (no choose: drawn as itself)
+            self.draws.append(draws.Direct.one(guards, option))
         if check is not None:  # the pieces missing, the statements before the puts still
             # run as the reference runs them, for their errors (the action offers nothing)
             fn.add(f"if {check}:")

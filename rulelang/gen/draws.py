@@ -17,11 +17,11 @@ lists them. A value with more ways than its bound has the whole menu listed inst
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulelang.gen.code import Code, Func
 from rulelang.gen.empties import emptied, empty_values
-from rulelang.gen.playout import below
+from rulelang.gen.playout import BIT_LENGTH, SHORT, below
 from rulelang.gen.walk import Walk, simple
 from rulelang.language import ast
 
@@ -87,6 +87,69 @@ def _pool(s: Any, bits: Any, lazy: list[tuple[list[Any], Any, int]], listed: lis
             listed.extend(ways)
             break
     return None
+
+
+class Direct(NamedTuple):
+    """An action whose options a draw counts and picks in place (write_direct): a kept
+    query's sites (an option per site), or an action without a choose (one option)."""
+    sites: str | None  # the sites' indices (a kept query's list), or None: one option
+    test: str | None  # the action has options only where this holds (None: always)
+    option: str  # the options by site index (a constant), or the one option
+
+    @staticmethod
+    def of_sites(w: Any, src: str, test: str | None, options: tuple[Any, ...]) -> Direct:
+        return Direct(src, test, w.const(options))
+
+    @staticmethod
+    def one(guards: list[str], option: str) -> Direct:
+        return Direct(None, " and ".join(guards) or None, option)
+
+
+def write_direct(gw: Any, mover: int, do: ast.Do, parts: list[Direct]) -> None:
+    """`draw<mover>` where every action's options are counted without listing them: per
+    group, each action's count (its test asked as the menu asks it, in the menu's order),
+    a number below their sum drawn as `below` draws it, and the option at that place: the
+    menu's `menu[below(bits, len(menu))]`, from the same numbers."""
+    w = gw.w
+    fn = Func(f"def draw{mover}(S, a0):")  # (a0: the generator's bits)
+    one, zero = w.const(1), w.const(0)
+    for group in do.groups():
+        mine, parts = parts[:len(group)], parts[len(group):]
+        counts = []  # (the count's local, the sites' local or None, the action's part)
+        for part in mine:
+            n = w.fresh("v")
+            if part.sites is None:
+                fn.add(f"{n} = {one}" if part.test is None else
+                       f"{n} = {one} if {part.test} else {zero}")
+                counts.append((n, None, part))
+                continue
+            q = w.fresh("v")
+            fn.add(f"{q} = {part.sites}" if part.test is None else
+                   f"{q} = {part.sites} if {part.test} else {w.const(())}")
+            fn.add(f"{n} = len({q})")
+            counts.append((n, q, part))
+        total = counts[0][0]
+        if len(counts) > 1:
+            total = w.fresh("v")
+            fn.add(f"{total} = {' + '.join(n for n, _, _ in counts)}")
+        most = sum(1 if q is None else w.n_sites for _, q, _ in counts)
+        bits = f"{w.const(BIT_LENGTH)}[{total}]" if most < SHORT else f"{total}.bit_length()"
+        pick = w.fresh("v")
+        fn.add(f"if {total}:")
+        fn.add(f"    {pick} = a0({bits})")
+        fn.add(f"    while {pick} >= {total}:")
+        fn.add(f"        {pick} = a0({bits})")
+        for k, (n, q, part) in enumerate(counts):
+            option = part.option if q is None else f"{part.option}[{q}[{pick}]]"
+            if k == len(counts) - 1:
+                fn.add(f"    return {option}")
+                continue
+            fn.add(f"    if {pick} < {n}:")
+            fn.add(f"        return {option}")
+            if any(later is not None for _, later, _ in counts[k + 1:]):
+                fn.add(f"    {pick} -= {n}")
+    fn.add("return None")
+    w.funcs.append((f"draw{mover}", do.span, "menu", fn))
 
 
 def write(gw: Any, mover: int, do: ast.Do) -> None:

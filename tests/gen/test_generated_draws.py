@@ -140,7 +140,7 @@ def test_a_choose_of_empty_sites_is_bound_by_the_empty_sites(name: str, tmp_path
     game = rulelang.load_game(path if name == "clear" else name, mode="generated")
     seen: list[tuple[int, int]] = []
     _bounds_kept(game, seen, monkeypatch)
-    n_sites = len(game.new_initial_state(0).at)
+    n_sites = len(game.new_initial_state(0).at)  # type: ignore[attr-defined]
     for seed in range(6):
         game.new_initial_state(seed).play_out(random.Random(seed), 400)
     assert seen and max(ways for ways, _ in seen) >= 2
@@ -175,3 +175,52 @@ def test_one_lazy_action_draws_as_the_pool_of_every_group() -> None:
             i, j = divmod(below(random.Random(seed).getrandbits, len(ways) * bound), bound)
             phantoms += j >= len(ways[i])
     assert phantoms > 100  # (the path after a phantom is taken)
+
+
+# a `do` whose actions are counted in place (gen/draws.py write_direct): a kept query's
+# sites while the supply lasts, an action without a choose under a require, and one
+# tried only when the others have no way
+PASSING = """use square
+game "Passing"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 3 stone
+def free = each s in sites where empty(s)
+action place
+  choose site s in free
+  put stone of mover at s
+action pass
+  require last.action != "pass" else "no pass right after a pass"
+action wait
+  require turn >= 0
+turn
+  do place or pass otherwise wait
+end
+  when turn >= 14
+    draw
+"""
+
+
+@pytest.mark.parametrize("name", ["passing", "passing first", "sponnect"])
+def test_counted_draws_take_what_the_listed_menu_gives(name: str, tmp_path: Path) -> None:
+    """Where every action's options are counted in place, a playout's draw is the listed
+    menu's `rng.choice`: the same game as the reference's from the same generator."""
+    path = tmp_path / "passing.rule"
+    text = PASSING if name == "passing" else PASSING.replace("place or pass", "pass or place")
+    path.write_text(text)
+    where = path if name.startswith("passing") else name
+    gen = rulelang.load_game(where, mode="generated")
+    ref = rulelang.load_game(where, mode="interpreted")
+    assert isinstance(gen, GenGame) and gen.state_class.draws is not None
+    assert "menu0" not in gen.state_class.draws[0].__code__.co_names  # (not listed)
+    taken: collections.Counter[str] = collections.Counter()
+    for seed in range(12):
+        g, r, rng = gen.new_initial_state(seed), ref.new_initial_state(seed), random.Random(seed)
+        g.play_out(random.Random(seed), 10_000)
+        while not r.is_terminal():
+            r.apply_action(rng.choice(r.legal_actions()))
+        assert g.history() == r.history() and g.returns() == r.returns()
+        taken.update(a.split()[0] for a in g.history())
+    if name != "sponnect":
+        assert taken["place"] and taken["pass"] and taken["wait"], taken
