@@ -299,8 +299,8 @@ class Writer:
         obj = self.ex(n.obj, env)
         if obj.form.kind == "last" and n.name == "site":  # set by placing on sites only
             return Code(f"S.last[{self.const(n.name)}]", F.MAYBE_SITE, obj.cost)
-        if obj.form.kind == "last" and n.name in ("piece", "action", "player"):
-            return Code(f"S.last[{self.const(n.name)}]", F.ANY, obj.cost)
+        if obj.form.kind == "last" and n.name in ("piece", "action", "player"):  # (or none)
+            return Code(f"S.last[{self.const(n.name)}]", F.ATOM, obj.cost)
         if obj.form.kind == "record" and n.name in obj.form.fields:  # (a tuple's item)
             return Code(f"{obj.src}[{self.const(obj.form.fields.index(n.name))}]", F.ANY,
                         obj.cost)
