@@ -256,6 +256,7 @@ def deal_again(data: GameData, program: Any, player: int, rng: random.Random,
     pieces `fixed` where they lie. With `stays` (a deal at the start of a segment: the
     pieces that are in the same zone at its end), a piece known to be in its zone and
     staying there takes the place of one that stays too."""
+    data.own_zones()  # (the piles are changed in place: a generated state's may be shared)
     slots: dict[tuple[str, int | None], list[tuple[ZoneRef, int]]] = {}
     for ref, pile in data.zones.items():
         if not _zone_seen(program, ref, player):

@@ -27,7 +27,7 @@ from rulelang.gen.emit import Writer
 from rulelang.gen.layout import Layout
 from rulelang.gen.playout import SETUP, TURN
 from rulelang.gen.resample import resample as segment_resample
-from rulelang.gen.rt import GenState
+from rulelang.gen.rt import GenState, zone_bits
 from rulelang.library.decision import Decision
 from rulelang.library.pycode import run_source
 from rulelang.library.semantics import Ctx
@@ -117,6 +117,7 @@ def generate(runtime: Any) -> type[GenState]:
             "do_node": g.dos[0] if g.dos else None,
             "piece_owner": [None if o is None else runtime.players[o] for o in owners],
             "pile_keys": {}, "pile_codes": {}, "pile_parts": [],  # (bits.pile_code)
+            "zone_bit": zone_bits(runtime.template.zones),
             "generated": g}
     return type("GeneratedState", (State,), body)
 

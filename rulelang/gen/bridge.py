@@ -40,7 +40,7 @@ def from_data(cls: type[GenState], game: Any, data: GameData) -> GenState:
     s = cls.__new__(cls)
     s.game = game
     s.at, s.loc, s.owner = data.at.copy(), data.loc.copy(), data.owner.copy()
-    s.zones = {k: v.copy() for k, v in data.zones.items()}
+    s.zones, s.zown = {k: v.copy() for k, v in data.zones.items()}, -1  # (all its own)
     s.attrs = s._own_attrs(data.attrs)
     s.counters, s.vars, s.last = data.counters.copy(), data.vars.copy(), data.last.copy()
     s.mover, s.turn, s.result, s.idle = data.mover, data.turn, data.result, data.idle

@@ -1,6 +1,7 @@
 """What generated effects call to move pieces over the flat state (the meaning of
 GameData's and library/effects.py's, with the kept structures touched where a site
-changes): lift, place, remove, take, the checks of `put` and `move`, shuffle and reveal."""
+changes): lift, place, remove, take, the checks of `put` and `move`, shuffle and reveal; a
+zone's list changed only as own_zone gives it."""
 from __future__ import annotations
 
 from typing import Any
@@ -30,11 +31,24 @@ def lift(s: GenState, piece: Piece) -> None:
         s._touch(i, was)
     else:
         pile = s.zones[where]
+        if not s.zown & s.zone_bit.get(where, 0):  # (shared with a copy: own_zone)
+            pile = own_zone(s, where)
         if pile and pile[-1] is piece:
             pile.pop()
         else:
             pile.remove(piece)
     s.loc[piece.id] = None
+
+
+def own_zone(s: GenState, zone: ZoneRef) -> list[Piece]:
+    """A zone's list to change: the state's own (a copy of it, where the state shares it
+    with a copy of the state: GenState.zones)."""
+    pile = s.zones[zone]
+    bit = s.zone_bit.get(zone, 0)  # (a zone not numbered: copied each time)
+    if not s.zown & bit:
+        pile = s.zones[zone] = pile.copy()
+        s.zown |= bit
+    return pile
 
 
 def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
@@ -54,7 +68,10 @@ def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:
         s.last["site"] = target
     elif isinstance(target, ZoneRef):
         lift(s, piece)
-        s.zones[target].append(piece)
+        pile = s.zones[target]
+        if not s.zown & s.zone_bit.get(target, 0):
+            pile = own_zone(s, target)
+        pile.append(piece)
         s.loc[piece.id] = target
     else:
         error = Refusal if target is None else RuleRuntimeError
@@ -148,7 +165,7 @@ def shuffle(s: GenState, zone: Any, span: Any) -> None:
     """`shuffle Z` (GameData.shuffle over the flat state)."""
     if not isinstance(zone, ZoneRef):
         raise RuleRuntimeError(f"only a zone can be shuffled, not {show(zone)}", span)
-    pile = s.zones[zone]
+    pile = own_zone(s, zone)
     s.rng.shuffle(pile)
     came = s.came
     if came is not None:

@@ -8,8 +8,10 @@ import re
 from typing import Any
 
 import rulelang.gen.forms as F
+import rulelang.gen.kept as kept
 import rulelang.gen.pieces as pieces
 from rulelang.gen.code import Code, Func, Unsupported
+from rulelang.gen.rt import zone_bits
 from rulelang.language import ast
 from rulelang.library.effects import zone_text
 from rulelang.model.values import zone_ref
@@ -50,7 +52,14 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     z, pc, pile = _named(w, zone, fn), w.fresh("v"), w.fresh("v")
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
         i, was = w.fresh("v"), w.fresh("v")
-        fn.add(f"{pile} = S.zones[{z}]")
+        if kept.shares_zones(w):  # (the zone's list the state's own, or copied)
+            bits, known = zone_bits(w.rt.template.zones), w.constants.get(z)
+            bit = w.const(bits[known]) if known in bits else \
+                f"{w.const(bits)}.get({z}, {w.const(0)})"
+            fn.add(f"{pile} = S.zones[{z}] if S.zown & {bit} else "
+                   f"{w.const(pieces.own_zone)}(S, {z})")
+        else:
+            fn.add(f"{pile} = S.zones[{z}]")
         fn.add(f"if {pile}:" if only_kind(w, z, kind) else
                f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.depth += 1

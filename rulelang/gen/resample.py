@@ -41,6 +41,9 @@ class _Data:
     def history(self) -> list[tuple[Any, int]]:
         return bridge.history(self.state)
 
+    def own_zones(self) -> None:  # (before the deal changes them in place)
+        self.state.own_zones()
+
 
 class Segment:
     """A GenState in the middle of a turn, as game/resample.py reads an engine State."""

@@ -33,18 +33,26 @@ TERMINAL = -4
 CHECK_KEPT = os.environ.get("RULELANG_CHECK_KEPT", "") not in ("", "0")
 
 
+def zone_bits(zones: Any) -> dict[ZoneRef, int]:
+    """Each of the game's zones' bit in GenState.zown (by its template's order)."""
+    return {zone: 1 << k for k, zone in enumerate(zones)}
+
+
 class GenState:
     __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
                  "menu", "_labels", "ended_by", "moved", "steps", "positions", "pc", "point",
                  "decided", "came", "revealed", "round", "starter", "round_turns", "tl",
                  "chooser", "stated_chance", "_checkpoint", "_trail", "_views", "_defer", "phase",
-                 "_made", "key_now")
+                 "_made", "key_now", "zown")
     game: Any
     at: list[tuple[Piece, ...]]
     loc: list[Any]
     owner: list[int | None]
+    # each zone's pile: a copy shares its parent's lists until one of them changes a zone,
+    # which makes that zone's list its own first (own_zone: a clone copies no pile)
     zones: dict[ZoneRef, list[Piece]]
+    zown: int  # the zones whose lists are this state's own, as bits (zone_bit)
     attrs: dict[str, list[Any]]
     counters: dict[tuple[str, int | None], int]
     vars: dict[tuple[str, int | None], Any]
@@ -97,6 +105,7 @@ class GenState:
     pile_codes: dict[tuple[Any, ...], int] = {}
     pile_parts: list[tuple[Any, ...]] = []
     do_node: Any = None
+    zone_bit: dict[ZoneRef, int] = {}  # each zone's bit in zown
 
     # ---- the game's own functions (the generated subclass gives them), one per mover:
     # menus[m](S) the options of the turn's decision (a list of (action, values) in the
@@ -147,6 +156,16 @@ class GenState:
 
     def _copy_kept(self, new: GenState) -> None:
         pass
+
+    def own_zones(self) -> None:
+        """Every zone's list this state's own (before something changes them in place:
+        a resample's deal)."""
+        zones, bits = self.zones, self.zone_bit
+        for zone, pile in zones.items():
+            bit = bits.get(zone, 0)  # (a zone not numbered: copied each time)
+            if not self.zown & bit:
+                zones[zone] = pile.copy()
+                self.zown |= bit
 
     def _kept_now(self) -> list[Any]:
         return []

@@ -52,6 +52,10 @@ class GameData:
         # the piece attributes no rule sets: their columns are shared by every copy
         self.fixed: frozenset[str] = frozenset()
 
+    def own_zones(self) -> None:
+        """Its zones' piles are its own already (a generated state's may be shared with its
+        copies until it changes them: gen/rt.py)."""
+
     def copy(self) -> GameData:
         new = GameData.__new__(GameData)
         new.at = self.at.copy()

@@ -59,7 +59,7 @@ _OWN = re.compile(r"^(S|[akvrqbug]\d+|out|append|name|vals|o|menu\d*|act\d*|end\
                   r"top|last|mover|turn|coords|lines|view|pop|kind|id|zones|loc|extend|"
                   r"group\d+|touch|arrive|bit|mv|init_kept|copy_kept|kept_now|draw\d*|i|j|m|was|pile|who|"
                   r"parent|new|insert|bit_count|copy|own|now|before|totals|moved|clear|add|"
-                  r"steps|scratch|w\d+|ended_by|pc|point|turn\d+|menu\d+_\d+|up|held|mine)$")
+                  r"steps|scratch|w\d+|ended_by|pc|point|turn\d+|menu\d+_\d+|up|held|mine|zown)$")
 
 
 def test_generated_source_holds_no_rulebook_text(tmp_path: Path) -> None:
