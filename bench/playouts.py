@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -161,10 +162,12 @@ print(json.dumps({"import": t1 - t0, "cold": t2 - t1, "warm": t3 - t2}))
 """
 
 
-def load_times(path: Path, mode: str) -> dict[str, float]:
-    """import rulelang, first load_game and second load_game, in a fresh interpreter."""
+def load_times(path: Path, mode: str, home: str | None = None) -> dict[str, float]:
+    """import rulelang, first load_game and second load_game, in a fresh interpreter (with
+    `home`: that folder for the caches, XDG_CACHE_HOME)."""
+    env = {**os.environ, **({} if home is None else {"XDG_CACHE_HOME": home})}
     out = subprocess.run([sys.executable, "-c", _COLD, str(path), mode], cwd=ROOT,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 

@@ -32,6 +32,7 @@ import gc
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -216,12 +217,20 @@ def mcts(only: set[str] | None = None) -> None:
 
 
 def loads() -> None:
-    print("\nload_game (fresh interpreter, compiled): cold, warm")
-    cold = warm = 0.0
-    for path in bundled():
-        t = load_times(path, "compiled")
-        cold, warm = max(cold, t["cold"]), max(warm, t["warm"])
+    print("\nload_game (fresh interpreter, compiled, wall time): cold with its module written "
+          "and compiled (the parsed rulebooks cached), cold from the cache, warm")
+    cold = cached = warm = 0.0
+    with tempfile.TemporaryDirectory() as home:
+        for path in bundled():
+            load_times(path, "compiled", home)  # (the caches filled)
+            for module in (Path(home) / "rulelang").glob("generated-*"):
+                module.unlink()
+            t = load_times(path, "compiled", home)
+            c = load_times(path, "compiled", home)
+            cold, cached = max(cold, t["cold"]), max(cached, c["cold"])
+            warm = max(warm, c["warm"])
     print(f"  slowest cold {cold * 1e3:.0f} ms  {verdict(cold * 1e3, 250, False)}")
+    print(f"  slowest cold from the cache {cached * 1e3:.0f} ms")
     print(f"  slowest warm {warm * 1e3:.1f} ms  {verdict(warm * 1e3, 20, False)}")
 
 
