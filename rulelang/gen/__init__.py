@@ -58,9 +58,13 @@ def _write(runtime: Any, setup: bool) -> tuple[Generated, Any]:
     do = facts.scope(runtime.program)
     layout = Layout(runtime.program, runtime.board)
     first = Writer(runtime, layout)
-    GameWriter(first, do, setup).write()  # (finds the kept structures)
-    # (zones kept to one kind only where no put or move of the game can fill a zone)
-    kinds, counting, spare = not first.fills_zones, False, facts.SPARE
+    found = GameWriter(first, do, setup).write()  # (finds the kept structures)
+    # (zones kept to one kind only where no put or move of the game can fill a zone; steps
+    # counted as they run where the first writing's bound is too high: the next writing's
+    # is the same in every bundled game, and one it would find lower only counts steps
+    # needlessly, the same steps: a writing spared for a counted game)
+    kinds, counting = not first.fills_zones, found.steps > facts.UNCOUNTED
+    spare = facts.SPARE
     while True:
         w, moved = Writer(runtime, layout, counting, kinds, spare), layout.moved_tops
         g = GameWriter(w, do, setup).write()

@@ -474,17 +474,22 @@ def joined(blocks: dict[int, Func], labels: dict[str, int]) -> dict[int, Func]:
     names = {label: name for name, label in labels.items()}
     for block in blocks.values():  # jumps to blocks that only jump: to where they go
         for i, line in enumerate(block.lines):
-            found = _JUMP.fullmatch(line)
+            found = _JUMP.fullmatch(line) if "pc = " in line else None
             if found is not None:
                 block.lines[i] = line[:found.start(3)] + names[target(labels[found.group(3)])]
+    def jumps(lines: list[str]) -> list[tuple[int, int]]:  # (to, line i; -1: resumed at)
+        out = []
+        for i, line in enumerate(lines):
+            found = _JUMP.fullmatch(line) if "pc = " in line else None  # (fewer tried)
+            if found is not None:
+                out.append((labels[found.group(3)], i if not found.group(2) else -1))
+        return out
+    found_in = {label: jumps(block.lines) for label, block in blocks.items()}
     while True:
         refs: dict[int, list[tuple[int, int]]] = {1: [(-1, -1)]}  # (the start: resumed at)
-        for label, block in blocks.items():
-            for i, line in enumerate(block.lines):
-                found = _JUMP.fullmatch(line)
-                if found is not None:
-                    to = labels[found.group(3)]
-                    refs.setdefault(to, []).append((label, i if not found.group(2) else -1))
+        for label in blocks:
+            for to, i in found_in[label]:
+                refs.setdefault(to, []).append((label, i))
         blocks = {label: block for label, block in blocks.items() if label in refs}
         one = next(((to, *where[0]) for to, where in refs.items() if len(where) == 1
                     and where[0][1] >= 0 and where[0][0] != to
@@ -496,6 +501,7 @@ def joined(blocks: dict[int, Func], labels: dict[str, int]) -> dict[int, Func]:
         lines = blocks[label].lines
         indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
         lines[i:i + 2] = [indent + line for line in blocks.pop(to).lines]
+        found_in[label] = jumps(lines)
 
 
 def _unlooped(lines: list[str], i: int) -> bool:
