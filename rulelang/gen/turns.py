@@ -236,7 +236,10 @@ class _Turn:
         or at once when there is none). Where an action of the game asks more after its
         option, the option is kept in a slot and performed here: those actions by the
         machine, the others by the act function."""
-        w, k = self.w, self.gw.dos.index(s)
+        w = self.w
+        k = next((k for k, d in enumerate(self.gw.dos) if d is s), None)
+        if k is None:  # (the machine's menus are the turn's: a `do` of the setup has none)
+            raise Unsupported("a 'do' in the setup", s.span)
         after = self.label()
         taken = after if self.gw.option_slot is None else self.label()
         fn.add(f"menu = menu{self.mover}_{k}(S)")

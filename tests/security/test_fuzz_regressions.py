@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.gen import explain
 
 
 def test_sites_made_after_a_relation_have_no_edges_in_it(tmp_path: Path) -> None:
@@ -290,3 +291,22 @@ def test_an_action_whose_do_asks_more_plays_alike_in_both_modes(tmp_path: Path,
             a.apply_action(action)
             b.apply_action(action)
         assert a.is_terminal() and a.history() == b.history() and a.returns() == b.returns()
+
+
+def test_a_do_in_the_setup_runs_on_the_reference(tmp_path: Path) -> None:
+    """bench/fuzz.py seed 300110 (a turn's `do` copied into the setup): a ValueError in the
+    generator; the game runs on the reference, and `compile --explain` names the `do`."""
+    path = tmp_path / "g.rule"
+    path.write_text('game "G"\nplayers A, B\nvar v = 0\naction go\n  increase v by 1\n'
+                    "action wait\n  require v >= 0\nsetup\n  do go otherwise wait\n"
+                    "turn\n  do go\nend\n  when v >= 4\n    draw\n", encoding="utf-8")
+    game = rulelang.load_game(path, mode="compiled")
+    why = explain(game.runtime)
+    assert why is not None and "'do' in the setup" in why.what and why.span.line == 9
+    state = game.new_initial_state(0)
+    ref = rulelang.load_game(path, mode="interpreted").new_initial_state(0)
+    while not ref.is_terminal():
+        assert state.legal_actions() == ref.legal_actions()
+        state.apply_action(0)
+        ref.apply_action(0)
+    assert state.is_terminal() and state.returns() == ref.returns()
