@@ -36,7 +36,7 @@ from rulelang.gen.lower import Choice, Junction, Negation
 from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import nodes
 from rulelang.library.semantics import STEP_BUDGET, local_of, make_map, make_range, of_value
 from rulelang.model.values import zone_ref
 from rulelang.source import CalledSpan, Span, with_calls
@@ -221,12 +221,11 @@ class Writer:
         found: dict[str, tuple[str, ...] | None] = {}
         loaded = self.program.loaded
         for module in (loaded.game, *loaded.modules.values()):
-            for node in walk(module.decls):
-                if isinstance(node, ast.RecordExpr):
-                    for name in node.fields:
-                        known = found.setdefault(name, node.fields)
-                        if known != node.fields:
-                            found[name] = None
+            for node in nodes(module.decls, ast.RecordExpr):  # (kept: each writing asks)
+                for name in node.fields:
+                    known = found.setdefault(name, node.fields)
+                    if known != node.fields:
+                        found[name] = None
         return found
 
     @functools.cached_property

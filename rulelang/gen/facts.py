@@ -9,7 +9,7 @@ from typing import Any
 
 from rulelang.gen.code import Unsupported
 from rulelang.language import ast
-from rulelang.language.astwalk import walk
+from rulelang.language.astwalk import nodes, walk
 from rulelang.language.decisions import DecisionAnalysis
 from rulelang.language.program import Program
 from rulelang.library.semantics import STEP_BUDGET
@@ -42,7 +42,7 @@ def reachable(program: Program) -> list[ast.Node]:
         elif isinstance(item, list):
             todo.extend(item)
         elif isinstance(item, (tuple, ast.Node)):
-            for node in walk(item):
+            for node in nodes(item, ast.Node):  # (kept for the node: each writing asks)
                 out.append(node)
                 ref = program.refs.get(node)
                 if ref is not None and ref[1] in rules and ref[1] not in named:
