@@ -151,13 +151,13 @@ def measure(playout: Playout, seconds: float, games: int | None) -> dict[str, fl
 
 _COLD = """
 import json, sys, time
-t0 = time.perf_counter()
+t0 = time.process_time()
 import rulelang
-t1 = time.perf_counter()
+t1 = time.process_time()
 rulelang.load_game(sys.argv[1], mode=sys.argv[2])
-t2 = time.perf_counter()
+t2 = time.process_time()
 rulelang.load_game(sys.argv[1], mode=sys.argv[2])
-t3 = time.perf_counter()
+t3 = time.process_time()
 print(json.dumps({"import": t1 - t0, "cold": t2 - t1, "warm": t3 - t2}))
 """
 

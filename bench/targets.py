@@ -217,7 +217,7 @@ def mcts(only: set[str] | None = None) -> None:
 
 
 def loads() -> None:
-    print("\nload_game (fresh interpreter, compiled, wall time): cold with its module written "
+    print("\nload_game (fresh interpreter, compiled, CPU time): cold with its module written "
           "and compiled (the parsed rulebooks cached), cold from the cache, warm")
     cold = cached = warm = 0.0
     with tempfile.TemporaryDirectory() as home:
