@@ -13,7 +13,11 @@ value's ways in the list and draws again. A *simple* action (its chooses before 
 the menu one comprehension) of several chooses, each after the first over a domain of a
 known size at most (a site's neighbours), is lazy the same way, its bound those sizes
 multiplied (lazy_entry). The other actions' options are listed as the menu
-lists them. A value with more ways than its bound has the whole menu listed instead."""
+lists them. A value with more ways than its bound has the whole menu listed instead.
+
+Where every action of the `do` offers a kept query's sites or has no choose, nothing is
+tried: `write_direct` counts each action's options and takes the one at the number drawn,
+the listed menu's option from the same numbers."""
 from __future__ import annotations
 
 import re
