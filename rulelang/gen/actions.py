@@ -236,7 +236,7 @@ class GameWriter:
                 fn.add(add if check is None else f"if {check}:\n{'    ' * (fn.depth + 1)}{add}")
                 if not charged:  # (charged: every menu listed, its steps charged)
                     needs = None if check is None else self._piece_test(stmts[first:])
-                    self.draws.append(draws.Direct.of_sites(w, dom.src, needs, options))
+                    self.draws.append(draws.Direct(dom.src, needs, w.const(options)))
                 return dom.cost + (0 if charged else dom.form.size)
         clauses: list[str] = []  # the options as one comprehension: its for and if clauses
         for s in stmts[:first]:

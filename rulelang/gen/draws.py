@@ -101,10 +101,6 @@ class Direct(NamedTuple):
     option: str  # the options by site index (a constant), or the one option
 
     @staticmethod
-    def of_sites(w: Any, src: str, test: str | None, options: tuple[Any, ...]) -> Direct:
-        return Direct(src, test, w.const(options))
-
-    @staticmethod
     def one(guards: list[str], option: str) -> Direct:
         return Direct(None, " and ".join(guards) or None, option)
 

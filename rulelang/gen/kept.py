@@ -8,7 +8,7 @@
   site i untested, its group is joined and its owner's bits gain i unasked;
 * `group<n>(S, i)` — the sites of the kept group through site i, as bits (0: i is empty);
 * `init_kept(S)` — every structure made from the board (a state made from data);
-* `copy_kept(S, new)` — a clone's own copies (its zones' lists shared: pieces.own_zone);
+* `copy_kept(S, new)` — a clone's own copies (its zones' lists shared: rt.own_zone);
 * `kept_now(S)` — the structures' meaning (the queries' lists, every site's group) as
   plain values, for the debug check that compares them with ones made anew (for kept site
   values: the entries that differ from the rule's value now, none when right).

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import Refusal, RuleRuntimeError
-from rulelang.gen.rt import GenState
+from rulelang.gen.rt import GenState, own_zone
 from rulelang.library.effects import zone_text
 from rulelang.model.state import REVEALED, Mixed, pieces_in
 from rulelang.model.values import Piece, PieceSource, Site, ZoneRef, piece_source, show
@@ -38,17 +38,6 @@ def lift(s: GenState, piece: Piece) -> None:
         else:
             pile.remove(piece)
     s.loc[piece.id] = None
-
-
-def own_zone(s: GenState, zone: ZoneRef) -> list[Piece]:
-    """A zone's list to change: the state's own (a copy of it, where the state shares it
-    with a copy of the state: GenState.zones)."""
-    pile = s.zones[zone]
-    bit = s.zone_bit.get(zone, 0)  # (a zone not numbered: copied each time)
-    if not s.zown & bit:
-        pile = s.zones[zone] = pile.copy()
-        s.zown |= bit
-    return pile
 
 
 def place(s: GenState, piece: Any, target: Any, span: Any, verb: str) -> None:

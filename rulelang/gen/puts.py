@@ -11,7 +11,7 @@ import rulelang.gen.forms as F
 import rulelang.gen.kept as kept
 import rulelang.gen.pieces as pieces
 from rulelang.gen.code import Code, Func, Unsupported
-from rulelang.gen.rt import zone_bits
+from rulelang.gen.rt import own_zone, zone_bits
 from rulelang.language import ast
 from rulelang.library.effects import zone_text
 from rulelang.model.values import zone_ref
@@ -57,7 +57,7 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
             bit = w.const(bits[known]) if known in bits else \
                 f"{w.const(bits)}.get({z}, {w.const(0)})"
             fn.add(f"{pile} = S.zones[{z}] if S.zown & {bit} else "
-                   f"{w.const(pieces.own_zone)}(S, {z})")
+                   f"{w.const(own_zone)}(S, {z})")
         else:
             fn.add(f"{pile} = S.zones[{z}]")
         fn.add(f"if {pile}:" if only_kind(w, z, kind) else

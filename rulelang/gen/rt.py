@@ -38,6 +38,17 @@ def zone_bits(zones: Any) -> dict[ZoneRef, int]:
     return {zone: 1 << k for k, zone in enumerate(zones)}
 
 
+def own_zone(s: GenState, zone: ZoneRef) -> list[Piece]:
+    """A zone's list to change: the state's own (a copy of it, where the state shares it
+    with a copy of the state: GenState.zones)."""
+    pile = s.zones[zone]
+    bit = s.zone_bit.get(zone, 0)  # (a zone not numbered: copied each time)
+    if not s.zown & bit:
+        pile = s.zones[zone] = pile.copy()
+        s.zown |= bit
+    return pile
+
+
 class GenState:
     __slots__ = ("game", "at", "loc", "owner", "zones", "attrs", "counters", "vars", "last",
                  "mover", "turn", "result", "hist", "rng", "idle", "was_capped", "top",
@@ -160,12 +171,8 @@ class GenState:
     def own_zones(self) -> None:
         """Every zone's list this state's own (before something changes them in place:
         a resample's deal)."""
-        zones, bits = self.zones, self.zone_bit
-        for zone, pile in zones.items():
-            bit = bits.get(zone, 0)  # (a zone not numbered: copied each time)
-            if not self.zown & bit:
-                zones[zone] = pile.copy()
-                self.zown |= bit
+        for zone in self.zones:
+            own_zone(self, zone)
 
     def _kept_now(self) -> list[Any]:
         return []

@@ -1,5 +1,5 @@
 """A generated state's copies share its zones' lists until one of them changes a zone, which
-then copies that zone's list first (gen/pieces.py own_zone): whatever a copy does — its
+then copies that zone's list first (gen/rt.py own_zone): whatever a copy does — its
 actions, a playout, a menu's tries, a resample's deal — the state it was copied from keeps
 its zones, and the other way round (a deal's in-place changes too: GameData.own_zones)."""
 from __future__ import annotations
