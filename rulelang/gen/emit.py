@@ -61,6 +61,8 @@ class Writer:
         # uncharged: gen/__init__.py _write), where the writer's sizes are bounds (below)
         self.spare = spare if counting else 0
         self.step2 = False  # has it written what compiled mode's step 2 added?
+        # does the game hide anything (its states then keep where each piece came from)?
+        self.hides = facts.hides(runtime.program)
         self.layout = layout if layout is not None else Layout(runtime.program, runtime.board)
         # kept query -> the local naming its site, and its condition over that local
         self.tests: dict[str, tuple[str, Code]] = {}

@@ -44,6 +44,8 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     fn.add(f"S.top[{i}] = {owners}[{rest}[{last}].id] if {rest} else None")
     fn.add(f"S.loc[{pc}.id] = None")
     fn.add(f"S.moved.add({pc}.id)")
+    if w.hides:  # (where it came from: GameData.lift's `came`)
+        fn.add(f"S.came[{pc}.id] = {w.const(w.board.sites)}[{i}]")
     if w.layout.kept:
         fn.add(f"touch(S, {i}, {was})")
     if target is not None:

@@ -64,6 +64,8 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
                f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.depth += 1
         fn.add(f"{pc} = {pile}.pop()")
+        if w.hides:  # (where it came from: GameData.lift's `came`)
+            fn.add(f"S.came[{pc}.id] = {z}")
         t = _named(w, target.src, fn)
         fn.add(f"{i} = {t}.index")
         if gw.tracks_moved:  # (before the upkeep: the bits of moved tops read it)

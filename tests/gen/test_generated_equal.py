@@ -474,7 +474,7 @@ def _came(state: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("rulebook", ["gen/cards.rule", "gen/bids.rule", "gen/setup.rule",
-                                      "flow/secret.rule",
+                                      "gen/came.rule", "flow/secret.rule",
                                       "flow/secret_rounds.rule"])
 def test_hidden_zones_chance_and_secrets_as_the_reference(tmp_path: object,
                                                           rulebook: str) -> None:
