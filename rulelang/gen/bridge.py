@@ -95,11 +95,12 @@ def point(cls: type[GenState], d: Decision) -> tuple[int, ...]:
     return (cls.do_nodes.index(d.menu) if d.menu in cls.do_nodes else 0, )
 
 
-def canonical(data: GameData) -> tuple[Any, ...]:
+def canonical(data: GameData, came: bool = False) -> tuple[Any, ...]:
     """The game state a data holds, as plain values: pieces by id, sites and zones by
     name, the history as its strings; not what only the evaluators' bookkeeping keeps
-    (versions, change logs, caches, the pieces moved in the current action) nor, for games
-    without hidden zones, where each piece came from (read only by resample)."""
+    (versions, change logs, caches, the pieces moved in the current action) nor, unless
+    `came` (for a game that hides: generated states keep it only there), where each piece
+    came from (read only by resample)."""
     def place(x: Any) -> Any:
         if x is None:
             return None
@@ -133,6 +134,7 @@ def canonical(data: GameData) -> tuple[Any, ...]:
         tuple((d.player, d.labels()[k]) for d, k in data.history),
         tuple(sorted(data.positions.items(), key=repr)),
         data.rng.state,
+        tuple(repr(x) for x in data.came) if came else (),
     )
 
 
