@@ -86,8 +86,7 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
         return Code(f"({at} != () and {at}[{w.const(-1)}].id in S.moved)", F.BOOL, cost)
     if key == "pieces" and site:  # (a site's pile: the tuple itself)
         return Code(f"S.at[{args[0].src}.index]", F.pile(w.n_pile), cost)
-    zone = len(args) == 1 and (args[0].form.kind == "zone" or type(args[0].form.static)
-                               is ZoneRef and args[0].form.static in w.rt.template.zones)
+    zone = len(args) == 1 and is_zone(w, args[0])
     if zone and key == "pieces":  # (a zone's pile, as it is now)
         pile: Code = zone_pile(w, args[0])
         return pile._replace(cost=cost)
@@ -204,12 +203,17 @@ def _kind_at(w: Any, key: str, args: list[Code], n: ast.Call, impl: Any) -> str:
         f"{w.const(n.span)}, {kind}, {args[0].src}{''.join(', ' + x for x in name)})"
 
 
+def is_zone(w: Any, code: Code) -> bool:
+    """Is the value a zone of the game (a key of the state's zones)?"""
+    zone = code.form.static
+    return code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones
+
+
 def zone_pile(w: Any, code: Code, copy: bool = True) -> Code:
     """A zone of the game known when written, as a domain: its pieces now, in place
     (semantics.iterate): a copy, or (`copy` false: the domain of an expression, which
     changes nothing while it runs) the zone's own list; any other value as it is."""
-    zone = code.form.static
-    if code.form.kind == "zone" or type(zone) is ZoneRef and zone in w.rt.template.zones:
+    if is_zone(w, code):
         pile = f"S.zones[{code.src}]"
         return Code(f"tuple({pile})" if copy else pile, F.pile(w.n_pile), code.cost)
     copied = None if copy else _COPIED.fullmatch(code.src)  # (`pieces(z)`'s copy: not made)

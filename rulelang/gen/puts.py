@@ -49,24 +49,17 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     target = w.ex(s.target, env)
     if target.form.kind != "site" and gw._puts > 1:  # (it could feed another's zone)
         raise Unsupported("a put not known to go to a site, among several", s.target.span)
-    z, pc, pile = _named(w, zone, fn), w.fresh("v"), w.fresh("v")
+    z, pc, pile = named(w, zone, fn), w.fresh("v"), w.fresh("v")
     if target.form.kind == "site":  # the top piece of its pile, to a site: in place
         i, was = w.fresh("v"), w.fresh("v")
-        if kept.shares_zones(w):  # (the zone's list the state's own, or copied)
-            bits, known = zone_bits(w.rt.template.zones), w.constants.get(z)
-            bit = w.const(bits[known]) if known in bits else \
-                f"{w.const(bits)}.get({z}, {w.const(0)})"
-            fn.add(f"{pile} = S.zones[{z}] if S.zown & {bit} else "
-                   f"{w.const(own_zone)}(S, {z})")
-        else:
-            fn.add(f"{pile} = S.zones[{z}]")
+        own_pile(w, z, pile, fn)
         fn.add(f"if {pile}:" if only_kind(w, z, kind) else
                f"if {pile} and {pile}[{w.const(-1)}].kind == {kind}:")
         fn.depth += 1
         fn.add(f"{pc} = {pile}.pop()")
         if w.hides:  # (where it came from: GameData.lift's `came`)
             fn.add(f"S.came[{pc}.id] = {z}")
-        t = _named(w, target.src, fn)
+        t = named(w, target.src, fn)
         fn.add(f"{i} = {t}.index")
         if gw.tracks_moved:  # (before the upkeep: the bits of moved tops read it)
             fn.add(f"S.moved.add({pc}.id)")
@@ -86,6 +79,17 @@ def put(gw: Any, s: ast.Put, env: dict[str, Code], fn: Func) -> int:
     if s.name is not None:
         env[s.name] = Code(pc, F.PIECE, 0)
     return int(target.cost + 2)
+
+
+def own_pile(w: Any, z: str, pile: str, fn: Func) -> None:
+    """The list of zone `z` (a name), to change, in the local `pile`: the state's own, or
+    copied first where the state may share it (gen/kept.py SHARED_ZONES)."""
+    if not kept.shares_zones(w):
+        fn.add(f"{pile} = S.zones[{z}]")
+        return
+    bits, known = zone_bits(w.rt.template.zones), w.constants.get(z)
+    bit = w.const(bits[known]) if known in bits else f"{w.const(bits)}.get({z}, {w.const(0)})"
+    fn.add(f"{pile} = S.zones[{z}] if S.zown & {bit} else {w.const(own_zone)}(S, {z})")
 
 
 def value(gw: Any, s: ast.Put, env: dict[str, Code]) -> tuple[Code, Code, str]:
@@ -205,7 +209,7 @@ def fills(w: Any, target: Code) -> None:
         w.fills_zones = True
 
 
-def _named(w: Any, src: str, fn: Func) -> str:
+def named(w: Any, src: str, fn: Func) -> str:
     """A value's source as a name: itself where it is one (a local or a constant), else a
     new local it is put in."""
     if _NAME.fullmatch(src):
