@@ -226,6 +226,6 @@ def table(outcomes: list[Outcome]) -> str:
 
 
 def _modes_differ(modes: dict[str, str]) -> bool:
-    """Whether the modes a case ran in ended differently (their first two words: "ok" and
-    the plies played, or the stage and the codes)."""
-    return len({tuple(v.split()[:2]) for v in modes.values()}) > 1
+    """Whether the modes a case ran in played differently ("ok", the plies played and the
+    digest of what the game showed at each: worker._playout; or the stage and the codes)."""
+    return len(set(modes.values())) > 1

@@ -15,7 +15,7 @@ import pytest
 from rulelang.errors import Refusal
 
 from .mutate import shape_cases
-from .runner import Outcome, run, run_cases, table
+from .runner import Outcome, _modes_differ, run, run_cases, table
 from .worker import ResampleBroken, _resamples
 
 CASES = 60
@@ -43,6 +43,13 @@ def test_the_cases_reach_every_stage(outcomes: list[Outcome]) -> None:
     assert len(played) >= CASES // 5
     assert sum(o.result.get("generated", False) for o in played) >= CASES // 10, \
         [o.result.get("generated") for o in played]
+
+
+def test_the_modes_play_alike(outcomes: list[Outcome]) -> None:
+    """Each case played in both modes shows the same at every ply (the mover, the options,
+    the observations, the whole state: worker._playout's digest) or meets the same error."""
+    differ = [o for o in outcomes if _modes_differ(o.result.get("modes", {}))]
+    assert not differ, [(o.case.seed, o.result["modes"]) for o in differ]
 
 
 def test_no_problem_while_loading(outcomes: list[Outcome]) -> None:

@@ -14,6 +14,7 @@ growth ends as a MemoryError instead of filling the machine. The objects earlier
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import os
 import random
@@ -38,6 +39,8 @@ from rulelang.errors import (  # noqa: E402
 )
 from rulelang.game.engine import Game  # noqa: E402
 from rulelang.gen import GenGame, Unsupported, generate  # noqa: E402
+from rulelang.gen.bridge import canonical  # noqa: E402
+from rulelang.gen.facts import hides  # noqa: E402
 from rulelang.language.checker import check  # noqa: E402
 from rulelang.language.loader import load  # noqa: E402
 
@@ -146,25 +149,30 @@ def _refused_too(state: Any, label: str) -> bool:
     return False
 
 
-def _playout(game: Game, seed: int, plies: int) -> int:
+def _playout(game: Game, seed: int, plies: int) -> tuple[int, str]:
+    """The plies played, and a digest of what the game showed at each: the mover, the
+    options' strings, every player's observation and the whole state (where the pieces came
+    from too, in a game that hides), then the returns: the modes must agree on it."""
     state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed)
+    rng, trail = random.Random(seed), hashlib.sha256()
+    came = hides(game.runtime.program)
     done = 0
     for _ in range(plies):
         if state.is_terminal():
             break
         if game.has_hidden_information:
             _resamples(state, rng)
-        for p in range(game.num_players):
-            state.observation(p)
+        seen = [state.observation(p) for p in range(game.num_players)]
         actions = state.legal_actions()
+        labels = [state.action_to_string(a) for a in actions]
+        trail.update(repr((state.current_player(), labels, seen,
+                           canonical(state.data, came))).encode())
         action = rng.choice(actions)
-        state.action_to_string(action)
         state.apply_action(action)
         done += 1
-    state.returns()
+    trail.update(repr((state.returns(), canonical(state.data, came))).encode())
     str(state)
-    return done
+    return done, trail.hexdigest()[:12]
 
 
 class _Stages:
@@ -228,8 +236,8 @@ def _run_case(entry: str, seed: int, plies: int, stages: _Stages) -> dict[str, A
                     except Unsupported:
                         pass
                 stage = stages.enter("play")
-                plies_done = _playout(game, seed, plies)
-                modes[mode] = f"ok {plies_done}"
+                plies_done, digest = _playout(game, seed, plies)
+                modes[mode] = f"ok {plies_done} {digest}"
             except RulelangError as err:
                 modes[mode] = f"{stage} {','.join(_codes(err))}"
                 if stage != "play":
