@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
+from rulelang.gen.bridge import canonical
+from rulelang.gen.facts import hides
 
 PLIES = 40
 
@@ -114,9 +116,10 @@ def rulebook(draw: st.DrawFn, build: bool = False) -> str:
 
 def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[Any]:
     """What a seeded random game shows, decision by decision, in one mode (with observe,
-    what the player to decide observes too)."""
+    what the player to decide observes too), and its whole state (gen/bridge.py canonical)."""
     game = rulelang.load_game(path, mode=mode)
     rng, seen = random.Random(seed), []
+    came = hides(game.runtime.program)
     try:  # (the first menu is made with the initial state: it may meet an error too)
         state = game.new_initial_state(seed=seed)
         for _ in range(PLIES):
@@ -125,7 +128,8 @@ def trajectory(path: Path, mode: str, seed: int, observe: bool = False) -> list[
             legal = state.legal_actions()
             who = state.current_player()
             seen.append([who, [state.action_to_string(a) for a in legal],
-                         repr(state.observation(who)) if observe else None])
+                         repr(state.observation(who)) if observe else None,
+                         canonical(state.data, came)])
             state.apply_action(rng.choice(legal))
         seen.append(["end", state.is_terminal(), state.returns(), state.scores()])
     except rulelang.RuleRuntimeError as exc:
