@@ -14,7 +14,8 @@ Exits 0; this is not a test.
     python bench/ab_playouts.py ../base                 # every game below, 40 pairs each
     python bench/ab_playouts.py ../base --pairs 80 spline tatara
     python bench/ab_playouts.py ../base --opcodes hex   # Python opcodes executed instead
-                                                        # (repeatable; ~50x slower)
+                                                        # (repeatable; ~50x slower; with
+                                                        # --play-out, of State.play_out)
     python bench/ab_playouts.py ../base --this-mode generated tatara   # this side generated
     python bench/ab_playouts.py ../base --play-out hex  # games by State.play_out (MCTS's)
 """
@@ -62,7 +63,7 @@ def play_outs(seeds):
         moves += len(state.history())  # (not timed: the strings are made here)
     return moves, cpu
 
-def opcodes(seeds):
+def opcodes(seeds, how):
     count = [0]
     def trace(frame, event, arg):
         frame.f_trace_opcodes = True
@@ -71,7 +72,7 @@ def opcodes(seeds):
         return trace
     sys.settrace(trace)
     try:
-        moves = play(seeds)
+        moves = play_outs(seeds)[0] if how == "opcodes-playout" else play(seeds)
     finally:
         sys.settrace(None)
     return moves, count[0]
@@ -80,8 +81,8 @@ print("ready", flush=True)
 for line in sys.stdin:
     low, high, what = line.split()
     seeds = range(int(low), int(high))
-    if what == "opcodes":
-        moves, count = opcodes(seeds)
+    if what.startswith("opcodes"):
+        moves, count = opcodes(seeds, what)
         print(json.dumps({"opcodes": count, "moves": moves}), flush=True)
     else:
         start = time.process_time()
@@ -175,13 +176,13 @@ def compare(base: Path, stem: str, pairs: int, scale: float, mode: str,
             f"{totals['base'] / totals['this']:>7.3f}{same}")
 
 
-def count(base: Path, stem: str, games: int, mode: str) -> str:
+def count(base: Path, stem: str, games: int, mode: str, play_out: bool = False) -> str:
     options, _ = GAMES.get(stem, ({}, 10))
     found = {}
     for side, checkout in (("base", base), ("this", ROOT)):
         player = Side(checkout, stem, options, mode)
         try:
-            found[side] = player.ask(0, games, "opcodes")
+            found[side] = player.ask(0, games, "opcodes-playout" if play_out else "opcodes")
         finally:
             player.close()
     b, t = found["base"], found["this"]
@@ -212,7 +213,7 @@ def main() -> int:
               f"{'this-base':>8}")
         for stem in stems:
             print(count(base, stem, max(1, int(GAMES.get(stem, ({}, 10))[1] * args.scale)),
-                        args.mode), flush=True)
+                        args.mode, args.play_out), flush=True)
         print("this-base < 0: this checkout executes fewer opcodes")
         return 0
     print(f"{'game':14} {'batch':>5} {'pairs':5} {'base s':>9} {'this s':>9} "

@@ -218,7 +218,8 @@ def _lazy(gw: Any, action: ast.Action) -> tuple[str, str] | None:
     dom = w.raw(first.domain, {})
     _, _, item = gw._domain(dom, first.domain.span)
     tries = gw.tries
-    Walk(gw, action).walk(stmts, 1, {first.var: Code(value, item, 0)}, [value], fn)
+    adopt = not w.counting and not w.hides  # (its tried copy: the state after the action)
+    Walk(gw, action, adopt).walk(stmts, 1, {first.var: Code(value, item, 0)}, [value], fn)
     gw.tries = tries
     fn.add("return out")
     w.funcs.append((name, action.span, "walk", fn))

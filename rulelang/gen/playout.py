@@ -18,6 +18,44 @@ from rulelang.limits import MAX_PLAYERS
 TURN, ROUND, SETUP = 0, 1, 2  # GenState.phase: what a turn's machine runs (rt.py)
 
 
+class Tried:
+    """An option a draw found by trying the whole action on a scratch copy (gen/walk.py
+    `final`, in a game whose steps are not counted): that copy is the state the action
+    leaves, so the playout goes on from it instead of performing the action again (its
+    end, `last.action` and `last.player`, set as act<m> sets them)."""
+
+    __slots__ = ("option", "state")
+
+    def __init__(self, option: Any, state: Any) -> None:
+        self.option, self.state = option, state
+
+
+def _adopted(tried: Any, option: Any, mover: int) -> Any:
+    """The tried copy as the state after the option's action (act<m>'s last lines)."""
+    last = tried.last
+    last["action"] = option[0]
+    last["player"] = tried.players[mover]
+    return tried
+
+
+def _become(start: Any, final: Any) -> None:
+    """The playout's state `start` holds what `final` holds (a tried copy it went on from)."""
+    cls = type(start)
+    names = _SLOTS.get(cls)
+    if names is None:  # (every slot of the class: its kept structures' too)
+        names = _SLOTS[cls] = tuple(dict.fromkeys(
+            name for c in cls.__mro__ for name in getattr(c, "__slots__", ())))
+    for name in names:
+        try:
+            value = getattr(final, name)
+        except AttributeError:  # (unset there: a turn's start kept only where asked)
+            continue
+        setattr(start, name, value)
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 class TurnOver(Exception):
     """A result statement in a turn of several decisions: the game ends at once."""
 
@@ -46,46 +84,59 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
     menu = s.menu
     if menu is None or limit <= 0:
         return
-    cap, bits, history = s.game.max_plies, random_bits(rng), s.hist
-    acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
-    mover, idle, append = s.mover, s.idle, history.append
-    following = FOLLOWING[len(s.players)]
-    k = below(bits, len(menu))
-    append((mover, menu, k))
-    option = menu[k]
-    # the actions applied: `limit`, or as many as the cap on the history's length leaves
-    count = limit if cap is None else min(limit, max(1, cap - len(history) + 1))
-    for _ in range(count - 1):
-        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-        acts[mover](s, option)
-        winners = ends[mover](s)
-        if winners is not None:
-            s.result, s.menu = winners, None
-            return
-        if idle:  # (a decision was taken: nobody is idle)
-            s.idle = idle = 0
-        s.turn += 1
-        s.mover = mover = following[mover]
-        option = draws[mover](s, bits)
-        if option is None:
-            option = _skipped(s, bits)
-            if option is None:
+    start = s
+    try:
+        cap, bits, history = s.game.max_plies, random_bits(rng), s.hist
+        acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
+        mover, idle, append = s.mover, s.idle, history.append
+        following = FOLLOWING[len(s.players)]
+        k = below(bits, len(menu))
+        append((mover, menu, k))
+        option, tried = menu[k], None
+        # the actions applied: `limit`, or as many as the cap on the history's length leaves
+        count = limit if cap is None else min(limit, max(1, cap - len(history) + 1))
+        for _ in range(count - 1):
+            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+            if tried is None:
+                acts[mover](s, option)
+            else:
+                s, tried = _adopted(tried, option, mover), None
+            winners = ends[mover](s)
+            if winners is not None:
+                s.result, s.menu = winners, None
                 return
-            mover, idle = s.mover, s.idle
-        append((mover, [option], 0))
-    steps[0] = 0
-    acts[mover](s, option)
-    decided = True
-    while True:  # (GenState._advance: the next menu listed)
-        if not s._next_turn(decided):
-            return
-        menu = s.menus[s.mover](s)
-        if menu:
-            s.menu = menu
-            break
-        decided = False
-    if cap is not None and len(history) >= cap:
-        s.was_capped, s.result, s.menu = True, None, None
+            if idle:  # (a decision was taken: nobody is idle)
+                s.idle = idle = 0
+            s.turn += 1
+            s.mover = mover = following[mover]
+            option = draws[mover](s, bits)
+            if option is None:
+                option = _skipped(s, bits)
+                if option is None:
+                    return
+                mover, idle = s.mover, s.idle
+            if option.__class__ is Tried:
+                option, tried = option.option, option.state
+            append((mover, [option], 0))
+        steps[0] = 0
+        if tried is None:
+            acts[mover](s, option)
+        else:
+            s = _adopted(tried, option, mover)
+        decided = True
+        while True:  # (GenState._advance: the next menu listed)
+            if not s._next_turn(decided):
+                return
+            menu = s.menus[s.mover](s)
+            if menu:
+                s.menu = menu
+                break
+            decided = False
+        if cap is not None and len(history) >= cap:
+            s.was_capped, s.result, s.menu = True, None, None
+    finally:  # (the state the playout went on from, where a draw's tried copy was taken)
+        if s is not start:
+            _become(start, s)
 
 
 def _skipped(s: Any, bits: Any) -> Any:
@@ -111,37 +162,47 @@ def _skipped(s: Any, bits: Any) -> Any:
 
 def _drawn(s: Any, rng: Any, limit: int) -> None:
     """The loop with the draws, the turn's end through the state (repetition, rounds)."""
-    cap, history, bits, draws = s.game.max_plies, s.hist, random_bits(rng), s.draws
     menu = s.menu
-    if menu is None or limit <= 0 or draws is None:
+    if menu is None or limit <= 0 or s.draws is None:
         return
-    k = below(bits, len(menu))
-    history.append((s.mover, menu, k))
-    option = menu[k]
-    steps = s.steps
-    for n in range(1, limit + 1):
-        steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-        s.acts[s.mover](s, option)
-        last = n == limit or (cap is not None and len(history) >= cap)
-        decided = True
-        while True:  # _advance, drawing the next option where it would list the menu
-            if not s._next_turn(decided):
-                return
-            if last:
-                menu = s.menus[s.mover](s)
-                if menu:
-                    s.menu = menu
-                    break
+    start = s
+    try:
+        cap, history, bits, draws = s.game.max_plies, s.hist, random_bits(rng), s.draws
+        k = below(bits, len(menu))
+        history.append((s.mover, menu, k))
+        option, tried = menu[k], None
+        steps = s.steps
+        for n in range(1, limit + 1):
+            steps[0] = 0  # (the budget of an apply_action: its action and next menu)
+            if tried is None:
+                s.acts[s.mover](s, option)
             else:
-                option = draws[s.mover](s, bits)
-                if option is not None:
-                    break
-            decided = False
-        if last:
-            if cap is not None and len(history) >= cap:
-                s.was_capped, s.result, s.menu = True, None, None
-            return
-        history.append((s.mover, [option], 0))
+                s, tried = _adopted(tried, option, s.mover), None
+            last = n == limit or (cap is not None and len(history) >= cap)
+            decided = True
+            while True:  # _advance, drawing the next option where it would list the menu
+                if not s._next_turn(decided):
+                    return
+                if last:
+                    menu = s.menus[s.mover](s)
+                    if menu:
+                        s.menu = menu
+                        break
+                else:
+                    option = draws[s.mover](s, bits)
+                    if option is not None:
+                        break
+                decided = False
+            if last:
+                if cap is not None and len(history) >= cap:
+                    s.was_capped, s.result, s.menu = True, None, None
+                return
+            if option.__class__ is Tried:
+                option, tried = option.option, option.state
+            history.append((s.mover, [option], 0))
+    finally:  # (the state the playout went on from, where a draw's tried copy was taken)
+        if s is not start:
+            _become(start, s)
 
 
 def _machine(s: Any, rng: Any, limit: int) -> None:

@@ -16,6 +16,7 @@ import rulelang.gen.pieces as pieces
 import rulelang.gen.puts as puts
 from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Unsupported
+from rulelang.gen.playout import Tried
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
 from rulelang.library.builtins import UNASKED
@@ -27,9 +28,12 @@ _LOCAL = re.compile(r"[va]\d+")
 class Walk:
     """The ways of one action, written into the menu function `fn` (which holds `out`)."""
 
-    def __init__(self, game_writer: Any, action: ast.Action) -> None:
+    def __init__(self, game_writer: Any, action: ast.Action, adopt: bool = False) -> None:
         self.gw, self.w = game_writer, game_writer.w
         self.action = action
+        # a draw's walk (gen/draws.py), in a game whose steps are not counted: a way that
+        # ran every statement on a scratch copy is drawn with that copy (playout.Tried)
+        self.adopt = adopt
         self.analysis = game_writer.analysis
         self.thens: set[str] = {action.name}  # the actions the walk is in (`then`)
         # is the function being written the owner of its `S` (a scratch copy made for it),
@@ -173,6 +177,8 @@ class Walk:
             w.funcs.append((name, rest[0].span, "walk", sub))
             checks.append(f"{name}({self._copy()}{''.join(', ' + p for p in params)})")
         option = self.option(chosen)
+        if self.adopt and not rest and self.owned and self.thens == {self.action.name}:
+            option = f"{w.const(Tried)}({option}, S)"  # (S: the copy the action ran on)
         if checks:
             fn.add(f"if {' and '.join(checks)}:")
             fn.add(f"    out.append({option})")

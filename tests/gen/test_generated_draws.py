@@ -12,6 +12,8 @@ import pytest
 
 import rulelang
 from rulelang.gen import GenGame
+from rulelang.gen.bridge import canonical
+from rulelang.gen.playout import Tried, _adopted
 
 # a lazy action whose values have more ways than their bound (a site listed twice): the
 # whole menu is listed instead
@@ -73,8 +75,23 @@ def _positions(game: Any, seeds: int) -> list[Any]:
 
 
 def _drawn(game: Any, state: Any, rng: random.Random) -> Any:
+    """A draw's option (the draws take random bits); where it comes with the copy the
+    action was tried on (playout.Tried), that copy is the state the action leaves."""
     cls = game.state_class
-    return cls.draws[state.mover](state.clone(), rng.getrandbits)  # (the draws take random bits)
+    drawn = cls.draws[state.mover](state.clone(), rng.getrandbits)
+    if isinstance(drawn, Tried):
+        _same_as_acted(state, drawn)
+        return drawn.option
+    return drawn
+
+
+def _same_as_acted(state: Any, drawn: Tried) -> None:
+    acted = state.clone()
+    acted.acts[state.mover](acted, drawn.option)
+    tried = _adopted(drawn.state, drawn.option, state.mover)
+    assert canonical(tried.data) == canonical(acted.data)
+    assert tried._kept_now() == acted._kept_now() and tried.moved == acted.moved
+    assert tried.hist is state.hist or tried.hist == state.hist
 
 
 @pytest.mark.parametrize("name", ["spargo", "spyramid", "spought", "breakthrough"])
@@ -224,3 +241,54 @@ def test_counted_draws_take_what_the_listed_menu_gives(name: str, tmp_path: Path
         taken.update(a.split()[0] for a in g.history())
     if name != "sponnect":
         assert taken["place"] and taken["pass"] and taken["wait"], taken
+
+
+# an effect between two chooses, nothing after the last: every option of a first value is
+# tried on one copy, the state each of them leaves
+LATER = """use square
+game "Later"
+players A, B
+board square.grid(3, 3, 3)
+piece stone
+zone supply each player: 20 stone
+action place
+  choose site s in sites where empty(s)
+  put stone of mover at s
+  choose site t in sites where empty(t) and t != s
+  require (count u in sites where occupied(u)) < 9
+turn
+  do place
+end
+  when turn >= 5
+    draw
+"""
+
+
+@pytest.mark.parametrize("name", ["spargo", "later", "spline_plus", "spyramid"])
+def test_a_copy_the_draw_tried_the_action_on_is_the_state_it_leaves(name: str,
+                                                                    tmp_path: Path) -> None:
+    """A way found by running the whole action on a scratch copy is drawn with that copy
+    (playout.Tried), and a playout goes on from it: it is the state the action leaves, and
+    a playout so played is the reference's game (its history replayed there), also when it
+    stops part-way (the copy's state then the original's). A walk that stops before the
+    action's last effects (Spline+'s and Spyramid's `put b at dest`) draws no copy."""
+    path = tmp_path / "later.rule"
+    path.write_text(LATER)
+    game = rulelang.load_game(path if name == "later" else name, mode="generated")
+    ref = rulelang.load_game(path if name == "later" else name, mode="interpreted")
+    rng, tried = random.Random(3), 0
+    for state in _positions(game, 2):
+        drawn = game.state_class.draws[state.mover](state.clone(), rng.getrandbits)
+        if isinstance(drawn, Tried):
+            _same_as_acted(state, drawn)
+            tried += 1
+    assert (tried > 0) == (name in ("spargo", "later"))
+    for seed, limit in ((0, 10 ** 6), (1, 10 ** 6), (2, 2), (3, 5)):
+        g, r = game.new_initial_state(seed), ref.new_initial_state(seed)
+        g.play_out(random.Random(seed), limit)
+        for action in g.history():
+            r.apply_action(action)
+        assert canonical(g.data) == canonical(r.data)
+        assert g.is_terminal() == r.is_terminal() and g.returns() == r.returns()
+        if not r.is_terminal():
+            assert g.legal_actions() == r.legal_actions()
