@@ -120,6 +120,10 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
                     F.PIECE_OR_NONE, cost)
     if key == "size" and len(args) == 1 and args[0].form.kind in ("items", "lines"):
         return Code(f"len({args[0].src})", F.NUM, cost)
+    if key == "reversed" and len(args) == 1 and args[0].form.kind == "items" \
+            and not w.counting:  # (a tuple, reversed in place: its items charged nowhere)
+        return Code(f"{args[0].src}[::{w.const(-1)}]",
+                    F.items(args[0].form.size, args[0].form.item or F.ANY), cost)
     if key in _OF_LIST and len(args) == 1 and args[0].form.kind in ("any", "items"):
         form = F.NUM if key == "size" else F.ANY
         if key == "distinct" and args[0].form.kind == "items":  # (a tuple: no more)
@@ -172,10 +176,12 @@ def builtin(w: Any, key: str, args: list[Code], n: ast.Call) -> Code:
             and args[1].form.kind == "relation" and args[1].form.known:
         rel = args[1].form.static  # (a link: the search over the flat state)
         bits = "None"  # (a relation's neighbours of a site come in board order, as
-        if w.n_sites <= CHUNKED:  # topology.freeze makes them: each site's as bits)
-            w.layout.owner_bits()
+        helper = H.group_linked  # topology.freeze makes them: each site's as bits)
+        if w.n_sites <= CHUNKED:  # (the group as bits: `x in g` a bit's test, loops over
+            w.layout.owner_bits()  # its bits, the sites made where a value is needed)
             bits = w.const((relation_masks(rel), site_chunks(w.board.sites)))
-        return Code(f"{w.const(H.group_linked)}(S, {args[0].src}, {w.const(rel.indices)}, "
+            helper, form = H.group_bits, F.bits(w.n_sites)
+        return Code(f"{w.const(helper)}(S, {args[0].src}, {w.const(rel.indices)}, "
                     f"{args[2].src}, {w.const(b.impl)}, {w.const(rel)}, {w.const(n.span)}, "
                     f"{bits})", form, cost)
     call = ", ".join([w.const(b.impl), w.const(key), w.const(n.span), "S.view()",

@@ -32,7 +32,7 @@ from rulelang.gen.bits import relation_masks, site_mask
 from rulelang.gen.code import Code, Func, NotMasked, Unsupported, noting_call
 from rulelang.gen.forms import Form
 from rulelang.gen.layout import Layout
-from rulelang.gen.lower import Choice, Junction, Negation
+from rulelang.gen.lower import Junction, Negation
 from rulelang.gen.rt import SiteValues, View, ticked
 from rulelang.gen.rt import charged as rt_charged
 from rulelang.language import ast
@@ -381,19 +381,7 @@ class Writer:
                     F.NUM if a.form.kind == "num" else F.ANY, a.cost)
 
     def x_IfExpr(self, n: ast.IfExpr, env: dict[str, Code]) -> Code:
-        c = self.ex(n.cond, env)
-        if c.form.known and type(c.form.static) is bool:  # known when written: one branch
-            return self.raw(n.then if c.form.static else n.orelse, env)
-        a, b = self.raw(n.then, env), self.raw(n.orelse, env)
-        if a.form.kind != b.form.kind or a.form.kind == "maybe":
-            a, b = self.plain(a), self.plain(b)
-        size = max(a.form.size, b.form.size)  # (a number below a bound: both below it)
-        if a.form.kind == "num" and not (a.form.size and b.form.size):
-            size = 0
-        form = F.ANY if a.form.kind != b.form.kind else \
-            Form(a.form.kind, size, a.form.item or b.form.item)
-        return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost),
-                    Choice(c, a, b))
+        return operators.if_expr(self, n, env)
 
     def x_Index(self, n: ast.Index, env: dict[str, Code]) -> Code:
         return operators.index(self, n, env)
@@ -595,3 +583,4 @@ class Writer:
             self.calls = outer
         self.funcs.append((name, at or d.span, "rule", fn))
         return name, form, cost
+

@@ -198,14 +198,31 @@ def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
     return found
 
 
-def _group(s: Any, start: Any, table: Any, link: Any, bits: Any) -> tuple[Site, ...] | None:
+def group_bits(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
+               span: Any, bits: Any) -> int:
+    """group_linked's sites as bits (each site's bit by its index): the same search, its
+    errors the same, where the writer reads the group as bits (`x in g`, loops over it)."""
+    try:
+        found = _group(s, start, table, link, bits, True)
+    except RulelangError as exc:
+        raise _failed(exc, "group", span, (start, table, link)) from None
+    except _PYTHON_ERRORS as exc:
+        raise _failed(exc, "group", span, (start, table, link)) from exc
+    if found is None:
+        found = call_builtin(impl, "group", span, s.view(), start, rel, link)
+        return sum(1 << x.index for x in found)
+    return found  # type: ignore[return-value]
+
+
+def _group(s: Any, start: Any, table: Any, link: Any, bits: Any,
+           as_bits: bool = False) -> tuple[Site, ...] | int | None:
     """The search from a site, or from a tuple of sites (None for anything else: no site
     is searched from before each start is found a site)."""
     at, top, sites = s.at, s.top, s.rt.board.sites
     if type(start) is Site:  # (one start: no owners to sort the starts by)
         i = start.index
         if not at[i]:
-            return ()
+            return 0 if as_bits else ()
         by_owner = {top[i]: [i]}
     elif type(start) is tuple:
         by_owner = {}
@@ -223,6 +240,10 @@ def _group(s: Any, start: Any, table: Any, link: Any, bits: Any) -> tuple[Site, 
             mask |= _linked_bits(bits[0], s.own[who.index], sites, link, first)
         else:
             found |= _linked(at, top, sites, table, link, who, set(first), list(first))
+    if as_bits:
+        for i in found:
+            mask |= 1 << i
+        return mask
     if not found:  # (each search over bits, or none)
         return chunk_sites(bits[1], mask) if mask else ()
     found.update([i for i in range(len(sites)) if mask >> i & 1])

@@ -13,6 +13,8 @@ import rulelang.gen.helpers as H
 from rulelang.errors import RulelangError
 from rulelang.gen.bits import site_mask
 from rulelang.gen.code import READ_AGAIN, Code
+from rulelang.gen.forms import Form
+from rulelang.gen.lower import Choice
 from rulelang.language import ast
 from rulelang.model.values import LineSet, MapValue, Piece, Player, Record, Site
 
@@ -191,3 +193,32 @@ def in_place(w: Any, x: str, cls: type, fast: str, call: str) -> str:
     """x's value read in place (`fast`) where x, a local of the writer's, is of class
     `cls`, by the helper's `call` otherwise."""
     return f"({fast} if {x}.__class__ is {w.const(cls)} else {call})"
+
+
+def if_expr(w: Any, n: ast.IfExpr, env: dict[str, Code]) -> Code:
+    """`A if C else B`: one branch where C is known when written; the bits of sites where
+    one branch is bits and the other `()` (none), else both as the reference's values."""
+    c = w.ex(n.cond, env)
+    if c.form.known and type(c.form.static) is bool:  # known when written: one branch
+        one: Code = w.raw(n.then if c.form.static else n.orelse, env)
+        return one
+    a, b = w.raw(n.then, env), w.raw(n.orelse, env)
+    if a.form.kind == "bits" and _no_items(b):  # (no sites: no bits)
+        b = Code(w.const(0), a.form, 0)
+    elif b.form.kind == "bits" and _no_items(a):
+        a = Code(w.const(0), b.form, 0)
+    if a.form.kind != b.form.kind or a.form.kind == "maybe":
+        a, b = w.plain(a), w.plain(b)
+    size = max(a.form.size, b.form.size)  # (a number below a bound: both below it)
+    if a.form.kind == "num" and not (a.form.size and b.form.size):
+        size = 0
+    form = F.ANY if a.form.kind != b.form.kind else \
+        Form(a.form.kind, size, a.form.item or b.form.item)
+    return Code(f"({a.src} if {c.src} else {b.src})", form, c.cost + max(a.cost, b.cost),
+                Choice(c, a, b))
+
+
+def _no_items(code: Code) -> bool:
+    """Is the value the empty list (`()` as the writer writes it)?"""
+    return code.src == "()" and code.form.kind == "items" or code.form.known \
+        and type(code.form.static) is tuple and not code.form.static

@@ -189,8 +189,8 @@ def _side_by_side(tmp_path: object, text: str, seeds: int) -> tuple[Any, list[st
 def test_a_rule_passed_to_a_builtin_as_the_reference(tmp_path: object) -> None:
     gen, _ = _side_by_side(tmp_path, LINKED, 4)
     assert "lambda" in gen.state_class.generated.source
-    # (the group's search over the flat state: helpers.group_linked)
-    assert any(v is H.group_linked for v in gen.state_class.generated.constants.values())
+    # (the group's search over the flat state: helpers.group_bits)
+    assert any(v is H.group_bits for v in gen.state_class.generated.constants.values())
 
 
 # reach's cost and stop read a site's pieces, their attributes and the mover: their values
