@@ -104,7 +104,7 @@ def generate(runtime: Any) -> type[GenState]:
             "do_nodes": g.dos,
             "acts": tuple(space[f"act{m}"] for m in movers),
             "ends": tuple(space[f"end{m}"] for m in movers),
-            "draws": draws if all(draws) else None,
+            "draws": draws if all(draws) else None, "adopts": g.adopts,
             "_touch": space["touch"], "_init_kept": space["init_kept"],
             "_copy_kept": space["copy_kept"], "_kept_now": space["kept_now"],
             "totals": space["totals"], "repetition": frozenset(runtime.program.repetition),

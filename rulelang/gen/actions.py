@@ -26,7 +26,7 @@ from rulelang.errors import Refusal
 from rulelang.gen.code import Code, Func, Generated, Unsupported
 from rulelang.gen.emit import Writer
 from rulelang.gen.empties import empty_values
-from rulelang.gen.playout import below
+from rulelang.gen.playout import Tried, below, finish
 from rulelang.gen.walk import Walk, first_effect, leading_puts, puts_first, simple, through_thens
 from rulelang.language import ast
 from rulelang.language.astwalk import walk
@@ -64,6 +64,7 @@ class GameWriter:
         self.counts_steps = any(isinstance(n, ast.While) for n in runs)
         # each action's options drawn without listing the menu (gen/draws.py write_direct)
         self.draws: list[draws.Direct] = []
+        self.adopts = False  # does a draw give a copy its action ran on (playout.Tried)?
         # simple actions drawn lazily (gen/draws.py): name -> (first values, rest, bound)
         self.lazy: dict[str, tuple[str, str, int]] = {}
         self.fills: dict[int, tuple[str, str]] = {}  # turns.memos
@@ -145,7 +146,8 @@ class GameWriter:
             lines.extend(fn.lines)
             lines.append("")
         return Generated("\n".join(lines) + "\n", w.constants, origins, steps,
-                         tries=self.tries, turn_slots=self.n_slots, chooses=tuple(self.chooses),
+                         tries=self.tries, adopts=self.adopts, turn_slots=self.n_slots,
+                         chooses=tuple(self.chooses),
                          choose_locals=tuple(self.choose_locals),
                          calls=w.call_sites, step2=self.step2 or w.step2,
                          dos=tuple(self.dos), option_slot=self.option_slot,
@@ -380,6 +382,11 @@ class GameWriter:
     # ---- the actions' effects
     def act(self, mover: int) -> int:
         fn = Func(f"def act{mover}(S, o):")
+        player = self.w.const(self.w.rt.players[mover])
+        if self.adopts:  # (a drawn option whose action ran on S, the copy: finished)
+            fn.add(f"if o.__class__ is {self.w.const(Tried)} and o.state is S:")
+            fn.add(f"    {self.w.const(finish)}(S, o, {player})")
+            fn.add("    return")
         fn.add("name, vals = o")
         self._begin(fn)
         cost = 0
@@ -396,8 +403,7 @@ class GameWriter:
             cost = max(cost, self._perform(action, fn))
             fn.depth -= indent
         fn.add(f"S.last[{self.w.const('action')}] = name")
-        fn.add(f"S.last[{self.w.const('player')}] = "  # (act<m> runs with m to move)
-               f"{self.w.const(self.w.rt.players[mover])}")
+        fn.add(f"S.last[{self.w.const('player')}] = {player}")  # (act<m>: m to move)
         self.w.funcs.append((f"act{mover}", self.turn.span, "act", fn))
         return cost
 

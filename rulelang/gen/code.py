@@ -54,6 +54,7 @@ class Generated:
     # do its menus try effects on scratch copies (gen/walk.py)? (a playout's draw then tries
     # only the options it draws: gen/draws.py)
     tries: bool = False
+    adopts: bool = False  # … and may a draw give the copy it ran an action on (playout.Tried)?
     turn_slots: int = 0  # the turn's locals and loop positions (gen/turns.py: S.tl)
     # the turn's chooses by a player, in the order of their decision points (after the
     # `do`s), each with the slot its value goes to

@@ -18,28 +18,33 @@ from rulelang.limits import MAX_PLAYERS
 TURN, ROUND, SETUP = 0, 1, 2  # GenState.phase: what a turn's machine runs (rt.py)
 
 
-class Tried:
-    """An option a draw found by trying the whole action on a scratch copy (gen/walk.py
-    `final`, in a game whose steps are not counted): that copy is the state the action
-    leaves, so the playout goes on from it instead of performing the action again (its
-    end, `last.action` and `last.player`, set as act<m> sets them)."""
+class Tried(tuple):  # type: ignore[type-arg]
+    """An option a draw found by running its whole action on a scratch copy (gen/walk.py
+    `final`, in a game whose steps are not counted and that hides nothing): the option's
+    tuple, with that copy, the state the action leaves. A playout goes on from the copy
+    (its loop takes it as the state when the option is drawn), and act<m> only finishes the
+    action there (`finish`) instead of performing it again; the state play_out was asked of
+    takes the last copy's slots as the playout returns (or fails)."""
 
-    __slots__ = ("option", "state")
+    state: Any
 
-    def __init__(self, option: Any, state: Any) -> None:
-        self.option, self.state = option, state
+    def __new__(cls, option: tuple[Any, ...], state: Any = None) -> Tried:
+        tried = tuple.__new__(cls, option)
+        tried.state = state
+        return tried
 
 
-def _adopted(tried: Any, option: Any, mover: int) -> Any:
-    """The tried copy as the state after the option's action (act<m>'s last lines)."""
-    last = tried.last
-    last["action"] = option[0]
-    last["player"] = tried.players[mover]
-    return tried
+def finish(s: Any, tried: Tried, player: Any) -> None:
+    """A tried option's action on its copy (s): `last.action` and `last.player` set as
+    act<m> sets them, the copy let go by the option (the history keeps the option)."""
+    tried.state = None
+    last = s.last
+    last["action"] = tried[0]
+    last["player"] = player
 
 
 def _become(start: Any, final: Any) -> None:
-    """The playout's state `start` holds what `final` holds (a tried copy it went on from)."""
+    """`start` holds what `final` holds (the copy a playout went on from)."""
     cls = type(start)
     names = _SLOTS.get(cls)
     if names is None:  # (every slot of the class: its kept structures' too)
@@ -87,20 +92,17 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
     start = s
     try:
         cap, bits, history = s.game.max_plies, random_bits(rng), s.hist
-        acts, ends, draws, steps = s.acts, s.ends, s.draws, s.steps
+        acts, ends, draws, steps, adopts = s.acts, s.ends, s.draws, s.steps, s.adopts
         mover, idle, append = s.mover, s.idle, history.append
         following = FOLLOWING[len(s.players)]
         k = below(bits, len(menu))
         append((mover, menu, k))
-        option, tried = menu[k], None
+        option = menu[k]
         # the actions applied: `limit`, or as many as the cap on the history's length leaves
         count = limit if cap is None else min(limit, max(1, cap - len(history) + 1))
         for _ in range(count - 1):
             steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-            if tried is None:
-                acts[mover](s, option)
-            else:
-                s, tried = _adopted(tried, option, mover), None
+            acts[mover](s, option)
             winners = ends[mover](s)
             if winners is not None:
                 s.result, s.menu = winners, None
@@ -115,14 +117,11 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
                 if option is None:
                     return
                 mover, idle = s.mover, s.idle
-            if option.__class__ is Tried:
-                option, tried = option.option, option.state
+            if adopts and option.__class__ is Tried:  # (act<m> finishes it on its copy)
+                s = option.state
             append((mover, [option], 0))
         steps[0] = 0
-        if tried is None:
-            acts[mover](s, option)
-        else:
-            s = _adopted(tried, option, mover)
+        acts[mover](s, option)
         decided = True
         while True:  # (GenState._advance: the next menu listed)
             if not s._next_turn(decided):
@@ -134,7 +133,7 @@ def _plain(s: Any, rng: Any, limit: int) -> None:
             decided = False
         if cap is not None and len(history) >= cap:
             s.was_capped, s.result, s.menu = True, None, None
-    finally:  # (the state the playout went on from, where a draw's tried copy was taken)
+    finally:  # (the copy the playout went on from, where it took one)
         if s is not start:
             _become(start, s)
 
@@ -168,16 +167,14 @@ def _drawn(s: Any, rng: Any, limit: int) -> None:
     start = s
     try:
         cap, history, bits, draws = s.game.max_plies, s.hist, random_bits(rng), s.draws
+        adopts = s.adopts
         k = below(bits, len(menu))
         history.append((s.mover, menu, k))
-        option, tried = menu[k], None
+        option = menu[k]
         steps = s.steps
         for n in range(1, limit + 1):
             steps[0] = 0  # (the budget of an apply_action: its action and next menu)
-            if tried is None:
-                s.acts[s.mover](s, option)
-            else:
-                s, tried = _adopted(tried, option, s.mover), None
+            s.acts[s.mover](s, option)
             last = n == limit or (cap is not None and len(history) >= cap)
             decided = True
             while True:  # _advance, drawing the next option where it would list the menu
@@ -197,10 +194,10 @@ def _drawn(s: Any, rng: Any, limit: int) -> None:
                 if cap is not None and len(history) >= cap:
                     s.was_capped, s.result, s.menu = True, None, None
                 return
-            if option.__class__ is Tried:
-                option, tried = option.option, option.state
+            if adopts and option.__class__ is Tried:  # (act<m> finishes it on its copy)
+                s = option.state
             history.append((s.mover, [option], 0))
-    finally:  # (the state the playout went on from, where a draw's tried copy was taken)
+    finally:  # (the copy the playout went on from, where it took one)
         if s is not start:
             _become(start, s)
 

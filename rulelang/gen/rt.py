@@ -146,6 +146,7 @@ class GenState:
     changing: tuple[str, ...] = ()  # the piece attributes a rule sets (the others shared)
     counting = False  # are steps counted (gen/facts: a bound too near the budget)?
     hides = False  # does the game hide anything (its states then keep `came`)?
+    adopts = False  # may its draws give a copy an action ran on (playout.Tried)?
     one_kind: tuple[tuple[Any, str], ...] = ()  # zones its code takes to hold one kind
 
     @property

@@ -179,6 +179,7 @@ class Walk:
         option = self.option(chosen)
         if self.adopt and not rest and self.owned and self.thens == {self.action.name}:
             option = f"{w.const(Tried)}({option}, S)"  # (S: the copy the action ran on)
+            self.gw.adopts = True
         if checks:
             fn.add(f"if {' and '.join(checks)}:")
             fn.add(f"    out.append({option})")

@@ -13,7 +13,7 @@ import pytest
 import rulelang
 from rulelang.gen import GenGame
 from rulelang.gen.bridge import canonical
-from rulelang.gen.playout import Tried, _adopted
+from rulelang.gen.playout import Tried
 
 # a lazy action whose values have more ways than their bound (a site listed twice): the
 # whole menu is listed instead
@@ -81,17 +81,22 @@ def _drawn(game: Any, state: Any, rng: random.Random) -> Any:
     drawn = cls.draws[state.mover](state.clone(), rng.getrandbits)
     if isinstance(drawn, Tried):
         _same_as_acted(state, drawn)
-        return drawn.option
+        return tuple(drawn)
     return drawn
 
 
 def _same_as_acted(state: Any, drawn: Tried) -> None:
-    acted = state.clone()
-    acted.acts[state.mover](acted, drawn.option)
-    tried = _adopted(drawn.state, drawn.option, state.mover)
-    assert canonical(tried.data) == canonical(acted.data)
-    assert tried._kept_now() == acted._kept_now() and tried.moved == acted.moved
-    assert tried.hist is state.hist or tried.hist == state.hist
+    """act<m> given the option drawn, on its copy (as the playout's loop asks it), leaves
+    the state the action leaves performed on the state drawn from, and lets the copy go;
+    on any other state it performs the action."""
+    acted, other, tried = state.clone(), state.clone(), drawn.state
+    acted.acts[state.mover](acted, tuple(drawn))
+    other.acts[state.mover](other, drawn)
+    tried.acts[state.mover](tried, drawn)
+    assert drawn.state is None
+    for s in (tried, other):
+        assert canonical(s.data) == canonical(acted.data)
+        assert s._kept_now() == acted._kept_now() and s.moved == acted.moved
 
 
 @pytest.mark.parametrize("name", ["spargo", "spyramid", "spought", "breakthrough"])
@@ -268,10 +273,11 @@ end
 def test_a_copy_the_draw_tried_the_action_on_is_the_state_it_leaves(name: str,
                                                                     tmp_path: Path) -> None:
     """A way found by running the whole action on a scratch copy is drawn with that copy
-    (playout.Tried), and a playout goes on from it: it is the state the action leaves, and
-    a playout so played is the reference's game (its history replayed there), also when it
-    stops part-way (the copy's state then the original's). A walk that stops before the
-    action's last effects (Spline+'s and Spyramid's `put b at dest`) draws no copy."""
+    (playout.Tried), and act<m> takes the copy's state: the state the action leaves; a
+    playout so played is the reference's game (its history replayed there), also when it
+    stops part-way, and its history's options act as options (no copy left in them). A
+    walk that stops before the action's last effects (Spline+'s and Spyramid's
+    `put b at dest`) draws no copy."""
     path = tmp_path / "later.rule"
     path.write_text(LATER)
     game = rulelang.load_game(path if name == "later" else name, mode="generated")
@@ -292,3 +298,4 @@ def test_a_copy_the_draw_tried_the_action_on_is_the_state_it_leaves(name: str,
         assert g.is_terminal() == r.is_terminal() and g.returns() == r.returns()
         if not r.is_terminal():
             assert g.legal_actions() == r.legal_actions()
+        assert all(getattr(o, "state", None) is None for e in g.hist for o in e[1])
