@@ -103,7 +103,27 @@ def scope(program: Program) -> ast.Block:
     turn = program.sections.get("turn")
     if turn is None or not analysis.decides(turn):
         raise Unsupported("a turn without a decision", turn.span if turn else None)
+    ended = setup_result(program)
+    if ended is not None:  # (the reference ends the game before its first turn)
+        raise Unsupported("a result statement in the setup", ended.span)
     return turn
+
+
+def setup_result(program: Program) -> ast.Result | None:
+    """A result statement the setup can reach: its own, or one of an effect it calls (and
+    of the effects those call)."""
+    setup = program.sections.get("setup")
+    todo, seen = [setup] if setup is not None else [], set()
+    while todo:
+        for n in walk(todo.pop()):
+            if isinstance(n, ast.Result):
+                return n
+            if isinstance(n, ast.CallStmt):
+                name = program.refs.get(n.call.func, ("", ""))[1]
+                if name in program.effects and name not in seen:
+                    seen.add(name)
+                    todo.append(program.effects[name].body)
+    return None
 
 
 def acts_before_deciding(program: Program, turn: ast.Block) -> bool:

@@ -310,3 +310,25 @@ def test_a_do_in_the_setup_runs_on_the_reference(tmp_path: Path) -> None:
         state.apply_action(0)
         ref.apply_action(0)
     assert state.is_terminal() and state.returns() == ref.returns()
+
+
+@pytest.mark.parametrize("where", ["setup", "effect"])
+def test_a_result_in_the_setup_runs_on_the_reference(tmp_path: Path, where: str) -> None:
+    """bench/fuzz.py seed 421688 (Spice's `winner …` copied into its setup's loop): the
+    reference ends the game before its first turn, the generated game met the result as a
+    traceback (GameOver). A result the setup can reach, in it or in an effect it calls,
+    keeps the game on the reference, and `compile --explain` names the statement."""
+    setup = "  winner A\n" if where == "setup" else "  start\n"
+    path = tmp_path / "g.rule"
+    path.write_text('game "G"\nplayers A, B\nvar v = 0\naction go\n  increase v by 1\n'
+                    "effect start\n  set v = 1\n  winner A\n"
+                    f"setup\n{setup}turn\n  do go\nend\n  when v >= 4\n    draw\n",
+                    encoding="utf-8")
+    game = rulelang.load_game(path, mode="compiled")
+    why = explain(game.runtime)
+    assert why is not None and "result statement in the setup" in why.what
+    assert why.span is not None and why.span.line == (10 if where == "setup" else 8)
+    state = game.new_initial_state(0)
+    ref = rulelang.load_game(path, mode="interpreted").new_initial_state(0)
+    assert state.is_terminal() and ref.is_terminal()
+    assert state.returns() == ref.returns() == [1.0, -1.0]
