@@ -583,4 +583,3 @@ class Writer:
             self.calls = outer
         self.funcs.append((name, at or d.span, "rule", fn))
         return name, form, cost
-

@@ -187,12 +187,7 @@ def group_linked(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
     where a game runs uncounted. With `bits` (the relation's neighbours as bits, each
     site's in board order, and the board's chunks: bits.chunk_sites), a player's pieces'
     neighbours are found among the owner bits the state keeps."""
-    try:
-        found = _group(s, start, table, link, bits)
-    except RulelangError as exc:
-        raise _failed(exc, "group", span, (start, table, link)) from None
-    except _PYTHON_ERRORS as exc:
-        raise _failed(exc, "group", span, (start, table, link)) from exc
+    found = _searched(s, start, table, link, span, bits, False)
     if found is None:
         return call_builtin(impl, "group", span, s.view(), start, rel, link)
     return found
@@ -202,20 +197,26 @@ def group_bits(s: Any, start: Any, table: Any, link: Any, impl: Any, rel: Any,
                span: Any, bits: Any) -> int:
     """group_linked's sites as bits (each site's bit by its index): the same search, its
     errors the same, where the writer reads the group as bits (`x in g`, loops over it)."""
+    found: int | None = _searched(s, start, table, link, span, bits, True)
+    if found is None:
+        return sum(1 << x.index for x in call_builtin(impl, "group", span, s.view(), start,
+                                                       rel, link))
+    return found
+
+
+def _searched(s: Any, start: Any, table: Any, link: Any, span: Any, bits: Any,
+              as_bits: bool) -> Any:
+    """_group, its errors as the builtin's at the call."""
     try:
-        found = _group(s, start, table, link, bits, True)
+        return _group(s, start, table, link, bits, as_bits)
     except RulelangError as exc:
         raise _failed(exc, "group", span, (start, table, link)) from None
     except _PYTHON_ERRORS as exc:
         raise _failed(exc, "group", span, (start, table, link)) from exc
-    if found is None:
-        found = call_builtin(impl, "group", span, s.view(), start, rel, link)
-        return sum(1 << x.index for x in found)
-    return found  # type: ignore[return-value]
 
 
 def _group(s: Any, start: Any, table: Any, link: Any, bits: Any,
-           as_bits: bool = False) -> tuple[Site, ...] | int | None:
+           as_bits: bool) -> tuple[Site, ...] | int | None:
     """The search from a site, or from a tuple of sites (None for anything else: no site
     is searched from before each start is found a site)."""
     at, top, sites = s.at, s.top, s.rt.board.sites

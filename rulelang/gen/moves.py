@@ -38,7 +38,7 @@ def move(gw: Any, s: ast.Move | ast.Remove, env: dict[str, Code], fn: Func) -> i
     last, i, was, pc, rest = w.const(-1), *(w.fresh("v") for _ in range(4))
     fn.add(f"{i} = {top.src}.index")
     fn.add(f"{was} = S.at[{i}]")
-    refusal = w.const(f"'{verb}' needs a piece, not none")
+    refusal = w.const(_no_piece(verb))
     fn.add(f"if not {was}:")  # (no piece there: the action cannot be taken)
     fn.add(f"    raise {w.const(Refusal)}({refusal}, {w.const(s.piece.span)})")
     t = w.fresh("v")
@@ -75,7 +75,8 @@ def _from_zone(gw: Any, s: ast.Move, zone: Code, target: Code, fn: Func) -> int:
     t, pile, pc = named(w, target.src, fn), w.fresh("v"), w.fresh("v")
     own_pile(w, z, pile, fn)
     fn.add(f"if not {pile}:")  # (no piece: the action cannot be taken)
-    fn.add(f"    raise {w.const(Refusal)}({w.const(NO_PIECE)}, {w.const(s.piece.span)})")
+    fn.add(f"    raise {w.const(Refusal)}({w.const(_no_piece('move'))}, "
+           f"{w.const(s.piece.span)})")
     fn.add(f"{pc} = {pile}.pop()")
     fn.add(f"S.moved.add({pc}.id)")
     if w.hides:  # (where it came from: GameData.lift's `came`)
@@ -94,7 +95,9 @@ def _from_zone(gw: Any, s: ast.Move, zone: Code, target: Code, fn: Func) -> int:
     return zone.cost + target.cost + 2
 
 
-NO_PIECE = "'move' needs a piece, not none"  # (pieces.place's refusal of none)
+def _no_piece(verb: str) -> str:
+    """pieces.place's refusal of none."""
+    return f"'{verb}' needs a piece, not none"
 
 
 def _top_of(gw: Any, e: ast.Expr, env: dict[str, Code]) -> Code | None:
