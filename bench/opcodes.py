@@ -6,18 +6,24 @@ comprehension is named with the function it runs in (`<listcomp>@reach:236`).
     python bench/opcodes.py spline 300          # rulebook, games
     python bench/opcodes.py tatara 3 --top 30
     python bench/opcodes.py hex 20 --apply      # apply_action(legal_actions()[...]) instead
+    python bench/opcodes.py tatara 10 --modules # by module: the generated game, rt.py, ...
 
-Each function's line: opcodes per move, its share, and its calls per move. Exits 0; this
-is not a test (about 50 times slower than the games themselves)."""
+Each function's line: opcodes per move, its share, and its calls per move (with --modules,
+each module's: where the time goes between the generated code and what it calls). Exits 0;
+this is not a test (about 50 times slower than the games themselves). It measures the
+checkout it is in (its own rulelang first on the path)."""
 from __future__ import annotations
 
 import argparse
 import random
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-import rulelang
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rulelang  # noqa: E402
 
 
 def _name(frame: Any) -> str:
@@ -27,6 +33,16 @@ def _name(frame: Any) -> str:
     return name
 
 
+def _module(frame: Any) -> str:
+    """The file a frame runs in: the generated module's name, or a path below the package
+    (`gen/rt.py`), or the file's name."""
+    path: str = frame.f_code.co_filename
+    if path.startswith("<"):  # (the generated game's module)
+        return path
+    _, found, below = path.replace("\\", "/").rpartition("/rulelang/")
+    return below if found else path.rsplit("/", 1)[-1]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -34,18 +50,21 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=16)
     ap.add_argument("--apply", action="store_true",
                     help="apply_action per move (the A/B's loop) instead of play_out")
+    ap.add_argument("--modules", action="store_true", help="by module instead of function")
     args = ap.parse_args()
     game = rulelang.load_game(args.game)
     states = [game.new_initial_state(seed) for seed in range(args.games)]
     opcodes: Counter[str] = Counter()
     calls: Counter[str] = Counter()
 
+    name = _module if args.modules else _name
+
     def trace(frame: Any, event: str, arg: Any) -> Any:
         frame.f_trace_opcodes = True
         if event == "opcode":
-            opcodes[_name(frame)] += 1
+            opcodes[name(frame)] += 1
         elif event == "call":
-            calls[_name(frame)] += 1
+            calls[name(frame)] += 1
         return trace
     moves = 0
     sys.settrace(trace)
