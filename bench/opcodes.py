@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,44 @@ def _module(frame: Any) -> str:
     return below if found else path.rsplit("/", 1)[-1]
 
 
+def count(game: Any, games: int, by: Callable[[Any], str] = _name,
+          apply: bool = False) -> tuple[int, Counter[str], Counter[str]]:
+    """The moves of `games` seeded random games (play_out, or apply_action per move), and
+    the opcodes and calls of each function (or module: `by`) they ran."""
+    states = [game.new_initial_state(seed) for seed in range(games)]
+    opcodes: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            opcodes[by(frame)] += 1
+        elif event == "call":
+            calls[by(frame)] += 1
+        return trace
+    sys.settrace(trace)
+    try:
+        for seed, state in enumerate(states):
+            rng = random.Random(seed)
+            if apply:
+                while not state.is_terminal():
+                    actions = state.legal_actions()
+                    state.apply_action(actions[rng.randrange(len(actions))])
+            else:
+                state.play_out(rng, 10 ** 6)
+    finally:
+        sys.settrace(None)
+    return sum(len(state.history()) for state in states), opcodes, calls
+
+
+def by_module(game: Any, games: int) -> tuple[float, list[tuple[str, float]]]:
+    """Opcodes per move of `games` playouts, and each module's share (%), the largest
+    first (bench/targets.py's "where the time goes")."""
+    moves, opcodes, _ = count(game, games, _module)
+    total = sum(opcodes.values())
+    return total / max(moves, 1), [(name, 100 * n / total) for name, n in opcodes.most_common()]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -53,33 +92,8 @@ def main() -> int:
     ap.add_argument("--modules", action="store_true", help="by module instead of function")
     args = ap.parse_args()
     game = rulelang.load_game(args.game)
-    states = [game.new_initial_state(seed) for seed in range(args.games)]
-    opcodes: Counter[str] = Counter()
-    calls: Counter[str] = Counter()
-
-    name = _module if args.modules else _name
-
-    def trace(frame: Any, event: str, arg: Any) -> Any:
-        frame.f_trace_opcodes = True
-        if event == "opcode":
-            opcodes[name(frame)] += 1
-        elif event == "call":
-            calls[name(frame)] += 1
-        return trace
-    moves = 0
-    sys.settrace(trace)
-    try:
-        for seed, state in enumerate(states):
-            rng = random.Random(seed)
-            if args.apply:
-                while not state.is_terminal():
-                    actions = state.legal_actions()
-                    state.apply_action(actions[rng.randrange(len(actions))])
-            else:
-                state.play_out(rng, 10 ** 6)
-    finally:
-        sys.settrace(None)
-    moves = sum(len(state.history()) for state in states)
+    moves, opcodes, calls = count(game, args.games, _module if args.modules else _name,
+                                  args.apply)
     total = sum(opcodes.values())
     print(f"{args.game}: {args.games} games, {moves} moves, {total / moves:.0f} opcodes and "
           f"{sum(calls.values()) / moves:.1f} calls per move")

@@ -11,7 +11,9 @@ a table and exits 0; this is not a test.
 * with `--base CHECKOUT` (the issues' baseline, made with `git worktree add --detach
   ../base9 9b0d82b`): random playouts against it through bench/ab_playouts.py, as
   apply_action loops and as each side's `play_out` (targets: Spline+, Sponnect, Spyramid,
-  Spargo 5x; Tatara (2 players) 5x, Karesansui (2) 4x, Muso Sakura (3) 4x);
+  Spargo 5x; Tatara (2 players) 5x, Karesansui (2) 4x, Muso Sakura (3) 4x); under a
+  missed playout target, where its time goes: opcodes per move by module
+  (bench/opcodes.py --modules);
 * clone() of a state in the middle of a multi-decision turn against one apply_action
   (target: at most 1x), with the cyclic garbage collector on (the copies kept alive: its
   passes land on them) and off (as a search runs it);
@@ -42,7 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from ab_playouts import GAMES as AB_GAMES  # noqa: E402
 from ab_playouts import paired  # noqa: E402
+from opcodes import by_module  # noqa: E402
 from playouts import OPENSPIEL_GAMES, load_times  # noqa: E402
 
 import rulelang  # noqa: E402
@@ -141,6 +145,16 @@ def against_base(base: Path, pairs: int) -> None:
             print(f"  {stem:<12} {how:<12} {ab['batch']:>4} games a batch  speed this/base "
                   f"{ab['median']:5.2f}x [{low:.2f}, {high:.2f}]  "
                   f"{verdict(ab['median'], target)}", flush=True)
+            if how == "play_out" and ab["median"] < target:  # where its time goes
+                print(f"  {'':<12} {'':<12} where the time goes: {where(stem)}", flush=True)
+
+
+def where(stem: str) -> str:
+    """A playout's opcodes per move by module, the largest first (bench/opcodes.py)."""
+    game = rulelang.load_game(ROOT / "rulebooks" / f"{stem}.rule", mode="compiled")
+    per_move, share = by_module(game, max(1, AB_GAMES[stem][1] // 2))
+    return f"{per_move:,.0f} opcodes a move: " + ", ".join(
+        f"{name} {percent:.0f} %" for name, percent in share[:5])
 
 
 ROUNDS = 7  # of the clone measurement
