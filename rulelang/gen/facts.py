@@ -109,21 +109,11 @@ def scope(program: Program) -> ast.Block:
     return turn
 
 
-def setup_result(program: Program) -> ast.Result | None:
+def setup_result(program: Program) -> ast.Node | None:
     """A result statement the setup can reach: its own, or one of an effect it calls (and
     of the effects those call)."""
     setup = program.sections.get("setup")
-    todo, seen = [setup] if setup is not None else [], set()
-    while todo:
-        for n in walk(todo.pop()):
-            if isinstance(n, ast.Result):
-                return n
-            if isinstance(n, ast.CallStmt):
-                name = program.refs.get(n.call.func, ("", ""))[1]
-                if name in program.effects and name not in seen:
-                    seen.add(name)
-                    todo.append(program.effects[name].body)
-    return None
+    return None if setup is None else DecisionAnalysis(program).result(setup)
 
 
 def acts_before_deciding(program: Program, turn: ast.Block) -> bool:

@@ -66,39 +66,48 @@ class DecisionAnalysis:
         """May this statement ask a player to decide? (A draw at random is no decision.)"""
         found = self._decides.get(s)
         if found is None:
-            found = self._decides[s] = self._any(s, _decision, set())
+            found = self._decides[s] = self._first(s, _decision, set()) is not None
         return found
 
     def chance(self, s: ast.Node) -> bool:
         """May this statement draw on the random generator?"""
         found = self._chance.get(s)
         if found is None:
-            found = self._chance[s] = self._any(s, _draw, set())
+            found = self._chance[s] = self._first(s, _draw, set()) is not None
         return found
 
-    def _any(self, s: ast.Node, leaf: Callable[[ast.Node], bool | None],
-             seen: set[ast.Block]) -> bool:
-        """Does s hold a statement for which leaf is true, inside its blocks or in the bodies
-        of the effects it calls and the action it goes on as? Each body is looked into once
-        per question (an effect may call itself), so only whole answers are remembered."""
+    def result(self, s: ast.Node) -> ast.Node | None:
+        """A result statement (`winner`, `draw` …) this statement may run, or None."""
+        return self._first(s, lambda n: True if isinstance(n, ast.Result) else None, set())
+
+    def _first(self, s: ast.Node, leaf: Callable[[ast.Node], bool | None],
+               seen: set[ast.Block]) -> ast.Node | None:
+        """The first statement for which leaf is true that s holds, inside its blocks or in
+        the bodies of the effects it calls and the action it goes on as (None: none). Each
+        body is looked into once per question (an effect may call itself), so only whole
+        answers are remembered."""
         here = leaf(s)
         if here is not None:
-            return here
+            return s if here else None
         if isinstance(s, (ast.CallStmt, ast.Then)):
             body = self.effect(s).body if isinstance(s, ast.CallStmt) else \
                 self.program.actions[s.action].body
             if body in seen:
-                return False  # (being looked into already, by this question)
+                return None  # (being looked into already, by this question)
             seen.add(body)
-            return self._any(body, leaf, seen)
+            return self._first(body, leaf, seen)
+        blocks: list[Any] = []
         if isinstance(s, ast.Block):
-            return any(self._any(x, leaf, seen) for x in s.stmts)
-        if isinstance(s, ast.If):
+            blocks = list(s.stmts)
+        elif isinstance(s, ast.If):
             blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
-            return any(self._any(b, leaf, seen) for b in blocks)
-        if isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
-            return self._any(s.body, leaf, seen)
-        return False
+        elif isinstance(s, (ast.ForEach, ast.Repeat, ast.While)):
+            blocks = [s.body]
+        for b in blocks:
+            found = self._first(b, leaf, seen)
+            if found is not None:
+                return found
+        return None
 
     def ends_option(self, s: ast.Stmt) -> bool:
         """Does the option of a `do` end before this statement of its action: another
